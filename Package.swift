@@ -1,0 +1,121 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, bottom to top. A layer never imports the one above it:
+//   CNats (libnats) → MusterNATS → MusterEvents / MusterLog → MusterRuntime (HTTP, health, metrics)
+//   → domain modules (MusterPlatform: API keys; later one per app) → MusterServices → muster (CLI).
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "muster",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "muster", targets: ["muster"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+    ],
+    targets: [
+        // libnats from Debian's libnats-dev, seen through a shim header.
+        .systemLibrary(
+            name: "CNats",
+            pkgConfig: "libnats",
+            providers: [.apt(["libnats-dev"])]
+        ),
+        // The NATS layer: connection, core pub/sub, request/reply, JetStream, KV. Knows nothing of events.
+        .target(
+            name: "MusterNATS",
+            dependencies: [
+                "CNats",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Events: the CloudEvents envelope, the catalog of versioned types, subjects, upcasters.
+        // Pure values; no I/O.
+        .target(
+            name: "MusterEvents",
+            dependencies: [],
+            swiftSettings: swiftSettings
+        ),
+        // The log on JetStream: streams, validated appends, the DLQ, and the projection engine.
+        .target(
+            name: "MusterLog",
+            dependencies: [
+                "MusterNATS", "MusterEvents",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // What every service shares: configuration, HTTP application, health, metrics, NATS service discovery.
+        .target(
+            name: "MusterRuntime",
+            dependencies: [
+                "MusterNATS", "MusterLog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Platform domain: API keys (events, projection, HTTP middleware).
+        .target(
+            name: "MusterPlatform",
+            dependencies: [
+                "MusterEvents", "MusterLog", "MusterRuntime",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Services: thin compositions of the domain modules, one folder each.
+        .target(
+            name: "MusterServices",
+            dependencies: [
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "muster",
+            dependencies: [
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterServices",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Test support: starts a real nats-server with JetStream on a free port in a temporary folder.
+        .target(
+            name: "MusterTesting",
+            dependencies: ["MusterNATS"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterTests",
+            dependencies: [
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterServices",
+                "MusterTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

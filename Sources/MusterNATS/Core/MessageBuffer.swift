@@ -1,0 +1,126 @@
+import Foundation
+
+/// A bounded single-consumer queue between a libnats delivery thread and Swift concurrency.
+///
+/// The producer is libnats's callback thread: when the buffer is full it blocks there, so the
+/// back-pressure lands in libnats's own pending queue (whose limits report a slow consumer)
+/// instead of growing memory here. The consumer is one async iterator.
+final class MessageBuffer: @unchecked Sendable {
+    // @unchecked: every mutable field below is read and written only while holding `condition`.
+    private let condition = NSCondition()
+    private var items: [NATSMessage] = []
+    private var head = 0
+    private var waiter: CheckedContinuation<NATSMessage?, Never>?
+    private var finished = false
+    let capacity: Int
+
+    init(capacity: Int) {
+        precondition(capacity > 0, "a subscription buffer needs room for one message")
+        self.capacity = capacity
+    }
+
+    /// Called from libnats's thread. Blocks while full; returns false once the buffer is finished.
+    @discardableResult
+    func push(_ message: NATSMessage) -> Bool {
+        condition.lock()
+        while !finished && waiter == nil && items.count - head >= capacity { condition.wait() }
+        if finished { condition.unlock(); return false }
+        if let waiter {
+            self.waiter = nil
+            condition.unlock()
+            waiter.resume(returning: message)
+            return true
+        }
+        items.append(message)
+        condition.unlock()
+        return true
+    }
+
+    /// No more messages: wakes a blocked producer and ends the consumer after what is buffered.
+    func finish() {
+        condition.lock()
+        finished = true
+        let waiter = self.waiter
+        self.waiter = nil
+        condition.broadcast()
+        condition.unlock()
+        waiter?.resume(returning: nil)
+    }
+
+    var isFinished: Bool { condition.lock(); defer { condition.unlock() }; return finished }
+
+    private func popLocked() -> NATSMessage? {
+        guard head < items.count else { return nil }
+        let message = items[head]
+        head += 1
+        if head >= 1024 || head == items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.signal()
+        return message
+    }
+
+    /// A buffered message at once, or whether the buffer is finished. (Locks live in sync code.)
+    private func poll() -> (message: NATSMessage?, finished: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (popLocked(), finished)
+    }
+
+    /// The next message, or nil when finished or the task is cancelled.
+    func next() async -> NATSMessage? {
+        let (ready, done) = poll()
+        if let ready { return ready }
+        if done || Task.isCancelled { return nil }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<NATSMessage?, Never>) in
+                park(continuation)
+            }
+        } onCancel: {
+            takeWaiter()?.resume(returning: nil)
+        }
+    }
+
+    /// Hands the continuation a message now, or parks it for the producer.
+    private func park(_ continuation: CheckedContinuation<NATSMessage?, Never>) {
+        condition.lock()
+        if let message = popLocked() { condition.unlock(); continuation.resume(returning: message); return }
+        if finished || Task.isCancelled { condition.unlock(); continuation.resume(returning: nil); return }
+        waiter = continuation
+        condition.signal() // a producer blocked on a full buffer may now hand over directly
+        condition.unlock()
+    }
+
+    private func takeWaiter() -> CheckedContinuation<NATSMessage?, Never>? {
+        condition.lock()
+        defer { condition.unlock() }
+        let waiter = self.waiter
+        self.waiter = nil
+        return waiter
+    }
+
+    enum Wait: Sendable { case message(NATSMessage), timedOut, finished }
+
+    /// The next message, waiting at most `timeout`. A message that arrives as the timer fires is kept.
+    func next(timeout: Duration) async -> Wait {
+        let (ready, done) = poll()
+        if let ready { return .message(ready) }
+        if done { return .finished }
+        return await withTaskGroup(of: Wait.self) { group in
+            group.addTask { await self.next().map(Wait.message) ?? .finished }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return .timedOut
+            }
+            var outcome = Wait.timedOut
+            var first = true
+            for await result in group {
+                if first { group.cancelAll(); first = false; outcome = result; continue }
+                if case .message = result { outcome = result } // never drop a message that won a race
+            }
+            if case .finished = outcome, !isFinished { return .timedOut } // cancelled by the timer
+            return outcome
+        }
+    }
+}

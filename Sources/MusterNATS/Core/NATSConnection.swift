@@ -1,0 +1,178 @@
+import CNats
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// One connection to NATS over libnats.
+///
+/// libnats reconnects by itself; this type surfaces its status and errors, owns the threads for
+/// blocking calls, routes replies for request/reply and JetStream acks, and, run as a `Service`,
+/// drains on graceful shutdown so that what was published reaches the server.
+public final class NATSConnection: Sendable {
+    /// The libnats handle. `natsConnection` is documented as safe to use from any thread.
+    final class Handle: @unchecked Sendable {
+        // @unchecked: the pointer is immutable and libnats serialises access to the connection itself.
+        let pointer: OpaquePointer
+        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        deinit { natsConnection_Destroy(pointer) }
+    }
+
+    let handle: Handle
+    let pool: BlockingPool
+    let events: ConnectionEvents
+    let replies: ReplyRouter
+    public let configuration: NATSConfiguration
+    public let logger: Logger
+
+    private init(handle: Handle, pool: BlockingPool, events: ConnectionEvents, replies: ReplyRouter,
+                 configuration: NATSConfiguration, logger: Logger) {
+        self.handle = handle
+        self.pool = pool
+        self.events = events
+        self.replies = replies
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Connects, failing with a clear error when the server cannot be reached in `connectTimeout`.
+    public static func connect(_ configuration: NATSConfiguration, logger: Logger = Logger(label: "muster.nats")) async throws -> NATSConnection {
+        var logger = logger
+        logger[metadataKey: "nats"] = "\(configuration.url)"
+        let pool = BlockingPool()
+        let events = ConnectionEvents(logger: logger)
+        let handle: Handle
+        do {
+            handle = try await pool.run { () throws -> Handle in
+                Handle(try openConnection(configuration, events: Unmanaged.passRetained(events).toOpaque()))
+            }
+        } catch {
+            // libnats never calls the closed callback of a connection that never opened, so the
+            // events box stays retained: a few bytes per failed attempt, never a dangling pointer.
+            await pool.shutdown()
+            throw error
+        }
+        let replies = try ReplyRouter(connection: handle)
+        logger.info("NATS connected")
+        return NATSConnection(handle: handle, pool: pool, events: events, replies: replies,
+                              configuration: configuration, logger: logger)
+    }
+
+    public var status: NATSConnectionStatus { NATSConnectionStatus(natsConnection_Status(handle.pointer)) }
+    public var isConnected: Bool { status == .connected }
+    public var lastAsyncError: String? { events.facts.withLock { $0.lastError } }
+    public var reconnectCount: Int { events.facts.withLock { $0.reconnects } }
+
+    /// Publishes one message. It is buffered by libnats and sent by its flusher; use `flush` or a
+    /// JetStream publish when the server must have it.
+    public func publish(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(), replyTo: String? = nil) throws {
+        let msg = try makeCMessage(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
+        defer { natsMsg_Destroy(msg) }
+        try check(natsConnection_PublishMsg(handle.pointer, msg), "publish to \(subject)")
+    }
+
+    /// Waits until the server has processed everything published so far.
+    public func flush(timeout: Duration = .seconds(5)) async throws {
+        let handle = self.handle
+        try await pool.run { () throws in
+            try check(natsConnection_FlushTimeout(handle.pointer, timeout.milliseconds), "flush")
+        }
+    }
+
+    /// Sends a request and waits for the first reply.
+    public func request(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(),
+                        timeout: Duration = .seconds(5)) async throws -> NATSMessage {
+        let reply = try await replies.request(timeout: timeout) { replyTo in
+            try publish(subject, headers: headers, payload: payload, replyTo: replyTo)
+        }
+        if reply.status == 503 { throw NATSError(.noResponders, "no responders on \(subject)") }
+        return reply
+    }
+
+    /// Subscribes; messages wait in a buffer of `capacity` before back-pressure reaches libnats.
+    public func subscribe(_ subject: String, queue: String? = nil, capacity: Int = 1024) throws -> NATSSubscription {
+        try NATSSubscription(connection: handle, subject: subject, queue: queue, capacity: capacity)
+    }
+
+    /// A unique inbox subject on this connection.
+    public func newInbox() -> String { replies.newInbox() }
+
+    /// Drains: subscriptions stop taking messages, everything buffered is sent, then it closes.
+    public func drain() async {
+        let handle = self.handle
+        let timeout = configuration.drainTimeout
+        replies.close()
+        do {
+            try await pool.run { () throws in
+                let status = natsConnection_DrainTimeout(handle.pointer, timeout.milliseconds)
+                if status != NATS_OK && status != NATS_CONNECTION_CLOSED { throw NATSError.status(status, "drain") }
+            }
+            // Draining is asynchronous in libnats: wait, within the bound, for it to close.
+            let deadline = ContinuousClock.now + timeout
+            while status != .closed && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        } catch {
+            logger.warning("NATS drain did not finish cleanly", metadata: ["error": "\(error)"])
+        }
+        natsConnection_Close(handle.pointer)
+        await pool.shutdown()
+    }
+
+    /// Closes at once, dropping what is buffered.
+    public func close() async {
+        replies.close()
+        natsConnection_Close(handle.pointer)
+        await pool.shutdown()
+    }
+}
+
+extension NATSConnection: Service {
+    /// Holds the connection open until graceful shutdown, then drains it.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        logger.info("NATS draining")
+        await drain()
+    }
+}
+
+/// Creates the libnats options and connection. Runs on the blocking pool.
+private func openConnection(_ configuration: NATSConfiguration, events: UnsafeMutableRawPointer) throws -> OpaquePointer {
+    var options: OpaquePointer?
+    try check(natsOptions_Create(&options), "create options")
+    guard let options else { throw NATSError(.libnats, "natsOptions_Create returned nothing") }
+    defer { natsOptions_Destroy(options) }
+    try check(natsOptions_SetURL(options, configuration.url), "set URL \(configuration.url)")
+    try check(natsOptions_SetName(options, configuration.name), "set name")
+    try check(natsOptions_SetTimeout(options, configuration.connectTimeout.milliseconds), "set timeout")
+    try check(natsOptions_SetMaxReconnect(options, Int32(configuration.maxReconnects)), "set max reconnect")
+    try check(natsOptions_SetReconnectWait(options, configuration.reconnectWait.milliseconds), "set reconnect wait")
+    try check(natsOptions_SetReconnectBufSize(options, Int32(configuration.reconnectBufferBytes)), "set reconnect buffer")
+    if let creds = configuration.credentialsFile {
+        try check(natsOptions_SetUserCredentialsFromFiles(options, creds, nil), "load credentials \(creds)")
+    }
+    try check(natsOptions_SetDisconnectedCB(options, { _, closure in
+        Unmanaged<ConnectionEvents>.fromOpaque(closure!).takeUnretainedValue().disconnected()
+    }, events), "set disconnected callback")
+    try check(natsOptions_SetReconnectedCB(options, { nc, closure in
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = natsConnection_GetConnectedUrl(nc, &buffer, buffer.count)
+        let url = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        Unmanaged<ConnectionEvents>.fromOpaque(closure!).takeUnretainedValue().reconnected(url: url)
+    }, events), "set reconnected callback")
+    try check(natsOptions_SetClosedCB(options, { _, closure in
+        // The last callback libnats makes for this connection: give back the retain taken at connect.
+        let box = Unmanaged<ConnectionEvents>.fromOpaque(closure!)
+        box.takeUnretainedValue().closed()
+        box.release()
+    }, events), "set closed callback")
+    try check(natsOptions_SetErrorHandler(options, { _, sub, status, closure in
+        let subject = sub.flatMap { natsSubscription_GetSubject($0) }.map { String(cString: $0) }
+        let text = String(cString: natsStatus_GetText(status))
+        Unmanaged<ConnectionEvents>.fromOpaque(closure!).takeUnretainedValue().asyncError(text, subject: subject)
+    }, events), "set error handler")
+    var connection: OpaquePointer?
+    try check(natsConnection_Connect(&connection, options), "connect to \(configuration.url)")
+    guard let connection else { throw NATSError(.libnats, "natsConnection_Connect returned nothing") }
+    return connection
+}

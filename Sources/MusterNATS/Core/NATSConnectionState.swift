@@ -1,0 +1,55 @@
+import CNats
+import Logging
+import Synchronization
+
+/// What the connection is doing now, as `/ready` and the logs report it.
+public enum NATSConnectionStatus: String, Sendable {
+    case connecting, connected, reconnecting, disconnected, draining, closed
+
+    init(_ status: natsConnStatus) {
+        switch status {
+        case NATS_CONN_STATUS_CONNECTED: self = .connected
+        case NATS_CONN_STATUS_CONNECTING: self = .connecting
+        case NATS_CONN_STATUS_RECONNECTING: self = .reconnecting
+        case NATS_CONN_STATUS_DRAINING_SUBS, NATS_CONN_STATUS_DRAINING_PUBS: self = .draining
+        case NATS_CONN_STATUS_CLOSED: self = .closed
+        default: self = .disconnected
+        }
+    }
+}
+
+/// Receives libnats's connection callbacks (their own thread) and keeps the facts they carry.
+/// Retained for libnats when the connection is created, released by the closed callback.
+final class ConnectionEvents: Sendable {
+    struct Facts: Sendable {
+        var reconnects = 0
+        var disconnects = 0
+        var lastError: String?
+        var closed = false
+    }
+
+    let logger: Logger
+    let facts = Mutex(Facts())
+
+    init(logger: Logger) { self.logger = logger }
+
+    func disconnected() {
+        facts.withLock { $0.disconnects += 1 }
+        logger.warning("NATS disconnected; reconnecting")
+    }
+
+    func reconnected(url: String) {
+        facts.withLock { $0.reconnects += 1 }
+        logger.info("NATS reconnected", metadata: ["url": "\(url)"])
+    }
+
+    func closed() {
+        facts.withLock { $0.closed = true }
+        logger.info("NATS connection closed")
+    }
+
+    func asyncError(_ text: String, subject: String?) {
+        facts.withLock { $0.lastError = text }
+        logger.error("NATS asynchronous error", metadata: ["error": "\(text)", "subject": "\(subject ?? "-")"])
+    }
+}

@@ -1,0 +1,50 @@
+import CNats
+
+/// An error from the NATS layer: a stable code plus a human-readable message.
+public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        let raw: String
+        public static let libnats = Code(raw: "libnats")
+        public static let timeout = Code(raw: "timeout")
+        public static let noResponders = Code(raw: "noResponders")
+        public static let closed = Code(raw: "closed")
+        public static let jetStreamAPI = Code(raw: "jetStreamAPI")
+        public static let wrongLastSequence = Code(raw: "wrongLastSequence")
+        public static let badReply = Code(raw: "badReply")
+        public static let notFound = Code(raw: "notFound")
+        public var description: String { raw }
+    }
+
+    public let code: Code
+    public let message: String
+    /// The JetStream API error code (`err_code`), when the server gave one.
+    public let apiErrorCode: Int?
+
+    public init(_ code: Code, _ message: String, apiErrorCode: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.apiErrorCode = apiErrorCode
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// Wraps a libnats status, with the library's thread-local last error text where it has one.
+    static func status(_ status: natsStatus, _ context: String) -> NATSError {
+        let text = String(cString: natsStatus_GetText(status))
+        var detail = ""
+        var lastStatus = NATS_OK
+        if let last = nats_GetLastError(&lastStatus), lastStatus == status {
+            detail = String(cString: last)
+        }
+        if status == NATS_TIMEOUT { return NATSError(.timeout, "\(context): \(text)") }
+        if status == NATS_NO_RESPONDERS { return NATSError(.noResponders, "\(context): \(text)") }
+        if status == NATS_CONNECTION_CLOSED { return NATSError(.closed, "\(context): \(text)") }
+        return NATSError(.libnats, "\(context): \(text)\(detail.isEmpty || detail == text ? "" : " (\(detail))")")
+    }
+}
+
+/// Throws a `NATSError` unless libnats answered `NATS_OK`.
+@inline(__always)
+func check(_ status: natsStatus, _ context: @autoclosure () -> String) throws {
+    if status != NATS_OK { throw NATSError.status(status, context()) }
+}

@@ -1,0 +1,81 @@
+import CNats
+import Foundation
+
+/// A subscription as a bounded `AsyncSequence` of messages.
+///
+/// libnats calls back on the subscription's own thread; the callback copies the message into a
+/// `MessageBuffer` and destroys the C message at once. The buffer box is retained for libnats and
+/// released only in the subscription's on-complete callback, when libnats promises no more calls.
+public final class NATSSubscription: AsyncSequence, Sendable {
+    public typealias Element = NATSMessage
+
+    final class Handle: @unchecked Sendable {
+        // @unchecked: set once at init; libnats subscriptions may be unsubscribed from any thread.
+        let pointer: OpaquePointer
+        init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        deinit {
+            natsSubscription_Unsubscribe(pointer)
+            natsSubscription_Destroy(pointer)
+        }
+    }
+
+    let buffer: MessageBuffer
+    let handle: Handle
+    public let subject: String
+
+    init(connection: NATSConnection.Handle, subject: String, queue: String?, capacity: Int) throws {
+        let buffer = MessageBuffer(capacity: capacity)
+        let box = Unmanaged.passRetained(buffer).toOpaque()
+        var sub: OpaquePointer?
+        let onMessage: natsMsgHandler = { _, _, msg, closure in
+            guard let msg else { return }
+            let buffer = Unmanaged<MessageBuffer>.fromOpaque(closure!).takeUnretainedValue()
+            buffer.push(NATSMessage(copying: msg))
+            natsMsg_Destroy(msg)
+        }
+        let status: natsStatus
+        if let queue {
+            status = natsConnection_QueueSubscribe(&sub, connection.pointer, subject, queue, onMessage, box)
+        } else {
+            status = natsConnection_Subscribe(&sub, connection.pointer, subject, onMessage, box)
+        }
+        guard status == NATS_OK, let sub else {
+            Unmanaged<MessageBuffer>.fromOpaque(box).release()
+            throw NATSError.status(status, "subscribe to \(subject)")
+        }
+        // libnats's own pending limits sit behind our buffer: generous, but bounded.
+        natsSubscription_SetPendingLimits(sub, 65_536, 64 * 1024 * 1024)
+        let completeStatus = natsSubscription_SetOnCompleteCB(sub, { closure in
+            let buffer = Unmanaged<MessageBuffer>.fromOpaque(closure!)
+            buffer.takeUnretainedValue().finish()
+            buffer.release()
+        }, box)
+        if completeStatus != NATS_OK {
+            natsSubscription_Unsubscribe(sub)
+            natsSubscription_Destroy(sub)
+            throw NATSError.status(completeStatus, "subscribe to \(subject)")
+        }
+        self.buffer = buffer
+        self.handle = Handle(sub)
+        self.subject = subject
+    }
+
+    /// Stops delivery. Buffered messages can still be read; then the sequence ends.
+    public func unsubscribe() {
+        buffer.finish()
+        natsSubscription_Unsubscribe(handle.pointer)
+    }
+
+    /// Waits at most `timeout` for the next message; nil on timeout or when the subscription ended.
+    public func next(timeout: Duration) async -> NATSMessage? {
+        if case .message(let message) = await buffer.next(timeout: timeout) { return message }
+        return nil
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let subscription: NATSSubscription
+        public mutating func next() async -> NATSMessage? { await subscription.buffer.next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
+}

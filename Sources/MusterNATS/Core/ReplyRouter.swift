@@ -1,0 +1,129 @@
+import CNats
+import Foundation
+import Synchronization
+
+/// Routes replies to requests over one wildcard inbox subscription (`_INBOX.<id>.*`), so a
+/// request costs a publish and a table entry rather than a subscription of its own. JetStream
+/// publish acks use the same path, which is what lets many publishes be in flight at once.
+final class ReplyRouter: Sendable {
+    enum Waiter: Sendable {
+        case continuation(CheckedContinuation<NATSMessage, any Error>)
+        case handler(@Sendable (NATSMessage) -> Void)
+    }
+
+    struct State: Sendable {
+        var waiters: [UInt64: Waiter] = [:]
+        var nextToken: UInt64 = 0
+        var closed = false
+    }
+
+    /// Retained for libnats; released in the subscription's on-complete callback.
+    final class Box: Sendable {
+        let state = Mutex(State())
+        let prefix: String
+        init(prefix: String) { self.prefix = prefix }
+
+        func deliver(_ message: NATSMessage) {
+            guard let dot = message.subject.lastIndex(of: "."),
+                  let token = UInt64(message.subject[message.subject.index(after: dot)...]) else { return }
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: token) }
+            switch waiter {
+            case .continuation(let continuation): continuation.resume(returning: message)
+            case .handler(let handler): handler(message)
+            case nil: break // a reply after its request timed out
+            }
+        }
+    }
+
+    let box: Box
+    let subscription: NATSSubscription.Handle
+
+    init(connection: NATSConnection.Handle) throws {
+        var inbox: UnsafeMutablePointer<CChar>?
+        try check(natsInbox_Create(&inbox), "create inbox")
+        let prefix = String(cString: inbox!)
+        natsInbox_Destroy(inbox)
+        let box = Box(prefix: prefix)
+        let retained = Unmanaged.passRetained(box).toOpaque()
+        var sub: OpaquePointer?
+        let status = natsConnection_Subscribe(&sub, connection.pointer, "\(prefix).*", { _, _, msg, closure in
+            guard let msg else { return }
+            let box = Unmanaged<Box>.fromOpaque(closure!).takeUnretainedValue()
+            box.deliver(NATSMessage(copying: msg))
+            natsMsg_Destroy(msg)
+        }, retained)
+        guard status == NATS_OK, let sub else {
+            Unmanaged<Box>.fromOpaque(retained).release()
+            throw NATSError.status(status, "subscribe to reply inbox")
+        }
+        natsSubscription_SetPendingLimits(sub, -1, -1) // replies are bounded by what we have in flight
+        natsSubscription_SetOnCompleteCB(sub, { closure in
+            Unmanaged<Box>.fromOpaque(closure!).release()
+        }, retained)
+        self.box = box
+        self.subscription = NATSSubscription.Handle(sub)
+    }
+
+    private func reserve(_ waiter: Waiter?) throws -> (token: UInt64, subject: String) {
+        let token: UInt64? = box.state.withLock { state in
+            if state.closed { return nil }
+            state.nextToken &+= 1
+            if let waiter { state.waiters[state.nextToken] = waiter }
+            return state.nextToken
+        }
+        guard let token else { throw NATSError(.closed, "connection is closing") }
+        return (token, "\(box.prefix).\(token)")
+    }
+
+    private func cancel(_ token: UInt64) -> Waiter? {
+        box.state.withLock { $0.waiters.removeValue(forKey: token) }
+    }
+
+    func newInbox() -> String {
+        let token = box.state.withLock { state -> UInt64 in state.nextToken &+= 1; return state.nextToken }
+        return "\(box.prefix)x.\(token)" // never matches `prefix.*`, so never routed here
+    }
+
+    /// Registers a waiter, calls `send` with the reply subject, and waits for the reply.
+    func request(timeout: Duration, send: (String) throws -> Void) async throws -> NATSMessage {
+        let (token, replyTo) = try reserve(nil)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do { try await Task.sleep(for: timeout) } catch { return } // the reply came first
+                if case .continuation(let c) = self.cancel(token) {
+                    c.resume(throwing: NATSError(.timeout, "no reply within \(timeout)"))
+                }
+            }
+            defer { group.cancelAll() }
+            return try await withCheckedThrowingContinuation { continuation in
+                // Registered before the request leaves, so a fast reply always finds its waiter.
+                box.state.withLock { $0.waiters[token] = .continuation(continuation) }
+                do {
+                    try send(replyTo)
+                } catch {
+                    if case .continuation(let c) = cancel(token) { c.resume(throwing: error) }
+                }
+            }
+        }
+    }
+
+    /// Registers a callback for one reply and returns the subject to use as the message's reply-to.
+    func expectReply(_ handler: @escaping @Sendable (NATSMessage) -> Void) throws -> (token: UInt64, subject: String) {
+        try reserve(.handler(handler))
+    }
+
+    /// Forgets a callback (say, its publish failed or timed out); true if it had not fired yet.
+    func forget(_ token: UInt64) -> Bool { cancel(token) != nil }
+
+    /// Fails every waiter: the connection is going away.
+    func close() {
+        let waiters = box.state.withLock { state -> [Waiter] in
+            state.closed = true
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters {
+            if case .continuation(let c) = waiter { c.resume(throwing: NATSError(.closed, "connection closed")) }
+        }
+    }
+}

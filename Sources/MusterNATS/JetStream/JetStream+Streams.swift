@@ -1,0 +1,100 @@
+import Foundation
+
+/// A stream's configuration: the subset Muster sets, in the JetStream API's shape.
+public struct StreamConfig: Codable, Sendable, Equatable {
+    public enum Retention: String, Codable, Sendable { case limits, interest, workqueue }
+    public enum Storage: String, Codable, Sendable { case file, memory }
+    public enum Discard: String, Codable, Sendable { case old, new }
+
+    public var name: String
+    public var subjects: [String]
+    public var retention: Retention = .limits
+    public var storage: Storage = .file
+    public var numReplicas: Int = 1
+    /// Nanoseconds; 0 keeps messages forever.
+    public var maxAge: Int64 = 0
+    public var maxBytes: Int64 = -1
+    public var maxMsgs: Int64 = -1
+    public var maxMsgsPerSubject: Int64 = -1
+    public var maxMsgSize: Int32 = -1
+    public var discard: Discard = .old
+    /// Nanoseconds in which a repeated `Nats-Msg-Id` is recognised as a duplicate.
+    public var duplicateWindow: Int64 = 120_000_000_000
+    public var allowRollupHdrs: Bool = false
+    public var allowDirect: Bool = false
+    public var denyDelete: Bool = false
+    public var denyPurge: Bool = false
+
+    public init(name: String, subjects: [String]) {
+        self.name = name
+        self.subjects = subjects
+    }
+}
+
+public struct StreamState: Codable, Sendable {
+    public var messages: UInt64
+    public var bytes: UInt64
+    public var firstSeq: UInt64
+    public var lastSeq: UInt64
+}
+
+public struct StreamInfo: Codable, Sendable {
+    public var config: StreamConfig
+    public var state: StreamState
+}
+
+/// A message read back from a stream by sequence or by last subject.
+public struct StoredMessage: Sendable {
+    public var subject: String
+    public var sequence: UInt64
+    public var headers: NATSHeaders
+    public var payload: Data
+}
+
+extension JetStream {
+    /// Creates the stream, or updates it to `config` when it exists with other settings.
+    @discardableResult
+    public func ensureStream(_ config: StreamConfig) async throws -> StreamInfo {
+        do {
+            return try await call("STREAM.CREATE.\(config.name)", config, as: StreamInfo.self)
+        } catch let error as NATSError where error.apiErrorCode == 10058 {
+            // "stream name already in use with a different configuration"
+            return try await call("STREAM.UPDATE.\(config.name)", config, as: StreamInfo.self)
+        }
+    }
+
+    public func streamInfo(_ name: String) async throws -> StreamInfo {
+        try await call("STREAM.INFO.\(name)", Empty(), as: StreamInfo.self)
+    }
+
+    public func deleteStream(_ name: String) async throws {
+        struct Deleted: Decodable { var success: Bool }
+        _ = try await call("STREAM.DELETE.\(name)", Empty(), as: Deleted.self)
+    }
+
+    /// Reads one stored message: by sequence, or the last one on a subject.
+    public func getMessage(stream: String, sequence: UInt64? = nil, lastBySubject: String? = nil) async throws -> StoredMessage {
+        struct Request: Encodable { var seq: UInt64?; var lastBySubj: String? }
+        struct Response: Decodable {
+            struct Message: Decodable { var subject: String; var seq: UInt64; var hdrs: String?; var data: String? }
+            var message: Message
+        }
+        let response = try await call("STREAM.MSG.GET.\(stream)", Request(seq: sequence, lastBySubj: lastBySubject), as: Response.self)
+        var headers = NATSHeaders()
+        if let raw = response.message.hdrs, let data = Data(base64Encoded: raw) {
+            headers = parseHeaderBlock(String(decoding: data, as: UTF8.self))
+        }
+        return StoredMessage(subject: response.message.subject, sequence: response.message.seq, headers: headers,
+                             payload: response.message.data.flatMap { Data(base64Encoded: $0) } ?? Data())
+    }
+}
+
+/// Parses a `NATS/1.0` header block as stored by JetStream.
+func parseHeaderBlock(_ text: String) -> NATSHeaders {
+    var headers = NATSHeaders()
+    for line in text.split(separator: "\r\n").dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        headers.add(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+    return headers
+}

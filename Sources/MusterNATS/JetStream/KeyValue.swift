@@ -1,0 +1,64 @@
+import Foundation
+
+/// A JetStream key-value bucket (`KV_<bucket>` stream, `$KV.<bucket>.<key>` subjects).
+public struct KeyValue: Sendable {
+    public let jetStream: JetStream
+    public let bucket: String
+
+    public struct Entry: Sendable, Equatable {
+        public var key: String
+        public var value: Data
+        public var revision: UInt64
+    }
+
+    var streamName: String { "KV_\(bucket)" }
+    func subject(_ key: String) -> String { "$KV.\(bucket).\(key)" }
+
+    /// Opens the bucket, creating it (or updating its history) when needed.
+    public static func open(_ jetStream: JetStream, bucket: String, history: Int = 1, replicas: Int = 1) async throws -> KeyValue {
+        var config = StreamConfig(name: "KV_\(bucket)", subjects: ["$KV.\(bucket).>"])
+        config.maxMsgsPerSubject = Int64(history)
+        config.allowRollupHdrs = true
+        config.denyDelete = true
+        config.allowDirect = true
+        config.discard = .new
+        config.duplicateWindow = 120_000_000_000
+        config.numReplicas = replicas
+        try await jetStream.ensureStream(config)
+        return KeyValue(jetStream: jetStream, bucket: bucket)
+    }
+
+    /// Stores a value and returns its revision.
+    @discardableResult
+    public func put(_ key: String, _ value: Data) async throws -> UInt64 {
+        try validate(key)
+        return try await jetStream.publish(OutgoingMessage(subject: subject(key), payload: value)).seq
+    }
+
+    /// The latest value, or nil when the key was never written or was deleted.
+    public func get(_ key: String) async throws -> Entry? {
+        try validate(key)
+        do {
+            let stored = try await jetStream.getMessage(stream: streamName, lastBySubject: subject(key))
+            if let op = stored.headers["KV-Operation"], op == "DEL" || op == "PURGE" { return nil }
+            return Entry(key: key, value: stored.payload, revision: stored.sequence)
+        } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
+            return nil
+        }
+    }
+
+    /// Marks the key deleted (history is kept, as JetStream KV does).
+    public func delete(_ key: String) async throws {
+        try validate(key)
+        var headers = NATSHeaders()
+        headers["KV-Operation"] = "DEL"
+        _ = try await jetStream.publish(OutgoingMessage(subject: subject(key), headers: headers, payload: Data()))
+    }
+
+    private func validate(_ key: String) throws {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_/=.")
+        guard !key.isEmpty, !key.hasPrefix("."), !key.hasSuffix("."), key.allSatisfy(allowed.contains) else {
+            throw NATSError(.jetStreamAPI, "invalid KV key \(key.debugDescription)")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A message delivered by a pull consumer, with its delivery facts and ack operations.
+public struct JetStreamMessage: Sendable {
+    public var message: NATSMessage
+    public var delivery: DeliveryInfo
+    let connection: NATSConnection
+
+    public var subject: String { message.subject }
+    public var headers: NATSHeaders { message.headers }
+    public var payload: Data { message.payload }
+
+    private func reply(_ body: String) throws {
+        guard let replyTo = message.replyTo else { throw NATSError(.badReply, "message has no ack subject") }
+        try connection.publish(replyTo, payload: Data(body.utf8))
+    }
+
+    /// Acknowledges; with `AckPolicy.all` this also acknowledges everything before it.
+    public func ack() throws { try reply("+ACK") }
+    /// Acknowledges and waits for the server to confirm it recorded the ack.
+    public func ackSync(timeout: Duration = .seconds(5)) async throws {
+        guard let replyTo = message.replyTo else { throw NATSError(.badReply, "message has no ack subject") }
+        _ = try await connection.request(replyTo, payload: Data("+ACK".utf8), timeout: timeout)
+    }
+    /// Asks for redelivery, optionally after a delay.
+    public func nak(delay: Duration? = nil) throws {
+        if let delay { try reply("-NAK {\"delay\":\(delay.nanoseconds)}") } else { try reply("-NAK") }
+    }
+    /// Tells the server never to deliver this message again.
+    public func term(reason: String? = nil) throws { try reply(reason.map { "+TERM \($0)" } ?? "+TERM") }
+    /// Resets the ack-wait timer while work on the message goes on.
+    public func inProgress() throws { try reply("+WPI") }
+}
+
+/// Messages of an existing durable pull consumer as an endless `AsyncSequence`, fetched in
+/// batches with the next batch requested while this one is handled.
+public struct PullConsumer: AsyncSequence, Sendable {
+    public typealias Element = JetStreamMessage
+
+    public let jetStream: JetStream
+    public let stream: String
+    public let consumer: String
+    public let batch: Int
+    /// How long one pull request waits on the server for messages.
+    public let expires: Duration
+
+    public init(_ jetStream: JetStream, stream: String, consumer: String, batch: Int = 256, expires: Duration = .seconds(5)) {
+        self.jetStream = jetStream
+        self.stream = stream
+        self.consumer = consumer
+        self.batch = batch
+        self.expires = expires
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let source: PullConsumer
+        var subscription: NATSSubscription?
+        var inbox = ""
+        var state: PullState
+
+        init(source: PullConsumer) {
+            self.source = source
+            self.state = PullState(batch: source.batch)
+        }
+
+        private func perform(_ action: PullState.Action) throws {
+            switch action {
+            case .none: break
+            case .pull(let count):
+                struct Request: Encodable { var batch: Int; var expires: Int64 }
+                let body = try JetStream.encoder.encode(Request(batch: count, expires: source.expires.nanoseconds))
+                try source.jetStream.connection.publish(
+                    "$JS.API.CONSUMER.MSG.NEXT.\(source.stream).\(source.consumer)", payload: body, replyTo: inbox)
+            case .fail(let reason):
+                throw NATSError(.jetStreamAPI, "\(source.stream) > \(source.consumer): \(reason)")
+            }
+        }
+
+        public mutating func next() async throws -> JetStreamMessage? {
+            let connection = source.jetStream.connection
+            if subscription == nil {
+                inbox = connection.newInbox()
+                subscription = try connection.subscribe(inbox, capacity: source.batch * 2 + 16)
+                try perform(state.start())
+            }
+            guard let subscription else { return nil }
+            while !Task.isCancelled {
+                switch await subscription.buffer.next(timeout: source.expires + .seconds(2)) {
+                case .finished:
+                    return nil
+                case .timedOut:
+                    try perform(state.idle())
+                case .message(let message):
+                    if let code = message.status {
+                        let pending = message.headers["Nats-Pending-Messages"].flatMap { Int($0) }
+                        try perform(state.status(code, description: message.statusDescription ?? "", pendingMessages: pending))
+                        continue
+                    }
+                    try perform(state.messageReceived())
+                    guard let replyTo = message.replyTo, let delivery = DeliveryInfo(ackSubject: replyTo) else {
+                        continue // not a JetStream delivery: nothing to hand out
+                    }
+                    return JetStreamMessage(message: message, delivery: delivery, connection: connection)
+                }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: self) }
+}

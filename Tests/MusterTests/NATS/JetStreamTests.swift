@@ -1,0 +1,110 @@
+import Foundation
+import MusterNATS
+import Testing
+
+@Suite("JetStream over the JSON API")
+struct JetStreamTests {
+    func makeStream(_ js: JetStream) async throws {
+        var config = StreamConfig(name: "T", subjects: ["t.>"])
+        config.duplicateWindow = 60_000_000_000
+        try await js.ensureStream(config)
+        // Idempotent: the same config again is fine, a changed one is an update.
+        try await js.ensureStream(config)
+        config.maxMsgsPerSubject = 100_000
+        let info = try await js.ensureStream(config)
+        #expect(info.config.maxMsgsPerSubject == 100_000)
+    }
+
+    @Test func publishIsIdempotentOnMessageID() async throws {
+        try await withNATS { nats, _ in
+            let js = JetStream(nats)
+            try await makeStream(js)
+            let first = try await js.publish(OutgoingMessage(subject: "t.a", payload: Data("1".utf8), options: .init(messageID: "m1")))
+            let again = try await js.publish(OutgoingMessage(subject: "t.a", payload: Data("1".utf8), options: .init(messageID: "m1")))
+            #expect(first.seq == 1 && !first.duplicate)
+            #expect(again.seq == 1 && again.duplicate)
+            #expect(try await js.streamInfo("T").state.messages == 1)
+        }
+    }
+
+    @Test func expectedLastSubjectSequenceWithWildcard() async throws {
+        try await withNATS { nats, _ in
+            let js = JetStream(nats)
+            try await makeStream(js)
+            _ = try await js.publish(OutgoingMessage(subject: "t.agg1.created", payload: Data()))
+            _ = try await js.publish(OutgoingMessage(subject: "t.agg2.created", payload: Data()))
+            // agg1's last event is seq 1, whatever its event name.
+            let ok = try await js.publish(OutgoingMessage(subject: "t.agg1.renamed", payload: Data(),
+                options: .init(expectedLastSubjectSequence: 1, expectedLastSubjectFilter: "t.agg1.>")))
+            #expect(ok.seq == 3)
+            let error = await #expect(throws: NATSError.self) {
+                _ = try await js.publish(OutgoingMessage(subject: "t.agg1.renamed", payload: Data(),
+                    options: .init(expectedLastSubjectSequence: 1, expectedLastSubjectFilter: "t.agg1.>")))
+            }
+            #expect(error?.code == .wrongLastSequence)
+        }
+    }
+
+    @Test func pipelinedPublishThenPullConsumeWithAcks() async throws {
+        try await withNATS { nats, _ in
+            let js = JetStream(nats)
+            try await makeStream(js)
+            let count = 5_000
+            let messages = (0..<count).map { OutgoingMessage(subject: "t.bulk", payload: Data("\($0)".utf8)) }
+            let results = try await js.publishAll(messages, maxInFlight: 128)
+            let seqs = try results.map { try $0.get().seq }
+            #expect(seqs == Array(1...UInt64(count)))
+
+            var config = ConsumerConfig(durableName: "reader")
+            config.ackPolicy = .explicit
+            config.filterSubject = "t.bulk"
+            try await js.ensureConsumer(stream: "T", config)
+            var received = 0
+            for try await message in PullConsumer(js, stream: "T", consumer: "reader", batch: 100, expires: .seconds(1)) {
+                #expect(message.delivery.streamSequence == UInt64(received + 1))
+                #expect(message.delivery.pending == UInt64(count - received - 1))
+                if received == count - 1 { try await message.ackSync() } else { try message.ack() }
+                received += 1
+                if received == count { break }
+            }
+            let info = try await js.consumerInfo(stream: "T", name: "reader")
+            #expect(info.numPending == 0)
+            #expect(info.ackFloor.streamSeq == UInt64(count))
+        }
+    }
+
+    @Test func nakRedeliversAndTermDoesNot() async throws {
+        try await withNATS { nats, _ in
+            let js = JetStream(nats)
+            try await makeStream(js)
+            _ = try await js.publish(OutgoingMessage(subject: "t.x", payload: Data("a".utf8)))
+            _ = try await js.publish(OutgoingMessage(subject: "t.x", payload: Data("b".utf8)))
+            try await js.ensureConsumer(stream: "T", ConsumerConfig(durableName: "n"))
+            var deliveries: [(String, UInt64)] = []
+            for try await message in PullConsumer(js, stream: "T", consumer: "n", batch: 10, expires: .seconds(1)) {
+                let body = String(decoding: message.payload, as: UTF8.self)
+                deliveries.append((body, message.delivery.deliveryCount))
+                if body == "a" && message.delivery.deliveryCount == 1 { try message.nak() }
+                else if body == "b" { try message.term() }
+                else { try message.ack() }
+                if deliveries.count == 3 { break }
+            }
+            #expect(deliveries.map(\.0) == ["a", "b", "a"])
+            #expect(deliveries.last?.1 == 2)
+        }
+    }
+
+    @Test func keyValueGetPut() async throws {
+        try await withNATS { nats, _ in
+            let kv = try await KeyValue.open(JetStream(nats), bucket: "settings")
+            #expect(try await kv.get("missing") == nil)
+            let r1 = try await kv.put("colour", Data("blue".utf8))
+            let r2 = try await kv.put("colour", Data("green".utf8))
+            #expect(r2 > r1)
+            #expect(try await kv.get("colour")?.value == Data("green".utf8))
+            try await kv.delete("colour")
+            #expect(try await kv.get("colour") == nil)
+            await #expect(throws: NATSError.self) { try await kv.put("bad key", Data()) }
+        }
+    }
+}

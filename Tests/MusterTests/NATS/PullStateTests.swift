@@ -1,0 +1,53 @@
+@testable import MusterNATS
+import Testing
+
+@Suite("Pull consumer bookkeeping, without I/O")
+struct PullStateTests {
+    @Test func asksForTheNextBatchAtHalfway() {
+        var state = PullState(batch: 10)
+        #expect(state.start() == .pull(10))
+        for _ in 0..<4 { #expect(state.messageReceived() == .none) }
+        #expect(state.messageReceived() == .pull(10)) // 5 owed → top up to 15
+        #expect(state.owed == 15)
+    }
+
+    @Test func requestTimeoutReleasesWhatWillNotCome() {
+        var state = PullState(batch: 10)
+        _ = state.start()
+        _ = state.messageReceived()
+        #expect(state.status(408, description: "Request Timeout", pendingMessages: 9) == .pull(10))
+        #expect(state.owed == 10)
+    }
+
+    @Test func heartbeatsChangeNothingAndDeletedConsumerFails() {
+        var state = PullState(batch: 4)
+        _ = state.start()
+        #expect(state.status(100, description: "Idle Heartbeat", pendingMessages: nil) == .none)
+        if case .fail = state.status(409, description: "Consumer Deleted", pendingMessages: nil) {} else {
+            Issue.record("a deleted consumer must stop the pull")
+        }
+    }
+
+    @Test func idleStartsOver() {
+        var state = PullState(batch: 8)
+        _ = state.start()
+        #expect(state.idle() == .pull(8))
+        #expect(state.owed == 8)
+    }
+
+    @Test func deliveryInfoFromBothAckSubjectForms() {
+        let v1 = DeliveryInfo(ackSubject: "$JS.ACK.EVENTS.proj_keys_v1.1.42.40.1700000000000000000.7")
+        #expect(v1?.stream == "EVENTS" && v1?.consumer == "proj_keys_v1" && v1?.streamSequence == 42 && v1?.pending == 7)
+        let v2 = DeliveryInfo(ackSubject: "$JS.ACK.hub.ACCHASH.EVENTS.c.2.9.8.1700000000000000000.0.tok")
+        #expect(v2?.deliveryCount == 2 && v2?.streamSequence == 9 && v2?.consumerSequence == 8)
+        #expect(DeliveryInfo(ackSubject: "_INBOX.abc") == nil)
+    }
+
+    @Test func pubAckFastPathMatchesDecoder() throws {
+        #expect(PubAck.fastParse(Data(#"{"stream":"EVENTS","seq":12}"#.utf8)) == PubAck(stream: "EVENTS", seq: 12))
+        #expect(PubAck.fastParse(Data(#"{"stream":"EVENTS","seq":3,"duplicate":true}"#.utf8)) == PubAck(stream: "EVENTS", seq: 3, duplicate: true))
+        #expect(PubAck.fastParse(Data(#"{"error":{"code":400}}"#.utf8)) == nil)
+    }
+}
+
+import Foundation
