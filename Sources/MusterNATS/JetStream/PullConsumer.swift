@@ -32,6 +32,12 @@ public struct JetStreamMessage: Sendable {
     public func inProgress() throws { try reply("+WPI") }
 }
 
+/// What a pull consumer hands out next.
+public enum PullEvent: Sendable {
+    case message(JetStreamMessage)
+    case idle
+}
+
 /// Messages of an existing durable pull consumer as an endless `AsyncSequence`, fetched in
 /// batches with the next batch requested while this one is handled.
 public struct PullConsumer: AsyncSequence, Sendable {
@@ -77,6 +83,15 @@ public struct PullConsumer: AsyncSequence, Sendable {
         }
 
         public mutating func next() async throws -> JetStreamMessage? {
+            while let event = try await nextEvent() {
+                if case .message(let message) = event { return message }
+            }
+            return nil
+        }
+
+        /// The next message, or `.idle` when a pull request ended with nothing more to deliver
+        /// (the consumer has caught up): a moment for the caller to do housekeeping.
+        public mutating func nextEvent() async throws -> PullEvent? {
             let connection = source.jetStream.connection
             if subscription == nil {
                 inbox = connection.newInbox()
@@ -90,17 +105,19 @@ public struct PullConsumer: AsyncSequence, Sendable {
                     return nil
                 case .timedOut:
                     try perform(state.idle())
+                    return .idle
                 case .message(let message):
                     if let code = message.status {
                         let pending = message.headers["Nats-Pending-Messages"].flatMap { Int($0) }
                         try perform(state.status(code, description: message.statusDescription ?? "", pendingMessages: pending))
+                        if code == 404 || code == 408 { return .idle }
                         continue
                     }
                     try perform(state.messageReceived())
                     guard let replyTo = message.replyTo, let delivery = DeliveryInfo(ackSubject: replyTo) else {
                         continue // not a JetStream delivery: nothing to hand out
                     }
-                    return JetStreamMessage(message: message, delivery: delivery, connection: connection)
+                    return .message(JetStreamMessage(message: message, delivery: delivery, connection: connection))
                 }
             }
             return nil

@@ -1,0 +1,186 @@
+import Foundation
+
+/// An event read back from the log, decoded, validated and upcast to its type's newest major.
+public struct RecordedEvent: Sendable {
+    /// Position in the `EVENTS` stream.
+    public var sequence: UInt64
+    public var subject: String
+    public var id: String
+    public var source: String
+    public var time: String
+    public var actor: String?
+    public var traceparent: String?
+    /// The type as it was written; `payload` may be a newer major after upcasting.
+    public var storedType: EventType
+    public var aggregateID: String
+    public var payload: any EventPayload
+
+    public var type: EventType { payload.eventType }
+    public func payload<P: EventPayload>(as type: P.Type) -> P? { payload as? P }
+}
+
+/// Every event type Muster knows, registered once, with the upcasters that turn an old major into
+/// the newest one, so that projections only ever see the newest shape.
+public struct EventCatalog: Sendable {
+    struct Entry: Sendable {
+        var type: EventType
+        var swiftType: String
+        var decodeData: @Sendable (Data) throws -> any EventPayload
+        var decodeEnvelope: @Sendable (Data) throws -> (any EventPayload, EnvelopeFields)
+        var upcast: (@Sendable (any EventPayload) -> any EventPayload)?
+        var upcastTarget: EventType?
+    }
+
+    struct EnvelopeFields: Sendable {
+        var id, source, time, subject: String
+        var actor, traceparent: String?
+    }
+
+    private(set) var entries: [EventType: Entry] = [:]
+
+    public init() {}
+
+    /// Registers a type. Registering one twice is a programming error.
+    public mutating func register<P: EventPayload>(_ type: P.Type) {
+        insert(entry(for: type, upcast: nil, target: nil))
+    }
+
+    /// Registers an older major of a type together with the step that makes it the next major.
+    public mutating func register<Old: EventPayload, New: EventPayload>(_ type: Old.Type, upcast: @escaping @Sendable (Old) -> New) {
+        precondition(Old.eventType.family == New.eventType.family && New.eventType.major > Old.eventType.major,
+                     "an upcaster goes from one major of a type to a later one of the same type")
+        insert(entry(for: type, upcast: { upcast($0 as! Old) }, target: New.eventType))
+    }
+
+    /// Adds every type of another catalog (one per domain module).
+    public mutating func merge(_ other: EventCatalog) {
+        for entry in other.entries.values { insert(entry) }
+    }
+
+    private mutating func insert(_ entry: Entry) {
+        precondition(entries[entry.type] == nil, "event type \(entry.type) is registered twice")
+        entries[entry.type] = entry
+    }
+
+    private func entry<P: EventPayload>(for type: P.Type, upcast: (@Sendable (any EventPayload) -> any EventPayload)?,
+                                        target: EventType?) -> Entry {
+        Entry(
+            type: P.eventType, swiftType: String(describing: P.self),
+            decodeData: { data in try EventCatalog.decoder.decode(P.self, from: data) },
+            decodeEnvelope: { data in
+                let envelope = try EventCatalog.decoder.decode(EventEnvelope<P>.self, from: data)
+                try envelope.validate()
+                return (envelope.data, EnvelopeFields(id: envelope.id, source: envelope.source, time: envelope.time,
+                                                     subject: envelope.subject, actor: envelope.actor,
+                                                     traceparent: envelope.traceparent))
+            },
+            upcast: upcast, upcastTarget: target)
+    }
+
+    static let decoder = JSONDecoder()
+
+    /// Every registered type, oldest first within a family.
+    public var types: [EventType] { entries.keys.sorted() }
+    public func contains(_ type: EventType) -> Bool { entries[type] != nil }
+    public func swiftTypeName(_ type: EventType) -> String? { entries[type]?.swiftType }
+    /// The major an old type is upcast to, if any.
+    public func upcastTarget(of type: EventType) -> EventType? { entries[type]?.upcastTarget }
+
+    /// The newest major registered for a family (`platform.apikey.revoked` → v2).
+    public func newest(_ family: String) -> EventType? {
+        entries.keys.filter { $0.family == family }.max { $0.major < $1.major }
+    }
+
+    private func upcastFully(_ payload: any EventPayload) -> any EventPayload {
+        var current = payload
+        var steps = 0
+        while let step = entries[current.eventType]?.upcast, steps < 16 {
+            current = step(current)
+            steps += 1
+        }
+        return current
+    }
+
+    /// Decodes and validates only the `data` of an event (what `muster publish` takes).
+    public func decodeData(_ type: EventType, from json: Data) throws -> any EventPayload {
+        guard let entry = entries[type] else { throw EventDecodingError.unknownType(type.description) }
+        let payload: any EventPayload
+        do { payload = try entry.decodeData(json) } catch let error as DecodingError {
+            throw EventDecodingError.invalid(EventValidationError(decoding: error, prefix: ""))
+        } catch {
+            throw EventDecodingError.invalid(EventValidationError(field: "", "is not JSON: \(error)"))
+        }
+        do { try payload.validate() } catch let error as EventValidationError { throw EventDecodingError.invalid(error) }
+        return payload
+    }
+
+    /// Decodes, validates and upcasts a stored event. Any failure names why: that reason is
+    /// what a consumer writes into the DLQ.
+    public func decode(subject: String, sequence: UInt64, payload: Data) throws -> RecordedEvent {
+        guard let (type, aggregateID) = Subject.parse(subject) else { throw EventDecodingError.badSubject(subject) }
+        guard let entry = entries[type] else { throw EventDecodingError.unknownType(type.description) }
+        let decoded: (any EventPayload, EnvelopeFields)
+        do { decoded = try entry.decodeEnvelope(payload) } catch let error as DecodingError {
+            throw EventDecodingError.invalid(EventValidationError(decoding: error, prefix: ""))
+        } catch let error as EventValidationError {
+            throw EventDecodingError.invalid(error)
+        } catch {
+            throw EventDecodingError.invalid(EventValidationError(field: "", "is not JSON: \(error)"))
+        }
+        guard decoded.1.subject == aggregateID else {
+            throw EventDecodingError.invalid(EventValidationError(field: "/subject", "is \(decoded.1.subject) but the NATS subject names \(aggregateID)"))
+        }
+        let fields = decoded.1
+        return RecordedEvent(sequence: sequence, subject: subject, id: fields.id, source: fields.source, time: fields.time,
+                             actor: fields.actor, traceparent: fields.traceparent, storedType: type,
+                             aggregateID: aggregateID, payload: upcastFully(decoded.0))
+    }
+}
+
+/// Why an event could not be read.
+public enum EventDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    case badSubject(String)
+    case unknownType(String)
+    case invalid(EventValidationError)
+
+    public var description: String {
+        switch self {
+        case .badSubject(let subject): "subject \(subject) is not events.<app>.<aggregate>.<id>.<event>.v<major>"
+        case .unknownType(let type): "unknown event type \(type)"
+        case .invalid(let error): "invalid event: \(error)"
+        }
+    }
+}
+
+extension EventValidationError {
+    /// Names the field a `DecodingError` is about, as a JSON pointer.
+    init(decoding error: DecodingError, prefix: String) {
+        func pointer(_ path: [any CodingKey]) -> String {
+            prefix + path.map { "/" + ($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(field: pointer(context.codingPath + [key]), "is required")
+        case .typeMismatch(let type, let context):
+            self.init(field: pointer(context.codingPath), "must be \(Self.jsonName(type))")
+        case .valueNotFound(let type, let context):
+            self.init(field: pointer(context.codingPath), "must be \(Self.jsonName(type)), not null")
+        case .dataCorrupted(let context):
+            let reason = context.underlyingError.map { "is not valid JSON (\($0.localizedDescription))" } ?? context.debugDescription
+            self.init(field: pointer(context.codingPath), reason)
+        @unknown default:
+            self.init(field: prefix, "\(error)")
+        }
+    }
+
+    static func jsonName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        case is Bool.Type: "a boolean"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A CloudEvents 1.0 event in structured JSON mode, as stored in the log.
+///
+/// Extensions: `traceparent` (W3C trace context) and `actor`, the acting key or user id (never raw PII).
+public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable {
+    public var specversion: String
+    public var id: String
+    public var source: String
+    public var type: String
+    /// The aggregate id.
+    public var subject: String
+    public var time: String
+    public var datacontenttype: String
+    public var dataschema: String
+    public var traceparent: String?
+    public var actor: String?
+    public var data: Payload
+
+    public init(id: String = EventID.make(), source: String, time: Date = Date(), traceparent: String? = nil,
+                actor: String? = nil, data: Payload) {
+        specversion = "1.0"
+        self.id = id
+        self.source = source
+        type = Payload.eventType.description
+        subject = data.aggregateID
+        self.time = Timestamp.string(time)
+        datacontenttype = "application/json"
+        dataschema = Payload.eventType.schemaPath
+        self.traceparent = traceparent
+        self.actor = actor
+        self.data = data
+    }
+
+    /// The envelope's own rules: CloudEvents' required attributes, and agreement with the payload type.
+    public func validate() throws {
+        guard specversion == "1.0" else { throw EventValidationError(field: "/specversion", "must be \"1.0\"") }
+        guard !id.isEmpty, id.count <= 128 else { throw EventValidationError(field: "/id", "must be 1 to 128 characters") }
+        guard !source.isEmpty else { throw EventValidationError(field: "/source", "must not be empty") }
+        guard type == Payload.eventType.description else {
+            throw EventValidationError(field: "/type", "is \(type), expected \(Payload.eventType)")
+        }
+        guard subject == data.aggregateID else {
+            throw EventValidationError(field: "/subject", "must equal the aggregate id \(data.aggregateID)")
+        }
+        guard datacontenttype == "application/json" else {
+            throw EventValidationError(field: "/datacontenttype", "must be application/json")
+        }
+        try Validate.timestamp(time, field: "/time")
+        do { try data.validate() } catch var error as EventValidationError {
+            error.field = "/data" + error.field
+            throw error
+        }
+    }
+}
+
+/// Event ids: time-ordered and unique without coordination (48-bit milliseconds + 80 random bits).
+public enum EventID {
+    public static func make(now: Date = Date()) -> String {
+        let millis = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        var random = SystemRandomNumberGenerator()
+        let high = String(millis, radix: 16).leftPadded(to: 12)
+        let low = String(random.next() & 0xFFFF_FFFF_FFFF, radix: 16).leftPadded(to: 12)
+        let extra = String(UInt16.random(in: .min ... .max, using: &random), radix: 16).leftPadded(to: 4)
+        return "evt_\(high)\(low)\(extra)"
+    }
+}
+
+public enum Timestamp {
+    /// `2026-02-10T19:23:45Z`: UTC, no fraction, as the apps' decoders expect.
+    public static func string(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+    }
+}
+
+extension String {
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

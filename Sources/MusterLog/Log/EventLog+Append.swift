@@ -1,0 +1,126 @@
+import Foundation
+import MusterEvents
+import MusterNATS
+
+/// What an append expects of the aggregate's history (optimistic concurrency).
+public enum ExpectedVersion: Sendable, Equatable {
+    /// No check.
+    case any
+    /// The aggregate must have no events yet.
+    case noEvents
+    /// The aggregate's last event must be at this stream sequence.
+    case at(UInt64)
+}
+
+/// Who and what an append comes from, beyond the payload.
+public struct AppendOptions: Sendable {
+    /// The client's `Idempotency-Key`; a retry with the same key gives back the first event.
+    public var idempotencyKey: String?
+    public var expected: ExpectedVersion
+    public var actor: String?
+    public var traceparent: String?
+
+    public init(idempotencyKey: String? = nil, expected: ExpectedVersion = .any, actor: String? = nil, traceparent: String? = nil) {
+        self.idempotencyKey = idempotencyKey
+        self.expected = expected
+        self.actor = actor
+        self.traceparent = traceparent
+    }
+}
+
+/// Where an appended event landed.
+public struct AppendResult: Sendable, Equatable {
+    public var sequence: UInt64
+    /// True when the idempotency key had been used: nothing new was stored.
+    public var duplicate: Bool
+    public var eventID: String
+    public var subject: String
+}
+
+/// An append refused before or by the log, with a code for HTTP mapping.
+public struct AppendError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable { case invalid, tooLarge, conflict, unavailable }
+    public var code: Code
+    public var message: String
+    public var description: String { message }
+}
+
+extension EventLog {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Validates, wraps in an envelope and encodes, ready to publish. Nothing is sent.
+    public func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
+        guard Subject.isToken(payload.aggregateID) else {
+            throw AppendError(code: .invalid, message: "aggregate id \(payload.aggregateID.debugDescription) must be 1-128 letters, digits, - or _")
+        }
+        let envelope = EventEnvelope(id: EventID.make(), source: source, traceparent: options.traceparent, actor: options.actor, data: payload)
+        do { try envelope.validate() } catch let error as EventValidationError {
+            throw AppendError(code: .invalid, message: "\(P.eventType): \(error)")
+        }
+        let body = try Self.encoder.encode(envelope)
+        guard body.count <= configuration.maxEventBytes else {
+            throw AppendError(code: .tooLarge, message: "event is \(body.count) bytes; the log takes at most \(configuration.maxEventBytes)")
+        }
+        var publish = PublishOptions(messageID: options.idempotencyKey.map { "\(P.eventType.family):\($0)" } ?? envelope.id,
+                                     expectedStream: configuration.eventsStream)
+        switch options.expected {
+        case .any: break
+        case .noEvents:
+            publish.expectedLastSubjectSequence = 0
+            publish.expectedLastSubjectFilter = P.eventType.aggregateFilter(aggregateID: payload.aggregateID)
+        case .at(let sequence):
+            publish.expectedLastSubjectSequence = sequence
+            publish.expectedLastSubjectFilter = P.eventType.aggregateFilter(aggregateID: payload.aggregateID)
+        }
+        var headers = NATSHeaders()
+        headers["Muster-Event-Id"] = envelope.id
+        return OutgoingMessage(subject: P.eventType.subject(aggregateID: payload.aggregateID), headers: headers,
+                               payload: body, options: publish)
+    }
+
+    /// Validates and appends one event; on return it is durably in the log.
+    @discardableResult
+    public func append<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) async throws -> AppendResult {
+        let message = try prepare(payload, options: options)
+        do {
+            let ack = try await jetStream.publish(message)
+            return AppendResult(sequence: ack.seq, duplicate: ack.duplicate, eventID: message.headers["Muster-Event-Id"] ?? "",
+                                subject: message.subject)
+        } catch let error as NATSError {
+            throw Self.mapPublishError(error, subject: message.subject)
+        }
+    }
+
+    static func mapPublishError(_ error: NATSError, subject: String) -> AppendError {
+        if error.code == .wrongLastSequence {
+            return AppendError(code: .conflict, message: "the aggregate changed since it was read (\(error.message))")
+        }
+        return AppendError(code: .unavailable, message: "the log did not take \(subject): \(error)")
+    }
+
+    /// Appends many events pipelined (at most `maxInFlight` unacknowledged), in order.
+    public func appendAll<P: EventPayload>(_ payloads: [P], options: AppendOptions = .init(), maxInFlight: Int = 4096) async throws -> [Result<AppendResult, AppendError>] {
+        let messages = try payloads.map { try prepare($0, options: options) }
+        let acks = try await jetStream.publishAll(messages, maxInFlight: maxInFlight)
+        return zip(messages, acks).map { message, ack in
+            ack.map { AppendResult(sequence: $0.seq, duplicate: $0.duplicate, eventID: message.headers["Muster-Event-Id"] ?? "",
+                                   subject: message.subject) }
+                .mapError { Self.mapPublishError($0, subject: message.subject) }
+        }
+    }
+
+    /// The stream sequence of an aggregate's last event, or nil when it has none: the version to
+    /// pass as `.at(…)` for an optimistic append.
+    public func lastSequence(app: String, aggregate: String, id: String) async throws -> UInt64? {
+        do {
+            return try await jetStream.getMessage(stream: configuration.eventsStream,
+                                                  lastBySubject: "events.\(app).\(aggregate).\(id).>").sequence
+        } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import MusterNATS
+
+/// Headers that say why a message is in the DLQ.
+public enum DeadLetterHeader {
+    public static let reason = "Muster-DLQ-Reason"
+    public static let originSubject = "Muster-DLQ-Origin-Subject"
+    public static let originSequence = "Muster-DLQ-Origin-Sequence"
+    public static let consumer = "Muster-DLQ-Consumer"
+}
+
+extension EventLog {
+    /// Copies a rejected or poison message into `DLQ` with the reason in headers. Idempotent per
+    /// consumer and origin sequence, so a consumer that meets the same poison after a restart
+    /// does not file it twice.
+    public func deadLetter(subject: String, payload: Data, originSequence: UInt64?, consumer: String, reason: String) async throws {
+        var headers = NATSHeaders()
+        // Header values are single lines; keep the reason readable and bounded.
+        headers[DeadLetterHeader.reason] = String(reason.replacingOccurrences(of: "\r", with: " ")
+            .replacingOccurrences(of: "\n", with: " ").prefix(1000))
+        headers[DeadLetterHeader.originSubject] = subject
+        if let originSequence { headers[DeadLetterHeader.originSequence] = String(originSequence) }
+        headers[DeadLetterHeader.consumer] = consumer
+        let tail = subject.hasPrefix("events.") ? String(subject.dropFirst("events.".count)) : "other"
+        let id = originSequence.map { "dlq:\(consumer):\($0)" } ?? "dlq:\(consumer):\(UUID().uuidString)"
+        _ = try await jetStream.publish(OutgoingMessage(subject: "dlq.\(consumer).\(tail)", headers: headers, payload: payload,
+                                                        options: .init(messageID: id)))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import MusterEvents
+import MusterNATS
+
+/// The append-only log on JetStream: the `EVENTS` stream and its `DLQ`.
+public struct EventLog: Sendable {
+    public let jetStream: JetStream
+    public let catalog: EventCatalog
+    public let configuration: LogConfiguration
+    public let source: String
+
+    public init(jetStream: JetStream, catalog: EventCatalog, configuration: LogConfiguration = .init(), source: String) {
+        self.jetStream = jetStream
+        self.catalog = catalog
+        self.configuration = configuration
+        self.source = source
+    }
+
+    var eventsStreamConfig: StreamConfig {
+        var config = StreamConfig(name: configuration.eventsStream, subjects: ["events.>"])
+        config.numReplicas = configuration.replicas
+        config.maxAge = configuration.maxAge?.nanosecondsValue ?? 0
+        config.duplicateWindow = configuration.duplicateWindow.nanosecondsValue
+        config.maxMsgSize = Int32(configuration.maxEventBytes + 4096)
+        config.denyDelete = true
+        config.denyPurge = true
+        return config
+    }
+
+    var dlqStreamConfig: StreamConfig {
+        var config = StreamConfig(name: configuration.dlqStream, subjects: ["dlq.>"])
+        config.numReplicas = configuration.replicas
+        config.maxAge = configuration.dlqMaxAge?.nanosecondsValue ?? 0
+        config.duplicateWindow = 120_000_000_000
+        return config
+    }
+
+    /// Creates or updates both streams; safe to call at every start-up.
+    public func bootstrap() async throws {
+        try await jetStream.ensureStream(eventsStreamConfig)
+        try await jetStream.ensureStream(dlqStreamConfig)
+    }
+
+    /// True when both streams exist (what `/ready` asks).
+    public func streamsPresent() async -> Bool {
+        do {
+            _ = try await jetStream.streamInfo(configuration.eventsStream)
+            _ = try await jetStream.streamInfo(configuration.dlqStream)
+            return true
+        } catch {
+            return false
+        }
+    }
+}
+
+extension Duration {
+    var nanosecondsValue: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

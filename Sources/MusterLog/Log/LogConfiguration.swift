@@ -1,0 +1,16 @@
+/// How the log's streams are set up at start-up.
+public struct LogConfiguration: Sendable {
+    public var eventsStream = "EVENTS"
+    public var dlqStream = "DLQ"
+    public var replicas = 1
+    /// How long events are kept; nil keeps them forever (the log is the source of truth).
+    public var maxAge: Duration? = nil
+    /// How long the DLQ keeps rejected messages.
+    public var dlqMaxAge: Duration? = .seconds(90 * 24 * 3600)
+    /// The window in which a repeated idempotency key is answered with the first event.
+    public var duplicateWindow: Duration = .seconds(24 * 3600)
+    /// The largest event the log stores; larger ones are refused before publishing.
+    public var maxEventBytes = 256 * 1024
+
+    public init() {}
+}

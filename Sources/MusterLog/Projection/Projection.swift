@@ -1,0 +1,29 @@
+import MusterEvents
+
+/// A read model: a pure fold of events into state.
+///
+/// `apply` must decide before it changes anything: when it throws, `state` must be as it was,
+/// and the event goes to the DLQ while the projection carries on.
+public protocol Projection: Sendable {
+    associatedtype State: Codable & Sendable & Equatable
+    /// The name used by `muster replay NAME`, the snapshot file and metrics.
+    static var name: String { get }
+    /// Bump when `apply` changes meaning: the new version rebuilds from sequence 1 on its own consumer.
+    static var version: Int { get }
+    /// The log subjects it reads (`events.platform.apikey.>`).
+    static var filterSubjects: [String] { get }
+    static var initialState: State { get }
+    static func apply(_ event: RecordedEvent, to state: inout State) throws
+}
+
+extension Projection {
+    /// The durable consumer of this projection version.
+    public static var consumerName: String { "proj_\(name)_v\(version)" }
+}
+
+/// An event the projection refuses (it goes to the DLQ with this reason).
+public struct ProjectionRejection: Error, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import MusterNATS
+
+/// How far a rebuild has come.
+public struct RebuildProgress: Sendable {
+    public var applied: UInt64
+    public var remaining: UInt64
+    public var checkpoint: UInt64
+    public var elapsed: Duration
+
+    public var fraction: Double {
+        let total = applied + remaining
+        return total == 0 ? 1 : Double(applied) / Double(total)
+    }
+
+    public var eventsPerSecond: Double {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? Double(applied) / seconds : 0
+    }
+}
+
+extension ProjectionRunner {
+    /// Rebuilds the projection from sequence 1 on a scratch consumer into fresh state, reporting
+    /// progress, and when caught up replaces the snapshot file in one rename. A running server
+    /// keeps serving its old state until it is told to reload (`muster.projection.<name>.reload`).
+    public static func rebuild(log: EventLog, store: SnapshotStore, logger: Logger,
+                               progressEvery: Duration = .milliseconds(500),
+                               progress: @escaping @Sendable (RebuildProgress) -> Void) async throws -> Snapshot<P.State> {
+        let scratch = "\(P.consumerName)_rebuild_\(UInt32.random(in: .min ... .max))"
+        var options = Options()
+        options.batch = 1024
+        let runner = ProjectionRunner(P.self, log: log, store: store, options: options, logger: logger,
+                                      consumerName: scratch, savesWhileFolding: false)
+        do {
+            let snapshot = try await runner.foldToEnd(progressEvery: progressEvery, progress: progress)
+            try await log.jetStream.deleteConsumer(stream: log.configuration.eventsStream, name: scratch)
+            return snapshot
+        } catch {
+            // The scratch consumer also removes itself after its inactivity threshold.
+            _ = try? await log.jetStream.deleteConsumer(stream: log.configuration.eventsStream, name: scratch)
+            throw error
+        }
+    }
+
+    func foldToEnd(progressEvery: Duration, progress: @Sendable (RebuildProgress) -> Void) async throws -> Snapshot<P.State> {
+        let started = ContinuousClock.now
+        state = P.initialState
+        checkpoint = 0
+        try await positionConsumer()
+        var applied: UInt64 = 0
+        var lastReport = started
+        if !caughtUp {
+            var iterator = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
+                                        batch: options.batch, expires: options.idleWait).makeAsyncIterator()
+            loop: while true {
+                try Task.checkCancellation()
+                switch try await iterator.nextEvent() {
+                case nil: break loop
+                case .idle: if caughtUp { break loop }
+                case .message(let message):
+                    try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
+                                     payload: message.payload, pending: message.delivery.pending)
+                    applied += 1
+                    if message.delivery.pending == 0 { break loop }
+                    if ContinuousClock.now - lastReport >= progressEvery {
+                        lastReport = .now
+                        progress(RebuildProgress(applied: applied, remaining: message.delivery.pending,
+                                                 checkpoint: checkpoint, elapsed: .now - started))
+                    }
+                }
+            }
+        }
+        progress(RebuildProgress(applied: applied, remaining: 0, checkpoint: checkpoint, elapsed: .now - started))
+        let snapshot = Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
+                                savedAt: Timestamp.string(Date()), state: state)
+        try store.save(snapshot)
+        return snapshot
+    }
+}
+
+import MusterEvents

@@ -1,0 +1,217 @@
+import Foundation
+import Logging
+import Metrics
+import MusterEvents
+import MusterNATS
+import ServiceLifecycle
+
+/// Keeps one projection up to date from the log, as a `Service`.
+///
+/// The snapshot file is the cursor: at start (and on reload) the runner loads it and recreates its
+/// durable consumer at checkpoint + 1, so nothing the server remembers can disagree with it. The
+/// consumer needs no acks; events at or below the checkpoint are skipped, which makes re-delivery
+/// harmless. Poison events go to the DLQ with the reason and the runner carries on.
+public actor ProjectionRunner<P: Projection> {
+    public struct Options: Sendable {
+        public var batch = 512
+        public var snapshotEveryEvents = 20_000
+        public var snapshotInterval: Duration = .seconds(2)
+        public var idleWait: Duration = .seconds(1)
+        public init() {}
+    }
+
+    public let log: EventLog
+    public let store: SnapshotStore
+    public let options: Options
+    let logger: Logger
+    /// The durable consumer this runner reads through: the projection's own, or a scratch one for a rebuild.
+    let consumerName: String
+    /// A rebuild saves only once, when it has caught up, so a half-built state never replaces a whole one.
+    let savesWhileFolding: Bool
+
+    public internal(set) var state: P.State
+    public internal(set) var checkpoint: UInt64 = 0
+    public private(set) var caughtUp = false
+    public private(set) var lag: UInt64 = 0
+    public private(set) var deadLettered = 0
+    private var savedCheckpoint: UInt64 = 0
+    private var lastSave = ContinuousClock.now
+    private var reloadRequested = false
+
+    private let lagGauge: Gauge
+    private let checkpointGauge: Gauge
+    private let appliedCounter: Counter
+    private let dlqCounter: Counter
+
+    public init(_ projection: P.Type, log: EventLog, store: SnapshotStore, options: Options = .init(), logger: Logger) {
+        self.init(projection, log: log, store: store, options: options, logger: logger,
+                  consumerName: P.consumerName, savesWhileFolding: true)
+    }
+
+    init(_ projection: P.Type, log: EventLog, store: SnapshotStore, options: Options, logger: Logger,
+         consumerName: String, savesWhileFolding: Bool) {
+        self.consumerName = consumerName
+        self.savesWhileFolding = savesWhileFolding
+        self.log = log
+        self.store = store
+        self.options = options
+        var logger = logger
+        logger[metadataKey: "projection"] = "\(P.name)"
+        self.logger = logger
+        self.state = P.initialState
+        let dimensions = [("projection", P.name)]
+        lagGauge = Gauge(label: "muster_projection_lag", dimensions: dimensions)
+        checkpointGauge = Gauge(label: "muster_projection_checkpoint", dimensions: dimensions)
+        appliedCounter = Counter(label: "muster_projection_events_applied_total", dimensions: dimensions)
+        dlqCounter = Counter(label: "muster_projection_dead_lettered_total", dimensions: dimensions)
+    }
+
+    /// Reads the current state.
+    public func read<T: Sendable>(_ body: (P.State) throws -> T) rethrows -> T { try body(state) }
+
+    /// Asks the running loop to load the snapshot file again (after `muster replay`).
+    public func requestReload() { reloadRequested = true }
+
+    private func loadSnapshot() throws {
+        if let snapshot = try store.load(P.State.self, name: P.name, version: P.version) {
+            state = snapshot.state
+            checkpoint = snapshot.checkpoint
+            logger.info("snapshot loaded", metadata: ["checkpoint": "\(checkpoint)"])
+        } else {
+            state = P.initialState
+            checkpoint = 0
+        }
+        savedCheckpoint = checkpoint
+        caughtUp = false
+    }
+
+    public func saveSnapshot() throws {
+        guard checkpoint != savedCheckpoint else { return }
+        try store.save(Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
+                                savedAt: Timestamp.string(Date()), state: state))
+        savedCheckpoint = checkpoint
+        lastSave = .now
+    }
+
+    /// Recreates the durable consumer so that it starts right after the checkpoint.
+    func positionConsumer() async throws {
+        let js = log.jetStream
+        try await js.deleteConsumer(stream: log.configuration.eventsStream, name: consumerName)
+        var config = ConsumerConfig(durableName: consumerName)
+        config.description = "projection \(P.name) v\(P.version)"
+        config.ackPolicy = .none
+        config.deliverPolicy = checkpoint == 0 ? .all : .byStartSequence
+        config.optStartSeq = checkpoint == 0 ? nil : checkpoint + 1
+        config.filterSubjects = P.filterSubjects
+        config.numReplicas = log.configuration.replicas
+        if !savesWhileFolding { config.inactiveThreshold = 120_000_000_000 } // a scratch consumer cleans itself up
+        let info = try await js.ensureConsumer(stream: log.configuration.eventsStream, config)
+        lag = info.numPending
+        caughtUp = info.numPending == 0
+        lagGauge.record(Double(lag))
+    }
+
+    /// Folds one delivered message; poison goes to the DLQ.
+    func handle(subject: String, sequence: UInt64, payload: Data, pending: UInt64) async throws {
+        lag = pending
+        defer {
+            caughtUp = pending == 0
+            lagGauge.record(Double(pending))
+        }
+        guard sequence > checkpoint else { return } // already folded in: re-delivery is harmless
+        do {
+            let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload)
+            try P.apply(event, to: &state)
+            appliedCounter.increment()
+        } catch {
+            let reason = "\(error)"
+            try await log.deadLetter(subject: subject, payload: payload, originSequence: sequence,
+                                     consumer: P.consumerName, reason: reason)
+            deadLettered += 1
+            dlqCounter.increment()
+            logger.warning("event sent to DLQ", metadata: ["sequence": "\(sequence)", "reason": "\(reason)"])
+        }
+        checkpoint = sequence
+        checkpointGauge.record(Double(sequence))
+        if savesWhileFolding, checkpoint - savedCheckpoint >= UInt64(options.snapshotEveryEvents)
+            || ContinuousClock.now - lastSave >= options.snapshotInterval {
+            try saveSnapshot()
+        }
+    }
+
+    /// One pass: position the consumer and fold until reload, cancellation or an error.
+    private func consume() async throws {
+        try await positionConsumer()
+        let consumer = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
+                                    batch: options.batch, expires: options.idleWait)
+        var iterator = consumer.makeAsyncIterator()
+        while !Task.isCancelled && !reloadRequested {
+            switch try await iterator.nextEvent() {
+            case nil:
+                return
+            case .idle:
+                caughtUp = true
+                lag = 0
+                lagGauge.record(0)
+                if savesWhileFolding { try saveSnapshot() } // quiet now: make what was folded durable
+            case .message(let message):
+                try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
+                                 payload: message.payload, pending: message.delivery.pending)
+            }
+        }
+    }
+
+    /// Runs until cancelled, retrying after errors (say NATS away) without losing what it holds.
+    public func runUntilCancelled() async {
+        do { try loadSnapshot() } catch {
+            logger.error("cannot load snapshot; starting from sequence 1", metadata: ["error": "\(error)"])
+        }
+        while !Task.isCancelled {
+            do {
+                try await consume()
+                if reloadRequested {
+                    reloadRequested = false
+                    try loadSnapshot()
+                    logger.info("reloaded from rebuilt snapshot", metadata: ["checkpoint": "\(checkpoint)"])
+                }
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                logger.error("projection stalled; retrying", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        do { try saveSnapshot() } catch { logger.error("final snapshot failed", metadata: ["error": "\(error)"]) }
+    }
+}
+
+extension ProjectionRunner: Service {
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.runUntilCancelled() }
+    }
+}
+
+/// What `/ready` and `/metrics` need from any projection, whatever its state type.
+public protocol ProjectionStatus: Sendable {
+    var projectionName: String { get }
+    func status() async -> ProjectionStatusReport
+    func requestReload() async
+}
+
+public struct ProjectionStatusReport: Sendable, Codable {
+    public var name: String
+    public var version: Int
+    public var checkpoint: UInt64
+    public var lag: UInt64
+    public var caughtUp: Bool
+    public var deadLettered: Int
+}
+
+extension ProjectionRunner: ProjectionStatus {
+    public nonisolated var projectionName: String { P.name }
+    public func status() -> ProjectionStatusReport {
+        ProjectionStatusReport(name: P.name, version: P.version, checkpoint: checkpoint, lag: lag, caughtUp: caughtUp,
+                               deadLettered: deadLettered)
+    }
+}

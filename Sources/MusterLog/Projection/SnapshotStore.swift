@@ -1,0 +1,59 @@
+import Foundation
+
+/// Snapshot and checkpoint of a projection, saved together in one file so they never disagree.
+public struct Snapshot<State: Codable & Sendable>: Codable, Sendable {
+    public var projection: String
+    public var version: Int
+    /// The last stream sequence folded into `state`.
+    public var checkpoint: UInt64
+    public var savedAt: String
+    public var state: State
+}
+
+/// Files under `<data>/projections/`, written to a temporary file, synced, then renamed, so a
+/// kill -9 at any moment leaves either the old snapshot or the new one, never half of one.
+public struct SnapshotStore: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    public func url(name: String, version: Int) -> URL {
+        directory.appendingPathComponent("\(name).v\(version).json")
+    }
+
+    public func load<State: Codable & Sendable>(_ type: State.Type, name: String, version: Int) throws -> Snapshot<State>? {
+        let file = url(name: name, version: version)
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        do {
+            return try JSONDecoder().decode(Snapshot<State>.self, from: data)
+        } catch {
+            throw SnapshotError(message: "snapshot \(file.path) is unreadable (\(error)); remove it or run `muster replay \(name)`")
+        }
+    }
+
+    public func save<State: Codable & Sendable>(_ snapshot: Snapshot<State>) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(snapshot)
+        let target = url(name: snapshot.projection, version: snapshot.version)
+        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw SnapshotError(message: "cannot write \(temporary.path)")
+        }
+        let handle = try FileHandle(forWritingTo: temporary)
+        try handle.write(contentsOf: data)
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temporary.path, target.path) == 0 else {
+            throw SnapshotError(message: "could not move snapshot into \(target.path): errno \(errno)")
+        }
+    }
+}
+
+public struct SnapshotError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
