@@ -17,8 +17,8 @@ public protocol Projection: Sendable {
 }
 
 extension Projection {
-    /// The durable consumer of this projection version.
-    public static var consumerName: String { "proj_\(name)_v\(version)" }
+    /// The durable consumer of this projection version in one process instance.
+    public static func consumerName(instance: String) -> String { "proj_\(name)_v\(version)_\(instance)" }
 }
 
 /// An event the projection refuses (it goes to the DLQ with this reason).

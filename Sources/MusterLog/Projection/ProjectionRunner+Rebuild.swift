@@ -27,7 +27,7 @@ extension ProjectionRunner {
     public static func rebuild(log: EventLog, store: SnapshotStore, logger: Logger,
                                progressEvery: Duration = .milliseconds(500),
                                progress: @escaping @Sendable (RebuildProgress) -> Void) async throws -> Snapshot<P.State> {
-        let scratch = "\(P.consumerName)_rebuild_\(UInt32.random(in: .min ... .max))"
+        let scratch = "proj_\(P.name)_v\(P.version)_rebuild_\(UInt32.random(in: .min ... .max))"
         var options = Options()
         options.batch = 1024
         let runner = ProjectionRunner(P.self, log: log, store: store, options: options, logger: logger,

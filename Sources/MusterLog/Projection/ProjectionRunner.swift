@@ -43,9 +43,11 @@ public actor ProjectionRunner<P: Projection> {
     private let appliedCounter: Counter
     private let dlqCounter: Counter
 
-    public init(_ projection: P.Type, log: EventLog, store: SnapshotStore, options: Options = .init(), logger: Logger) {
+    /// - Parameter instance: names this process's consumer, so processes with their own data
+    ///   folders (one per compose service) never move each other's cursor.
+    public init(_ projection: P.Type, log: EventLog, store: SnapshotStore, instance: String, options: Options = .init(), logger: Logger) {
         self.init(projection, log: log, store: store, options: options, logger: logger,
-                  consumerName: P.consumerName, savesWhileFolding: true)
+                  consumerName: P.consumerName(instance: instance), savesWhileFolding: true)
     }
 
     init(_ projection: P.Type, log: EventLog, store: SnapshotStore, options: Options, logger: Logger,
@@ -126,7 +128,7 @@ public actor ProjectionRunner<P: Projection> {
         } catch {
             let reason = "\(error)"
             try await log.deadLetter(subject: subject, payload: payload, originSequence: sequence,
-                                     consumer: P.consumerName, reason: reason)
+                                     consumer: "proj_\(P.name)_v\(P.version)", reason: reason)
             deadLettered += 1
             dlqCounter.increment()
             logger.warning("event sent to DLQ", metadata: ["sequence": "\(sequence)", "reason": "\(reason)"])

@@ -101,6 +101,7 @@ public final class NATSConnection: Sendable {
     public func drain() async {
         let handle = self.handle
         let timeout = configuration.drainTimeout
+        events.markClosing()
         replies.close()
         do {
             try await pool.run { () throws in
@@ -121,6 +122,7 @@ public final class NATSConnection: Sendable {
 
     /// Closes at once, dropping what is buffered.
     public func close() async {
+        events.markClosing()
         replies.close()
         natsConnection_Close(handle.pointer)
         await pool.shutdown()

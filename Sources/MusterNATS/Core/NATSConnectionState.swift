@@ -26,6 +26,8 @@ final class ConnectionEvents: Sendable {
         var disconnects = 0
         var lastError: String?
         var closed = false
+        /// Set when we drain or close on purpose: the disconnect that follows is not news.
+        var closing = false
     }
 
     let logger: Logger
@@ -34,9 +36,14 @@ final class ConnectionEvents: Sendable {
     init(logger: Logger) { self.logger = logger }
 
     func disconnected() {
-        facts.withLock { $0.disconnects += 1 }
-        logger.warning("NATS disconnected; reconnecting")
+        let closing = facts.withLock { facts in
+            facts.disconnects += 1
+            return facts.closing
+        }
+        if !closing { logger.warning("NATS disconnected; reconnecting") }
     }
+
+    func markClosing() { facts.withLock { $0.closing = true } }
 
     func reconnected(url: String) {
         facts.withLock { $0.reconnects += 1 }

@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+
+/// API keys: `<app>_` followed by 64 lowercase hex digits (256 random bits).
+public enum APIKey {
+    /// A new secret key and its id.
+    public static func generate(app: String) -> (key: String, keyId: String) {
+        var generator = SystemRandomNumberGenerator()
+        let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let id = (0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return ("\(app)_\(hex(secret))", "key_\(hex(id))")
+    }
+
+    /// SHA-256, lowercase hex. The keys carry 256 random bits, so a fast hash is the right
+    /// tool: there is nothing for a slow password hash to protect against guessing.
+    public static func hash(_ key: String) -> String {
+        hex(Array(SHA256.hash(data: Data(key.utf8))))
+    }
+
+    public static func prefix(_ key: String) -> String {
+        guard let underscore = key.firstIndex(of: "_") else { return String(key.prefix(8)) }
+        return String(key[...underscore]) + key[key.index(after: underscore)...].prefix(4)
+    }
+
+    /// Shape check before any lookup: `<app>_` + 64 lowercase hex.
+    public static func isWellFormed(_ key: String) -> Bool {
+        guard key.utf8.count <= 80, let underscore = key.firstIndex(of: "_") else { return false }
+        let app = key[..<underscore]
+        let secret = key[key.index(after: underscore)...]
+        return MusterApp.all.contains(String(app)) && secret.utf8.count == 64
+            && secret.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+
+    /// Compares two equal-length strings in time that does not depend on where they differ.
+    public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for i in 0..<x.count { difference |= x[i] ^ y[i] }
+        return difference == 0
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import MusterLog
+import MusterRuntime
+
+/// Platform routes: who a key is, what it may do, the keys and the projections.
+public enum PlatformRoutes {
+    struct WhoAmI: ResponseEncodable {
+        var keyId: String
+        var app: String
+        var scopes: [String]
+    }
+
+    struct ScopeCheck: ResponseEncodable {
+        var keyId: String
+        var scope: String
+        var granted: Bool
+    }
+
+    struct KeyListing: ResponseEncodable {
+        struct Entry: Codable {
+            var keyId, app, keyPrefix, issuedAt: String
+            var scopes: [String]
+            var label, issuedBy, revokedAt, revokedReason: String?
+        }
+        var count: Int
+        var keys: [Entry]
+    }
+
+    struct ProjectionListing: ResponseEncodable {
+        var projections: [ProjectionStatusReport]
+    }
+
+    /// The admin scope for platform operations.
+    public static let adminScope = "admin:platform"
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: ProjectionRunner<KeysProjection>,
+                           environment: MusterEnvironment) {
+        let anyKey = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, scope: nil)])
+        anyKey.get("/whoami") { _, context in
+            let client = try context.requireClient()
+            return WhoAmI(keyId: client.id, app: client.app, scopes: client.scopes.sorted())
+        }
+        anyKey.get("/whoami/:scope") { _, context in
+            let client = try context.requireClient()
+            let scope = try context.parameters.require("scope")
+            guard client.scopes.contains(scope) else { throw APIError(.forbidden, "API key lacks scope \(scope)") }
+            return ScopeCheck(keyId: client.id, scope: scope, granted: true)
+        }
+
+        let admin = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, scope: adminScope)])
+        admin.get("/keys") { _, _ in
+            let entries = await keys.read { state in
+                state.keys.values.sorted { $0.sequence < $1.sequence }.map {
+                    KeyListing.Entry(keyId: $0.keyId, app: $0.app, keyPrefix: $0.keyPrefix, issuedAt: $0.issuedAt, scopes: $0.scopes,
+                                     label: $0.label, issuedBy: $0.issuedBy, revokedAt: $0.revokedAt, revokedReason: $0.revokedReason)
+                }
+            }
+            return KeyListing(count: entries.count, keys: entries)
+        }
+        admin.get("/projections") { _, _ in
+            var reports: [ProjectionStatusReport] = []
+            for projection in environment.projections { reports.append(await projection.status()) }
+            return ProjectionListing(projections: reports)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+
+/// An error answer in the contract's shape: `{"error": "<human readable message>"}`.
+public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    public var message: String
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.message = message
+        self.headers = headers
+    }
+
+    public var description: String { "\(status.code) \(message)" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        let body = try JSONEncoder().encode(["error": message])
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// Turns every error into the contract's `{"error": …}` body: Hummingbird's own (404 for an
+/// unknown route, 413 for an oversized body), decoding failures (400) and unexpected ones (500,
+/// logged, with no internals in the answer).
+public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError {
+            throw APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
+        } catch let error as DecodingError {
+            throw APIError(.badRequest, "invalid request body: \(Self.describe(error))")
+        } catch let error as any HTTPResponseError {
+            throw APIError(error.status, error.status.reasonPhrase)
+        } catch {
+            context.logger.error("unhandled error", metadata: ["error": "\(error)"])
+            throw APIError(.internalServerError, "internal error")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty ? "body" : keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is required"
+        case .typeMismatch(_, let context): return "\(path(context.codingPath)) has the wrong type"
+        case .valueNotFound(_, let context): return "\(path(context.codingPath)) must not be null"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
+        @unknown default: return "unreadable"
+        }
+    }
+}

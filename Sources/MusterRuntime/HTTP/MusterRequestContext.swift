@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+
+/// The app client or person a request acts for, once authenticated.
+public struct AuthenticatedClient: Sendable, Equatable {
+    /// API key id (`key_…`) or user id.
+    public var id: String
+    /// The app the key was issued for (`opl`, `pop`, …).
+    public var app: String
+    public var scopes: Set<String>
+
+    public init(id: String, app: String, scopes: Set<String>) {
+        self.id = id
+        self.app = app
+        self.scopes = scopes
+    }
+}
+
+/// The request context of every Muster route.
+public struct MusterRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var client: AuthenticatedClient?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        client = nil
+    }
+
+    /// Oversized bodies are refused with 413 before a handler sees them.
+    public var maxUploadSize: Int { 1024 * 1024 }
+
+    public var responseEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// The authenticated client; routes behind the key middleware can rely on it.
+    public func requireClient() throws -> AuthenticatedClient {
+        guard let client else { throw APIError(.unauthorized, "missing API key") }
+        return client
+    }
+}

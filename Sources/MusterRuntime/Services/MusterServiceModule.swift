@@ -1,0 +1,23 @@
+import Hummingbird
+import MusterNATS
+import ServiceLifecycle
+
+/// One Muster service (`ingest`, `query`, …): a thin composition of domain modules.
+/// `muster serve NAME…` runs any subset of them in one process, on one HTTP port.
+public protocol MusterServiceModule: Sendable {
+    /// The name on the command line and in service discovery.
+    var name: String { get }
+    var summary: String { get }
+    /// Long-running parts besides HTTP: projection runners, consumers.
+    func services(in environment: MusterEnvironment) -> [any Service]
+    /// HTTP routes.
+    func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment)
+    /// NATS request endpoints (`$SRV` discovery lists them).
+    func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint]
+}
+
+extension MusterServiceModule {
+    public func services(in environment: MusterEnvironment) -> [any Service] { [] }
+    public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {}
+    public func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint] { [] }
+}

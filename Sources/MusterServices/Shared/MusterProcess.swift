@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterPlatform
+import MusterRuntime
+import Prometheus
+import ServiceLifecycle
+
+/// Puts one `muster serve …` process together: the connection, the log, the chosen services,
+/// one HTTP port, discovery, and the order they start and stop in.
+public enum MusterProcess {
+    /// Every service `muster serve` knows, in start order.
+    public static let serviceNames = ["ingest", "query"]
+
+    /// Every event type of every domain module.
+    public static var catalog: EventCatalog {
+        var catalog = EventCatalog()
+        catalog.merge(.platform)
+        return catalog
+    }
+
+    /// Resolves `all` and checks names, with an error that lists what exists.
+    public static func resolve(_ names: [String]) throws -> [String] {
+        let wanted = names.isEmpty || names.contains("all") ? serviceNames : names
+        for name in wanted where !serviceNames.contains(name) {
+            throw ConfigurationError("unknown service \(name); known: \(serviceNames.joined(separator: ", ")) or all")
+        }
+        return serviceNames.filter(wanted.contains)
+    }
+
+    public static func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
+        var platform: PlatformKit?
+        func kit() -> PlatformKit {
+            if let platform { return platform }
+            let made = PlatformKit(environment: environment)
+            platform = made
+            return made
+        }
+        return names.map { name -> any MusterServiceModule in
+            switch name {
+            case "ingest": IngestService()
+            case "query": QueryService(platform: kit())
+            default: preconditionFailure("resolve() admits only known names")
+            }
+        }
+    }
+
+    /// Runs until SIGTERM/SIGINT, then stops in reverse order within `shutdownGrace`: HTTP stops
+    /// taking requests and finishes those in flight, projections save, NATS drains.
+    public static func run(_ names: [String], configuration: MusterConfiguration, logger: Logger,
+                           metrics: PrometheusCollectorRegistry,
+                           onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let names = try resolve(names)
+        let connection = try await NATSConnection.connect(configuration.nats, logger: logger)
+        let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
+                                            catalog: catalog, metrics: metrics, source: "muster/\(configuration.instance)")
+        do {
+            try await environment.log.bootstrap()
+        } catch {
+            await connection.close()
+            throw error
+        }
+        let modules = modules(names, environment: environment)
+        let http = MusterHTTP.makeApplication(environment: environment, modules: modules, onServerRunning: onServerRunning)
+        var discovery: [any Service] = []
+        for (index, module) in modules.enumerated() {
+            let endpoints = module.endpoints(in: environment) + (index == 0 ? ProjectionEndpoints.make(environment: environment) : [])
+            discovery.append(MicroService(connection: connection, name: "muster-\(module.name)", version: MusterVersion.current,
+                                          description: module.summary, metadata: ["instance": configuration.instance],
+                                          endpoints: endpoints))
+        }
+        // Started in this order, stopped in reverse: NATS last, HTTP first.
+        let services: [any Service] = [connection] + modules.flatMap { $0.services(in: environment) } + discovery + [http]
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                                           failureTerminationBehavior: .gracefullyShutdownGroup) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            cancellationSignals: [],
+            logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGrace
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        logger.info("muster serving", metadata: ["services": "\(names.joined(separator: ","))",
+                                                "http": "\(configuration.httpHost):\(configuration.httpPort)"])
+        try await group.run()
+    }
+}
+
+public enum MusterVersion {
+    public static let current = "0.1.0"
+}

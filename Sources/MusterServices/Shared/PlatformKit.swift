@@ -1,0 +1,15 @@
+import MusterLog
+import MusterPlatform
+import MusterRuntime
+
+/// The platform parts services share in one process: the keys projection behind API-key auth.
+/// Made once per process, on first need.
+public struct PlatformKit: Sendable {
+    public let keys: ProjectionRunner<KeysProjection>
+
+    public init(environment: MusterEnvironment) {
+        keys = ProjectionRunner(KeysProjection.self, log: environment.log, store: environment.snapshots,
+                                instance: environment.configuration.instance, logger: environment.logger)
+        environment.track(keys)
+    }
+}

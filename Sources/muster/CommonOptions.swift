@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterRuntime
+import MusterServices
+
+/// Options every command shares. Flags win over MUSTER_* variables, which win over defaults.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: "NATS server URL (MUSTER_NATS_URL; default nats://127.0.0.1:4222).")
+    var natsURL: String?
+
+    @Option(name: .long, help: "NATS credentials file (MUSTER_NATS_CREDS).")
+    var natsCreds: String?
+
+    @Option(name: .long, help: "Folder for projection snapshots (MUSTER_DATA_DIR; default .data/muster).")
+    var dataDir: String?
+
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical (MUSTER_LOG_LEVEL).")
+    var logLevel: String?
+
+    @Option(name: .long, help: "Name of this process's projection consumers (MUSTER_INSTANCE; default local).")
+    var instance: String?
+
+    func configuration() throws -> MusterConfiguration {
+        var config = try MusterConfiguration.fromEnvironment()
+        if let natsURL { config.natsURL = natsURL }
+        if let natsCreds { config.natsCredentials = natsCreds }
+        if let dataDir { config.dataDirectory = dataDir }
+        if let instance {
+            guard Subject.isToken(instance) else { throw ValidationError("--instance must be letters, digits, - or _") }
+            config.instance = instance
+        }
+        if let logLevel {
+            guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+                throw ValidationError("--log-level \(logLevel) is not trace, debug, info, notice, warning, error or critical")
+            }
+            config.logLevel = level
+        }
+        return config
+    }
+
+    func logger(_ config: MusterConfiguration, label: String = "muster") -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = config.logLevel
+        return logger
+    }
+
+    /// Connects and opens the log (creating its streams if this is a fresh server), then runs `body`.
+    func withLog<T: Sendable>(quiet: Bool = true, _ body: (EventLog, MusterConfiguration, Logger) async throws -> T) async throws -> T {
+        var config = try configuration()
+        if quiet && logLevel == nil { config.logLevel = .warning }
+        let logger = logger(config)
+        let connection: NATSConnection
+        do {
+            connection = try await NATSConnection.connect(config.nats, logger: logger)
+        } catch {
+            throw CleanExit.message("error: cannot reach NATS at \(config.natsURL): \(error)\nIs it running? `make run` starts one.")
+        }
+        let log = EventLog(jetStream: JetStream(connection), catalog: MusterProcess.catalog, configuration: config.logConfiguration,
+                           source: "muster/cli")
+        do {
+            try await log.bootstrap()
+            let result = try await body(log, config, logger)
+            await connection.drain()
+            return result
+        } catch {
+            await connection.drain()
+            throw error
+        }
+    }
+}
+
+/// Writes to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// A failure the user can act on: printed as is, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

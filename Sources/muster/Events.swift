@@ -1,0 +1,18 @@
+import ArgumentParser
+import MusterServices
+
+struct Events: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List every event type with its versions and schema.")
+
+    func run() throws {
+        let catalog = MusterProcess.catalog
+        print("TYPE".padding(toLength: 34, withPad: " ", startingAt: 0) + "SWIFT TYPE".padding(toLength: 20, withPad: " ", startingAt: 0) + "SCHEMA")
+        for type in catalog.types {
+            var line = type.description.padding(toLength: 34, withPad: " ", startingAt: 0)
+            line += (catalog.swiftTypeName(type) ?? "").padding(toLength: 20, withPad: " ", startingAt: 0)
+            line += type.schemaPath
+            if let target = catalog.upcastTarget(of: type) { line += "  (read as \(target))" }
+            print(line)
+        }
+    }
+}

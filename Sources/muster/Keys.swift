@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MusterLog
+import MusterPlatform
+
+struct Keys: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Issue, revoke and list API keys.",
+        subcommands: [Issue.self, Revoke.self, List.self])
+
+    struct Issue: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Issue a key and print it once. Only its SHA-256 goes into the log.")
+
+        @Option(name: .long, help: "App the key is for: \(MusterApp.all.sorted().joined(separator: ", ")).")
+        var app: String
+
+        @Option(name: .long, help: "Comma-separated scopes, e.g. read:mobile,write:submit-strike.")
+        var scopes: String
+
+        @Option(name: .long, help: "A note to tell keys apart (no secrets).")
+        var label: String?
+
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            guard MusterApp.all.contains(app) else {
+                throw ValidationError("--app \(app) is not one of \(MusterApp.all.sorted().joined(separator: ", "))")
+            }
+            let scopeList = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let (key, keyId) = APIKey.generate(app: app)
+            let event = APIKeyIssued(keyId: keyId, app: app, scopes: scopeList, keyHash: APIKey.hash(key),
+                                     keyPrefix: APIKey.prefix(key), label: label, issuedBy: "cli:\(NSUserName())")
+            do { try event.validate() } catch { throw ValidationError("\(error)") }
+            try await common.withLog { log, _, _ in
+                let result = try await log.append(event, options: .init(expected: .noEvents, actor: "cli"))
+                print(key)
+                printError("issued \(keyId) for \(app) with scopes \(scopeList.joined(separator: ",")) (sequence \(result.sequence)); the key is shown only now")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a key by its id (key_…).")
+
+        @Argument(help: "Key id, as `muster keys list` shows it.")
+        var keyId: String
+
+        @Option(name: .long, help: "Why it is revoked.")
+        var reason: String = "revoked by operator"
+
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let event = APIKeyRevoked(keyId: keyId, reason: reason, revokedBy: "cli:\(NSUserName())")
+            do { try event.validate() } catch { throw ValidationError("\(error)") }
+            try await common.withLog { log, _, _ in
+                guard let last = try await log.lastSequence(app: "platform", aggregate: "apikey", id: keyId) else {
+                    throw CommandFailure("no key \(keyId) in the log")
+                }
+                let result = try await log.append(event, options: .init(expected: .at(last), actor: "cli"))
+                print("revoked \(keyId) (sequence \(result.sequence))")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List keys, folded from the log (no server needed).")
+
+        @Flag(name: .long, help: "Print JSON instead of a table.")
+        var json = false
+
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            try await common.withLog { log, _, logger in
+                let scratch = SnapshotStore(directory: FileManager.default.temporaryDirectory
+                    .appendingPathComponent("muster-keys-\(UUID().uuidString)"))
+                defer { try? FileManager.default.removeItem(at: scratch.directory) }
+                let snapshot = try await ProjectionRunner<KeysProjection>.rebuild(log: log, store: scratch, logger: logger) { _ in }
+                let keys = snapshot.state.keys.values.sorted { $0.sequence < $1.sequence }
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                    print(String(decoding: try encoder.encode(keys), as: UTF8.self))
+                    return
+                }
+                print("KEY ID                PREFIX     APP       STATUS    SCOPES")
+                for key in keys {
+                    let status = key.revokedAt == nil ? "active" : "revoked"
+                    print([key.keyId.padding(toLength: 22, withPad: " ", startingAt: 0),
+                           key.keyPrefix.padding(toLength: 11, withPad: " ", startingAt: 0),
+                           key.app.padding(toLength: 10, withPad: " ", startingAt: 0),
+                           status.padding(toLength: 10, withPad: " ", startingAt: 0),
+                           key.scopes.joined(separator: ",")].joined())
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Logging
+import Metrics
+import MusterRuntime
+import MusterServices
+import Prometheus
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run services: any of \(MusterProcess.serviceNames.joined(separator: ", ")), or all.",
+        discussion: "SIGTERM or Ctrl-C stops taking requests, finishes those in flight, saves projections and drains NATS.")
+
+    @Argument(help: "Services to run (default: all).")
+    var services: [String] = []
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(name: .long, help: "HTTP listen address (MUSTER_HTTP_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(name: .long, help: "HTTP port (MUSTER_HTTP_PORT; default 8080; 0 picks a free one).")
+    var port: Int?
+
+    func run() async throws {
+        var config = try common.configuration()
+        if let host { config.httpHost = host }
+        if let port { config.httpPort = port }
+        let settings = config
+        let names: [String]
+        do { names = try MusterProcess.resolve(services) } catch { throw ValidationError("\(error)") }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        // One registry for the process: the metrics API is process-wide by design.
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = common.logger(settings)
+        try await MusterProcess.run(names, configuration: settings, logger: logger, metrics: registry) { port in
+            logger.notice("listening", metadata: ["url": "http://\(settings.httpHost):\(port)", "services": "\(names.joined(separator: ","))"])
+        }
+    }
+}
