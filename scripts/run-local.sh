@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Starts nats-server (JetStream under .data/nats) and `muster serve all`; Ctrl-C stops both cleanly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NATS_PORT=${NATS_PORT:-4222}
+HTTP_PORT=${MUSTER_HTTP_PORT:-8080}
+mkdir -p .data/nats .data/muster
+export MUSTER_NATS_URL=${MUSTER_NATS_URL:-nats://127.0.0.1:$NATS_PORT}
+export MUSTER_DATA_DIR=${MUSTER_DATA_DIR:-.data/muster}
+
+nats_pid=""
+muster_pid=""
+stop() {
+  trap - INT TERM EXIT
+  echo
+  echo "stopping muster (SIGTERM: finishes requests, saves projections, drains NATS)…"
+  [ -n "$muster_pid" ] && kill -TERM "$muster_pid" 2>/dev/null && wait "$muster_pid" 2>/dev/null || true
+  echo "stopping nats-server…"
+  [ -n "$nats_pid" ] && kill -TERM "$nats_pid" 2>/dev/null && wait "$nats_pid" 2>/dev/null || true
+  echo "stopped. Data stays in .data/ (make clean removes it)."
+}
+trap stop INT TERM EXIT
+
+if (exec 3<>"/dev/tcp/127.0.0.1/$NATS_PORT") 2>/dev/null; then
+  echo "a NATS server already listens on $NATS_PORT; using it"
+else
+  .tools/nats/bin/nats-server -a 127.0.0.1 -p "$NATS_PORT" -m 8222 -js -sd .data/nats -l .data/nats/server.log &
+  nats_pid=$!
+  for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$NATS_PORT") 2>/dev/null && break; sleep 0.1; done
+fi
+
+.build/debug/muster serve all --port "$HTTP_PORT" &
+muster_pid=$!
+for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$HTTP_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
+
+cat <<INFO
+
+  Muster is running.
+    health      http://127.0.0.1:$HTTP_PORT/health
+    readiness   http://127.0.0.1:$HTTP_PORT/ready
+    metrics     http://127.0.0.1:$HTTP_PORT/metrics
+    NATS        $MUSTER_NATS_URL   (monitoring http://127.0.0.1:8222)
+
+  Try:
+    K=\$(.build/debug/muster keys issue --app opl --scopes read:mobile,write:submit-strike)
+    curl -H "X-API-Key: \$K" http://127.0.0.1:$HTTP_PORT/api/platform/whoami
+    .build/debug/muster tail --all          # follow the log
+    make demo                               # publish a small data set
+
+  Ctrl-C stops both.
+INFO
+wait "$muster_pid"
