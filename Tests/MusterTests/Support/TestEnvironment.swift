@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterPlatform
+import MusterRuntime
+import MusterServices
+import MusterTesting
+import Prometheus
+
+/// A real nats-server, a connection, the log with its streams, and a data folder: all fresh.
+struct TestLog {
+    let server: NATSTestServer
+    let connection: NATSConnection
+    let environment: MusterEnvironment
+    let dataDirectory: URL
+    var log: EventLog { environment.log }
+
+    static func start() async throws -> TestLog {
+        let server = try await NATSTestServer.start()
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let connection = try await NATSConnection.connect(NATSConfiguration(url: server.url, name: "test"), logger: logger)
+        var configuration = MusterConfiguration()
+        configuration.natsURL = server.url
+        configuration.dataDirectory = server.directory.appendingPathComponent("muster").path
+        configuration.instance = "test"
+        let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
+                                            catalog: MusterProcess.catalog, metrics: PrometheusCollectorRegistry(), source: "test")
+        try await environment.log.bootstrap()
+        return TestLog(server: server, connection: connection, environment: environment,
+                       dataDirectory: URL(fileURLWithPath: configuration.dataDirectory))
+    }
+
+    func stop() async {
+        await connection.close()
+        server.stop()
+    }
+}
+
+/// Runs `body` with a fresh log; everything is torn down afterwards.
+func withTestLog<T>(_ body: (TestLog) async throws -> T) async throws -> T {
+    let env = try await TestLog.start()
+    do {
+        let result = try await body(env)
+        await env.stop()
+        return result
+    } catch {
+        await env.stop()
+        throw error
+    }
+}
+
+/// Polls until `condition` holds, failing after `timeout`.
+func eventually(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    throw TestServerError("timed out waiting for \(what)")
+}
+
+/// Makes an issued-key event with a real key.
+func issuedKey(app: String = "opl", scopes: [String]) -> (key: String, event: APIKeyIssued) {
+    let (key, keyId) = APIKey.generate(app: app)
+    return (key, APIKeyIssued(keyId: keyId, app: app, scopes: scopes, keyHash: APIKey.hash(key), keyPrefix: APIKey.prefix(key)))
+}
