@@ -89,10 +89,15 @@ final class ReplyRouter: Sendable {
         let (token, replyTo) = try reserve(nil)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { return } // the reply came first
-                if case .continuation(let c) = self.cancel(token) {
-                    c.resume(throwing: NATSError(.timeout, "no reply within \(timeout)"))
+                let failure: any Error
+                do {
+                    try await Task.sleep(for: timeout)
+                    failure = NATSError(.timeout, "no reply within \(timeout)")
+                } catch {
+                    // Cancelled: the reply came first (nothing left to resume), or the caller gave up.
+                    failure = CancellationError()
                 }
+                if case .continuation(let c) = self.cancel(token) { c.resume(throwing: failure) }
             }
             defer { group.cancelAll() }
             return try await withCheckedThrowingContinuation { continuation in

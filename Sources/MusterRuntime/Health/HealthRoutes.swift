@@ -16,8 +16,10 @@ public enum HealthRoutes {
     }
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
-        let connected = Gauge(label: "muster_nats_connected")
-        let reconnects = Gauge(label: "muster_nats_reconnects")
+        // Made on the environment's registry, so they exist whether or not the process-wide
+        // metrics system was bootstrapped (tests run many environments in one process).
+        let connected = environment.metrics.makeGauge(name: "muster_nats_connected", help: "1 while connected to NATS")
+        let reconnects = environment.metrics.makeGauge(name: "muster_nats_reconnects", help: "reconnects since start")
 
         routes.get("/health") { _, _ in Health(status: "ok") }
 
@@ -32,8 +34,8 @@ public enum HealthRoutes {
         }
 
         routes.get("/metrics") { _, _ -> Response in
-            connected.record(environment.connection.isConnected ? 1 : 0)
-            reconnects.record(Double(environment.connection.reconnectCount))
+            connected.set(Double(environment.connection.isConnected ? 1 : 0))
+            reconnects.set(Double(environment.connection.reconnectCount))
             let text = environment.metrics.emitToBuffer()
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: text)))
