@@ -33,15 +33,15 @@ public struct APIKeyIssued: EventPayload {
     public var aggregateID: String { keyId }
 
     public func validate() throws {
-        try Validate.pattern(keyId, /key_[0-9a-f]{16}/, field: "/keyId", "key_ followed by 16 lowercase hex digits")
+        try Validate.prefixed(keyId, "key_", .lowerHex, count: 16, field: "/keyId", "key_ followed by 16 lowercase hex digits")
         try Validate.oneOf(app, MusterApp.all, field: "/app")
         try Validate.count(scopes, 1...32, field: "/scopes")
         try Validate.unique(scopes, field: "/scopes")
         for (index, scope) in scopes.enumerated() {
-            try Validate.pattern(scope, /[a-z]+:[a-z0-9-]+/, field: "/scopes/\(index)", "a scope like read:mobile")
+            try Validate.pair(scope, .lowerAlpha, UInt8(ascii: ":"), .lowerAlphanumericDash, field: "/scopes/\(index)", "a scope like read:mobile")
         }
-        try Validate.pattern(keyHash, /[0-9a-f]{64}/, field: "/keyHash", "64 lowercase hex digits")
-        try Validate.pattern(keyPrefix, /[a-z]+_[0-9a-f]{4}/, field: "/keyPrefix", "the app, _ and 4 hex digits")
+        try Validate.prefixed(keyHash, "", .lowerHex, count: 64, field: "/keyHash", "64 lowercase hex digits")
+        try Validate.pair(keyPrefix, .lowerAlpha, UInt8(ascii: "_"), .lowerHex, rightCount: 4, field: "/keyPrefix", "the app, _ and 4 hex digits")
         if let label { try Validate.length(label, 1...100, field: "/label") }
         if let issuedBy { try Validate.length(issuedBy, 1...100, field: "/issuedBy") }
     }
@@ -55,7 +55,7 @@ public struct APIKeyRevokedV1: EventPayload {
     public var aggregateID: String { keyId }
 
     public func validate() throws {
-        try Validate.pattern(keyId, /key_[0-9a-f]{16}/, field: "/keyId", "key_ followed by 16 lowercase hex digits")
+        try Validate.prefixed(keyId, "key_", .lowerHex, count: 16, field: "/keyId", "key_ followed by 16 lowercase hex digits")
     }
 }
 
@@ -82,7 +82,7 @@ public struct APIKeyRevoked: EventPayload {
     public var aggregateID: String { keyId }
 
     public func validate() throws {
-        try Validate.pattern(keyId, /key_[0-9a-f]{16}/, field: "/keyId", "key_ followed by 16 lowercase hex digits")
+        try Validate.prefixed(keyId, "key_", .lowerHex, count: 16, field: "/keyId", "key_ followed by 16 lowercase hex digits")
         try Validate.length(reason, 1...500, field: "/reason")
         try Validate.length(revokedBy, 1...100, field: "/revokedBy")
     }
