@@ -30,7 +30,7 @@ public final class NATSTestServer: Sendable {
     }
 
     /// Starts a server and waits until it accepts clients.
-    public static func start(extraArguments: [String] = []) async throws -> NATSTestServer {
+    public static func start(extraArguments: [String] = [], environment: [String: String] = [:]) async throws -> NATSTestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("muster-nats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = Process()
@@ -38,6 +38,9 @@ public final class NATSTestServer: Sendable {
         process.arguments = ["-a", "127.0.0.1", "-p", "-1", "-js", "-sd", directory.appendingPathComponent("js").path,
                              "--ports_file_dir", directory.path, "-l", directory.appendingPathComponent("server.log").path]
             + extraArguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

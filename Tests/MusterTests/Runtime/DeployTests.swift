@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterServices
+import MusterTesting
+import Testing
+
+@Suite("deploy/: compose files, NATS configs and per-service permissions")
+struct DeployTests {
+    static let passwords = ["INGEST_NATS_PASSWORD": "ingest-pw", "QUERY_NATS_PASSWORD": "query-pw",
+                            "ADMIN_NATS_PASSWORD": "admin-pw", "CLUSTER_PASSWORD": "cluster-pw"]
+
+    @Test(arguments: [["deploy/docker-compose.yml"], ["deploy/docker-compose.yml", "deploy/docker-compose.cluster.yml"]])
+    func composeFilesAreValid(files: [String]) throws {
+        let result = try Repository.run(["docker-compose"] + files.flatMap { ["-f", $0] } + ["config", "-q"])
+        #expect(result.status == 0, "docker-compose config: \(result.error) (install it with `make deps`)")
+    }
+
+    @Test(arguments: ["deploy/nats/nats.conf", "deploy/nats/nats-cluster.conf"])
+    func natsConfigsParse(file: String) throws {
+        let result = try Repository.run([try NATSTestServer.binary(), "-c", file, "-t"], environment: Self.passwords)
+        #expect(result.status == 0, "\(file): \(result.error)")
+    }
+
+    @Test func eachServiceCredentialReachesOnlyItsSubjects() async throws {
+        // The deployed permissions, on a test server (its own port and store).
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("muster-perm-\(UUID().uuidString).conf")
+        // (nats-server resolves include paths against the config's folder, so copy rather than include.)
+        try Data(contentsOf: URL(fileURLWithPath: Repository.path("deploy/nats/permissions.conf"))).write(to: config)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let server = try await NATSTestServer.start(extraArguments: ["-c", config.path], environment: Self.passwords)
+        defer { server.stop() }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        func log(_ user: String, _ password: String) async throws -> (NATSConnection, EventLog) {
+            let url = server.url.replacingOccurrences(of: "nats://", with: "nats://\(user):\(password)@")
+            let connection = try await NATSConnection.connect(NATSConfiguration(url: url, name: user), logger: logger)
+            let log = EventLog(jetStream: JetStream(connection, apiTimeout: .seconds(2)), catalog: MusterProcess.catalog, source: user)
+            return (connection, log)
+        }
+        let (ingestConnection, ingest) = try await log("ingest", "ingest-pw")
+        try await ingest.bootstrap()
+        let appended = try await ingest.append(issuedKey(scopes: ["read:mobile"]).event)
+        #expect(appended.sequence == 1)
+
+        let (queryConnection, query) = try await log("query", "query-pw")
+        try await query.bootstrap() // allowed to check the streams
+        await #expect(throws: (any Error).self, "query must not append events") {
+            _ = try await query.append(issuedKey(scopes: ["read:mobile"]).event)
+        }
+        #expect(try await query.jetStream.streamInfo("EVENTS").state.messages == 1)
+
+        await #expect(throws: NATSError.self, "a wrong password is refused") { _ = try await log("ingest", "nope") }
+        await ingestConnection.close()
+        await queryConnection.close()
+    }
+}
