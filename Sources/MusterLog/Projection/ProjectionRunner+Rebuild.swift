@@ -55,17 +55,20 @@ extension ProjectionRunner {
                                         batch: options.batch, expires: options.idleWait).makeAsyncIterator()
             loop: while true {
                 try Task.checkCancellation()
-                switch try await iterator.nextEvent() {
+                switch try await iterator.nextBatch(max: options.batch) {
                 case nil: break loop
                 case .idle: if caughtUp { break loop }
-                case .message(let message):
-                    try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
-                                     payload: message.payload, pending: message.delivery.pending)
-                    applied += 1
-                    if message.delivery.pending == 0 { break loop }
+                case .messages(let messages):
+                    for message in messages {
+                        try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
+                                         payload: message.payload, pending: message.delivery.pending)
+                        applied += 1
+                    }
+                    guard let last = messages.last else { continue }
+                    if last.delivery.pending == 0 { break loop }
                     if ContinuousClock.now - lastReport >= progressEvery {
                         lastReport = .now
-                        progress(RebuildProgress(applied: applied, remaining: message.delivery.pending,
+                        progress(RebuildProgress(applied: applied, remaining: last.delivery.pending,
                                                  checkpoint: checkpoint, elapsed: .now - started))
                     }
                 }

@@ -148,7 +148,7 @@ public actor ProjectionRunner<P: Projection> {
                                     batch: options.batch, expires: options.idleWait)
         var iterator = consumer.makeAsyncIterator()
         while !Task.isCancelled && !reloadRequested {
-            switch try await iterator.nextEvent() {
+            switch try await iterator.nextBatch(max: options.batch) {
             case nil:
                 return
             case .idle:
@@ -156,9 +156,11 @@ public actor ProjectionRunner<P: Projection> {
                 lag = 0
                 lagGauge.record(0)
                 if savesWhileFolding { try saveSnapshot() } // quiet now: make what was folded durable
-            case .message(let message):
-                try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
-                                 payload: message.payload, pending: message.delivery.pending)
+            case .messages(let messages):
+                for message in messages {
+                    try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
+                                     payload: message.payload, pending: message.delivery.pending)
+                }
             }
         }
     }

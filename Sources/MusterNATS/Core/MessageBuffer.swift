@@ -12,6 +12,8 @@ final class MessageBuffer: @unchecked Sendable {
     private var head = 0
     private var waiter: CheckedContinuation<NATSMessage?, Never>?
     private var finished = false
+    /// True while the producer sleeps on a full buffer: only then does a pop need to wake it.
+    private var producerWaiting = false
     let capacity: Int
 
     init(capacity: Int) {
@@ -19,19 +21,30 @@ final class MessageBuffer: @unchecked Sendable {
         self.capacity = capacity
     }
 
+    /// How many messages may gather before a parked consumer is woken even though more are coming.
+    static let wakeBatch = 128
+
     /// Called from libnats's thread. Blocks while full; returns false once the buffer is finished.
+    /// `moreComing` says libnats already holds further messages for this subscription: then a
+    /// parked consumer is left asleep until a batch has gathered, one wake-up per batch instead of
+    /// one per message.
     @discardableResult
-    func push(_ message: NATSMessage) -> Bool {
+    func push(_ message: NATSMessage, moreComing: Bool = false) -> Bool {
         condition.lock()
-        while !finished && waiter == nil && items.count - head >= capacity { condition.wait() }
+        while !finished && waiter == nil && items.count - head >= capacity {
+            producerWaiting = true
+            condition.wait()
+        }
+        producerWaiting = false
         if finished { condition.unlock(); return false }
-        if let waiter {
+        items.append(message)
+        if let waiter, !moreComing || items.count - head >= Self.wakeBatch {
             self.waiter = nil
+            let first = popLocked()
             condition.unlock()
-            waiter.resume(returning: message)
+            waiter.resume(returning: first)
             return true
         }
-        items.append(message)
         condition.unlock()
         return true
     }
@@ -57,8 +70,15 @@ final class MessageBuffer: @unchecked Sendable {
             items.removeFirst(head)
             head = 0
         }
-        condition.signal()
+        if producerWaiting { condition.signal() }
         return message
+    }
+
+    /// A buffered message if there is one, without waiting.
+    func tryPop() -> NATSMessage? {
+        condition.lock()
+        defer { condition.unlock() }
+        return popLocked()
     }
 
     /// A buffered message at once, or whether the buffer is finished. (Locks live in sync code.)
@@ -88,7 +108,7 @@ final class MessageBuffer: @unchecked Sendable {
         if let message = popLocked() { condition.unlock(); continuation.resume(returning: message); return }
         if finished || Task.isCancelled { condition.unlock(); continuation.resume(returning: nil); return }
         waiter = continuation
-        condition.signal() // a producer blocked on a full buffer may now hand over directly
+        if producerWaiting { condition.signal() } // a producer blocked on a full buffer may now hand over directly
         condition.unlock()
     }
 

@@ -27,10 +27,13 @@ public final class NATSSubscription: AsyncSequence, Sendable {
         let buffer = MessageBuffer(capacity: capacity)
         let box = Unmanaged.passRetained(buffer).toOpaque()
         var sub: OpaquePointer?
-        let onMessage: natsMsgHandler = { _, _, msg, closure in
+        let onMessage: natsMsgHandler = { _, sub, msg, closure in
             guard let msg else { return }
             let buffer = Unmanaged<MessageBuffer>.fromOpaque(closure!).takeUnretainedValue()
-            buffer.push(NATSMessage(copying: msg))
+            var queued: Int32 = 0
+            var queuedBytes: Int32 = 0
+            if let sub { natsSubscription_GetPending(sub, &queued, &queuedBytes) }
+            buffer.push(NATSMessage(copying: msg), moreComing: queued > 0)
             natsMsg_Destroy(msg)
         }
         let status: natsStatus

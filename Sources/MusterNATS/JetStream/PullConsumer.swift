@@ -38,6 +38,12 @@ public enum PullEvent: Sendable {
     case idle
 }
 
+/// What a pull consumer hands out next, in batches.
+public enum PullBatch: Sendable {
+    case messages([JetStreamMessage])
+    case idle
+}
+
 /// Messages of an existing durable pull consumer as an endless `AsyncSequence`, fetched in
 /// batches with the next batch requested while this one is handled.
 public struct PullConsumer: AsyncSequence, Sendable {
@@ -89,6 +95,34 @@ public struct PullConsumer: AsyncSequence, Sendable {
             return nil
         }
 
+        /// Settles one message from the inbox: a status updates the pull bookkeeping (and is
+        /// `.idle` when a request ended empty-handed), a delivery becomes a `JetStreamMessage`.
+        private mutating func process(_ message: NATSMessage) throws -> PullEvent? {
+            if let code = message.status {
+                let pending = message.headers["Nats-Pending-Messages"].flatMap { Int($0) }
+                try perform(state.status(code, description: message.statusDescription ?? "", pendingMessages: pending))
+                return code == 404 || code == 408 ? .idle : nil
+            }
+            try perform(state.messageReceived())
+            guard let replyTo = message.replyTo, let delivery = DeliveryInfo(ackSubject: replyTo) else {
+                return nil // not a JetStream delivery: nothing to hand out
+            }
+            return .message(JetStreamMessage(message: message, delivery: delivery, connection: source.jetStream.connection))
+        }
+
+        /// Up to `max` messages at once: waits for the first, then takes what is already buffered.
+        /// One await per batch instead of one per message is what makes a replay fast.
+        public mutating func nextBatch(max: Int) async throws -> PullBatch? {
+            guard let first = try await nextEvent() else { return nil }
+            guard case .message(let message) = first else { return .idle }
+            var batch = [message]
+            batch.reserveCapacity(max)
+            while batch.count < max, let raw = subscription?.buffer.tryPop() {
+                if case .message(let next) = try process(raw) { batch.append(next) }
+            }
+            return .messages(batch)
+        }
+
         /// The next message, or `.idle` when a pull request ended with nothing more to deliver
         /// (the consumer has caught up): a moment for the caller to do housekeeping.
         public mutating func nextEvent() async throws -> PullEvent? {
@@ -107,17 +141,7 @@ public struct PullConsumer: AsyncSequence, Sendable {
                     try perform(state.idle())
                     return .idle
                 case .message(let message):
-                    if let code = message.status {
-                        let pending = message.headers["Nats-Pending-Messages"].flatMap { Int($0) }
-                        try perform(state.status(code, description: message.statusDescription ?? "", pendingMessages: pending))
-                        if code == 404 || code == 408 { return .idle }
-                        continue
-                    }
-                    try perform(state.messageReceived())
-                    guard let replyTo = message.replyTo, let delivery = DeliveryInfo(ackSubject: replyTo) else {
-                        continue // not a JetStream delivery: nothing to hand out
-                    }
-                    return .message(JetStreamMessage(message: message, delivery: delivery, connection: connection))
+                    if let event = try process(message) { return event }
                 }
             }
             return nil

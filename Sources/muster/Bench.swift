@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterPlatform
+import MusterServices
+
+/// `make bench` drives these against a fresh nats-server; `bench/run.sh` prints the ratios.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure Muster's append and projection replay (used by make bench).",
+        shouldDisplay: false,
+        subcommands: [Append.self, Replay.self, EnvelopeSize.self, Decode.self])
+
+    /// A small event used only by the benchmark (registered only in the benchmark's catalog).
+    struct Sample: EventPayload {
+        static let eventType = EventType(app: "bench", aggregate: "sample", event: "recorded", major: 1)
+        var sampleId: String
+        var value: Int
+        var note: String
+        var aggregateID: String { sampleId }
+        func validate() throws {
+            try Validate.length(sampleId, 1...32, field: "/sampleId")
+            try Validate.length(note, 0...200, field: "/note")
+        }
+        static func make(_ i: Int) -> Sample {
+            Sample(sampleId: "s\(i % 1000)", value: i, note: "reading \(i) from the benchmark's imaginary sensor")
+        }
+    }
+
+    /// Counts samples per aggregate and sums their values.
+    enum SampleTotals: Projection {
+        struct State: Codable, Sendable, Equatable { var count = 0; var sum = 0; var perSample: [String: Int] = [:] }
+        static let name = "bench-samples"
+        static let version = 1
+        static let filterSubjects = ["events.bench.>"]
+        static let initialState = State()
+        static func apply(_ event: RecordedEvent, to state: inout State) throws {
+            guard let sample = event.payload(as: Sample.self) else { return }
+            state.count += 1
+            state.sum += sample.value
+            state.perSample[sample.sampleId, default: 0] += 1
+        }
+    }
+
+    static var catalog: EventCatalog {
+        var catalog = MusterProcess.catalog
+        catalog.register(Sample.self)
+        return catalog
+    }
+
+    static func withBenchLog<T: Sendable>(_ common: CommonOptions, _ body: (EventLog) async throws -> T) async throws -> T {
+        try await common.withLog { log, config, _ in
+            try await body(EventLog(jetStream: log.jetStream, catalog: catalog, configuration: config.logConfiguration, source: "bench"))
+        }
+    }
+
+    struct EnvelopeSize: AsyncParsableCommand {
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            let log = EventLog(jetStream: JetStream(try await NATSConnection.connect(try common.configuration().nats)),
+                               catalog: Bench.catalog, source: "bench")
+            print(try log.prepare(Sample.make(123_456)).payload.count)
+        }
+    }
+
+    /// Decoding alone, no I/O: what one replayed event costs in JSON and validation.
+    struct Decode: AsyncParsableCommand {
+        @Option var count = 200_000
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            try await Bench.withBenchLog(common) { log in
+                let messages = try (0..<1000).map { try log.prepare(Sample.make($0)) }
+                var start = ContinuousClock.now
+                var n = 0
+                for i in 0..<count {
+                    let m = messages[i % 1000]
+                    let e = try log.catalog.decode(subject: m.subject, sequence: UInt64(i + 1), payload: m.payload)
+                    n &+= e.aggregateID.count
+                }
+                print("decode_per_sec", Int(Double(count) / (ContinuousClock.now - start).seconds), n)
+                start = ContinuousClock.now
+                for i in 0..<count { _ = try log.prepare(Sample.make(i)) }
+                print("prepare_per_sec", Int(Double(count) / (ContinuousClock.now - start).seconds))
+            }
+        }
+    }
+
+    struct Append: AsyncParsableCommand {
+        @Option var count = 1_000_000
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            try await Bench.withBenchLog(common) { log in
+                let chunk = 50_000
+                var done = 0
+                var bytes = 0
+                let start = ContinuousClock.now
+                while done < count {
+                    let payloads = (done..<min(count, done + chunk)).map(Sample.make)
+                    let results = try await log.appendAll(payloads)
+                    for result in results { if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") } }
+                    bytes += payloads.count
+                    done += payloads.count
+                }
+                let seconds = (ContinuousClock.now - start).seconds
+                print(#"{"count": \#(count), "append_per_sec": \#(Int(Double(count) / seconds))}"#)
+                _ = bytes
+            }
+        }
+    }
+
+    struct Replay: AsyncParsableCommand {
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            try await Bench.withBenchLog(common) { log in
+                let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("muster-bench-\(UUID().uuidString)"))
+                defer { try? FileManager.default.removeItem(at: store.directory) }
+                var logger = Logger(label: "bench")
+                logger.logLevel = .warning
+                let start = ContinuousClock.now
+                let snapshot = try await ProjectionRunner<SampleTotals>.rebuild(log: log, store: store, logger: logger) { _ in }
+                let seconds = (ContinuousClock.now - start).seconds
+                print(#"{"count": \#(snapshot.state.count), "replay_per_sec": \#(Int(Double(snapshot.state.count) / seconds))}"#)
+            }
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make bench: raw libnats (C) against Muster's Swift layer on the same fresh nats-server, same
+# machine, same run; prints each figure and its ratio to the baseline. Targets from issue 2:
+# append >= 0.9x raw async publish, replay >= 0.5x raw pull consume.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+COUNT=${BENCH_COUNT:-1000000}
+MUSTER=.build/release/muster
+mkdir -p bench/out
+work=$(mktemp -d)
+cleanup() { [ -n "${nats_pid:-}" ] && kill "$nats_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+echo "building the C baseline (libnats $(pkg-config --modversion libnats))…"
+gcc -O2 -o bench/out/raw_js bench/raw_js.c $(pkg-config --cflags --libs libnats)
+
+start_nats() {
+  rm -rf "$work/js" "$work"/*.ports
+  .tools/nats/bin/nats-server -a 127.0.0.1 -p -1 -js -sd "$work/js" --ports_file_dir "$work" -l "$work/nats.log" &
+  nats_pid=$!
+  for _ in $(seq 1 100); do ls "$work"/*.ports >/dev/null 2>&1 && break; sleep 0.05; done
+  url=$(python3 -c 'import glob,json; print(json.load(open(glob.glob("'"$work"'/*.ports")[0]))["nats"][0])')
+}
+stop_nats() { kill "$nats_pid"; wait "$nats_pid" 2>/dev/null || true; nats_pid=""; }
+
+start_nats
+size=$($MUSTER bench envelope-size --nats-url "$url" 2>/dev/null)
+echo "events of $size bytes (the stored envelope), $COUNT of them, $(nproc) cores"
+echo "raw libnats: async publish, then pull consume…"
+raw=$(bench/out/raw_js "$url" "$COUNT" "$size")
+stop_nats
+
+start_nats
+echo "muster: append (validate + envelope + pipelined publish with acks)…"
+append=$($MUSTER bench append --count "$COUNT" --nats-url "$url" 2>/dev/null)
+echo "muster: replay (rebuild a projection from sequence 1: pull + decode + validate + apply)…"
+replay=$($MUSTER bench replay --nats-url "$url" 2>/dev/null)
+stop_nats
+
+python3 - "$raw" "$append" "$replay" <<'PY'
+import json, sys, platform, os
+raw, append, replay = (json.loads(a) for a in sys.argv[1:4])
+rows = [
+    ("append vs raw async publish", append["append_per_sec"], raw["publish_per_sec"], 0.9),
+    ("replay vs raw pull consume", replay["replay_per_sec"], raw["consume_per_sec"], 0.5),
+]
+print()
+print(f"{'measure':34} {'muster/s':>10} {'raw/s':>10} {'ratio':>7} {'target':>7}")
+results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "count": raw["count"],
+           "payload_bytes": raw["payload_bytes"], "rows": []}
+for name, ours, base, target in rows:
+    ratio = ours / base
+    mark = "ok" if ratio >= target else "BELOW"
+    print(f"{name:34} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {mark}")
+    results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratio": round(ratio, 3), "target": target})
+json.dump(results, open("bench/out/results.json", "w"), indent=1)
+print("\nwritten to bench/out/results.json")
+PY
