@@ -60,9 +60,7 @@ struct Bench: AsyncParsableCommand {
     struct EnvelopeSize: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
         func run() async throws {
-            let log = EventLog(jetStream: JetStream(try await NATSConnection.connect(try common.configuration().nats)),
-                               catalog: Bench.catalog, source: "bench")
-            print(try log.prepare(Sample.make(123_456)).payload.count)
+            try await Bench.withBenchLog(common) { log in print(try log.prepare(Sample.make(123_456)).payload.count) }
         }
     }
 

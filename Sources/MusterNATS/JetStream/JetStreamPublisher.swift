@@ -84,10 +84,9 @@ public final class JetStreamPublisher: Sendable {
             defer { state.outstanding.removeAll(); state.inFlight = 0 }
             return state.outstanding
         }
-        for token in tokens where jetStream.connection.replies.forget(token) {
-            // The callback was never called; the router dropped it. Nothing more to do for it,
-            // but the caller learns through the thrown error that these messages are unconfirmed.
-        }
+        // Their callbacks will never run; the caller learns from the thrown error that these
+        // messages are unconfirmed (a retry with the same Nats-Msg-Id cannot duplicate them).
+        for token in tokens { _ = jetStream.connection.replies.forget(token) }
         return error
     }
 

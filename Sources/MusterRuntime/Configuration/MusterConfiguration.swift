@@ -14,8 +14,6 @@ public struct MusterConfiguration: Sendable {
     /// Distinguishes this process's projection consumers from other processes' (a compose service name, say).
     public var instance = "local"
     public var streamReplicas = 1
-    /// Largest accepted request body.
-    public var maxBodyBytes = 1024 * 1024
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 

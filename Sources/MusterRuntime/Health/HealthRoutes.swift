@@ -11,6 +11,8 @@ public enum HealthRoutes {
     public struct Readiness: Encodable, Sendable {
         public var ready: Bool
         public var nats: String
+        /// The last asynchronous error libnats reported (slow consumer, permissions), if any.
+        public var natsError: String?
         public var streams: Bool
         public var projections: [ProjectionStatusReport]
     }
@@ -29,7 +31,8 @@ public enum HealthRoutes {
             var reports: [ProjectionStatusReport] = []
             for projection in environment.projections { reports.append(await projection.status()) }
             let ready = natsStatus == .connected && streams && reports.allSatisfy(\.caughtUp)
-            let body = Readiness(ready: ready, nats: natsStatus.rawValue, streams: streams, projections: reports)
+            let body = Readiness(ready: ready, nats: natsStatus.rawValue, natsError: environment.connection.lastAsyncError,
+                                 streams: streams, projections: reports)
             return try JSONResponse.make(ready ? .ok : .serviceUnavailable, body)
         }
 
