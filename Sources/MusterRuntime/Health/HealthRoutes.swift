@@ -20,8 +20,10 @@ public enum HealthRoutes {
     public static func add(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
         // Made on the environment's registry, so they exist whether or not the process-wide
         // metrics system was bootstrapped (tests run many environments in one process).
-        let connected = environment.metrics.makeGauge(name: "muster_nats_connected", help: "1 while connected to NATS")
-        let reconnects = environment.metrics.makeGauge(name: "muster_nats_reconnects", help: "reconnects since start")
+        let connected = environment.metrics.makeGauge(descriptor: .init(
+            namespace: "muster", subsystem: "nats", metricName: "connected", unitName: "", helpText: "1 while connected to NATS"))
+        let reconnects = environment.metrics.makeGauge(descriptor: .init(
+            namespace: "muster", subsystem: "nats", metricName: "reconnects", unitName: "", helpText: "reconnects since start"))
 
         routes.get("/health") { _, _ in Health(status: "ok") }
 
