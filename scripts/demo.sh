@@ -32,4 +32,4 @@ curl -s -H "X-API-Key: $opl" "$URL/api/platform/whoami"; echo
 echo "== every key, as an operator sees them"
 curl -s -H "X-API-Key: $admin" "$URL/api/platform/keys"; echo
 echo "== the log"
-$M tail --all --count 20
+$M tail --all --no-follow

@@ -45,7 +45,7 @@ cat <<INFO
   Try:
     K=\$(.build/debug/muster keys issue --app opl --scopes read:mobile,write:submit-strike)
     curl -H "X-API-Key: \$K" http://127.0.0.1:$HTTP_PORT/api/platform/whoami
-    .build/debug/muster tail --all          # follow the log
+    .build/debug/muster tail --all          # follow the log (--no-follow stops at the end)
     make demo                               # publish a small data set
 
   Ctrl-C stops both.

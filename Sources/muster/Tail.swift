@@ -20,6 +20,9 @@ struct Tail: AsyncParsableCommand {
     @Option(name: .long, help: "Stop after this many events.")
     var count: Int?
 
+    @Flag(name: .long, help: "Stop once the end of the log is reached instead of following it.")
+    var noFollow = false
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -34,7 +37,12 @@ struct Tail: AsyncParsableCommand {
             else { config.deliverPolicy = all ? .all : .new }
             try await log.jetStream.ensureConsumer(stream: log.configuration.eventsStream, config)
             var seen = 0
-            for try await message in PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: name, batch: 256) {
+            var events = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: name, batch: 256,
+                                      expires: .seconds(1)).makeAsyncIterator()
+            while let next = try await events.nextEvent() {
+                guard case .message(let message) = next else {
+                    if noFollow { break } else { continue } // .idle: the end of the log, for now
+                }
                 let sequence = message.delivery.streamSequence
                 let line: String
                 switch Result(catching: { try log.catalog.decode(subject: message.subject, sequence: sequence, payload: message.payload) }) {
@@ -47,6 +55,7 @@ struct Tail: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data((line + "\n").utf8)) // unbuffered, so a pipe sees each event at once
                 seen += 1
                 if let count, seen >= count { break }
+                if noFollow && message.delivery.pending == 0 { break }
             }
             _ = try? await log.jetStream.deleteConsumer(stream: log.configuration.eventsStream, name: name)
         }
