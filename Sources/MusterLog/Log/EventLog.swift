@@ -20,8 +20,8 @@ public struct EventLog: Sendable {
     var eventsStreamConfig: StreamConfig {
         var config = StreamConfig(name: configuration.eventsStream, subjects: ["events.>"])
         config.numReplicas = configuration.replicas
-        config.maxAge = configuration.maxAge?.nanosecondsValue ?? 0
-        config.duplicateWindow = configuration.duplicateWindow.nanosecondsValue
+        config.maxAge = configuration.maxAge?.nanoseconds ?? 0
+        config.duplicateWindow = configuration.duplicateWindow.nanoseconds
         config.maxMsgSize = Int32(configuration.maxEventBytes + 4096)
         config.denyDelete = true
         config.denyPurge = true
@@ -31,7 +31,7 @@ public struct EventLog: Sendable {
     var dlqStreamConfig: StreamConfig {
         var config = StreamConfig(name: configuration.dlqStream, subjects: ["dlq.>"])
         config.numReplicas = configuration.replicas
-        config.maxAge = configuration.dlqMaxAge?.nanosecondsValue ?? 0
+        config.maxAge = configuration.dlqMaxAge?.nanoseconds ?? 0
         config.duplicateWindow = 120_000_000_000
         return config
     }
@@ -51,12 +51,5 @@ public struct EventLog: Sendable {
         } catch {
             return false
         }
-    }
-}
-
-extension Duration {
-    var nanosecondsValue: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -42,7 +42,7 @@ extension Duration {
     }
 
     /// Nanoseconds, as the JetStream API takes them.
-    var nanoseconds: Int64 {
+    public var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

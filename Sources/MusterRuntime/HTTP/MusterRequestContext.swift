@@ -29,11 +29,8 @@ public struct MusterRequestContext: RequestContext {
     /// Oversized bodies are refused with 413 before a handler sees them.
     public var maxUploadSize: Int { 1024 * 1024 }
 
-    public var responseEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
+    /// Shared, configured once: stable key order, unescaped slashes in URLs.
+    public var responseEncoder: JSONEncoder { JSONResponse.encoder }
 
     /// The authenticated client; routes behind the key middleware can rely on it.
     public func requireClient() throws -> AuthenticatedClient {
