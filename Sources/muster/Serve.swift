@@ -21,18 +21,21 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "HTTP port (MUSTER_HTTP_PORT; default 8080; 0 picks a free one).")
     var port: Int?
 
+    @Option(name: .long, help: "text or json (MUSTER_LOG_FORMAT; default text).")
+    var logFormat: String?
+
     func run() async throws {
         var config = try common.configuration()
         if let host { config.httpHost = host }
         if let port { config.httpPort = port }
+        if let logFormat {
+            guard let format = LogFormat(rawValue: logFormat.lowercased()) else { throw ValidationError("--log-format must be text or json") }
+            config.logFormat = format
+        }
         let settings = config
         let names: [String]
         do { names = try MusterProcess.resolve(services) } catch { throw ValidationError("\(error)") }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = settings.logLevel
-            return handler
-        }
+        LoggingSystem.bootstrap { label in settings.logFormat.handler(label: label, level: settings.logLevel) }
         // One registry for the process: the metrics API is process-wide by design.
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))

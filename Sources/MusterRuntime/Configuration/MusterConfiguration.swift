@@ -11,6 +11,7 @@ public struct MusterConfiguration: Sendable {
     public var httpPort = 8080
     public var dataDirectory = ".data/muster"
     public var logLevel: Logger.Level = .info
+    public var logFormat: LogFormat = .text
     /// Distinguishes this process's projection consumers from other processes' (a compose service name, say).
     public var instance = "local"
     public var streamReplicas = 1
@@ -35,6 +36,10 @@ public struct MusterConfiguration: Sendable {
                 throw ConfigurationError("MUSTER_LOG_LEVEL=\(v) is not one of trace, debug, info, notice, warning, error, critical")
             }
             config.logLevel = level
+        }
+        if let v = environment["MUSTER_LOG_FORMAT"] {
+            guard let format = LogFormat(rawValue: v.lowercased()) else { throw ConfigurationError("MUSTER_LOG_FORMAT=\(v) must be text or json") }
+            config.logFormat = format
         }
         if let v = environment["MUSTER_INSTANCE"] { config.instance = v }
         if let v = environment["MUSTER_STREAM_REPLICAS"] {

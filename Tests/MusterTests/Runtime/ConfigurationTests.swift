@@ -1,0 +1,24 @@
+import Logging
+import MusterRuntime
+import Testing
+
+@Suite("Configuration from the environment")
+struct ConfigurationTests {
+    @Test func readsEveryVariable() throws {
+        let config = try MusterConfiguration.fromEnvironment([
+            "MUSTER_NATS_URL": "nats://n:4222", "MUSTER_HTTP_HOST": "0.0.0.0", "MUSTER_HTTP_PORT": "9090",
+            "MUSTER_DATA_DIR": "/var/lib/muster", "MUSTER_LOG_LEVEL": "DEBUG", "MUSTER_LOG_FORMAT": "json",
+            "MUSTER_INSTANCE": "query", "MUSTER_STREAM_REPLICAS": "3",
+        ])
+        #expect(config.natsURL == "nats://n:4222" && config.httpHost == "0.0.0.0" && config.httpPort == 9090)
+        #expect(config.dataDirectory == "/var/lib/muster" && config.logLevel == .debug && config.logFormat == .json)
+        #expect(config.instance == "query" && config.streamReplicas == 3 && config.logConfiguration.replicas == 3)
+    }
+
+    @Test(arguments: [("MUSTER_HTTP_PORT", "eighty"), ("MUSTER_HTTP_PORT", "70000"), ("MUSTER_LOG_LEVEL", "loud"),
+                      ("MUSTER_LOG_FORMAT", "xml"), ("MUSTER_STREAM_REPLICAS", "2")])
+    func refusesNonsenseWithTheVariableNamed(name: String, value: String) {
+        let error = #expect(throws: ConfigurationError.self) { _ = try MusterConfiguration.fromEnvironment([name: value]) }
+        #expect(error?.description.contains(name) == true)
+    }
+}
