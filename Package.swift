@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "MusterRuntime",
             dependencies: [
-                "MusterNATS", "MusterLog",
+                "MusterNATS", "MusterEvents", "MusterLog",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

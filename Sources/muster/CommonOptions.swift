@@ -26,19 +26,11 @@ struct CommonOptions: ParsableArguments {
 
     func configuration() throws -> MusterConfiguration {
         var config = try MusterConfiguration.fromEnvironment()
-        if let natsURL { config.natsURL = natsURL }
-        if let natsCreds { config.natsCredentials = natsCreds }
-        if let dataDir { config.dataDirectory = dataDir }
-        if let instance {
-            guard Subject.isToken(instance) else { throw ValidationError("--instance must be letters, digits, - or _") }
-            config.instance = instance
-        }
-        if let logLevel {
-            guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-                throw ValidationError("--log-level \(logLevel) is not trace, debug, info, notice, warning, error or critical")
-            }
-            config.logLevel = level
-        }
+        try config.set(.natsURL, flag: natsURL, source: "--nats-url")
+        try config.set(.natsCredentials, flag: natsCreds, source: "--nats-creds")
+        try config.set(.dataDirectory, flag: dataDir, source: "--data-dir")
+        try config.set(.instance, flag: instance, source: "--instance")
+        try config.set(.logLevel, flag: logLevel, source: "--log-level")
         return config
     }
 
@@ -70,6 +62,13 @@ struct CommonOptions: ParsableArguments {
             await connection.drain()
             throw error
         }
+    }
+}
+
+extension MusterConfiguration {
+    /// A flag overrides the environment only when it was given.
+    mutating func set(_ setting: Setting, flag: String?, source: String) throws {
+        if let flag { try set(setting, flag, source: source) }
     }
 }
 

@@ -26,12 +26,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         var config = try common.configuration()
-        if let host { config.httpHost = host }
-        if let port { config.httpPort = port }
-        if let logFormat {
-            guard let format = LogFormat(rawValue: logFormat.lowercased()) else { throw ValidationError("--log-format must be text or json") }
-            config.logFormat = format
-        }
+        try config.set(.httpHost, flag: host, source: "--host")
+        try config.set(.httpPort, flag: port.map(String.init), source: "--port")
+        try config.set(.logFormat, flag: logFormat, source: "--log-format")
         let settings = config
         let names: [String]
         do { names = try MusterProcess.resolve(services) } catch { throw ValidationError("\(error)") }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MusterEvents
 import MusterLog
 import MusterNATS
 
@@ -20,31 +21,55 @@ public struct MusterConfiguration: Sendable {
 
     public init() {}
 
+    /// Every setting, by its environment variable.
+    public enum Setting: String, CaseIterable, Sendable {
+        case natsURL = "MUSTER_NATS_URL"
+        case natsCredentials = "MUSTER_NATS_CREDS"
+        case httpHost = "MUSTER_HTTP_HOST"
+        case httpPort = "MUSTER_HTTP_PORT"
+        case dataDirectory = "MUSTER_DATA_DIR"
+        case logLevel = "MUSTER_LOG_LEVEL"
+        case logFormat = "MUSTER_LOG_FORMAT"
+        case instance = "MUSTER_INSTANCE"
+        case streamReplicas = "MUSTER_STREAM_REPLICAS"
+    }
+
+    /// Sets one setting from text. The environment and the command-line flags both come through
+    /// here, so a value means the same and is refused the same way wherever it comes from.
+    /// - Parameter source: how the user gave it (`--port`), for the error; the variable by default.
+    public mutating func set(_ setting: Setting, _ value: String, source: String? = nil) throws {
+        let given = "\(source ?? setting.rawValue)=\(value)"
+        switch setting {
+        case .natsURL: natsURL = value
+        case .natsCredentials: natsCredentials = value.isEmpty ? nil : value
+        case .httpHost: httpHost = value
+        case .httpPort:
+            guard let port = Int(value), (0...65535).contains(port) else { throw ConfigurationError("\(given) is not a port") }
+            httpPort = port
+        case .dataDirectory: dataDirectory = value
+        case .logLevel:
+            guard let level = Logger.Level(rawValue: value.lowercased()) else {
+                throw ConfigurationError("\(given) is not one of trace, debug, info, notice, warning, error, critical")
+            }
+            logLevel = level
+        case .logFormat:
+            guard let format = LogFormat(rawValue: value.lowercased()) else { throw ConfigurationError("\(given) must be text or json") }
+            logFormat = format
+        case .instance:
+            // It becomes part of NATS consumer names, so it must be one subject token.
+            guard Subject.isToken(value) else { throw ConfigurationError("\(given) must be letters, digits, - or _") }
+            instance = value
+        case .streamReplicas:
+            guard let n = Int(value), [1, 3, 5].contains(n) else { throw ConfigurationError("\(given) must be 1, 3 or 5") }
+            streamReplicas = n
+        }
+    }
+
     /// Reads `MUSTER_*` variables.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MusterConfiguration {
         var config = MusterConfiguration()
-        if let v = environment["MUSTER_NATS_URL"] { config.natsURL = v }
-        if let v = environment["MUSTER_NATS_CREDS"], !v.isEmpty { config.natsCredentials = v }
-        if let v = environment["MUSTER_HTTP_HOST"] { config.httpHost = v }
-        if let v = environment["MUSTER_HTTP_PORT"] {
-            guard let port = Int(v), (0...65535).contains(port) else { throw ConfigurationError("MUSTER_HTTP_PORT=\(v) is not a port") }
-            config.httpPort = port
-        }
-        if let v = environment["MUSTER_DATA_DIR"] { config.dataDirectory = v }
-        if let v = environment["MUSTER_LOG_LEVEL"] {
-            guard let level = Logger.Level(rawValue: v.lowercased()) else {
-                throw ConfigurationError("MUSTER_LOG_LEVEL=\(v) is not one of trace, debug, info, notice, warning, error, critical")
-            }
-            config.logLevel = level
-        }
-        if let v = environment["MUSTER_LOG_FORMAT"] {
-            guard let format = LogFormat(rawValue: v.lowercased()) else { throw ConfigurationError("MUSTER_LOG_FORMAT=\(v) must be text or json") }
-            config.logFormat = format
-        }
-        if let v = environment["MUSTER_INSTANCE"] { config.instance = v }
-        if let v = environment["MUSTER_STREAM_REPLICAS"] {
-            guard let n = Int(v), [1, 3, 5].contains(n) else { throw ConfigurationError("MUSTER_STREAM_REPLICAS=\(v) must be 1, 3 or 5") }
-            config.streamReplicas = n
+        for setting in Setting.allCases {
+            if let value = environment[setting.rawValue] { try config.set(setting, value) }
         }
         return config
     }

@@ -16,7 +16,7 @@ struct ConfigurationTests {
     }
 
     @Test(arguments: [("MUSTER_HTTP_PORT", "eighty"), ("MUSTER_HTTP_PORT", "70000"), ("MUSTER_LOG_LEVEL", "loud"),
-                      ("MUSTER_LOG_FORMAT", "xml"), ("MUSTER_STREAM_REPLICAS", "2")])
+                      ("MUSTER_LOG_FORMAT", "xml"), ("MUSTER_STREAM_REPLICAS", "2"), ("MUSTER_INSTANCE", "a.b")])
     func refusesNonsenseWithTheVariableNamed(name: String, value: String) {
         let error = #expect(throws: ConfigurationError.self) { _ = try MusterConfiguration.fromEnvironment([name: value]) }
         #expect(error?.description.contains(name) == true)
