@@ -69,9 +69,10 @@ struct AnyPayload: Encodable {
 }
 
 extension JSONEncoder {
-    static var compact: JSONEncoder {
+    /// Made once: tail encodes every event it prints with it.
+    static let compact: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
+    }()
 }

@@ -59,8 +59,7 @@ public enum PlatformRoutes {
             return KeyListing(count: entries.count, keys: entries)
         }
         admin.get("/projections") { _, _ in
-            var reports: [ProjectionStatusReport] = []
-            for projection in environment.projections { reports.append(await projection.status()) }
+            let reports = await environment.projectionReports()
             return ProjectionListing(projections: reports)
         }
     }

@@ -30,8 +30,7 @@ public enum HealthRoutes {
         routes.get("/ready") { _, _ -> Response in
             let natsStatus = environment.connection.status
             let streams = natsStatus == .connected ? await environment.log.streamsPresent() : false
-            var reports: [ProjectionStatusReport] = []
-            for projection in environment.projections { reports.append(await projection.status()) }
+            let reports = await environment.projectionReports()
             let ready = natsStatus == .connected && streams && reports.allSatisfy(\.caughtUp)
             let body = Readiness(ready: ready, nats: natsStatus.rawValue, natsError: environment.connection.lastAsyncError,
                                  streams: streams, projections: reports)

@@ -38,4 +38,11 @@ public final class MusterEnvironment: Sendable {
     }
 
     public var projections: [any ProjectionStatus] { projectionList.withLock { $0 } }
+
+    /// The status of every tracked projection, in the order they were tracked.
+    public func projectionReports() async -> [ProjectionStatusReport] {
+        var reports: [ProjectionStatusReport] = []
+        for projection in projections { reports.append(await projection.status()) }
+        return reports
+    }
 }
