@@ -51,19 +51,15 @@ extension ProjectionRunner {
         var applied: UInt64 = 0
         var lastReport = started
         if !caughtUp {
-            var iterator = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
-                                        batch: options.batch, expires: options.idleWait).makeAsyncIterator()
+            var iterator = batches()
             loop: while true {
                 try Task.checkCancellation()
                 switch try await iterator.nextBatch(max: options.batch) {
                 case nil: break loop
                 case .idle: if caughtUp { break loop }
                 case .messages(let messages):
-                    for message in messages {
-                        try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
-                                         payload: message.payload, pending: message.delivery.pending)
-                        applied += 1
-                    }
+                    try await handle(messages)
+                    applied += UInt64(messages.count)
                     guard let last = messages.last else { continue }
                     if last.delivery.pending == 0 { break loop }
                     if ContinuousClock.now - lastReport >= progressEvery {

@@ -113,6 +113,20 @@ public actor ProjectionRunner<P: Projection> {
         lagGauge.record(Double(lag))
     }
 
+    /// This runner's consumer, read in batches of `options.batch`.
+    nonisolated func batches() -> PullConsumer.AsyncIterator {
+        PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
+                     batch: options.batch, expires: options.idleWait).makeAsyncIterator()
+    }
+
+    /// Folds a delivered batch in stream order.
+    func handle(_ messages: [JetStreamMessage]) async throws {
+        for message in messages {
+            try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
+                             payload: message.payload, pending: message.delivery.pending)
+        }
+    }
+
     /// Folds one delivered message; poison goes to the DLQ.
     func handle(subject: String, sequence: UInt64, payload: Data, pending: UInt64) async throws {
         lag = pending
@@ -144,9 +158,7 @@ public actor ProjectionRunner<P: Projection> {
     /// One pass: position the consumer and fold until reload, cancellation or an error.
     private func consume() async throws {
         try await positionConsumer()
-        let consumer = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
-                                    batch: options.batch, expires: options.idleWait)
-        var iterator = consumer.makeAsyncIterator()
+        var iterator = batches()
         while !Task.isCancelled && !reloadRequested {
             switch try await iterator.nextBatch(max: options.batch) {
             case nil:
@@ -157,10 +169,7 @@ public actor ProjectionRunner<P: Projection> {
                 lagGauge.record(0)
                 if savesWhileFolding { try saveSnapshot() } // quiet now: make what was folded durable
             case .messages(let messages):
-                for message in messages {
-                    try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
-                                     payload: message.payload, pending: message.delivery.pending)
-                }
+                try await handle(messages)
             }
         }
     }
