@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, bottom to top. A layer never imports the one above it:
 //   CNats (libnats) → MusterNATS → MusterEvents / MusterLog → MusterRuntime (HTTP, health, metrics)
-//   → domain modules (MusterPlatform: API keys; later one per app) → MusterServices → muster (CLI).
+//   → MusterGeo (gazetteer) → domain modules (MusterPlatform: API keys; MusterOPL: Online Picket Line) → MusterServices → muster (CLI).
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -85,11 +85,28 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Places: an offline gazetteer (GeoNames towns + US ZIP centroids), forward and reverse. Pure; no I/O but its file.
+        .target(
+            name: "MusterGeo",
+            dependencies: [],
+            swiftSettings: swiftSettings
+        ),
+        // Online Picket Line: its events, the blocklist fold and views, mobile routes, moderation rules.
+        .target(
+            name: "MusterOPL",
+            dependencies: [
+                "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Services: thin compositions of the domain modules, one folder each.
         .target(
             name: "MusterServices",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform",
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -98,7 +115,8 @@ let package = Package(
         .executableTarget(
             name: "muster",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterServices",
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL",
+                "MusterServices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -113,8 +131,8 @@ let package = Package(
         .testTarget(
             name: "MusterTests",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterServices",
-                "MusterTesting",
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL",
+                "MusterServices", "MusterTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

@@ -71,6 +71,9 @@ public actor ProjectionRunner<P: Projection> {
     /// Reads the current state.
     public func read<T: Sendable>(_ body: (P.State) throws -> T) rethrows -> T { try body(state) }
 
+    /// The state and the checkpoint it stands at, read together.
+    public func current() -> (checkpoint: UInt64, state: P.State) { (checkpoint, state) }
+
     /// Asks the running loop to load the snapshot file again (after `muster replay`).
     public func requestReload() { reloadRequested = true }
 

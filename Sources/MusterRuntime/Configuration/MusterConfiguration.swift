@@ -16,6 +16,13 @@ public struct MusterConfiguration: Sendable {
     /// Distinguishes this process's projection consumers from other processes' (a compose service name, say).
     public var instance = "local"
     public var streamReplicas = 1
+    /// Requests per minute one API key may make to read routes / write routes; 0 turns the limit off.
+    public var readRatePerMinute = 600
+    public var writeRatePerMinute = 30
+    /// The gazetteer file the geocode service loads (`make gazetteer` builds it).
+    public var gazetteerPath = ".data/gazetteer/places.tsv"
+    /// A Nominatim-compatible search URL for street-level forward geocoding; empty means offline only.
+    public var geocodeUpstream: String?
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -32,6 +39,10 @@ public struct MusterConfiguration: Sendable {
         case logFormat = "MUSTER_LOG_FORMAT"
         case instance = "MUSTER_INSTANCE"
         case streamReplicas = "MUSTER_STREAM_REPLICAS"
+        case readRate = "MUSTER_RATE_READ"
+        case writeRate = "MUSTER_RATE_WRITE"
+        case gazetteer = "MUSTER_GAZETTEER"
+        case geocodeUpstream = "MUSTER_GEOCODE_UPSTREAM"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -62,6 +73,15 @@ public struct MusterConfiguration: Sendable {
         case .streamReplicas:
             guard let n = Int(value), [1, 3, 5].contains(n) else { throw ConfigurationError("\(given) must be 1, 3 or 5") }
             streamReplicas = n
+        case .readRate, .writeRate:
+            guard let n = Int(value), n >= 0 else { throw ConfigurationError("\(given) must be requests per minute, 0 for no limit") }
+            if setting == .readRate { readRatePerMinute = n } else { writeRatePerMinute = n }
+        case .gazetteer: gazetteerPath = value
+        case .geocodeUpstream:
+            guard value.isEmpty || value.hasPrefix("http://") || value.hasPrefix("https://") else {
+                throw ConfigurationError("\(given) must be an http(s) URL")
+            }
+            geocodeUpstream = value.isEmpty ? nil : value
         }
     }
 

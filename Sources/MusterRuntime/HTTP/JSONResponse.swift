@@ -3,7 +3,7 @@ import Hummingbird
 
 /// JSON answers with a chosen status (Hummingbird's `ResponseEncodable` always answers 200).
 public enum JSONResponse {
-    static let encoder: JSONEncoder = {
+    public static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

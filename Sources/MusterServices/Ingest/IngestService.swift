@@ -1,16 +1,38 @@
 import Foundation
+import Hummingbird
 import MusterEvents
 import MusterLog
 import MusterNATS
+import MusterOPL
+import MusterPlatform
 import MusterRuntime
+import ServiceLifecycle
 
-/// ingest: the write side. Apps' write routes mount here as their issues land; today it takes
-/// validated appends over NATS (`muster.ingest.append`) for scripts in any language.
+/// ingest: the write side. It mounts the apps' write routes (OPL: strike submissions, GPS
+/// snapshots, DNS-filter stats) and takes validated appends over NATS (`muster.ingest.append`)
+/// for scripts in any language.
 public struct IngestService: MusterServiceModule {
     public let name = "ingest"
     public let summary = "validated appends to the log"
+    let platform: PlatformKit
+    let opl: OPLKit
+    let runsKeys: Bool
+    let runsOPL: Bool
 
-    public init() {}
+    public init(platform: PlatformKit, opl: OPLKit, runsKeys: Bool = true, runsOPL: Bool = true) {
+        self.platform = platform
+        self.opl = opl
+        self.runsKeys = runsKeys
+        self.runsOPL = runsOPL
+    }
+
+    public func services(in environment: MusterEnvironment) -> [any Service] {
+        (runsKeys ? [platform.keys] : []) + (runsOPL ? [opl.runner] : [])
+    }
+
+    public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
+        MobileWriteRoutes.add(to: routes, keys: platform.keys, rate: opl.writeRate, opl: opl.runner, log: environment.log)
+    }
 
     struct AppendRequest: Decodable {
         var type: String

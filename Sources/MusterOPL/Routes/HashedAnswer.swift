@@ -1,0 +1,21 @@
+import HTTPTypes
+import Hummingbird
+import MusterRuntime
+
+extension HTTPField.Name {
+    public static let contentHash = HTTPField.Name("X-Content-Hash")!
+}
+
+extension OPLReadModel.Answer {
+    /// 304 with no body when the client already holds this answer (its `hash` parameter or
+    /// `If-None-Match`), else 200 with the answer. Both carry `X-Content-Hash` and an `ETag`.
+    func response(to request: Request, clientHash: String?) -> Response {
+        var headers: HTTPFields = [.contentHash: hash, .eTag: "\"\(hash)\"", .cacheControl: "no-cache"]
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        if clientHash == hash || ifNoneMatch == "\"\(hash)\"" || ifNoneMatch == hash {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import MusterGeo
+
+/// An immutable picture of what the blocklists show at one checkpoint and moment: live actions,
+/// their geofences in a grid, and their URL entries. Answers are built from it on demand.
+///
+/// "Live" depends on the clock as well as on events (an action ends when its duration runs out),
+/// so a view is valid until the next start or end among its actions, and is rebuilt after that.
+public struct BlocklistView: Sendable {
+    public struct LiveAction: Sendable {
+        public var action: OPLProjection.Action
+        public var employerId: String
+        /// `approved` (not started yet), `active`, or `ended` (only shown with includeInactive).
+        public var status: String
+        public var startDate: String
+        public var endDate: String?
+        public var live: Bool { status != "ended" }
+    }
+
+    public let checkpoint: UInt64
+    public let builtAt: Date
+    public let validUntil: Date
+    public let actions: [LiveAction]
+    let geofences: GeoGrid<(item: MobileData.GeofenceItem, live: Bool)>
+
+    /// Employers whose hosts are shared by many (social networks, marketplaces): a `host/path`
+    /// entry there must never reach the DNS filter, which would block the whole host.
+    public static let sharedHosts: Set<String> = [
+        "facebook.com", "instagram.com", "twitter.com", "x.com", "linkedin.com", "youtube.com", "tiktok.com", "reddit.com",
+        "medium.com", "github.com", "threads.net", "bsky.app", "amazon.com", "etsy.com", "ebay.com", "google.com", "apple.com",
+    ]
+
+    /// Default notification radius, metres, of an action placed by its own coordinates.
+    public static let actionRadius = 1_000
+
+    public init(state: OPLProjection.State, checkpoint: UInt64, now: Date = Date()) {
+        self.checkpoint = checkpoint
+        builtAt = now
+        var next = Date.distantFuture
+        var actions: [LiveAction] = []
+        for action in state.actions.values.sorted(by: { $0.id < $1.id }) {
+            guard let employerId = action.employerId, action.status == .approved || action.status == .ended else { continue }
+            guard let start = action.startDate, let end = action.endDate else { continue }
+            let status: String
+            if action.status == .ended || end <= now { status = "ended" }
+            else if start > now { status = "approved"; next = min(next, start) }
+            else { status = "active" }
+            if action.status == .approved, end > now { next = min(next, end) }
+            actions.append(LiveAction(action: action, employerId: employerId, status: status,
+                                      startDate: action.details.startDate, endDate: action.endDate.map(OPLDates.string)))
+        }
+        validUntil = next
+        self.actions = actions
+
+        var grid = GeoGrid<(item: MobileData.GeofenceItem, live: Bool)>()
+        for live in actions {
+            let a = live.action
+            func item(id: String, type: String, lat: Double, lng: Double, radius: Int, name: String?, locationType: String?) -> MobileData.GeofenceItem {
+                MobileData.GeofenceItem(id: id, type: type, actionId: a.id, employerId: live.employerId, employerName: a.employer.name,
+                                        actionType: a.details.actionType, coordinates: .init(lat: lat, lng: lng), distance: 0,
+                                        notificationRadius: radius, organization: a.details.organization, location: a.details.location,
+                                        startDate: live.startDate, endDate: live.endDate, description: a.details.description,
+                                        demands: a.details.demands, moreInfoUrl: a.details.learnMoreUrl, locationName: name,
+                                        locationType: locationType)
+            }
+            if let c = a.coordinates {
+                grid.insert(lat: c.latitude, lng: c.longitude,
+                            (item(id: a.id, type: "action", lat: c.latitude, lng: c.longitude, radius: Self.actionRadius,
+                                  name: a.details.location, locationType: "action"), live.live))
+            }
+            for site in a.locations {
+                grid.insert(lat: site.latitude, lng: site.longitude,
+                            (item(id: site.locationId, type: site.type, lat: site.latitude, lng: site.longitude,
+                                  radius: site.notificationRadius, name: site.name, locationType: site.type), live.live))
+            }
+        }
+        geofences = grid
+    }
+
+    public var isCurrent: Bool { Date() < validUntil }
+
+    /// `GET /api/mobile/data` for one region.
+    public func mobileData(lat: Double, lng: Double, radius: Int, includeInactive: Bool, generatedAt: String) -> MobileData {
+        var all: [MobileData.GeofenceItem] = []
+        for (distance, entry) in geofences.within(Double(radius), ofLat: lat, lng: lng) where entry.live || includeInactive {
+            var item = entry.item
+            item.distance = Int(distance.rounded())
+            all.append(item)
+        }
+        var groups: [MobileData.EmployerGeofences] = []
+        var groupIndex: [String: Int] = [:]
+        for item in all {
+            if let index = groupIndex[item.employerId] {
+                groups[index].geofences.append(item)
+            } else {
+                groupIndex[item.employerId] = groups.count
+                groups.append(.init(employerId: item.employerId, employerName: item.employerName, geofences: [item]))
+            }
+        }
+        let urls = urlEntries(includeInactive: includeInactive)
+        return MobileData(generatedAt: generatedAt, suggestedRefreshInterval: 3_600_000,
+                          cachedRegion: .init(center: .init(lat: lat, lng: lng), radiusMeters: radius,
+                                              refreshThresholdMeters: Int((Double(radius) * 0.8).rounded())),
+                          geofences: .init(total: all.count, byEmployer: groups, all: all),
+                          blocklist: .init(totalUrls: urls.count, totalEmployers: Set(urls.map(\.employerId)).count, urls: urls))
+    }
+
+    /// The global URL list of the mobile answer.
+    func urlEntries(includeInactive: Bool) -> [MobileData.URLEntry] {
+        var entries: [MobileData.URLEntry] = []
+        for live in actions where live.live || includeInactive {
+            for url in live.action.urls {
+                entries.append(.init(url: url, employer: live.action.employer.name, employerId: live.employerId,
+                                     actionType: live.action.details.actionType, actionId: live.action.id))
+            }
+        }
+        return entries.sorted { ($0.employer, $0.url, $0.actionId) < ($1.employer, $1.url, $1.actionId) }
+    }
+
+    /// `GET /api/active-strikes`: actions people can attach a snapshot to.
+    public func activeStrikes(generatedAt: String) -> ActiveStrikes {
+        let strikes = actions.filter(\.live).sorted { ($0.action.employer.name, $0.action.id) < ($1.action.employer.name, $1.action.id) }.map {
+            ActiveStrikes.Strike(id: $0.action.id, actionType: $0.action.details.actionType, employerName: $0.action.employer.name,
+                                 employerId: $0.employerId, organization: $0.action.details.organization, location: $0.action.details.location,
+                                 startDate: $0.startDate, endDate: $0.endDate, description: $0.action.details.description)
+        }
+        return ActiveStrikes(count: strikes.count, generatedAt: generatedAt, strikes: strikes)
+    }
+
+    /// `GET /api/blocklist.json`: employer name → entry. `dnsSafe` leaves out `host/path` entries
+    /// on shared hosts (the DNS filter, which sends no `format`, would block the whole host).
+    public func extensionMap(includeInactive: Bool, dnsSafe: Bool) -> [String: ExtensionEntry] {
+        var map: [String: ExtensionEntry] = [:]
+        // Newest start first, so an employer's entry describes its most recent action.
+        let ordered = actions.filter { $0.live || includeInactive }
+            .sorted { ($0.live ? 1 : 0, $0.startDate, $0.action.id) > ($1.live ? 1 : 0, $1.startDate, $1.action.id) }
+        for live in ordered {
+            let a = live.action
+            let urls = a.urls.filter { url in
+                guard dnsSafe, let slash = url.firstIndex(of: "/") else { return true }
+                return !Self.sharedHosts.contains(String(url[..<slash]))
+            }
+            let key = Self.mapKey(a.employer.name, employerId: live.employerId)
+            if var existing = map[key] {
+                for url in urls where !existing.matchingUrlRegexes.contains(url) { existing.matchingUrlRegexes.append(url) }
+                map[key] = existing
+                continue
+            }
+            let d = a.details
+            let moreInfo = d.learnMoreUrl ?? a.employer.website.map { $0.hasPrefix("http") ? $0 : "https://\($0)" } ?? ""
+            map[key] = ExtensionEntry(
+                moreInfoUrl: moreInfo, matchingUrlRegexes: urls, startTime: live.startDate, logoUrl: d.logoUrl,
+                actionDetails: .init(id: a.id, organization: d.organization, actionType: d.actionType, status: live.status,
+                                     description: d.description, demands: d.demands ?? "", location: d.location, startDate: live.startDate,
+                                     contactInfo: d.contactInfo ?? "", learnMoreUrl: d.learnMoreUrl ?? ""))
+        }
+        return map
+    }
+
+    /// Keys starting with `_` are reserved (`_optimizedPatterns`): such names lose the underscores.
+    static func mapKey(_ name: String, employerId: String) -> String {
+        let trimmed = String(name.drop { $0 == "_" })
+        return trimmed.isEmpty ? employerId : trimmed
+    }
+}
