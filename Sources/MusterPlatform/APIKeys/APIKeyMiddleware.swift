@@ -27,7 +27,7 @@ public struct APIKeyMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    func authenticate(_ presented: String?) async throws -> AuthenticatedClient {
+    public func authenticate(_ presented: String?) async throws -> AuthenticatedClient {
         guard let presented = presented?.trimmingCharacters(in: .whitespaces), !presented.isEmpty else {
             throw APIError(.unauthorized, "missing API key: send it in the X-API-Key header")
         }

@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// one HTTP port, discovery, and the order they start and stop in.
 public enum MusterProcess {
     /// Every service `muster serve` knows, in start order.
-    public static let serviceNames = ["ingest", "query"]
+    public static let serviceNames = ["ingest", "geocode", "moderation", "query"]
 
     /// Every event type of every domain module.
     public static var catalog: EventCatalog {
@@ -54,6 +54,10 @@ public enum MusterProcess {
         return names.map { name -> any MusterServiceModule in
             switch name {
             case "ingest": IngestService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
+            case "geocode": GeocodeService(platform: kit(), rate: RateLimiter(perMinute: environment.configuration.readRatePerMinute),
+                                           runsKeys: once("keys"),
+                                           geocoder: Geocoder(path: environment.configuration.gazetteerPath))
+            case "moderation": ModerationService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
             case "query": QueryService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
             default: preconditionFailure("resolve() admits only known names")
             }

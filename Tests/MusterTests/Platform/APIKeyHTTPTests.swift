@@ -13,11 +13,13 @@ struct APIKeyHTTPTests {
     func withApp(_ body: @escaping @Sendable (any TestClientProtocol, TestLog, ProjectionRunner<KeysProjection>) async throws -> Void) async throws {
         try await withTestLog { env in
             let kit = PlatformKit(environment: env.environment)
+            let opl = OPLKit(environment: env.environment)
             let router = MusterHTTP.makeRouter(environment: env.environment,
-                                               modules: [IngestService(), QueryService(platform: kit)])
+                                               modules: [IngestService(platform: kit, opl: opl), QueryService(platform: kit, opl: opl)])
             let app = Application(router: router)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await kit.keys.runUntilCancelled() }
+                group.addTask { await opl.runner.runUntilCancelled() }
                 try await app.test(.router) { client in try await body(client, env, kit.keys) }
                 group.cancelAll()
             }

@@ -17,7 +17,7 @@ struct TestLog {
     let dataDirectory: URL
     var log: EventLog { environment.log }
 
-    static func start() async throws -> TestLog {
+    static func start(_ configure: (inout MusterConfiguration) -> Void = { _ in }) async throws -> TestLog {
         let server = try await NATSTestServer.start()
         var logger = Logger(label: "test")
         logger.logLevel = .error
@@ -26,6 +26,8 @@ struct TestLog {
         configuration.natsURL = server.url
         configuration.dataDirectory = server.directory.appendingPathComponent("muster").path
         configuration.instance = "test"
+        configuration.gazetteerPath = Repository.path("Tests/Fixtures/gazetteer-sample.tsv")
+        configure(&configuration)
         let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
                                             catalog: MusterProcess.catalog, metrics: PrometheusCollectorRegistry(), source: "test")
         try await environment.log.bootstrap()
@@ -40,8 +42,8 @@ struct TestLog {
 }
 
 /// Runs `body` with a fresh log; everything is torn down afterwards.
-func withTestLog<T>(_ body: (TestLog) async throws -> T) async throws -> T {
-    let env = try await TestLog.start()
+func withTestLog<T>(_ configure: (inout MusterConfiguration) -> Void = { _ in }, _ body: (TestLog) async throws -> T) async throws -> T {
+    let env = try await TestLog.start(configure)
     do {
         let result = try await body(env)
         await env.stop()

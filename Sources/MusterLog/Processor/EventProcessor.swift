@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import MusterEvents
+import MusterNATS
+import ServiceLifecycle
+
+/// Reacts to events with side effects (geocode a submission, run moderation checks), at least
+/// once: a durable consumer with explicit acks. An event is acknowledged after its handler
+/// succeeded; a failing handler is retried with backoff, and after `maxDeliveries` attempts the
+/// event goes to the DLQ with the reason, so one poison event never stops the rest.
+///
+/// Handlers must be idempotent (they append with idempotency keys), since a crash between the
+/// handler's append and the ack delivers the event again.
+public struct EventProcessor: Service {
+    public let name: String
+    public let filterSubjects: [String]
+    public let log: EventLog
+    public var maxDeliveries = 5
+    public var batch = 64
+    let logger: Logger
+    let handler: @Sendable (RecordedEvent) async throws -> Void
+
+    /// - Parameter name: names the durable consumer (`proc_<name>`), shared by every instance of
+    ///   the service, so each event is handled by one of them.
+    public init(name: String, filterSubjects: [String], log: EventLog, logger: Logger,
+                handler: @escaping @Sendable (RecordedEvent) async throws -> Void) {
+        self.name = name
+        self.filterSubjects = filterSubjects
+        self.log = log
+        var logger = logger
+        logger[metadataKey: "processor"] = "\(name)"
+        self.logger = logger
+        self.handler = handler
+    }
+
+    public var consumerName: String { "proc_\(name)" }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await runUntilCancelled() }
+    }
+
+    public func runUntilCancelled() async {
+        while !Task.isCancelled {
+            do {
+                try await consume()
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                logger.error("processor stalled; retrying", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    func consume() async throws {
+        var config = ConsumerConfig(durableName: consumerName)
+        config.description = "processor \(name)"
+        config.ackPolicy = .explicit
+        config.ackWait = 30_000_000_000
+        config.maxDeliver = maxDeliveries + 1 // the last delivery only sends the event to the DLQ
+        config.filterSubjects = filterSubjects
+        config.numReplicas = log.configuration.replicas
+        _ = try await log.jetStream.ensureConsumer(stream: log.configuration.eventsStream, config)
+        var iterator = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
+                                    batch: batch, expires: .seconds(1)).makeAsyncIterator()
+        while !Task.isCancelled {
+            switch try await iterator.nextBatch(max: batch) {
+            case nil: return
+            case .idle: continue
+            case .messages(let messages):
+                for message in messages { try await handle(message) }
+            }
+        }
+    }
+
+    func handle(_ message: JetStreamMessage) async throws {
+        let sequence = message.delivery.streamSequence
+        let event: RecordedEvent
+        do {
+            event = try log.catalog.decode(subject: message.subject, sequence: sequence, payload: message.payload)
+        } catch {
+            try await deadLetter(message, reason: "\(error)")
+            return
+        }
+        do {
+            try await handler(event)
+            try message.ack()
+        } catch {
+            if message.delivery.deliveryCount >= UInt64(maxDeliveries) {
+                try await deadLetter(message, reason: "gave up after \(maxDeliveries) attempts: \(error)")
+            } else {
+                let delay = Duration.seconds(1 << min(Int(message.delivery.deliveryCount), 6))
+                logger.warning("handler failed; retrying", metadata: ["sequence": "\(sequence)", "error": "\(error)", "retryIn": "\(delay)"])
+                try message.nak(delay: delay)
+            }
+        }
+    }
+
+    private func deadLetter(_ message: JetStreamMessage, reason: String) async throws {
+        try await log.deadLetter(subject: message.subject, payload: message.payload, originSequence: message.delivery.streamSequence,
+                                 consumer: consumerName, reason: reason)
+        try message.term(reason: "sent to DLQ")
+        logger.warning("event sent to DLQ", metadata: ["sequence": "\(message.delivery.streamSequence)", "reason": "\(reason)"])
+    }
+}

@@ -1,0 +1,42 @@
+/// Text made safe for HTML element content and quoted attribute values.
+public func escapeHTML(_ text: some StringProtocol) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&#39;"
+        default: out.append(character)
+        }
+    }
+    return out
+}
+
+/// Builds a page by appending escaped text and trusted markup; only `raw` takes markup.
+struct HTMLPage {
+    private(set) var html = ""
+
+    init(title: String) {
+        html = """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+        <title>\(escapeHTML(title))</title><style>
+        body{font:15px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:70em;padding:0 1em;color:#222}
+        table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.35em .5em;text-align:left;vertical-align:top}
+        .flag{display:inline-block;background:#fde2e2;color:#8a1c1c;border-radius:3px;padding:0 .4em;margin:0 .2em .2em 0;font-size:85%}
+        .ok{background:#e2f5e2;color:#1c5a1c}.muted{color:#777}form.inline{display:inline}fieldset{margin:1em 0;border:1px solid #ccc}
+        textarea,input[type=text]{width:100%;box-sizing:border-box}dt{font-weight:600}dd{margin:0 0 .5em 0;white-space:pre-wrap}
+        </style></head><body>
+        """
+    }
+
+    mutating func raw(_ markup: String) { html += markup }
+    mutating func text(_ text: some StringProtocol) { html += escapeHTML(text) }
+
+    mutating func finish() -> String {
+        html += "</body></html>"
+        return html
+    }
+}

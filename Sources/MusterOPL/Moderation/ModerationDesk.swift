@@ -1,0 +1,156 @@
+import Foundation
+import MusterEvents
+import MusterLog
+import MusterRuntime
+
+/// Moderators' decisions, turned into events. Each is checked against the current state and
+/// appended with the aggregate's last sequence as the expected version, so two moderators
+/// deciding at once cannot both win: the second gets 409 and reloads.
+public struct ModerationDesk: Sendable {
+    public let runner: ProjectionRunner<OPLProjection>
+    public let log: EventLog
+
+    public init(runner: ProjectionRunner<OPLProjection>, log: EventLog) {
+        self.runner = runner
+        self.log = log
+    }
+
+    func action(_ id: String) async throws -> OPLProjection.Action {
+        guard let action = await runner.read({ $0.actions[id] }) else { throw APIError(.notFound, "no action \(id.prefix(80))") }
+        return action
+    }
+
+    func snapshot(_ id: String) async throws -> OPLProjection.Snapshot {
+        guard let snapshot = await runner.read({ $0.snapshots[id] }) else { throw APIError(.notFound, "no snapshot \(id.prefix(80))") }
+        return snapshot
+    }
+
+    static func reason(_ text: String?, default fallback: String? = nil) throws -> String {
+        guard let reason = text?.trimmingCharacters(in: .whitespacesAndNewlines), !reason.isEmpty else {
+            if let fallback { return fallback }
+            throw APIError(.unprocessableContent, "reason is required: every decision records why")
+        }
+        return reason
+    }
+
+    static func require(_ action: OPLProjection.Action, _ allowed: Set<OPLProjection.Action.Status>, _ what: String) throws {
+        guard allowed.contains(action.status) else {
+            throw APIError(.conflict, "cannot \(what) action \(action.id): it is \(action.status.rawValue)")
+        }
+    }
+
+    /// Appends a decision; a changed aggregate is 409, an invalid event 422.
+    func decide(_ event: some EventPayload, expected: UInt64, moderator: String) async throws -> UInt64 {
+        do { try event.validate() } catch let error as EventValidationError {
+            throw APIError(.unprocessableContent, "\(error.field.dropFirst().replacingOccurrences(of: "/", with: ".")) \(error.reason)")
+        }
+        do {
+            return try await log.append(event, options: AppendOptions(expected: .at(expected), actor: moderator)).sequence
+        } catch let error as AppendError {
+            switch error.code {
+            case .conflict: throw APIError(.conflict, "it changed meanwhile; reload and decide again")
+            case .invalid, .tooLarge: throw APIError(.unprocessableContent, error.message)
+            case .unavailable: throw APIError(.serviceUnavailable, "the event log is unavailable; retry shortly", headers: [.retryAfter: "5"])
+            }
+        }
+    }
+
+    public func approve(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
+        let current = try await action(id)
+        try Self.require(current, [.submitted, .approved, .rejected], "approve")
+        var employer = current.employer
+        if let e = edits.employer {
+            employer.name = e.name ?? employer.name
+            employer.industry = e.industry.map { $0.isEmpty ? nil : $0 } ?? employer.industry
+            employer.website = e.website.map { $0.isEmpty ? nil : $0 } ?? employer.website
+        }
+        var details = current.details
+        if let a = edits.action {
+            details.organization = a.organization ?? details.organization
+            details.actionType = a.actionType ?? details.actionType
+            details.location = a.location ?? details.location
+            if let start = a.startDate {
+                guard let date = OPLDates.parse(start) else { throw APIError(.unprocessableContent, "action.startDate must be ISO-8601 or YYYY-MM-DD") }
+                details.startDate = Timestamp.string(date)
+            }
+            details.durationDays = a.durationDays ?? details.durationDays
+            details.description = a.description ?? details.description
+            details.demands = a.demands.map { $0.isEmpty ? nil : $0 } ?? details.demands
+            details.contactInfo = a.contactInfo.map { $0.isEmpty ? nil : $0 } ?? details.contactInfo
+            details.learnMoreUrl = a.learnMoreUrl.map { $0.isEmpty ? nil : $0 } ?? details.learnMoreUrl
+            details.logoUrl = a.logoUrl.map { $0.isEmpty ? nil : $0 } ?? details.logoUrl
+            details.coordinates = a.coordinates ?? details.coordinates
+        }
+        if details.coordinates == nil, let placed = current.coordinates { details.coordinates = placed } // keep the geocoded place
+        var urls: [String] = []
+        for typed in edits.urls ?? (current.status == .approved ? current.urls : employer.website.map { [$0] } ?? []) {
+            guard let entry = BlocklistURLs.entry(typed) else { throw APIError(.unprocessableContent, "urls: cannot read a host from \(typed.prefix(100))") }
+            if !urls.contains(entry) { urls.append(entry) }
+        }
+        let sites: [ActionSite]
+        if let given = edits.locations {
+            sites = given.enumerated().map { index, site in
+                ActionSite(locationId: OPLIDs.derived("loc_", from: id, String(index), "\(site.latitude)", "\(site.longitude)"),
+                           type: site.type ?? "picket-site", name: site.name, latitude: site.latitude, longitude: site.longitude,
+                           notificationRadius: site.notificationRadius ?? 250)
+            }
+        } else {
+            sites = current.locations
+        }
+        let event = ActionApproved(actionId: id, employerId: OPLIDs.employer(named: employer.name), employer: employer, action: details,
+                                   urls: urls, locations: sites, moderator: moderator, reason: try Self.reason(edits.reason, default: "approved"))
+        return try await decide(event, expected: current.sequence, moderator: moderator)
+    }
+
+    public func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        let current = try await action(id)
+        try Self.require(current, [.submitted], "reject")
+        return try await decide(ActionRejected(actionId: id, moderator: moderator, reason: try Self.reason(request.reason)),
+                                expected: current.sequence, moderator: moderator)
+    }
+
+    public func merge(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        let current = try await action(id)
+        try Self.require(current, [.submitted, .approved], "merge")
+        guard let into = request.into, into != id else { throw APIError(.unprocessableContent, "into must name another action") }
+        let target = try await action(into)
+        guard target.status != .rejected, target.status != .merged else {
+            throw APIError(.conflict, "cannot merge into \(into): it is \(target.status.rawValue)")
+        }
+        return try await decide(ActionMerged(actionId: id, into: into, moderator: moderator, reason: try Self.reason(request.reason)),
+                                expected: current.sequence, moderator: moderator)
+    }
+
+    public func end(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        let current = try await action(id)
+        try Self.require(current, [.approved], "end")
+        return try await decide(ActionEnded(actionId: id, moderator: moderator, reason: try Self.reason(request.reason)),
+                                expected: current.sequence, moderator: moderator)
+    }
+
+    public func extend(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        let current = try await action(id)
+        try Self.require(current, [.approved, .ended], "extend")
+        guard let days = request.durationDays else { throw APIError(.unprocessableContent, "durationDays is required (the new total)") }
+        return try await decide(ActionExtended(actionId: id, durationDays: days, moderator: moderator, reason: try Self.reason(request.reason)),
+                                expected: current.sequence, moderator: moderator)
+    }
+
+    public func approveSnapshot(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
+        let current = try await snapshot(id)
+        guard current.status == .submitted else { throw APIError(.conflict, "snapshot \(id) is \(current.status.rawValue)") }
+        let site = ActionSite(locationId: OPLIDs.siteID(forSnapshot: id), type: request.type ?? "picket-site",
+                              name: (request.name ?? current.address).map { String($0.prefix(300)) }, latitude: current.latitude, longitude: current.longitude,
+                              notificationRadius: request.notificationRadius ?? 250)
+        return try await decide(SnapshotApproved(snapshotId: id, actionId: current.actionId, site: site, moderator: moderator,
+                                                 reason: try Self.reason(request.reason, default: "approved")),
+                                expected: current.sequence, moderator: moderator)
+    }
+
+    public func rejectSnapshot(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        let current = try await snapshot(id)
+        guard current.status == .submitted else { throw APIError(.conflict, "snapshot \(id) is \(current.status.rawValue)") }
+        return try await decide(SnapshotRejected(snapshotId: id, moderator: moderator, reason: try Self.reason(request.reason)),
+                                expected: current.sequence, moderator: moderator)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Hummingbird
+import MusterLog
+import MusterPlatform
+import MusterRuntime
+
+/// The plain HTML moderation page at `/moderation`. A moderator signs in with a key that has
+/// `moderate:opl`; it is kept in an HttpOnly, SameSite=Strict cookie scoped to `/moderation`
+/// (Strict keeps other sites from posting decisions with it). Forms post back here and are
+/// answered with a redirect (303) to the page that shows the result.
+public enum ModerationPageRoutes {
+    static let cookie = "muster_moderator"
+
+    struct Form: Decodable {
+        var key, reason, into, durationDays, urls, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
+    }
+
+    static func html(_ body: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    static func signIn(_ message: String?) -> Response { html(ModerationPage.login(message: message), status: .unauthorized) }
+
+    static func redirect(_ location: String, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.location] = location
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    static func form(_ request: Request) async throws -> Form {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
+    }
+
+    static func notice(_ request: Request) -> String? {
+        request.uri.queryParameters["done"].map { "Done: \($0.prefix(60))" }
+    }
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: ProjectionRunner<KeysProjection>, desk: ModerationDesk) {
+        let authenticator = APIKeyMiddleware(keys: keys, scope: OPLScopes.moderate)
+        /// The moderator behind the cookie, or nil (then the page shows the sign-in form).
+        @Sendable func moderator(_ request: Request) async -> AuthenticatedClient? {
+            guard let key = request.cookies[cookie]?.value,
+                  let client = try? await authenticator.authenticate(key), client.scopes.contains(OPLScopes.moderate) else { return nil }
+            return client
+        }
+
+        routes.get("/moderation") { request, _ in
+            guard let client = await moderator(request) else { return signIn(nil) }
+            let filter = try ModerationRoutes.queueFilter(QueryParameters(request))
+            let queue = await desk.runner.read { ModerationQueue(state: $0, filter: filter) }
+            return html(ModerationPage.queue(queue, filter: filter, moderator: client.id, notice: notice(request)))
+        }
+        routes.post("/moderation/login") { request, _ in
+            let key = try await form(request).key?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard let client = try? await authenticator.authenticate(key), client.scopes.contains(OPLScopes.moderate) else {
+                return signIn("That key is unknown, revoked, or lacks moderate:opl.")
+            }
+            return redirect("/moderation", headers: [.setCookie: "\(cookie)=\(key); Path=/moderation; HttpOnly; SameSite=Strict; Max-Age=28800"])
+        }
+        routes.post("/moderation/logout") { _, _ in
+            redirect("/moderation", headers: [.setCookie: "\(cookie)=; Path=/moderation; HttpOnly; SameSite=Strict; Max-Age=0"])
+        }
+        routes.get("/moderation/actions/:id") { request, context in
+            guard await moderator(request) != nil else { return signIn(nil) }
+            let action = try await desk.action(try context.parameters.require("id"))
+            return html(ModerationPage.action(action, notice: notice(request)))
+        }
+        routes.get("/moderation/snapshots/:id") { request, context in
+            guard await moderator(request) != nil else { return signIn(nil) }
+            let snapshot = try await desk.snapshot(try context.parameters.require("id"))
+            let action = await desk.runner.read { $0.actions[snapshot.actionId] }
+            return html(ModerationPage.snapshot(snapshot, action: action, notice: notice(request)))
+        }
+        routes.post("/moderation/actions/:id/:decision") { request, context in
+            guard let client = await moderator(request) else { return signIn(nil) }
+            let id = try context.parameters.require("id")
+            let decision = try context.parameters.require("decision")
+            let f = try await form(request)
+            let plain = DecisionRequest(reason: f.reason, into: f.into, durationDays: f.durationDays.flatMap { Int($0) })
+            do {
+                switch decision {
+                case "approve": _ = try await desk.approve(id, edits: approveEdits(f), moderator: client.id)
+                case "reject": _ = try await desk.reject(id, plain, moderator: client.id)
+                case "merge": _ = try await desk.merge(id, plain, moderator: client.id)
+                case "end": _ = try await desk.end(id, plain, moderator: client.id)
+                case "extend": _ = try await desk.extend(id, plain, moderator: client.id)
+                default: throw APIError(.notFound, "no decision \(decision.prefix(40))")
+                }
+            } catch let error as APIError {
+                return html(errorPage(error, back: "/moderation/actions/\(id)"), status: error.status)
+            }
+            return redirect("/moderation/actions/\(id)?done=\(decision)")
+        }
+        routes.post("/moderation/snapshots/:id/:decision") { request, context in
+            guard let client = await moderator(request) else { return signIn(nil) }
+            let id = try context.parameters.require("id")
+            let decision = try context.parameters.require("decision")
+            let f = try await form(request)
+            do {
+                switch decision {
+                case "approve":
+                    _ = try await desk.approveSnapshot(id, SnapshotApproval(reason: f.reason, type: f.type, name: f.siteName,
+                                                                            notificationRadius: f.notificationRadius.flatMap { Int($0) }),
+                                                       moderator: client.id)
+                case "reject": _ = try await desk.rejectSnapshot(id, DecisionRequest(reason: f.reason), moderator: client.id)
+                default: throw APIError(.notFound, "no decision \(decision.prefix(40))")
+                }
+            } catch let error as APIError {
+                return html(errorPage(error, back: "/moderation/snapshots/\(id)"), status: error.status)
+            }
+            return redirect("/moderation/snapshots/\(id)?done=\(decision)")
+        }
+    }
+
+    static func approveEdits(_ f: Form) throws -> ApproveEdits {
+        var edits = ApproveEdits(reason: f.reason)
+        if let urls = f.urls {
+            edits.urls = urls.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let lat = f.siteLatitude.flatMap(Double.init), let lng = f.siteLongitude.flatMap(Double.init) {
+            edits.locations = [ApproveEdits.Site(type: "picket-site", name: f.siteName.flatMap { $0.isEmpty ? nil : $0 },
+                                                 latitude: lat, longitude: lng, notificationRadius: 250)]
+        }
+        return edits
+    }
+
+    static func errorPage(_ error: APIError, back: String) -> String {
+        var page = HTMLPage(title: "Not done")
+        page.raw("<h1>Not done</h1><p class=\"flag\">")
+        page.text(error.message)
+        page.raw("</p><p><a href=\"\(escapeHTML(back))\">Back</a></p>")
+        return page.finish()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MusterEvents
+import MusterLog
+import MusterPlatform
+import MusterRuntime
+import MusterServices
+import ServiceLifecycle
+import Testing
+
+/// The whole `muster serve …` composition on a fresh log: every chosen service's routes on one
+/// router and its long-running parts (projections, processors) running.
+struct TestApp {
+    let env: TestLog
+    let client: any TestClientProtocol
+
+    var log: EventLog { env.log }
+
+    /// Waits until projection `name` has folded the event at `sequence`.
+    func settled(_ name: String, at sequence: UInt64) async throws {
+        try await eventually("\(name) at \(sequence)") {
+            await env.environment.projectionReports().first { $0.name == name }.map { $0.checkpoint >= sequence } ?? false
+        }
+    }
+
+    /// Issues a key with `scopes` and waits until the keys projection knows it.
+    func key(app: String = "opl", _ scopes: [String]) async throws -> String {
+        let (key, event) = issuedKey(app: app, scopes: scopes)
+        try await settled("keys", at: try await log.append(event).sequence)
+        return key
+    }
+
+    @discardableResult
+    func request(_ uri: String, method: HTTPRequest.Method = .get, key: String? = nil, headers: HTTPFields = [:], json: String? = nil) async throws -> TestResponse {
+        var headers = headers
+        if let key { headers[.apiKey] = key }
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
+    var errorMessage: String { json["error"] as? String ?? "<no {error} body: \(text.prefix(200))>" }
+}
+
+func withTestApp(_ names: [String] = ["all"], testing: TestingSetup = .router, configure: (inout MusterConfiguration) -> Void = { _ in },
+                 _ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
+    try await withTestLog(configure) { env in
+        let modules = MusterProcess.modules(try MusterProcess.resolve(names), environment: env.environment)
+        let router = MusterHTTP.makeRouter(environment: env.environment, modules: modules)
+        let services = modules.flatMap { $0.services(in: env.environment) }
+        let app = Application(router: router)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for service in services { group.addTask { try await service.run() } }
+            try await app.test(testing) { client in try await body(TestApp(env: env, client: client)) }
+            group.cancelAll()
+        }
+    }
+}
