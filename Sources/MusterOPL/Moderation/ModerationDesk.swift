@@ -48,14 +48,39 @@ public struct ModerationDesk: Sendable {
             return try await log.append(event, options: AppendOptions(expected: .at(expected), actor: moderator)).sequence
         } catch let error as AppendError {
             switch error.code {
-            case .conflict: throw APIError(.conflict, "it changed meanwhile; reload and decide again")
+            case .conflict: throw Self.changedMeanwhile
             case .invalid, .tooLarge: throw APIError(.unprocessableContent, error.message)
             case .unavailable: throw APIError(.serviceUnavailable, "the event log is unavailable; retry shortly", headers: [.retryAfter: "5"])
             }
         }
     }
 
+    static let changedMeanwhile = APIError(.conflict, "it changed meanwhile; reload and decide again")
+
+    /// Runs a decision; when the aggregate moved because this process had not yet folded its
+    /// latest event (often the automatic checks landing just after a submission), waits for the
+    /// fold and decides once more on the fresh state. A real clash with another moderator then
+    /// fails the state check with a clear 409.
+    func retryingOnce(_ decision: () async throws -> UInt64) async throws -> UInt64 {
+        do {
+            return try await decision()
+        } catch let error as APIError where error.message == Self.changedMeanwhile.message {
+            let before = await runner.checkpoint
+            let deadline = ContinuousClock.now + .seconds(2)
+            while ContinuousClock.now < deadline {
+                let (lag, checkpoint) = (await runner.lag, await runner.checkpoint)
+                if lag == 0 && checkpoint != before { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return try await decision()
+        }
+    }
+
     public func approve(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
+        try await retryingOnce { try await approveOnce(id, edits: edits, moderator: moderator) }
+    }
+
+    func approveOnce(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
         try Self.require(current, [.submitted, .approved, .rejected], "approve")
         var employer = current.employer
@@ -102,14 +127,14 @@ public struct ModerationDesk: Sendable {
         return try await decide(event, expected: current.sequence, moderator: moderator)
     }
 
-    public func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    func rejectOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
         try Self.require(current, [.submitted], "reject")
         return try await decide(ActionRejected(actionId: id, moderator: moderator, reason: try Self.reason(request.reason)),
                                 expected: current.sequence, moderator: moderator)
     }
 
-    public func merge(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    func mergeOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
         try Self.require(current, [.submitted, .approved], "merge")
         guard let into = request.into, into != id else { throw APIError(.unprocessableContent, "into must name another action") }
@@ -121,14 +146,14 @@ public struct ModerationDesk: Sendable {
                                 expected: current.sequence, moderator: moderator)
     }
 
-    public func end(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    func endOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
         try Self.require(current, [.approved], "end")
         return try await decide(ActionEnded(actionId: id, moderator: moderator, reason: try Self.reason(request.reason)),
                                 expected: current.sequence, moderator: moderator)
     }
 
-    public func extend(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    func extendOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
         try Self.require(current, [.approved, .ended], "extend")
         guard let days = request.durationDays else { throw APIError(.unprocessableContent, "durationDays is required (the new total)") }
@@ -136,7 +161,7 @@ public struct ModerationDesk: Sendable {
                                 expected: current.sequence, moderator: moderator)
     }
 
-    public func approveSnapshot(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
+    func approveSnapshotOnce(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
         let current = try await snapshot(id)
         guard current.status == .submitted else { throw APIError(.conflict, "snapshot \(id) is \(current.status.rawValue)") }
         let site = ActionSite(locationId: OPLIDs.siteID(forSnapshot: id), type: request.type ?? "picket-site",
@@ -147,10 +172,34 @@ public struct ModerationDesk: Sendable {
                                 expected: current.sequence, moderator: moderator)
     }
 
-    public func rejectSnapshot(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    func rejectSnapshotOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await snapshot(id)
         guard current.status == .submitted else { throw APIError(.conflict, "snapshot \(id) is \(current.status.rawValue)") }
         return try await decide(SnapshotRejected(snapshotId: id, moderator: moderator, reason: try Self.reason(request.reason)),
                                 expected: current.sequence, moderator: moderator)
+    }
+
+    public func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        try await retryingOnce { try await rejectOnce(id, request, moderator: moderator) }
+    }
+
+    public func merge(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        try await retryingOnce { try await mergeOnce(id, request, moderator: moderator) }
+    }
+
+    public func end(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        try await retryingOnce { try await endOnce(id, request, moderator: moderator) }
+    }
+
+    public func extend(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        try await retryingOnce { try await extendOnce(id, request, moderator: moderator) }
+    }
+
+    public func approveSnapshot(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
+        try await retryingOnce { try await approveSnapshotOnce(id, request, moderator: moderator) }
+    }
+
+    public func rejectSnapshot(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        try await retryingOnce { try await rejectSnapshotOnce(id, request, moderator: moderator) }
     }
 }
