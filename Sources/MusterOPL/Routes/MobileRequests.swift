@@ -19,8 +19,9 @@ struct SubmitStrikeRequest: Decodable {
         var location: String
         /// `2026-02-10T19:23:45Z` (iOS) or `2026-02-10` (Android).
         var startDate: String
-        /// iOS defaults to 7, Android to 30; absent means 7.
-        var durationDays: Int?
+        /// iOS defaults to 7, Android to 30; absent means 7. Read as a number so that 7.5 gets a
+        /// clear "whole number" answer (Foundation calls it "not valid JSON").
+        var durationDays: Double?
         var description: String
         var demands: String?
         var contactInfo: String?

@@ -77,10 +77,14 @@ public enum MobileWriteRoutes {
         guard let start = OPLDates.parse(a.startDate) else {
             throw APIError(.unprocessableContent, "action.startDate must be an ISO-8601 date-time or YYYY-MM-DD")
         }
+        let days = a.durationDays ?? 7
+        guard days.isFinite, days == days.rounded(), abs(days) < 1e6 else {
+            throw APIError(.unprocessableContent, "action.durationDays must be a whole number of days")
+        }
         let website = body.employer.website.nonEmpty
         let details = ActionDetails(
             organization: a.organization, actionType: a.actionType.lowercased(), location: a.location,
-            startDate: Timestamp.string(start), durationDays: a.durationDays ?? 7, description: a.description,
+            startDate: Timestamp.string(start), durationDays: Int(days), description: a.description,
             demands: a.demands.nonEmpty, contactInfo: a.contactInfo.nonEmpty, learnMoreUrl: a.learnMoreUrl.nonEmpty.map(withScheme),
             coordinates: a.coordinates.map { Coordinates(latitude: $0.latitude, longitude: $0.longitude) })
         let event = ActionSubmitted(actionId: actionId,

@@ -54,7 +54,10 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is required"
         case .typeMismatch(_, let context): return "\(path(context.codingPath)) has the wrong type"
         case .valueNotFound(_, let context): return "\(path(context.codingPath)) must not be null"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
+        case .dataCorrupted(let context):
+            // Foundation reports "number <7.5> does not fit in Int" without a coding path; say that, not "invalid JSON".
+            if context.codingPath.isEmpty, context.debugDescription.contains("does not fit") { return String(context.debugDescription.prefix(200)) }
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
         @unknown default: return "unreadable"
         }
     }

@@ -69,3 +69,24 @@ func issuedKey(app: String = "opl", scopes: [String]) -> (key: String, event: AP
     let (key, keyId) = APIKey.generate(app: app)
     return (key, APIKeyIssued(keyId: keyId, app: app, scopes: scopes, keyHash: APIKey.hash(key), keyPrefix: APIKey.prefix(key)))
 }
+
+extension EventLog {
+    /// Every event on `filter`, in order, read through a throwaway consumer.
+    func read(filter: String) async throws -> [RecordedEvent] {
+        var config = ConsumerConfig(durableName: "test_read_\(UInt32.random(in: 0...UInt32.max))")
+        config.ackPolicy = .none
+        config.filterSubject = filter
+        config.inactiveThreshold = 10_000_000_000
+        let info = try await jetStream.ensureConsumer(stream: configuration.eventsStream, config)
+        guard info.numPending > 0 else { return [] }
+        var iterator = PullConsumer(jetStream, stream: configuration.eventsStream, consumer: config.durableName!, batch: 256,
+                                    expires: .milliseconds(300)).makeAsyncIterator()
+        var events: [RecordedEvent] = []
+        while UInt64(events.count) < info.numPending, case .messages(let messages)? = try await iterator.nextBatch(max: 256) {
+            for message in messages {
+                events.append(try catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence, payload: message.payload))
+            }
+        }
+        return events
+    }
+}
