@@ -61,23 +61,22 @@ public struct ModerationDesk: Sendable {
     /// latest event (often the automatic checks landing just after a submission), waits for the
     /// fold and decides once more on the fresh state. A real clash with another moderator then
     /// fails the state check with a clear 409.
-    func retryingOnce(_ decision: () async throws -> UInt64) async throws -> UInt64 {
+    func retryingOnce(_ aggregate: String, _ id: String, _ decision: () async throws -> UInt64) async throws -> UInt64 {
         do {
             return try await decision()
         } catch let error as APIError where error.message == Self.changedMeanwhile.message {
-            let before = await runner.checkpoint
+            // Wait (up to 2 s) until this process has folded the aggregate's newest event, then decide on that.
+            let newest = try await log.lastSequence(app: "opl", aggregate: aggregate, id: id) ?? 0
             let deadline = ContinuousClock.now + .seconds(2)
-            while ContinuousClock.now < deadline {
-                let (lag, checkpoint) = (await runner.lag, await runner.checkpoint)
-                if lag == 0 && checkpoint != before { break }
-                try await Task.sleep(for: .milliseconds(20))
+            while await runner.checkpoint < newest, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
             }
             return try await decision()
         }
     }
 
     public func approve(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
-        try await retryingOnce { try await approveOnce(id, edits: edits, moderator: moderator) }
+        try await retryingOnce("action", id) { try await approveOnce(id, edits: edits, moderator: moderator) }
     }
 
     func approveOnce(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
@@ -180,26 +179,26 @@ public struct ModerationDesk: Sendable {
     }
 
     public func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce { try await rejectOnce(id, request, moderator: moderator) }
+        try await retryingOnce("action", id) { try await rejectOnce(id, request, moderator: moderator) }
     }
 
     public func merge(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce { try await mergeOnce(id, request, moderator: moderator) }
+        try await retryingOnce("action", id) { try await mergeOnce(id, request, moderator: moderator) }
     }
 
     public func end(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce { try await endOnce(id, request, moderator: moderator) }
+        try await retryingOnce("action", id) { try await endOnce(id, request, moderator: moderator) }
     }
 
     public func extend(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce { try await extendOnce(id, request, moderator: moderator) }
+        try await retryingOnce("action", id) { try await extendOnce(id, request, moderator: moderator) }
     }
 
     public func approveSnapshot(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
-        try await retryingOnce { try await approveSnapshotOnce(id, request, moderator: moderator) }
+        try await retryingOnce("snapshot", id) { try await approveSnapshotOnce(id, request, moderator: moderator) }
     }
 
     public func rejectSnapshot(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce { try await rejectSnapshotOnce(id, request, moderator: moderator) }
+        try await retryingOnce("snapshot", id) { try await rejectSnapshotOnce(id, request, moderator: moderator) }
     }
 }
