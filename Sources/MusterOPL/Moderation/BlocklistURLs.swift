@@ -5,6 +5,9 @@ import Foundation
 public enum BlocklistURLs {
     /// The entry for `text`, or nil when no host can be read from it.
     public static func entry(_ text: String) -> String? {
+        // Regex syntax means someone wrote a pattern; the clients need plain strings, so refuse
+        // rather than guess (the DNS filter turns `acme\.com` into garbage).
+        guard !text.contains(where: { "^$\\*()[]|+{}".contains($0) }) else { return nil }
         var rest = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
         if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
         rest = rest.prefix { $0 != "?" && $0 != "#" }

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MusterEvents
+import MusterNATS
+import MusterOPL
+import MusterPlatform
+import MusterServices
+import Testing
+
+@Suite("OPL geocoding: routes, NATS, enrichment of submissions")
+struct GeocodeTests {
+    @Test func routesAnswerInTheShapesBothAppsDecode() async throws {
+        try await withTestApp(["geocode"]) { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            let found = try await app.request("/api/mobile/geocode", method: .post, key: key, json: #"{"address": "Rapid City, SD"}"#)
+            let forward = try Client.decode(Client.Geocode.self, Data(buffer: found.body))
+            #expect(forward.success && forward.input == "Rapid City, SD")
+            #expect(abs((forward.result?.latitude ?? 0) - 44.08) < 0.01 && forward.result?.source == "geonames")
+            // Components instead of one string; input is still a string.
+            let parts = try Client.decode(Client.Geocode.self, Data(buffer: try await app.request("/api/mobile/geocode", method: .post, key: key,
+                json: #"{"city": "Rapid City", "state": "SD", "zipCode": "57701"}"#).body))
+            #expect(parts.success && parts.input == "Rapid City, SD 57701" && parts.result?.source == "zip")
+            let none = try await app.request("/api/mobile/geocode", method: .post, key: key, json: #"{"address": "Atlantis, ZZ"}"#)
+            #expect(none.status == .ok)
+            let missing = try Client.decode(Client.Geocode.self, Data(buffer: none.body))
+            #expect(!missing.success && missing.result == nil)
+            #expect(try await app.request("/api/mobile/geocode", method: .post, key: key, json: "{}").status == .unprocessableContent)
+            #expect(try await app.request("/api/mobile/geocode", method: .post, key: key, json: #"{"address": 5}"#).status == .badRequest)
+
+            let reverse = try await app.request("/api/mobile/reverse-geocode", method: .post, key: key, json: #"{"latitude": 44.08, "longitude": -103}"#)
+            let place = try Client.decode(Client.Reverse.self, Data(buffer: reverse.body))
+            #expect(place.success && place.input?.latitude == 44.08 && place.input?.longitude == -103) // input is an object here
+            #expect(place.result?.state == "SD" && place.result?.country == "US")
+            #expect(try await app.request("/api/mobile/reverse-geocode", method: .post, key: key, json: #"{"latitude": 91, "longitude": 0}"#).status == .unprocessableContent)
+            #expect(try await app.request("/api/mobile/reverse-geocode", method: .post, key: key, json: #"{"latitude": "x", "longitude": 0}"#).status == .badRequest)
+            #expect(try await app.request("/api/mobile/reverse-geocode", method: .post, json: #"{"latitude": 1, "longitude": 0}"#).status == .unauthorized)
+        }
+    }
+
+    @Test func natsRequestReplyAndEnrichmentOfSubmissionsWithoutCoordinates() async throws {
+        try await withTestApp(["ingest", "geocode"]) { app in
+            let service = MicroService(connection: app.env.connection, name: "muster-geocode", version: "test", description: "geocode",
+                                       endpoints: MusterProcess.modules(["geocode"], environment: app.env.environment)[0].endpoints(in: app.env.environment))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await service.run() }
+                try await eventually("geocode listening") {
+                    (try? await app.env.connection.request("$SRV.PING.muster-geocode", timeout: .milliseconds(200))) != nil
+                }
+                let reply = try await app.env.connection.request("svc.geocode.forward", payload: Data(#"{"address": "57701"}"#.utf8))
+                #expect(String(decoding: reply.payload, as: UTF8.self).contains(#""zipCode":"57701""#))
+                let reverse = try await app.env.connection.request("svc.geocode.reverse", payload: Data(#"{"latitude": 44.08, "longitude": -103.23}"#.utf8))
+                #expect(String(decoding: reverse.payload, as: UTF8.self).contains("Rapid City"))
+                let bad = try await app.env.connection.request("svc.geocode.reverse", payload: Data(#"{"latitude": 99}"#.utf8))
+                #expect(bad.headers["Nats-Service-Error-Code"] == "400")
+                group.cancelAll()
+            }
+
+            let key = try await app.key([OPLScopes.submitStrike])
+            let body = OPLWriteContractTests.android.replacingOccurrences(of: "\"Unknown\"", with: "\"Rapid City, SD\"")
+            let id = try Client.decode(Client.Submitted.self, Data(buffer: try await app.request("/api/mobile/submit-strike", method: .post,
+                                                                                               key: key, json: body).body)).id
+            try await eventually("geocoded") { !(try await app.log.read(filter: "events.opl.action.\(id).geocoded.v1")).isEmpty }
+            let geocoded = try #require(try await app.log.read(filter: "events.opl.action.\(id).geocoded.v1").first?.payload as? ActionGeocoded)
+            #expect(abs(geocoded.latitude - 44.08) < 0.01 && geocoded.source == "geonames")
+            // "Unknown" is left alone (moderation flags it instead).
+            let unknown = try Client.decode(Client.Submitted.self, Data(buffer: try await app.request("/api/mobile/submit-strike", method: .post,
+                                                                                                    key: key, json: OPLWriteContractTests.android).body)).id
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await app.log.read(filter: "events.opl.action.\(unknown).geocoded.v1").isEmpty)
+        }
+    }
+}
