@@ -38,8 +38,8 @@ public final class Gazetteer: Sendable {
     let placesByName: [String: [Int]]
     /// `rapid city|SD` → ZIPs of that city (when GeoNames lacks the town).
     let zipsByCity: [String: [String]]
-    let placeGrid: GeoGrid<Int>
-    let zipGrid: GeoGrid<String>
+    let placeTree: KDTree<Int>
+    let zipTree: KDTree<String>
 
     public struct LoadError: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -78,24 +78,21 @@ public final class Gazetteer: Sendable {
         self.zips = zips
         var usPlaces: [String: [Int]] = [:]
         var byName: [String: [Int]] = [:]
-        var placeGrid = GeoGrid<Int>()
         for (index, place) in places.enumerated() {
             let key = Self.normalise(place.name)
             byName[key, default: []].append(index)
             if let state = place.stateCode { usPlaces["\(key)|\(state)", default: []].append(index) }
-            placeGrid.insert(lat: place.latitude, lng: place.longitude, index)
         }
         var zipsByCity: [String: [String]] = [:]
-        var zipGrid = GeoGrid<String>()
-        for zip in zips.values.sorted(by: { $0.code < $1.code }) {
+        let sortedZIPs = zips.values.sorted(by: { $0.code < $1.code })
+        for zip in sortedZIPs {
             zipsByCity["\(Self.normalise(zip.city))|\(zip.state)", default: []].append(zip.code)
-            zipGrid.insert(lat: zip.latitude, lng: zip.longitude, zip.code)
         }
         self.usPlaces = usPlaces
         self.placesByName = byName
         self.zipsByCity = zipsByCity
-        self.placeGrid = placeGrid
-        self.zipGrid = zipGrid
+        placeTree = KDTree(places.enumerated().map { ($1.latitude, $1.longitude, $0) })
+        zipTree = KDTree(sortedZIPs.map { ($0.latitude, $0.longitude, $0.code) })
     }
 
     /// Lowercase, single spaces, `St.`/`Saint` folded, no punctuation: how names are compared.

@@ -11,7 +11,7 @@ public func distanceMeters(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng
 
 /// Points bucketed in one-degree cells, for "everything within R metres of here".
 public struct GeoGrid<Element: Sendable>: Sendable {
-    var cells: [Int: [Int]] = [:]
+    private var cells: [Int: [Int]] = [:]
     public private(set) var items: [(lat: Double, lng: Double, element: Element)] = []
 
     private static func cell(_ lat: Double, _ lng: Double) -> Int {
@@ -49,29 +49,5 @@ public struct GeoGrid<Element: Sendable>: Sendable {
         }
         // Ties keep insertion order, so equal inputs give byte-equal answers (and equal hashes).
         return found.sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }.map { ($0.distance, $0.element) }
-    }
-
-    /// Calls `body` for every item in the cells exactly `ring` cells away (Chebyshev distance)
-    /// from the query's cell.
-    func forEach(inRing ring: Int, aroundLat lat: Double, lng: Double, _ body: (Double, Double, Element) -> Void) {
-        let row0 = Int(floor(min(max(lat, -90), 89.999)))
-        let column0 = Int(floor(lng))
-        func visit(_ row: Int, _ column: Int) {
-            guard (-90...89).contains(row), let indexes = cells[(row + 90) * 360 + ((column % 360) + 360) % 360] else { return }
-            for index in indexes { body(items[index].lat, items[index].lng, items[index].element) }
-        }
-        if ring == 0 { return visit(row0, column0) }
-        let span = min(ring, 180)
-        for dc in -span...span where ring <= 180 || abs(dc) < 180 {
-            visit(row0 - ring, column0 + dc)
-            visit(row0 + ring, column0 + dc)
-        }
-        for dr in (-ring + 1)..<ring where ring <= 180 {
-            visit(row0 + dr, column0 - ring)
-            visit(row0 + dr, column0 + ring)
-        }
-        if ring > 180 { // past half the globe east–west: rows only
-            for dc in -179...180 { visit(row0 - ring, column0 + dc); visit(row0 + ring, column0 + dc) }
-        }
     }
 }

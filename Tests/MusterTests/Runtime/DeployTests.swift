@@ -3,6 +3,7 @@ import Logging
 import MusterEvents
 import MusterLog
 import MusterNATS
+import MusterOPL
 import MusterServices
 import MusterTesting
 import Testing
@@ -10,6 +11,7 @@ import Testing
 @Suite("deploy/: compose files, NATS configs and per-service permissions")
 struct DeployTests {
     static let passwords = ["INGEST_NATS_PASSWORD": "ingest-pw", "QUERY_NATS_PASSWORD": "query-pw",
+                            "GEOCODE_NATS_PASSWORD": "geocode-pw", "MODERATION_NATS_PASSWORD": "moderation-pw",
                             "ADMIN_NATS_PASSWORD": "admin-pw", "CLUSTER_PASSWORD": "cluster-pw"]
 
     @Test(arguments: [["deploy/docker-compose.yml"], ["deploy/docker-compose.yml", "deploy/docker-compose.cluster.yml"]])
@@ -51,6 +53,22 @@ struct DeployTests {
             _ = try await query.append(issuedKey(scopes: ["read:mobile"]).event)
         }
         #expect(try await query.jetStream.streamInfo("EVENTS").state.messages == 1)
+
+        // geocode may add the geocoded enrichment only; moderation its checks and decisions only.
+        let action = OPLIDs.random("act_")
+        let (geocodeConnection, geocode) = try await log("geocode", "geocode-pw")
+        _ = try await geocode.append(ActionGeocoded(actionId: action, latitude: 44, longitude: -103, displayName: nil, confidence: 0.8, source: "zip"))
+        await #expect(throws: (any Error).self, "geocode must not approve") {
+            _ = try await geocode.append(ActionRejected(actionId: action, moderator: "m", reason: "r"))
+        }
+        let (moderationConnection, moderation) = try await log("moderation", "moderation-pw")
+        _ = try await moderation.append(ActionRejected(actionId: action, moderator: "m", reason: "r"))
+        await #expect(throws: (any Error).self, "moderation must not issue keys") {
+            _ = try await moderation.append(issuedKey(scopes: ["read:mobile"]).event)
+        }
+        #expect(try await query.jetStream.streamInfo("EVENTS").state.messages == 3)
+        await geocodeConnection.close()
+        await moderationConnection.close()
 
         await #expect(throws: NATSError.self, "a wrong password is refused") { _ = try await log("ingest", "nope") }
         await ingestConnection.close()
