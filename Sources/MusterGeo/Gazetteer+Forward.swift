@@ -107,10 +107,12 @@ extension Gazetteer {
         return result(for: places[chosen], confidence: candidates.count == 1 ? confidence - 0.1 : 0.4)
     }
 
-    func result(for place: Place, confidence: Double) -> GeocodeResult {
+    /// - Parameter zip: the ZIP to name; by default the one nearest the place (within 15 km).
+    func result(for place: Place, confidence: Double, zip given: ZIP?? = nil) -> GeocodeResult {
         let region = place.stateCode ?? place.admin1
-        let zip = place.country == "US" ? nearestZIP(latitude: place.latitude, longitude: place.longitude, within: 15_000) : nil
-        let display = [place.name, region.isEmpty ? nil : region, place.country].compactMap { $0 }.joined(separator: ", ")
+        let zip = given ?? (place.country == "US" ? nearestZIP(latitude: place.latitude, longitude: place.longitude, within: 15_000) : nil)
+        let display = region.isEmpty ? "\(place.name)\(zip.map { " \($0.code)" } ?? ""), \(place.country)"
+            : "\(place.name), \(region)\(zip.map { " \($0.code)" } ?? ""), \(place.country)"
         return GeocodeResult(latitude: place.latitude, longitude: place.longitude, displayName: display, confidence: confidence,
                              source: "geonames", city: place.name, state: region.isEmpty ? nil : region, zipCode: zip?.code,
                              country: place.country)

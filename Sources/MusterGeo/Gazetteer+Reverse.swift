@@ -5,13 +5,10 @@ extension Gazetteer {
     public func reverse(latitude: Double, longitude: Double) -> GeocodeResult? {
         guard latitude.isFinite, longitude.isFinite, let index = placeTree.nearest(toLat: latitude, lng: longitude)?.element else { return nil }
         let place = places[index]
-        var answer = result(for: place, confidence: 0.8)
+        let zip = place.country == "US" ? nearestZIP(latitude: latitude, longitude: longitude, within: 30_000) : nil
+        var answer = result(for: place, confidence: 0.8, zip: .some(zip))
         answer.latitude = latitude
         answer.longitude = longitude
-        if place.country == "US", let zip = nearestZIP(latitude: latitude, longitude: longitude, within: 30_000) {
-            answer.zipCode = zip.code
-            answer.displayName = "\(place.name), \(place.stateCode ?? place.admin1) \(zip.code), US"
-        }
         return answer
     }
 

@@ -19,7 +19,7 @@ extension Bench {
             var events: [any EventPayload] = []
             let start = Timestamp.string(Date().addingTimeInterval(-86_400))
             for i in 0..<actions {
-                let clustered = i % 10 == 0 // a tenth near Rapid City, the rest across the country
+                let clustered = i % 50 == 0 // 2 % near Rapid City, the rest across the country
                 let lat = clustered ? 44.08 + Double.random(in: -1...1, using: &rng) : Double.random(in: 25...49, using: &rng)
                 let lng = clustered ? -103.23 + Double.random(in: -1.3...1.3, using: &rng) : Double.random(in: -124...(-67), using: &rng)
                 let id = String(format: "act_%016llx", UInt64(i) &* 0x9E37_79B9_7F4A_7C15)

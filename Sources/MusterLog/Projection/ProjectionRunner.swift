@@ -4,6 +4,7 @@ import Metrics
 import MusterEvents
 import MusterNATS
 import ServiceLifecycle
+import Synchronization
 
 /// Keeps one projection up to date from the log, as a `Service`.
 ///
@@ -30,7 +31,13 @@ public actor ProjectionRunner<P: Projection> {
     let savesWhileFolding: Bool
 
     public internal(set) var state: P.State
-    public internal(set) var checkpoint: UInt64 = 0
+    public internal(set) var checkpoint: UInt64 = 0 {
+        didSet { checkpointCell.store(checkpoint, ordering: .releasing) }
+    }
+    /// The checkpoint, readable without waiting for the actor, so that a reader can tell cheaply
+    /// whether what it derived from the state is still current (the hot read paths).
+    private nonisolated let checkpointCell = Atomic<UInt64>(0)
+    public nonisolated var currentCheckpoint: UInt64 { checkpointCell.load(ordering: .acquiring) }
     public private(set) var caughtUp = false
     public private(set) var lag: UInt64 = 0
     public private(set) var deadLettered = 0

@@ -13,7 +13,7 @@ public enum MobileWriteRoutes {
     /// Submissions are small; anything near this is not a real client.
     static let maxBody = 64 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: ProjectionRunner<KeysProjection>,
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
                            rate: RateLimiter, opl: ProjectionRunner<OPLProjection>, log: EventLog) {
         let strike = routes.group("/api/mobile", middleware: [APIKeyMiddleware(keys: keys, scope: OPLScopes.submitStrike),
                                                                RateLimitMiddleware(rate)])

@@ -40,8 +40,8 @@ public enum ModerationPageRoutes {
         request.uri.queryParameters["done"].map { "Done: \($0.prefix(60))" }
     }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: ProjectionRunner<KeysProjection>, desk: ModerationDesk) {
-        let authenticator = APIKeyMiddleware(keys: keys, scope: OPLScopes.moderate)
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, desk: ModerationDesk) {
+        let authenticator = keys
         /// The moderator behind the cookie, or nil (then the page shows the sign-in form).
         @Sendable func moderator(_ request: Request) async -> AuthenticatedClient? {
             guard let key = request.cookies[cookie]?.value,

@@ -14,7 +14,7 @@ public enum ModerationRoutes {
         var sequence: UInt64
     }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: ProjectionRunner<KeysProjection>, desk: ModerationDesk) {
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, desk: ModerationDesk) {
         let api = routes.group("/api/moderation", middleware: [APIKeyMiddleware(keys: keys, scope: OPLScopes.moderate)])
         api.get("/queue") { request, _ in
             let filter = try queueFilter(QueryParameters(request))

@@ -30,7 +30,7 @@ public final class OPLReadModel: Sendable {
 
     /// The current view, rebuilt when the projection moved or the view expired.
     public func view() async -> BlocklistView {
-        let checkpoint = await runner.checkpoint
+        let checkpoint = runner.currentCheckpoint
         if let view = state.withLock({ $0.view }), view.checkpoint == checkpoint, view.isCurrent { return view }
         let current = await runner.current()
         let view = BlocklistView(state: current.state, checkpoint: current.checkpoint)

@@ -34,7 +34,7 @@ public enum PlatformRoutes {
     /// The admin scope for platform operations.
     public static let adminScope = "admin:platform"
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: ProjectionRunner<KeysProjection>,
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
                            environment: MusterEnvironment) {
         let anyKey = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, scope: nil)])
         anyKey.get("/whoami") { _, context in
@@ -50,7 +50,7 @@ public enum PlatformRoutes {
 
         let admin = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, scope: adminScope)])
         admin.get("/keys") { _, _ in
-            let entries = await keys.read { state in
+            let entries = await keys.runner.read { state in
                 state.keys.values.sorted { $0.sequence < $1.sequence }.map {
                     KeyListing.Entry(keyId: $0.keyId, app: $0.app, keyPrefix: $0.keyPrefix, issuedAt: $0.issuedAt, scopes: $0.scopes,
                                      label: $0.label, issuedBy: $0.issuedBy, revokedAt: $0.revokedAt, revokedReason: $0.revokedReason)

@@ -50,7 +50,7 @@ public struct GeocodeService: MusterServiceModule {
     }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
-        GeocodeRoutes.add(to: routes, keys: APIKeyMiddleware(keys: platform.keys, scope: OPLScopes.readMobile), rate: rate,
+        GeocodeRoutes.add(to: routes, keys: APIKeyMiddleware(keys: platform.directory, scope: OPLScopes.readMobile), rate: rate,
                           geocoder: geocoder)
     }
 

@@ -31,7 +31,7 @@ public struct IngestService: MusterServiceModule {
     }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
-        MobileWriteRoutes.add(to: routes, keys: platform.keys, rate: opl.writeRate, opl: opl.runner, log: environment.log)
+        MobileWriteRoutes.add(to: routes, keys: platform.directory, rate: opl.writeRate, opl: opl.runner, log: environment.log)
     }
 
     struct AppendRequest: Decodable {

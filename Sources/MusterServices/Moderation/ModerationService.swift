@@ -48,8 +48,8 @@ public struct ModerationService: MusterServiceModule {
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
         let desk = ModerationDesk(runner: opl.runner, log: environment.log)
-        ModerationRoutes.add(to: routes, keys: platform.keys, desk: desk)
-        ModerationPageRoutes.add(to: routes, keys: platform.keys, desk: desk)
+        ModerationRoutes.add(to: routes, keys: platform.directory, desk: desk)
+        ModerationPageRoutes.add(to: routes, keys: platform.directory, desk: desk)
     }
 }
 

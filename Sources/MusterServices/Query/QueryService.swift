@@ -25,8 +25,8 @@ public struct QueryService: MusterServiceModule {
     }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
-        PlatformRoutes.add(to: routes, keys: platform.keys, environment: environment)
-        MobileReadRoutes.add(to: routes, keys: APIKeyMiddleware(keys: platform.keys, scope: OPLScopes.readMobile), rate: opl.readRate,
+        PlatformRoutes.add(to: routes, keys: platform.directory, environment: environment)
+        MobileReadRoutes.add(to: routes, keys: APIKeyMiddleware(keys: platform.directory, scope: OPLScopes.readMobile), rate: opl.readRate,
                              model: opl.model)
     }
 }

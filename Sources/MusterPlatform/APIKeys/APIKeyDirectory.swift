@@ -1,0 +1,43 @@
+import Hummingbird
+import MusterLog
+import MusterRuntime
+import Synchronization
+
+/// Who a presented API key is, answered from the keys projection, with the answers of known
+/// keys remembered until the projection moves (a key issued or revoked clears them all). The
+/// hot path is then a lock and a dictionary lookup: no SHA-256 and no wait for the actor.
+public final class APIKeyDirectory: Sendable {
+    public let runner: ProjectionRunner<KeysProjection>
+    private let known = Mutex<(checkpoint: UInt64, clients: [String: AuthenticatedClient])>((0, [:]))
+    static let limit = 10_000
+
+    public init(runner: ProjectionRunner<KeysProjection>) { self.runner = runner }
+
+    /// 401 for a missing, malformed, unknown or revoked key; 503 (with `Retry-After`) for an
+    /// unknown key while the projection is still catching up, so an app that deletes its key on
+    /// 401 never does so because the server had just started.
+    public func authenticate(_ presented: String?) async throws -> AuthenticatedClient {
+        guard let presented = presented?.trimmingCharacters(in: .whitespaces), !presented.isEmpty else {
+            throw APIError(.unauthorized, "missing API key: send it in the X-API-Key header")
+        }
+        let checkpoint = runner.currentCheckpoint
+        if let client = known.withLock({ $0.checkpoint == checkpoint ? $0.clients[presented] : nil }) { return client }
+        guard APIKey.isWellFormed(presented) else { throw APIError(.unauthorized, "invalid API key") }
+        let hash = APIKey.hash(presented)
+        let key = await runner.read { state in state.byHash[hash].flatMap { state.keys[$0] } }
+        guard let key, APIKey.constantTimeEquals(key.keyHash, hash) else {
+            if await !runner.caughtUp {
+                throw APIError(.serviceUnavailable, "keys are still loading; retry shortly", headers: [.retryAfter: "2"])
+            }
+            throw APIError(.unauthorized, "unknown API key")
+        }
+        guard key.revokedAt == nil else { throw APIError(.unauthorized, "API key has been revoked") }
+        let client = AuthenticatedClient(id: key.keyId, app: key.app, scopes: Set(key.scopes))
+        known.withLock { known in
+            // Remember only what was read at the checkpoint the cache stands for.
+            if known.checkpoint != checkpoint || known.clients.count >= Self.limit { known = (checkpoint, [:]) }
+            known.clients[presented] = client
+        }
+        return client
+    }
+}

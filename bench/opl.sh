@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# make bench, OPL part (issue 3):
+#  * GET /api/mobile/data with 10k actions and 50k geofences loaded, under wrk (loopback, 50
+#    connections), against nginx serving the same bytes as a static file with an ETag, same run:
+#    304 path >= 0.5x nginx's 304, 200 path >= 0.4x nginx's 200;
+#  * reverse geocoding >= 10x Python's reverse_geocoder answering single queries on the same data;
+#  * forward geocoding p99 under 1 ms.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MUSTER=.build/release/muster
+DURATION=${BENCH_WRK_SECONDS:-10}
+mkdir -p bench/out
+work=$(mktemp -d)
+chmod 755 "$work"   # nginx workers (www-data when started as root) read the static file from here
+pids=()
+cleanup() { [ -f "$work/nginx/error.log" ] && grep -i emerg "$work/nginx/error.log" >&2; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+echo "== OPL: /api/mobile/data under wrk, against nginx serving the same bytes"
+.tools/nats/bin/nats-server -a 127.0.0.1 -p -1 -js -sd "$work/js" --ports_file_dir "$work" -l "$work/nats.log" &
+pids+=($!)
+for _ in $(seq 1 100); do ls "$work"/*.ports >/dev/null 2>&1 && break; sleep 0.05; done
+url=$(python3 -c 'import glob,json; print(json.load(open(glob.glob("'"$work"'/*.ports")[0]))["nats"][0])')
+http_port=$(free_port)
+export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_RATE_READ=0 MUSTER_LOG_LEVEL=warning
+$MUSTER serve query --port "$http_port" 2>"$work/muster.log" &
+pids+=($!)
+echo "loading 10,000 actions with 50,000 geofences…"
+$MUSTER bench opl-load --actions 10000 --sites 4 >/dev/null
+key=$($MUSTER keys issue --app opl --scopes read:mobile --label bench 2>/dev/null)
+query="lat=44.0805&lng=-103.2310"
+for _ in $(seq 1 600); do
+  code=$(curl -s -o "$work/data.json" -D "$work/headers" -w '%{http_code}' -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query" || true)
+  [ "$code" = 200 ] && grep -q '"totalUrls":10000' "$work/data.json" && break
+  sleep 0.2
+done
+hash=$(grep -i '^x-content-hash' "$work/headers" | tr -d '\r' | awk '{print $2}')
+python3 - "$work/data.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("answer: %d bytes, %d geofences in the region, %d URLs" % (len(open(sys.argv[1], "rb").read()), d["geofences"]["total"], d["blocklist"]["totalUrls"]))
+PY
+
+# nginx: the same bytes as a static file, ETag on (nginx's default), access log off, one worker per core.
+mkdir -p "$work/nginx/html"
+cp "$work/data.json" "$work/nginx/html/data.json"
+nginx_port=$(free_port)
+cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes auto;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  default_type application/json;
+  client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
+  uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
+  server { listen 127.0.0.1:$nginx_port; root $work/nginx/html; }
+}
+CONF
+nginx -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+pids+=($!)
+for _ in $(seq 1 50); do curl -fs -o /dev/null "http://127.0.0.1:$nginx_port/data.json" && break; sleep 0.1; done
+etag=$(curl -sI "http://127.0.0.1:$nginx_port/data.json" | grep -i '^etag' | tr -d '\r' | cut -d' ' -f2-)
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "http://127.0.0.1:$nginx_port/data.json")" = 304 ]
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query&hash=$hash")" = 304 ]
+
+rps() { wrk -t2 -c50 -d"${DURATION}s" "$@" | awk '/Requests\/sec/ {print int($2)}'; }
+echo "wrk -t2 -c50 -d${DURATION}s, four runs…"
+nginx304=$(rps -H "If-None-Match: $etag" "http://127.0.0.1:$nginx_port/data.json")
+muster304=$(rps -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query&hash=$hash")
+nginx200=$(rps "http://127.0.0.1:$nginx_port/data.json")
+muster200=$(rps -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query")
+
+echo "== geocoding: Muster's gazetteer against Python's reverse_geocoder on the same GeoNames data"
+python3 -c "
+import random; r = random.Random(1)
+open('$work/points.txt', 'w').write(''.join('%.5f,%.5f\n' % (r.uniform(25, 49), r.uniform(-124, -67)) for _ in range(5000)))"
+geo=$($MUSTER bench geocode --gazetteer .data/gazetteer/places.tsv --queries 500000 --points "$work/points.txt")
+rg=$(PYTHONPATH=.tools/bench-py python3 bench/rg_baseline.py "$work/points.txt" 20000)
+
+python3 - "$nginx304" "$muster304" "$nginx200" "$muster200" "$geo" "$rg" <<'PY'
+import json, os, platform, sys
+n304, m304, n200, m200 = (int(x) for x in sys.argv[1:5])
+geo, rg = json.loads(sys.argv[5]), json.loads(sys.argv[6])
+rows = [
+    ("/api/mobile/data 304 vs nginx 304", m304, n304, 0.5, "req/s"),
+    ("/api/mobile/data 200 vs nginx 200", m200, n200, 0.4, "req/s"),
+    ("reverse geocode vs reverse_geocoder", geo["reverse_per_sec"], rg["reverse_per_sec"], 10.0, "q/s"),
+]
+print()
+print(f"{'measure':38} {'muster':>10} {'baseline':>10} {'ratio':>7} {'target':>7}")
+out = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rows": []}
+for name, ours, base, target, unit in rows:
+    ratio = ours / base if base else 0
+    print(f"{name:38} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}")
+    out["rows"].append({"name": name, "muster": ours, "baseline": base, "unit": unit, "ratio": round(ratio, 3), "target": target})
+p99 = float(geo["forward_p99_us"])
+print(f"{'forward geocode p99':38} {p99:>9.1f}µs {'':>10} {'':>7} {'<1000µs':>7} {'ok' if p99 < 1000 else 'BELOW'}")
+out["forward_geocode"] = geo
+out["reverse_geocoder_baseline"] = rg
+json.dump(out, open("bench/out/opl.json", "w"), indent=1)
+print("\nwritten to bench/out/opl.json")
+PY
