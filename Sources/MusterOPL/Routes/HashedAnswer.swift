@@ -7,12 +7,18 @@ extension HTTPField.Name {
 }
 
 extension OPLReadModel.Answer {
+    var headers: HTTPFields { [.contentHash: hash, .eTag: "\"\(hash)\"", .cacheControl: "no-cache"] }
+
+    /// Whether the client holds this answer: its `hash` parameter or `If-None-Match`.
+    func matches(hash clientHash: String?, ifNoneMatch: String?) -> Bool {
+        clientHash == hash || ifNoneMatch == "\"\(hash)\"" || ifNoneMatch == hash
+    }
+
     /// 304 with no body when the client already holds this answer (its `hash` parameter or
     /// `If-None-Match`), else 200 with the answer. Both carry `X-Content-Hash` and an `ETag`.
     func response(to request: Request, clientHash: String?) -> Response {
-        var headers: HTTPFields = [.contentHash: hash, .eTag: "\"\(hash)\"", .cacheControl: "no-cache"]
-        let ifNoneMatch = request.headers[.ifNoneMatch]
-        if clientHash == hash || ifNoneMatch == "\"\(hash)\"" || ifNoneMatch == hash {
+        var headers = self.headers
+        if matches(hash: clientHash, ifNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"

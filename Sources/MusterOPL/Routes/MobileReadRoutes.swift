@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import MusterEvents
 import MusterPlatform
 import MusterRuntime
@@ -16,12 +17,8 @@ public enum MobileReadRoutes {
         let mobile = routes.group("/api/mobile", middleware: [keys, RateLimitMiddleware(rate)])
         mobile.get("/data") { request, _ in
             let query = QueryParameters(request)
-            guard let lat = try query.number("lat", in: -90...90), let lng = try query.number("lng", in: -180...180) else {
-                throw APIError(.badRequest, "lat and lng are required (degrees)")
-            }
-            let radius = Int((try query.number("radius", in: 1...Double(maxRadius)) ?? Double(defaultRadius)).rounded())
-            let includeInactive = try query.bool("includeInactive") ?? false
-            let answer = try await model.answer("data|\(lat)|\(lng)|\(radius)|\(includeInactive)") { view in
+            let (key, lat, lng, radius, includeInactive) = try dataQuery(query)
+            let answer = try await model.answer(key) { view in
                 var body = view.mobileData(lat: lat, lng: lng, radius: radius, includeInactive: includeInactive,
                                            generatedAt: Timestamp.string(view.builtAt))
                 let stamped = body
@@ -43,19 +40,56 @@ public enum MobileReadRoutes {
         let blocklist = routes.group("/api", middleware: [keys, RateLimitMiddleware(rate)])
         blocklist.get("/blocklist.json") { request, _ in
             let query = QueryParameters(request)
-            // The DNS filter sends no format; the extension sends format=extension. Same shape,
-            // but the DNS filter must not get host/path entries on shared hosts.
-            let format = query.string("format")
-            guard format == nil || format == "extension" else {
-                throw APIError(.badRequest, "format must be extension (or absent)")
-            }
-            let includeInactive = try query.bool("includeInactive") ?? false
-            let dnsSafe = format == nil
-            let answer = try await model.answer("blocklist|\(dnsSafe)|\(includeInactive)") { view in
+            let (key, includeInactive, dnsSafe) = try blocklistQuery(query)
+            let answer = try await model.answer(key) { view in
                 let map = view.extensionMap(includeInactive: includeInactive, dnsSafe: dnsSafe)
                 return (map, map)
             }
             return answer.response(to: request, clientHash: query.string("hash"))
+        }
+    }
+
+    /// `/api/mobile/data`'s parameters and the cache key of its answer.
+    static func dataQuery(_ query: QueryParameters) throws -> (key: String, lat: Double, lng: Double, radius: Int, includeInactive: Bool) {
+        guard let lat = try query.number("lat", in: -90...90), let lng = try query.number("lng", in: -180...180) else {
+            throw APIError(.badRequest, "lat and lng are required (degrees)")
+        }
+        let radius = Int((try query.number("radius", in: 1...Double(maxRadius)) ?? Double(defaultRadius)).rounded())
+        let includeInactive = try query.bool("includeInactive") ?? false
+        return ("data|\(lat)|\(lng)|\(radius)|\(includeInactive)", lat, lng, radius, includeInactive)
+    }
+
+    /// `/api/blocklist.json`'s parameters and the cache key of its answer. The DNS filter sends
+    /// no format; the extension sends format=extension. Same shape, but the DNS filter must not
+    /// get host/path entries on shared hosts.
+    static func blocklistQuery(_ query: QueryParameters) throws -> (key: String, includeInactive: Bool, dnsSafe: Bool) {
+        let format = query.string("format")
+        guard format == nil || format == "extension" else { throw APIError(.badRequest, "format must be extension (or absent)") }
+        let includeInactive = try query.bool("includeInactive") ?? false
+        return ("blocklist|\(format == nil)|\(includeInactive)", includeInactive, format == nil)
+    }
+
+    /// The hot path in the channel pipeline: a known key sending back the hash of a cached
+    /// answer gets its 304 without becoming a task. Anything else (unknown key, new data, a
+    /// malformed query, an empty rate bucket) goes the ordinary way, which answers the same.
+    public static func fastPath(keys: APIKeyDirectory, rate: RateLimiter, model: OPLReadModel) -> FastPath {
+        FastPath(name: "opl-not-modified") { request in
+            guard let target = request.path, target.hasPrefix("/api/") else { return nil }
+            let uri = URI(target)
+            let query = QueryParameters(uri.queryParameters)
+            let key: String?
+            switch uri.path {
+            case "/api/mobile/data": key = try? dataQuery(query).key
+            case "/api/blocklist.json": key = try? blocklistQuery(query).key
+            case "/api/mobile/active-strikes": key = "active-strikes"
+            default: key = nil
+            }
+            guard let key, let presented = request.headerFields[.apiKey],
+                  let client = keys.rememberedClient(presented), client.scopes.contains(OPLScopes.readMobile),
+                  let answer = model.cachedAnswer(key),
+                  answer.matches(hash: query.string("hash"), ifNoneMatch: request.headerFields[.ifNoneMatch]),
+                  rate.takeIfAvailable(client.id) else { return nil }
+            return HTTPResponse(status: .notModified, headerFields: answer.headers)
         }
     }
 }

@@ -8,6 +8,7 @@ struct QueryParameters {
     let parameters: Parameters
 
     init(_ request: Request) { parameters = request.uri.queryParameters }
+    init(_ parameters: Parameters) { self.parameters = parameters }
 
     func string(_ name: String) -> String? { parameters[name[...]].map(String.init) }
 

@@ -43,6 +43,15 @@ public final class OPLReadModel: Sendable {
         return view
     }
 
+    /// The answer for `key` if it is cached for the current checkpoint and clock; never waits.
+    public func cachedAnswer(_ key: String) -> Answer? {
+        let checkpoint = runner.currentCheckpoint
+        return state.withLock { cached in
+            guard let view = cached.view, view.checkpoint == checkpoint, view.isCurrent else { return nil }
+            return cached.answers[key]
+        }
+    }
+
     /// The answer for `key` in the current view, built by `make` on first use. The hash covers
     /// what `hashed` encodes (the answer without its `generatedAt`).
     public func answer<Body: Encodable, Hashed: Encodable>(

@@ -13,6 +13,12 @@ public final class APIKeyDirectory: Sendable {
 
     public init(runner: ProjectionRunner<KeysProjection>) { self.runner = runner }
 
+    /// The client of a key already seen at the keys projection's current checkpoint; never waits.
+    public func rememberedClient(_ presented: String) -> AuthenticatedClient? {
+        let checkpoint = runner.currentCheckpoint
+        return known.withLock { $0.checkpoint == checkpoint ? $0.clients[presented] : nil }
+    }
+
     /// 401 for a missing, malformed, unknown or revoked key; 503 (with `Retry-After`) for an
     /// unknown key while the projection is still catching up, so an app that deletes its key on
     /// 401 never does so because the server had just started.

@@ -17,10 +17,12 @@ public enum MusterHTTP {
     public static func makeApplication(environment: MusterEnvironment, modules: [any MusterServiceModule],
                                        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter(environment: environment, modules: modules)
+        let fastPaths = FastPathHandler.handlers(modules.flatMap { $0.fastPaths(in: environment) })
         var logger = environment.logger
         logger[metadataKey: "component"] = "http"
         return Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: fastPaths())), // one handler per connection
             configuration: .init(address: .hostname(environment.configuration.httpHost, port: environment.configuration.httpPort),
                                  serverName: "muster"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

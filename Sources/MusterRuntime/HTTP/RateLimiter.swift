@@ -15,6 +15,23 @@ public final class RateLimiter: Sendable {
 
     public init(perMinute: Int) { self.perMinute = perMinute }
 
+    /// Takes a token only if one is there; false leaves the bucket as it was (the caller then
+    /// goes the ordinary way, which answers 429).
+    public func takeIfAvailable(_ client: String, now: ContinuousClock.Instant = .now) -> Bool {
+        guard perMinute > 0 else { return true }
+        return buckets.withLock { buckets in
+            guard var bucket = buckets[client] else { return false }
+            let elapsed = now - bucket.updated
+            let tokens = min(Double(perMinute), bucket.tokens + Double(perMinute) / 60
+                * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            guard tokens >= 1 else { return false }
+            bucket.tokens = tokens - 1
+            bucket.updated = now
+            buckets[client] = bucket
+            return true
+        }
+    }
+
     /// Takes one token for `client`; returns the seconds to wait when there is none.
     public func take(_ client: String, now: ContinuousClock.Instant = .now) -> Int? {
         guard perMinute > 0 else { return nil }

@@ -14,10 +14,13 @@ public protocol MusterServiceModule: Sendable {
     func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment)
     /// NATS request endpoints (`$SRV` discovery lists them).
     func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint]
+    /// Answers given in the channel pipeline before routing (cached 304s).
+    func fastPaths(in environment: MusterEnvironment) -> [FastPath]
 }
 
 extension MusterServiceModule {
     public func services(in environment: MusterEnvironment) -> [any Service] { [] }
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {}
     public func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint] { [] }
+    public func fastPaths(in environment: MusterEnvironment) -> [FastPath] { [] }
 }

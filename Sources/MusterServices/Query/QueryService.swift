@@ -24,6 +24,10 @@ public struct QueryService: MusterServiceModule {
         (runsKeys ? [platform.keys] : []) + (runsOPL ? [opl.runner] : [])
     }
 
+    public func fastPaths(in environment: MusterEnvironment) -> [FastPath] {
+        [MobileReadRoutes.fastPath(keys: platform.directory, rate: opl.readRate, model: opl.model)]
+    }
+
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
         PlatformRoutes.add(to: routes, keys: platform.directory, environment: environment)
         MobileReadRoutes.add(to: routes, keys: APIKeyMiddleware(keys: platform.directory, scope: OPLScopes.readMobile), rate: opl.readRate,

@@ -173,3 +173,41 @@ struct OPLReadContractTests {
         }
     }
 }
+
+/// The same rules over a real socket, where the 304s are answered in the channel pipeline.
+@Suite("OPL contract over HTTP on a socket (the 304 fast path)")
+struct OPLFastPathTests {
+    @Test func fastPathAnswersOnlyWhatTheRouteWouldAnswer() async throws {
+        try await withTestApp(["query"], live: true, configure: { $0.readRatePerMinute = 6 }) { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            try await app.seed([SeededAction()])
+            let uri = "/api/mobile/data?lat=44.0805&lng=-103.2310"
+            let first = try await app.request(uri, key: key)
+            #expect(first.status == .ok)
+            let hash = try #require(first.headers[.contentHash])
+            for _ in 0..<3 {
+                let again = try await app.request(uri + "&hash=\(hash)", key: key)
+                #expect(again.status == .notModified)
+                #expect(again.headers[.contentHash] == hash && again.headers[.eTag] == "\"\(hash)\"")
+                #expect(again.body.readableBytes == 0)
+            }
+            // Same hash, another region: never a stale 304.
+            #expect(try await app.request("/api/mobile/data?lat=45&lng=-103.2310&hash=\(hash)", key: key).status == .ok)
+            // Malformed queries and foreign keys take the ordinary way and get its answers.
+            #expect(try await app.request("/api/mobile/data?lat=NaN&lng=0&hash=\(hash)", key: key).status == .badRequest)
+            #expect(try await app.request(uri + "&hash=\(hash)", key: "opl_" + String(repeating: "ab", count: 32)).status == .unauthorized)
+            #expect(try await app.request(uri + "&hash=\(hash)").status == .unauthorized)
+            // The rate limit holds on the fast path too: 6 a minute, 6 used above.
+            let limited = try await app.request(uri + "&hash=\(hash)", key: key)
+            #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil)
+            // A revoked key is refused at once, even with a current hash and after the fast path knew it.
+            let (other, issued) = issuedKey(scopes: [OPLScopes.readMobile])
+            try await app.settled("keys", at: try await app.log.append(issued).sequence)
+            #expect(try await app.request(uri + "&hash=\(hash)", key: other).status == .notModified)
+            #expect(try await app.request(uri + "&hash=\(hash)", key: other).status == .notModified)
+            let revoked = try await app.log.append(APIKeyRevoked(keyId: issued.keyId, reason: "lost phone", revokedBy: "test")).sequence
+            try await app.settled("keys", at: revoked)
+            #expect(try await app.request(uri + "&hash=\(hash)", key: other).status == .unauthorized)
+        }
+    }
+}

@@ -46,16 +46,26 @@ extension TestResponse {
     var errorMessage: String { json["error"] as? String ?? "<no {error} body: \(text.prefix(200))>" }
 }
 
-func withTestApp(_ names: [String] = ["all"], testing: TestingSetup = .router, configure: (inout MusterConfiguration) -> Void = { _ in },
+/// - Parameter live: serve on a real socket with the process's own application (fast paths in
+///   the channel pipeline included) instead of calling the router directly.
+func withTestApp(_ names: [String] = ["all"], live: Bool = false, configure: (inout MusterConfiguration) -> Void = { _ in },
                  _ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
-    try await withTestLog(configure) { env in
+    try await withTestLog({ configuration in
+        configure(&configuration)
+        if live { configuration.httpPort = 0 } // any free port
+    }) { env in
         let modules = MusterProcess.modules(try MusterProcess.resolve(names), environment: env.environment)
-        let router = MusterHTTP.makeRouter(environment: env.environment, modules: modules)
         let services = modules.flatMap { $0.services(in: env.environment) }
-        let app = Application(router: router)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for service in services { group.addTask { try await service.run() } }
-            try await app.test(testing) { client in try await body(TestApp(env: env, client: client)) }
+            if live {
+                // The process's own application: real sockets and the fast paths in the pipeline.
+                let app = MusterHTTP.makeApplication(environment: env.environment, modules: modules)
+                try await app.test(.live) { client in try await body(TestApp(env: env, client: client)) }
+            } else {
+                let app = Application(router: MusterHTTP.makeRouter(environment: env.environment, modules: modules))
+                try await app.test(.router) { client in try await body(TestApp(env: env, client: client)) }
+            }
             group.cancelAll()
         }
     }
