@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MusterGeo
 import MusterRuntime
 
@@ -7,8 +8,12 @@ import MusterRuntime
 public struct Geocoder: Sendable {
     public let gazetteer: Gazetteer?
     public let loadError: String?
+    /// Street addresses go here first when set.
+    public var upstream: NominatimClient?
+    var logger = Logger(label: "muster.geocode")
 
-    public init(path: String) {
+    public init(path: String, upstream: NominatimClient? = nil) {
+        self.upstream = upstream
         do {
             gazetteer = try Gazetteer(contentsOf: path)
             loadError = nil
@@ -18,7 +23,8 @@ public struct Geocoder: Sendable {
         }
     }
 
-    public init(gazetteer: Gazetteer) {
+    public init(gazetteer: Gazetteer, upstream: NominatimClient? = nil) {
+        self.upstream = upstream
         self.gazetteer = gazetteer
         loadError = nil
     }
@@ -28,7 +34,18 @@ public struct Geocoder: Sendable {
         return gazetteer
     }
 
-    public func forward(_ address: String) async throws -> GeocodeResult? { try loaded().forward(address) }
+    /// A street address asks the upstream first (street precision); everything else, and any
+    /// upstream failure, is answered from the gazetteer (town or ZIP precision).
+    public func forward(_ address: String) async throws -> GeocodeResult? {
+        if let upstream, Gazetteer.parse(address).street != nil {
+            do {
+                if let found = try await upstream.search(address) { return found }
+            } catch {
+                logger.warning("geocoding upstream failed; answering from the gazetteer", metadata: ["error": "\(error)"])
+            }
+        }
+        return try loaded().forward(address)
+    }
 
     public func reverse(latitude: Double, longitude: Double) async throws -> GeocodeResult? {
         try loaded().reverse(latitude: latitude, longitude: longitude)

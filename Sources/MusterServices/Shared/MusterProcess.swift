@@ -56,7 +56,8 @@ public enum MusterProcess {
             case "ingest": IngestService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
             case "geocode": GeocodeService(platform: kit(), rate: RateLimiter(perMinute: environment.configuration.readRatePerMinute),
                                            runsKeys: once("keys"),
-                                           geocoder: Geocoder(path: environment.configuration.gazetteerPath))
+                                           geocoder: Geocoder(path: environment.configuration.gazetteerPath,
+                                                             upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) }))
             case "moderation": ModerationService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
             case "query": QueryService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
             default: preconditionFailure("resolve() admits only known names")

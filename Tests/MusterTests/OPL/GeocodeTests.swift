@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MusterEvents
+import MusterGeo
 import MusterNATS
 import MusterOPL
 import MusterPlatform
@@ -68,6 +69,43 @@ struct GeocodeTests {
                                                                                                     key: key, json: OPLWriteContractTests.android).body)).id
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await app.log.read(filter: "events.opl.action.\(unknown).geocoded.v1").isEmpty)
+        }
+    }
+}
+
+/// The optional upstream, against a local HTTP server answering as Nominatim does (the real one
+/// cannot be reached from here; the client code path is the real one).
+@Suite("OPL geocoding: Nominatim-compatible upstream for street addresses")
+struct GeocodeUpstreamTests {
+    @Test func streetAddressesAskTheUpstreamAndFallBackWhenItFails() async throws {
+        let router = Router()
+        router.get("/search") { request, _ -> Response in
+            let q = request.uri.queryParameters["q"].map(String.init) ?? ""
+            #expect(request.uri.queryParameters["format"] == "jsonv2")
+            if q.contains("500") { return Response(status: .internalServerError) }
+            let body = q.hasPrefix("512 Main") ? #"[{"lat": "44.0812", "lon": "-103.2285", "display_name": "512, Main Street, Rapid City, SD 57701"}]"# : "[]"
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let server = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                 onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.runService() }
+            var ports = stream.makeAsyncIterator()
+            let port = try #require(await ports.next())
+            let gazetteer = try Gazetteer(contentsOf: Repository.path("Tests/Fixtures/gazetteer-sample.tsv"))
+            let geocoder = Geocoder(gazetteer: gazetteer, upstream: NominatimClient(searchURL: "http://127.0.0.1:\(port)/search"))
+
+            let street = try #require(try await geocoder.forward("512 Main St, Rapid City, SD 57701"))
+            #expect(street.source == "upstream" && street.confidence == 0.95 && street.latitude == 44.0812)
+            // Towns and ZIPs never leave the machine.
+            #expect(try await geocoder.forward("Rapid City, SD")?.source == "geonames")
+            // Upstream without a match, or failing: the gazetteer answers with lower confidence.
+            #expect(try await geocoder.forward("9 Nowhere Rd, Rapid City, SD 57701")?.source == "zip")
+            #expect(try await geocoder.forward("500 Error Ave, Rapid City, SD")?.source == "geonames")
+            let down = Geocoder(gazetteer: gazetteer, upstream: NominatimClient(searchURL: "http://127.0.0.1:1/search"))
+            #expect(try await down.forward("512 Main St, Rapid City, SD 57701")?.source == "zip")
+            group.cancelAll()
         }
     }
 }
