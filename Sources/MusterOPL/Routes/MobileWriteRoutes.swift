@@ -15,8 +15,10 @@ public enum MobileWriteRoutes {
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
                            rate: RateLimiter, opl: ProjectionRunner<OPLProjection>, log: EventLog) {
-        let strike = routes.group("/api/mobile", middleware: [APIKeyMiddleware(keys: keys, scope: OPLScopes.submitStrike),
-                                                               RateLimitMiddleware(rate)])
+        func group(_ path: String, _ scope: String) -> Routes<RouterGroup<MusterRequestContext>> {
+            routes.group(path, middleware: [APIKeyMiddleware(keys: keys, scope: scope), RateLimitMiddleware(rate)])
+        }
+        let strike = group("/api/mobile", OPLScopes.submitStrike)
         strike.post("/submit-strike") { request, context in
             let client = try context.requireClient()
             let body = try await decode(SubmitStrikeRequest.self, request, context)
@@ -26,8 +28,7 @@ public enum MobileWriteRoutes {
             return try JSONResponse.make(.created, SubmittedAnswer(message: "Submitted for moderation", id: id.value))
         }
 
-        let snapshot = routes.group("/api/mobile", middleware: [APIKeyMiddleware(keys: keys, scope: OPLScopes.gpsSnapshot),
-                                                                 RateLimitMiddleware(rate)])
+        let snapshot = group("/api/mobile", OPLScopes.gpsSnapshot)
         snapshot.post("/gps-snapshot") { request, context in
             let client = try context.requireClient()
             let body = try await decode(GPSSnapshotRequest.self, request, context)
@@ -44,8 +45,7 @@ public enum MobileWriteRoutes {
             return try JSONResponse.make(.created, SubmittedAnswer(message: "Snapshot submitted for moderation", id: id.value))
         }
 
-        let stats = routes.group("/api/dns-stats", middleware: [APIKeyMiddleware(keys: keys, scope: OPLScopes.dnsStats),
-                                                                 RateLimitMiddleware(rate)])
+        let stats = group("/api/dns-stats", OPLScopes.dnsStats)
         stats.post("/report") { request, context in
             let client = try context.requireClient()
             var report = try await decode(DNSStatsReported.self, request, context)

@@ -17,13 +17,14 @@ public struct GeocodeService: MusterServiceModule {
     public let summary = "addresses to coordinates and back, offline"
     let platform: PlatformKit
     let rate: RateLimiter
-    let runsKeys: Bool
+    /// The shared projections this service runs (see `MusterProcess.modules`).
+    let runners: [any Service]
     public let geocoder: Geocoder
 
-    public init(platform: PlatformKit, rate: RateLimiter, runsKeys: Bool = true, geocoder: Geocoder) {
+    public init(platform: PlatformKit, rate: RateLimiter, runners: [any Service], geocoder: Geocoder) {
         self.platform = platform
         self.rate = rate
-        self.runsKeys = runsKeys
+        self.runners = runners
         self.geocoder = geocoder
     }
 
@@ -36,7 +37,7 @@ public struct GeocodeService: MusterServiceModule {
             _ = try await log.append(enrichment, options: AppendOptions(idempotencyKey: "geocoded:\(submitted.actionId)",
                                                                         actor: "service:geocode"))
         }
-        return (runsKeys ? [platform.keys] : []) + [enrich]
+        return runners + [enrich]
     }
 
     /// The geocoded event for a submission that came without coordinates, when its location text

@@ -16,18 +16,17 @@ public struct IngestService: MusterServiceModule {
     public let summary = "validated appends to the log"
     let platform: PlatformKit
     let opl: OPLKit
-    let runsKeys: Bool
-    let runsOPL: Bool
+    /// The shared projections this service runs (see `MusterProcess.modules`).
+    let runners: [any Service]
 
-    public init(platform: PlatformKit, opl: OPLKit, runsKeys: Bool = true, runsOPL: Bool = true) {
+    public init(platform: PlatformKit, opl: OPLKit, runners: [any Service]) {
         self.platform = platform
         self.opl = opl
-        self.runsKeys = runsKeys
-        self.runsOPL = runsOPL
+        self.runners = runners
     }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
-        (runsKeys ? [platform.keys] : []) + (runsOPL ? [opl.runner] : [])
+        runners
     }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {

@@ -15,14 +15,13 @@ public struct ModerationService: MusterServiceModule {
     public let summary = "automatic checks, the moderators' queue and decisions"
     let platform: PlatformKit
     let opl: OPLKit
-    let runsKeys: Bool
-    let runsOPL: Bool
+    /// The shared projections this service runs (see `MusterProcess.modules`).
+    let runners: [any Service]
 
-    public init(platform: PlatformKit, opl: OPLKit, runsKeys: Bool = true, runsOPL: Bool = true) {
+    public init(platform: PlatformKit, opl: OPLKit, runners: [any Service]) {
         self.platform = platform
         self.opl = opl
-        self.runsKeys = runsKeys
-        self.runsOPL = runsOPL
+        self.runners = runners
     }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
@@ -43,7 +42,7 @@ public struct ModerationService: MusterServiceModule {
                 return
             }
         }
-        return (runsKeys ? [platform.keys] : []) + (runsOPL ? [opl.runner] : []) + [checks, ExpirySweeper(runner: runner, log: log, logger: environment.logger)]
+        return runners + [checks, ExpirySweeper(runner: runner, log: log, logger: environment.logger)]
     }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {

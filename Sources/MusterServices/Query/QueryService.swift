@@ -10,18 +10,17 @@ public struct QueryService: MusterServiceModule {
     public let summary = "projections over HTTP"
     let platform: PlatformKit
     let opl: OPLKit
-    let runsKeys: Bool
-    let runsOPL: Bool
+    /// The shared projections this service runs (see `MusterProcess.modules`).
+    let runners: [any Service]
 
-    public init(platform: PlatformKit, opl: OPLKit, runsKeys: Bool = true, runsOPL: Bool = true) {
+    public init(platform: PlatformKit, opl: OPLKit, runners: [any Service]) {
         self.platform = platform
         self.opl = opl
-        self.runsKeys = runsKeys
-        self.runsOPL = runsOPL
+        self.runners = runners
     }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
-        (runsKeys ? [platform.keys] : []) + (runsOPL ? [opl.runner] : [])
+        runners
     }
 
     public func fastPaths(in environment: MusterEnvironment) -> [FastPath] {

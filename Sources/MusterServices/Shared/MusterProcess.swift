@@ -49,17 +49,23 @@ public enum MusterProcess {
             opl = made
             return made
         }
-        var started = Set<String>() // a runner shared by several services is run by the first only
-        func once(_ name: String) -> Bool { started.insert(name).inserted }
+        // A projection several services read is run once, by the first of them.
+        var started = Set<String>()
+        func runners(keys: Bool = true, opl: Bool = true) -> [any Service] {
+            var runners: [any Service] = []
+            if keys, started.insert("keys").inserted { runners.append(kit().keys) }
+            if opl, started.insert("opl").inserted { runners.append(oplKit().runner) }
+            return runners
+        }
         return names.map { name -> any MusterServiceModule in
             switch name {
-            case "ingest": IngestService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
+            case "ingest": IngestService(platform: kit(), opl: oplKit(), runners: runners())
             case "geocode": GeocodeService(platform: kit(), rate: RateLimiter(perMinute: environment.configuration.readRatePerMinute),
-                                           runsKeys: once("keys"),
+                                           runners: runners(opl: false),
                                            geocoder: Geocoder(path: environment.configuration.gazetteerPath,
                                                              upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) }))
-            case "moderation": ModerationService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
-            case "query": QueryService(platform: kit(), opl: oplKit(), runsKeys: once("keys"), runsOPL: once("opl"))
+            case "moderation": ModerationService(platform: kit(), opl: oplKit(), runners: runners())
+            case "query": QueryService(platform: kit(), opl: oplKit(), runners: runners())
             default: preconditionFailure("resolve() admits only known names")
             }
         }

@@ -10,7 +10,7 @@ struct IngestEndpointTests {
         try await withTestLog { env in
             let service = MicroService(connection: env.connection, name: "muster-ingest", version: "test", description: "ingest",
                                        endpoints: IngestService(platform: PlatformKit(environment: env.environment),
-                                                                          opl: OPLKit(environment: env.environment)).endpoints(in: env.environment))
+                                                                          opl: OPLKit(environment: env.environment), runners: []).endpoints(in: env.environment))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
                 try await eventually("ingest listening") {
