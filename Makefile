@@ -9,7 +9,6 @@ RG_VERSION          := 1.5.1
 ZIPCODES_VERSION    := 3.0.0
 # make bench only: wrk and nginx from Debian; the Python reverse-geocoding baseline from PyPI.
 BENCH_APT_PACKAGES  := wrk nginx
-BENCH_PY            := $(TOOLS)/bench-py/.installed-$(RG_VERSION)
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
 APT_PACKAGES        := libnats-dev docker-compose pkg-config python3-pip
@@ -18,6 +17,7 @@ TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
 PYTOOLS     := $(TOOLS)/py/.installed-$(JSONSCHEMA_VERSION)-$(PYYAML_VERSION)
 GAZ         := $(TOOLS)/gaz
+BENCH_PY    := $(TOOLS)/bench-py/.installed-$(RG_VERSION)-$(NUMPY_VERSION)-$(SCIPY_VERSION)
 GAZETTEER   := .data/gazetteer/places.tsv
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=

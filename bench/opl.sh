@@ -14,7 +14,7 @@ mkdir -p bench/out
 work=$(mktemp -d)
 chmod 755 "$work"   # nginx workers (www-data when started as root) read the static file from here
 pids=()
-cleanup() { [ -f "$work/nginx/error.log" ] && grep -i emerg "$work/nginx/error.log" >&2; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { [ -f "$work/nginx/error.log" ] && { grep -i emerg "$work/nginx/error.log" >&2 || true; }; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
