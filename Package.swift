@@ -115,6 +115,8 @@ let package = Package(
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -2,36 +2,60 @@ import Foundation
 import Logging
 import MusterGeo
 import MusterRuntime
+import Synchronization
 
-/// Forward and reverse geocoding for OPL: the offline gazetteer, loaded once.
-/// A missing gazetteer file is not fatal: answers are then 503 naming the fix.
-public struct Geocoder: Sendable {
-    public let gazetteer: Gazetteer?
-    public let loadError: String?
+/// Forward and reverse geocoding for OPL: the offline gazetteer, loaded once, off the request
+/// path (the full file takes seconds to index, so the service starts answering at once and says
+/// 503 + `Retry-After` until it is ready). A missing file is not fatal either: answers are then
+/// 503 naming the fix.
+public final class Geocoder: Sendable {
+    enum State {
+        case waiting(path: String)
+        case ready(Gazetteer)
+        case failed(String)
+    }
+
+    private let state: Mutex<State>
     /// Street addresses go here first when set.
-    public var upstream: NominatimClient?
-    var logger = Logger(label: "muster.geocode")
+    public let upstream: NominatimClient?
+    let logger = Logger(label: "muster.geocode")
 
+    /// A geocoder that loads `path` when `load()` is called.
     public init(path: String, upstream: NominatimClient? = nil) {
+        state = Mutex(.waiting(path: path))
         self.upstream = upstream
-        do {
-            gazetteer = try Gazetteer(contentsOf: path)
-            loadError = nil
-        } catch {
-            gazetteer = nil
-            loadError = "\(error)"
-        }
     }
 
     public init(gazetteer: Gazetteer, upstream: NominatimClient? = nil) {
+        state = Mutex(.ready(gazetteer))
         self.upstream = upstream
-        self.gazetteer = gazetteer
-        loadError = nil
+    }
+
+    /// Reads and indexes the file (blocking: call it from a thread pool). Once only.
+    public func load() {
+        guard case .waiting(let path) = state.withLock({ $0 }) else { return }
+        let result: State
+        do { result = .ready(try Gazetteer(contentsOf: path)) } catch { result = .failed("\(error)") }
+        state.withLock { $0 = result }
+    }
+
+    public var gazetteer: Gazetteer? {
+        if case .ready(let gazetteer) = state.withLock({ $0 }) { return gazetteer }
+        return nil
+    }
+
+    /// Why there is no gazetteer, once loading has failed.
+    public var loadError: String? {
+        if case .failed(let error) = state.withLock({ $0 }) { return error }
+        return nil
     }
 
     func loaded() throws -> Gazetteer {
-        guard let gazetteer else { throw APIError(.serviceUnavailable, "geocoding is unavailable: \(loadError ?? "no gazetteer")") }
-        return gazetteer
+        switch state.withLock({ $0 }) {
+        case .ready(let gazetteer): return gazetteer
+        case .waiting: throw APIError(.serviceUnavailable, "geocoding is still loading its gazetteer; retry shortly", headers: [.retryAfter: "2"])
+        case .failed(let error): throw APIError(.serviceUnavailable, "geocoding is unavailable: \(error)")
+        }
     }
 
     /// A street address asks the upstream first (street precision); everything else, and any

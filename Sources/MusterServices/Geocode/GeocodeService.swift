@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import Logging
+import NIOPosix
 import MusterEvents
 import MusterGeo
 import MusterLog
@@ -29,7 +31,6 @@ public struct GeocodeService: MusterServiceModule {
     }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
-        if let error = geocoder.loadError { environment.logger.error("geocoding unavailable", metadata: ["error": "\(error)"]) }
         let enrich = EventProcessor(name: "opl-geocode", filterSubjects: ["events.opl.action.*.submitted.v1"], log: environment.log,
                                     logger: environment.logger) { [geocoder, log = environment.log] event in
             guard let submitted = event.payload as? ActionSubmitted else { return }
@@ -37,14 +38,15 @@ public struct GeocodeService: MusterServiceModule {
             _ = try await log.append(enrichment, options: AppendOptions(idempotencyKey: "geocoded:\(submitted.actionId)",
                                                                         actor: "service:geocode"))
         }
-        return runners + [enrich]
+        return runners + [GazetteerLoader(geocoder: geocoder, logger: environment.logger), enrich]
     }
 
     /// The geocoded event for a submission that came without coordinates, when its location text
     /// names a place the gazetteer knows.
     public static func enrichment(for submitted: ActionSubmitted, geocoder: Geocoder) async throws -> ActionGeocoded? {
         let location = submitted.action.location.trimmingCharacters(in: .whitespaces)
-        guard submitted.action.coordinates == nil, location.lowercased() != "unknown", geocoder.gazetteer != nil,
+        // Still loading: forward throws and the processor retries later. No gazetteer at all: skip.
+        guard submitted.action.coordinates == nil, location.lowercased() != "unknown", geocoder.loadError == nil,
               let found = try await geocoder.forward(location) else { return nil }
         return ActionGeocoded(actionId: submitted.actionId, latitude: found.latitude, longitude: found.longitude,
                               displayName: String(found.displayName.prefix(500)), confidence: found.confidence, source: found.source)
@@ -82,5 +84,24 @@ public struct GeocodeService: MusterServiceModule {
                 }
             },
         ]
+    }
+}
+
+/// Loads the gazetteer on NIO's blocking-work pool at start, so HTTP and NATS answer meanwhile,
+/// then stays until shutdown (a service that returned would stop the process).
+struct GazetteerLoader: Service {
+    let geocoder: Geocoder
+    let logger: Logger
+
+    func run() async throws {
+        let start = ContinuousClock.now
+        try await NIOThreadPool.singleton.runIfActive { geocoder.load() }
+        if let error = geocoder.loadError {
+            logger.error("geocoding unavailable", metadata: ["error": "\(error)"])
+        } else if let gazetteer = geocoder.gazetteer {
+            logger.info("gazetteer loaded", metadata: ["places": "\(gazetteer.places.count)", "zips": "\(gazetteer.zips.count)",
+                                                       "took": "\(ContinuousClock.now - start)"])
+        }
+        try? await gracefulShutdown()
     }
 }

@@ -6,6 +6,7 @@ import MusterGeo
 import MusterNATS
 import MusterOPL
 import MusterPlatform
+import MusterRuntime
 import MusterServices
 import Testing
 
@@ -14,6 +15,9 @@ struct GeocodeTests {
     @Test func routesAnswerInTheShapesBothAppsDecode() async throws {
         try await withTestApp(["geocode"]) { app in
             let key = try await app.key([OPLScopes.readMobile])
+            try await eventually("gazetteer loaded") {
+                try await app.request("/api/mobile/geocode", method: .post, key: key, json: #"{"address": "57701"}"#).status == .ok
+            }
             let found = try await app.request("/api/mobile/geocode", method: .post, key: key, json: #"{"address": "Rapid City, SD"}"#)
             let forward = try Client.decode(Client.Geocode.self, Data(buffer: found.body))
             #expect(forward.success && forward.input == "Rapid City, SD")
@@ -39,10 +43,25 @@ struct GeocodeTests {
         }
     }
 
+    @Test func whileTheGazetteerLoadsAnswersAre503WithRetryAfter() async throws {
+        let waiting = Geocoder(path: Repository.path("Tests/Fixtures/gazetteer-sample.tsv"))
+        await #expect(throws: APIError.self) { _ = try await waiting.forward("Rapid City, SD") }
+        do { _ = try await waiting.forward("Rapid City, SD") } catch let error as APIError {
+            #expect(error.status == .serviceUnavailable && error.headers[.retryAfter] == "2")
+        }
+        waiting.load()
+        #expect(try await waiting.forward("Rapid City, SD")?.city == "Rapid City")
+        let missing = Geocoder(path: "/nonexistent/places.tsv")
+        missing.load()
+        #expect(missing.loadError?.contains("make gazetteer") == true)
+    }
+
     @Test func natsRequestReplyAndEnrichmentOfSubmissionsWithoutCoordinates() async throws {
         try await withTestApp(["ingest", "geocode"]) { app in
+            let geocode = try #require(MusterProcess.modules(["geocode"], environment: app.env.environment)[0] as? GeocodeService)
+            geocode.geocoder.load() // this copy's loader service is not running
             let service = MicroService(connection: app.env.connection, name: "muster-geocode", version: "test", description: "geocode",
-                                       endpoints: MusterProcess.modules(["geocode"], environment: app.env.environment)[0].endpoints(in: app.env.environment))
+                                       endpoints: geocode.endpoints(in: app.env.environment))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
                 try await eventually("geocode listening") {
