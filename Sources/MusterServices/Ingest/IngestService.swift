@@ -14,19 +14,14 @@ import ServiceLifecycle
 public struct IngestService: MusterServiceModule {
     public let name = "ingest"
     public let summary = "validated appends to the log"
-    let platform: PlatformKit
-    let opl: OPLKit
-    /// The shared projections this service runs (see `MusterProcess.modules`).
-    let runners: [any Service]
+    let shared: SharedParts
+    var platform: PlatformKit { shared.platform }
+    var opl: OPLKit { shared.opl }
 
-    public init(platform: PlatformKit, opl: OPLKit, runners: [any Service]) {
-        self.platform = platform
-        self.opl = opl
-        self.runners = runners
-    }
+    public init(_ shared: SharedParts) { self.shared = shared }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
-        runners
+        shared.runners
     }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {

@@ -13,16 +13,11 @@ import ServiceLifecycle
 public struct ModerationService: MusterServiceModule {
     public let name = "moderation"
     public let summary = "automatic checks, the moderators' queue and decisions"
-    let platform: PlatformKit
-    let opl: OPLKit
-    /// The shared projections this service runs (see `MusterProcess.modules`).
-    let runners: [any Service]
+    let shared: SharedParts
+    var platform: PlatformKit { shared.platform }
+    var opl: OPLKit { shared.opl }
 
-    public init(platform: PlatformKit, opl: OPLKit, runners: [any Service]) {
-        self.platform = platform
-        self.opl = opl
-        self.runners = runners
-    }
+    public init(_ shared: SharedParts) { self.shared = shared }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
         let runner = opl.runner
@@ -42,7 +37,7 @@ public struct ModerationService: MusterServiceModule {
                 return
             }
         }
-        return runners + [checks, ExpirySweeper(runner: runner, log: log, logger: environment.logger)]
+        return shared.runners + [checks, ExpirySweeper(runner: runner, log: log, logger: environment.logger)]
     }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {

@@ -8,19 +8,14 @@ import ServiceLifecycle
 public struct QueryService: MusterServiceModule {
     public let name = "query"
     public let summary = "projections over HTTP"
-    let platform: PlatformKit
-    let opl: OPLKit
-    /// The shared projections this service runs (see `MusterProcess.modules`).
-    let runners: [any Service]
+    let shared: SharedParts
+    var platform: PlatformKit { shared.platform }
+    var opl: OPLKit { shared.opl }
 
-    public init(platform: PlatformKit, opl: OPLKit, runners: [any Service]) {
-        self.platform = platform
-        self.opl = opl
-        self.runners = runners
-    }
+    public init(_ shared: SharedParts) { self.shared = shared }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
-        runners
+        shared.runners
     }
 
     public func fastPaths(in environment: MusterEnvironment) -> [FastPath] {

@@ -59,13 +59,13 @@ public enum MusterProcess {
         }
         return names.map { name -> any MusterServiceModule in
             switch name {
-            case "ingest": IngestService(platform: kit(), opl: oplKit(), runners: runners())
+            case "ingest": IngestService(SharedParts(platform: kit(), opl: oplKit(), runners: runners()))
             case "geocode": GeocodeService(platform: kit(), rate: RateLimiter(perMinute: environment.configuration.readRatePerMinute),
                                            runners: runners(opl: false),
                                            geocoder: Geocoder(path: environment.configuration.gazetteerPath,
                                                              upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) }))
-            case "moderation": ModerationService(platform: kit(), opl: oplKit(), runners: runners())
-            case "query": QueryService(platform: kit(), opl: oplKit(), runners: runners())
+            case "moderation": ModerationService(SharedParts(platform: kit(), opl: oplKit(), runners: runners()))
+            case "query": QueryService(SharedParts(platform: kit(), opl: oplKit(), runners: runners()))
             default: preconditionFailure("resolve() admits only known names")
             }
         }

@@ -15,7 +15,8 @@ struct APIKeyHTTPTests {
             let kit = PlatformKit(environment: env.environment)
             let opl = OPLKit(environment: env.environment)
             let router = MusterHTTP.makeRouter(environment: env.environment,
-                                               modules: [IngestService(platform: kit, opl: opl, runners: []), QueryService(platform: kit, opl: opl, runners: [])])
+                                               modules: [IngestService(SharedParts(platform: kit, opl: opl, runners: [])),
+                                                         QueryService(SharedParts(platform: kit, opl: opl, runners: []))])
             let app = Application(router: router)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await kit.keys.runUntilCancelled() }
