@@ -33,10 +33,30 @@ public struct KDTree<Element: Sendable>: Sendable {
         let spread = high - low
         let axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : (spread.y >= spread.z ? 1 : 2)
         let mid = range.lowerBound + range.count / 2
-        items[range].sort { $0.0[axis] < $1.0[axis] } // n log² n to build; done once at load
+        Self.select(&items, range, mid, axis) // the median in place, smaller left, larger right
         axes[mid] = UInt8(axis)
         build(&items, range.lowerBound..<mid)
         build(&items, (mid + 1)..<range.upperBound)
+    }
+
+    /// Quickselect: puts the element that sorts at `k` there, with no larger one before it and
+    /// no smaller one after it, in expected linear time (the build is then n log n, not n log² n).
+    private static func select(_ items: inout [(SIMD3<Double>, Element)], _ range: Range<Int>, _ k: Int, _ axis: Int) {
+        var low = range.lowerBound, high = range.upperBound - 1
+        while low < high {
+            let pivot = items[(low + high) / 2].0[axis]
+            var i = low, j = high
+            while i <= j {
+                while items[i].0[axis] < pivot { i += 1 }
+                while items[j].0[axis] > pivot { j -= 1 }
+                if i <= j {
+                    items.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { high = j } else if k >= i { low = i } else { return }
+        }
     }
 
     /// The element nearest to (lat, lng) within `limit` metres, with its distance.
