@@ -7,9 +7,10 @@ import Synchronization
 
 /// Serves the OPL views from the projection, with every answer built once per view.
 ///
-/// The hot path is a client sending back the hash it already has: that costs one actor hop for
-/// the checkpoint and one dictionary lookup. Answers (bytes and hash) are cached per query until
-/// the projection moves or the clock passes the view's `validUntil`.
+/// The hot path is a client sending back the hash it already has: an atomic read of the
+/// projection's checkpoint and one dictionary lookup (`cachedAnswer`, used by the pipeline fast
+/// path). Answers (bytes and hash) are cached per query until the projection moves or the clock
+/// passes the view's `validUntil`.
 public final class OPLReadModel: Sendable {
     public let runner: ProjectionRunner<OPLProjection>
     private let state = Mutex<Cached>(Cached())
@@ -35,7 +36,8 @@ public final class OPLReadModel: Sendable {
         let current = await runner.current()
         let view = BlocklistView(state: current.state, checkpoint: current.checkpoint)
         state.withLock { cached in
-            if cached.view.map({ $0.checkpoint != view.checkpoint || !$0.isCurrent }) ?? true {
+            // Keep a view another request built meanwhile if it is the current one.
+            if cached.view.map({ $0.checkpoint != runner.currentCheckpoint || !$0.isCurrent }) ?? true {
                 cached.view = view
                 cached.answers = [:]
             }
