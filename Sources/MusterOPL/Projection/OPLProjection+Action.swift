@@ -58,6 +58,9 @@ extension OPLProjection {
             details.coordinates ?? geocoded.map { Coordinates(latitude: $0.latitude, longitude: $0.longitude) }
         }
 
+        /// Approved or ended actions are what the blocklist views are made of.
+        public var showsInBlocklists: Bool { status == .approved || status == .ended }
+
         public var startDate: Date? { OPLDates.parse(details.startDate) }
         public var endDate: Date? { startDate.map { $0.addingTimeInterval(Double(details.durationDays) * 86_400) } }
 

@@ -7,13 +7,17 @@ import MusterLog
 /// the full blocklist, the active strikes and the moderation queue (see `Views/`).
 public enum OPLProjection: Projection {
     public static let name = "opl"
-    public static let version = 1
+    /// 2: the state counts `blocklistRevision`.
+    public static let version = 2
     public static let filterSubjects = ["events.opl.action.>", "events.opl.snapshot.>"]
     public static let initialState = State()
 
     public struct State: Codable, Sendable, Equatable {
         public var actions: [String: Action] = [:]
         public var snapshots: [String: Snapshot] = [:]
+        /// Moves only with events that change what the blocklists show (an approved or ended
+        /// action, or a site added to one), so the views survive submissions and checks.
+        public var blocklistRevision: UInt64 = 0
         public init() {}
     }
 
@@ -34,7 +38,10 @@ public enum OPLProjection: Projection {
                 snapshot.status = .approved
                 snapshot.decisions.append(Decision(kind: "approved", moderator: e.moderator, reason: e.reason, at: event.time))
             }
-            state.actions[e.actionId]?.locations.append(e.site)
+            if let action = state.actions[e.actionId] {
+                state.actions[e.actionId]?.locations.append(e.site)
+                if action.showsInBlocklists { state.blocklistRevision += 1 }
+            }
         case let e as SnapshotRejected:
             try updateSnapshot(e.snapshotId, in: &state, event) { snapshot in
                 guard snapshot.status == .submitted else { throw ProjectionRejection("snapshot \(e.snapshotId) is \(snapshot.status.rawValue)") }
@@ -51,8 +58,10 @@ public enum OPLProjection: Projection {
         guard var action = state.actions[event.aggregateID] else {
             throw ProjectionRejection("\(event.type) for unknown action \(event.aggregateID)")
         }
+        let shownBefore = action.showsInBlocklists
         try action.apply(event, known: { state.actions[$0] != nil })
         action.sequence = event.sequence
+        if shownBefore || action.showsInBlocklists { state.blocklistRevision += 1 }
         state.actions[event.aggregateID] = action
     }
 

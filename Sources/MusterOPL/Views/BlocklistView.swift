@@ -1,7 +1,7 @@
 import Foundation
 import MusterGeo
 
-/// An immutable picture of what the blocklists show at one checkpoint and moment: live actions,
+/// An immutable picture of what the blocklists show at one revision and moment: live actions,
 /// their geofences in a grid, and their URL entries. Answers are built from it on demand.
 ///
 /// "Live" depends on the clock as well as on events (an action ends when its duration runs out),
@@ -17,7 +17,8 @@ public struct BlocklistView: Sendable {
         public var live: Bool { status != "ended" }
     }
 
-    public let checkpoint: UInt64
+    /// The fold's `blocklistRevision` this view was built from.
+    public let revision: UInt64
     public let builtAt: Date
     public let validUntil: Date
     public let actions: [LiveAction]
@@ -33,13 +34,13 @@ public struct BlocklistView: Sendable {
     /// Default notification radius, metres, of an action placed by its own coordinates.
     public static let actionRadius = 1_000
 
-    public init(state: OPLProjection.State, checkpoint: UInt64, now: Date = Date()) {
-        self.checkpoint = checkpoint
+    public init(state: OPLProjection.State, now: Date = Date()) {
+        revision = state.blocklistRevision
         builtAt = now
         var next = Date.distantFuture
         var actions: [LiveAction] = []
         for action in state.actions.values.sorted(by: { $0.id < $1.id }) {
-            guard let employerId = action.employerId, action.status == .approved || action.status == .ended else { continue }
+            guard let employerId = action.employerId, action.showsInBlocklists else { continue }
             guard let start = action.startDate, let end = action.endDate else { continue }
             let status: String
             if action.status == .ended || end <= now { status = "ended" }

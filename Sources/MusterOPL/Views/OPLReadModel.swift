@@ -9,8 +9,9 @@ import Synchronization
 ///
 /// The hot path is a client sending back the hash it already has: an atomic read of the
 /// projection's checkpoint and one dictionary lookup (`cachedAnswer`, used by the pipeline fast
-/// path). Answers (bytes and hash) are cached per query until the projection moves or the clock
-/// passes the view's `validUntil`.
+/// path). Answers (bytes and hash) are cached until the fold's `blocklistRevision` moves or the
+/// clock passes the view's `validUntil`; events that change nothing shown (a submission, its
+/// checks) cost one look at the revision and keep every answer.
 public final class OPLReadModel: Sendable {
     public let runner: ProjectionRunner<OPLProjection>
     private let state = Mutex<Cached>(Cached())
@@ -24,23 +25,40 @@ public final class OPLReadModel: Sendable {
 
     struct Cached {
         var view: BlocklistView?
+        /// The checkpoint at which `view` was last known to be the fold's.
+        var confirmedAt: UInt64 = 0
         var answers: [String: Answer] = [:]
+
+        /// Whether `view` is the one cached (answers belong to one view: same revision, same build).
+        func holds(_ view: BlocklistView) -> Bool {
+            self.view.map { $0.revision == view.revision && $0.builtAt == view.builtAt } ?? false
+        }
+
+        func current(at checkpoint: UInt64) -> BlocklistView? {
+            guard let view, confirmedAt == checkpoint, view.isCurrent else { return nil }
+            return view
+        }
     }
 
     public init(runner: ProjectionRunner<OPLProjection>) { self.runner = runner }
 
-    /// The current view, rebuilt when the projection moved or the view expired.
+    /// The current view: kept while the revision stands, rebuilt when it moved or the view expired.
     public func view() async -> BlocklistView {
-        let checkpoint = runner.currentCheckpoint
-        if let view = state.withLock({ $0.view }), view.checkpoint == checkpoint, view.isCurrent { return view }
-        let current = await runner.current()
-        let view = BlocklistView(state: current.state, checkpoint: current.checkpoint)
+        if let view = state.withLock({ $0.current(at: runner.currentCheckpoint) }) { return view }
+        let (checkpoint, fold) = await runner.current()
+        if let view = state.withLock({ cached -> BlocklistView? in
+            guard let view = cached.view, view.revision == fold.blocklistRevision, view.isCurrent else { return nil }
+            cached.confirmedAt = max(cached.confirmedAt, checkpoint)
+            return view
+        }) { return view }
+        let view = BlocklistView(state: fold)
         state.withLock { cached in
-            // Keep a view another request built meanwhile if it is the current one.
-            if cached.view.map({ $0.checkpoint != runner.currentCheckpoint || !$0.isCurrent }) ?? true {
+            // Keep a view another request built meanwhile if it is as new as this one.
+            if cached.view.map({ $0.revision < view.revision || !$0.isCurrent }) ?? true {
                 cached.view = view
                 cached.answers = [:]
             }
+            cached.confirmedAt = max(cached.confirmedAt, checkpoint)
         }
         return view
     }
@@ -48,10 +66,7 @@ public final class OPLReadModel: Sendable {
     /// The answer for `key` if it is cached for the current checkpoint and clock; never waits.
     public func cachedAnswer(_ key: String) -> Answer? {
         let checkpoint = runner.currentCheckpoint
-        return state.withLock { cached in
-            guard let view = cached.view, view.checkpoint == checkpoint, view.isCurrent else { return nil }
-            return cached.answers[key]
-        }
+        return state.withLock { cached in cached.current(at: checkpoint) != nil ? cached.answers[key] : nil }
     }
 
     /// The answer for `key` in the current view, built by `make` on first use. The hash covers
@@ -60,13 +75,13 @@ public final class OPLReadModel: Sendable {
         _ key: String, make: (BlocklistView) -> (body: Body, hashed: Hashed)
     ) async throws -> Answer {
         let view = await view()
-        if let hit = state.withLock({ $0.view?.checkpoint == view.checkpoint ? $0.answers[key] : nil }) { return hit }
+        if let hit = state.withLock({ $0.holds(view) ? $0.answers[key] : nil }) { return hit }
         let (body, hashed) = make(view)
         let encoder = JSONResponse.encoder
         let hash = SHA256.hash(data: try encoder.encode(hashed)).map { String(format: "%02x", $0) }.joined()
         let answer = Answer(body: ByteBuffer(bytes: try encoder.encode(body)), hash: hash)
         state.withLock { cached in
-            guard cached.view?.checkpoint == view.checkpoint else { return }
+            guard cached.holds(view) else { return }
             if cached.answers.count >= Self.cacheLimit { cached.answers = [:] }
             cached.answers[key] = answer
         }

@@ -53,6 +53,24 @@ struct OPLRulesTests {
         #expect(ModerationChecks.flags(for: submitted("Other"), in: busy, now: now).map(\.code) == ["rate"])
     }
 
+    @Test func theBlocklistRevisionMovesOnlyWithWhatTheBlocklistsShow() throws {
+        let a = submitted()
+        let approved = ActionApproved(actionId: a.actionId, employerId: OPLIDs.employer(named: "Acme"), employer: a.employer,
+                                      action: a.action, urls: ["acme.com"], locations: [], moderator: "m", reason: "ok")
+        let steps: [(any EventPayload, UInt64)] = [
+            (a, 0), (ActionChecked(actionId: a.actionId, flags: []), 0),
+            (approved, 1), (ActionChecked(actionId: a.actionId, flags: []), 2), // on an approved action: shown fields may change
+            (ActionEnded(actionId: a.actionId, moderator: "m", reason: "over"), 3),
+        ]
+        var events: [any EventPayload] = []
+        for (payload, revision) in steps {
+            events.append(payload)
+            #expect(try fold(events).blocklistRevision == revision, "after \(payload.eventType)")
+        }
+        let other = submitted("Other")
+        #expect(try fold(events + [other, ActionRejected(actionId: other.actionId, moderator: "m", reason: "spam")]).blocklistRevision == 3)
+    }
+
     @Test func theFoldRefusesWhatCannotHappenAndKeepsItsState() throws {
         let a = submitted()
         var state = try fold([a])
