@@ -18,7 +18,6 @@ public struct KDTree<Element: Sendable>: Sendable {
 
     public init(_ points: [(lat: Double, lng: Double, element: Element)]) {
         var items = points.map { (Self.vector($0.lat, $0.lng), $0.element) }
-        xyz.reserveCapacity(items.count)
         axes = [UInt8](repeating: 0, count: items.count)
         build(&items, 0..<items.count)
         xyz = items.map(\.0)

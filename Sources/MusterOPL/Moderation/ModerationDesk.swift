@@ -42,7 +42,7 @@ public struct ModerationDesk: Sendable {
     /// Appends a decision; a changed aggregate is 409, an invalid event 422.
     func decide(_ event: some EventPayload, expected: UInt64, moderator: String) async throws -> UInt64 {
         do { try event.validate() } catch let error as EventValidationError {
-            throw APIError(.unprocessableContent, "\(error.field.dropFirst().replacingOccurrences(of: "/", with: ".")) \(error.reason)")
+            throw APIError(invalid: error)
         }
         do {
             return try await log.append(event, options: AppendOptions(expected: .at(expected), actor: moderator)).sequence
@@ -50,7 +50,7 @@ public struct ModerationDesk: Sendable {
             switch error.code {
             case .conflict: throw Self.changedMeanwhile
             case .invalid, .tooLarge: throw APIError(.unprocessableContent, error.message)
-            case .unavailable: throw APIError(.serviceUnavailable, "the event log is unavailable; retry shortly", headers: [.retryAfter: "5"])
+            case .unavailable: throw APIError.logUnavailable
             }
         }
     }

@@ -96,13 +96,13 @@ public enum MobileWriteRoutes {
 
     /// `www.acme.com` → `https://www.acme.com`; anything with a scheme stays as it is.
     static func withScheme(_ url: String) -> String {
-        url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") || url.contains("://") ? url : "https://" + url
+        url.contains("://") ? url : "https://" + url
     }
 
     /// The event's own rules, answered as 422 naming the field.
     static func check(_ event: some EventPayload) throws {
         do { try event.validate() } catch let error as EventValidationError {
-            throw APIError(.unprocessableContent, "\(error.field.dropFirst().replacingOccurrences(of: "/", with: ".")) \(error.reason)")
+            throw APIError(invalid: error)
         }
     }
 
@@ -122,7 +122,7 @@ public enum MobileWriteRoutes {
             case .conflict: throw APIError(.conflict, error.message)
             case .invalid: throw APIError(.unprocessableContent, error.message)
             case .tooLarge: throw APIError(.contentTooLarge, error.message)
-            case .unavailable: throw APIError(.serviceUnavailable, "the event log is unavailable; retry shortly", headers: [.retryAfter: "5"])
+            case .unavailable: throw APIError.logUnavailable
             }
         }
     }
