@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers, bottom to top. A layer never imports the one above it:
 //   CNats (libnats) → MusterNATS → MusterEvents / MusterLog → MusterRuntime (HTTP, health, metrics)
-//   → MusterGeo (gazetteer) → domain modules (MusterPlatform: API keys; MusterOPL: Online Picket Line) → MusterServices → muster (CLI).
+//   → MusterGeo (gazetteer) → domain modules (MusterPlatform: API keys; MusterOPL: Online Picket Line;
+//   MusterAnalytics: analytics, crashes, alerts) → MusterServices → muster (CLI).
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // libnats from Debian's libnats-dev, seen through a shim header.
@@ -108,11 +111,28 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Analytics and crashes for every app: the collector's wire format, redaction, the folds
+        // (funnel, time-to-interactive, error rate, crash groups), alert rules, dashboards.
+        .target(
+            name: "MusterAnalytics",
+            dependencies: [
+                "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Services: thin compositions of the domain modules, one folder each.
         .target(
             name: "MusterServices",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL",
+                "MusterAnalytics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -124,7 +144,7 @@ let package = Package(
             name: "muster",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL",
-                "MusterServices",
+                "MusterAnalytics", "MusterServices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -141,7 +161,7 @@ let package = Package(
             name: "MusterTests",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL",
-                "MusterServices", "MusterTesting",
+                "MusterAnalytics", "MusterServices", "MusterTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

@@ -66,13 +66,6 @@ public enum EventID {
     }
 }
 
-public enum Timestamp {
-    /// `2026-02-10T19:23:45Z`: UTC, no fraction, as the apps' decoders expect.
-    public static func string(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
-    }
-}
-
 extension String {
     func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: "0", count: length - count) + self

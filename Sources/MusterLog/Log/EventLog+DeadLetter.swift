@@ -12,8 +12,9 @@ public enum DeadLetterHeader {
 extension EventLog {
     /// Copies a rejected or poison message into `DLQ` with the reason in headers. Idempotent per
     /// consumer and origin sequence, so a consumer that meets the same poison after a restart
-    /// does not file it twice.
-    public func deadLetter(subject: String, payload: Data, originSequence: UInt64?, consumer: String, reason: String) async throws {
+    /// does not file it twice. Without an origin sequence, `messageID` (when given) plays that part.
+    public func deadLetter(subject: String, payload: Data, originSequence: UInt64?, consumer: String, reason: String,
+                           messageID: String? = nil) async throws {
         var headers = NATSHeaders()
         // Header values are single lines; keep the reason readable and bounded.
         headers[DeadLetterHeader.reason] = String(reason.replacingOccurrences(of: "\r", with: " ")
@@ -22,7 +23,7 @@ extension EventLog {
         if let originSequence { headers[DeadLetterHeader.originSequence] = String(originSequence) }
         headers[DeadLetterHeader.consumer] = consumer
         let tail = subject.hasPrefix("events.") ? String(subject.dropFirst("events.".count)) : "other"
-        let id = originSequence.map { "dlq:\(consumer):\($0)" } ?? "dlq:\(consumer):\(UUID().uuidString)"
+        let id = originSequence.map { "dlq:\(consumer):\($0)" } ?? messageID ?? "dlq:\(consumer):\(UUID().uuidString)"
         _ = try await jetStream.publish(OutgoingMessage(subject: "dlq.\(consumer).\(tail)", headers: headers, payload: payload,
                                                         options: .init(messageID: id)))
     }

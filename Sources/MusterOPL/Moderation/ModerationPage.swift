@@ -1,3 +1,4 @@
+import MusterRuntime
 /// The moderation page: the queue and one item, server-rendered. Everything people typed is
 /// escaped; the only markup is ours.
 enum ModerationPage {

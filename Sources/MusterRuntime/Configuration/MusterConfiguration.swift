@@ -23,6 +23,8 @@ public struct MusterConfiguration: Sendable {
     public var gazetteerPath = ".data/gazetteer/places.tsv"
     /// A Nominatim-compatible search URL for street-level forward geocoding; empty means offline only.
     public var geocodeUpstream: String?
+    /// Where alerts (raised and resolved) are POSTed, as JSON; none means they are only recorded.
+    public var alertWebhooks: [String] = []
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -43,6 +45,7 @@ public struct MusterConfiguration: Sendable {
         case writeRate = "MUSTER_RATE_WRITE"
         case gazetteer = "MUSTER_GAZETTEER"
         case geocodeUpstream = "MUSTER_GEOCODE_UPSTREAM"
+        case alertWebhooks = "MUSTER_ALERT_WEBHOOKS"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -82,6 +85,12 @@ public struct MusterConfiguration: Sendable {
                 throw ConfigurationError("\(given) must be an http(s) URL")
             }
             geocodeUpstream = value.isEmpty ? nil : value
+        case .alertWebhooks:
+            let urls = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for url in urls where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+                throw ConfigurationError("\(given): \(url) is not an http(s) URL")
+            }
+            alertWebhooks = urls
         }
     }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import MusterAnalytics
 import MusterOPL
 import MusterPlatform
 import MusterRuntime
@@ -9,10 +10,14 @@ public struct QueryService: MusterServiceModule {
     public let name = "query"
     public let summary = "projections over HTTP"
     let shared: SharedParts
+    let analytics: AnalyticsKit
     var platform: PlatformKit { shared.platform }
     var opl: OPLKit { shared.opl }
 
-    public init(_ shared: SharedParts) { self.shared = shared }
+    public init(_ shared: SharedParts, analytics: AnalyticsKit) {
+        self.shared = shared
+        self.analytics = analytics
+    }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
         shared.runners
@@ -26,5 +31,7 @@ public struct QueryService: MusterServiceModule {
         PlatformRoutes.add(to: routes, keys: platform.directory, environment: environment)
         MobileReadRoutes.add(to: routes, keys: APIKeyMiddleware(keys: platform.directory, scope: OPLScopes.readMobile), rate: opl.readRate,
                              model: opl.model)
+        AnalyticsRoutes.add(to: routes, keys: platform.directory, rate: analytics.readRate, model: analytics.model)
+        DashboardRoutes.add(to: routes, keys: platform.directory, model: analytics.model)
     }
 }

@@ -5,6 +5,7 @@ import Metrics
 import MusterEvents
 import MusterLog
 import MusterNATS
+import MusterAnalytics
 import MusterOPL
 import MusterPlatform
 import MusterRuntime
@@ -15,13 +16,14 @@ import ServiceLifecycle
 /// one HTTP port, discovery, and the order they start and stop in.
 public enum MusterProcess {
     /// Every service `muster serve` knows, in start order.
-    public static let serviceNames = ["ingest", "geocode", "moderation", "query"]
+    public static let serviceNames = ["ingest", "geocode", "moderation", "collector", "notifier", "query"]
 
     /// Every event type of every domain module.
     public static var catalog: EventCatalog {
         var catalog = EventCatalog()
         catalog.merge(.platform)
         catalog.merge(.opl)
+        catalog.merge(.analytics)
         return catalog
     }
 
@@ -37,6 +39,7 @@ public enum MusterProcess {
     public static func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
         var platform: PlatformKit?
         var opl: OPLKit?
+        var analytics: AnalyticsKit?
         func kit() -> PlatformKit {
             if let platform { return platform }
             let made = PlatformKit(environment: environment)
@@ -49,12 +52,20 @@ public enum MusterProcess {
             opl = made
             return made
         }
+        func analyticsKit() -> AnalyticsKit {
+            if let analytics { return analytics }
+            let made = AnalyticsKit(environment: environment)
+            analytics = made
+            return made
+        }
         // A projection several services read is run once, by the first of them.
         var started = Set<String>()
-        func runners(keys: Bool = true, opl: Bool = true) -> [any Service] {
+        func runners(keys: Bool = true, opl: Bool = true, analytics: Bool = false, funnel: Bool = false) -> [any Service] {
             var runners: [any Service] = []
             if keys, started.insert("keys").inserted { runners.append(kit().keys) }
             if opl, started.insert("opl").inserted { runners.append(oplKit().runner) }
+            if analytics, started.insert("analytics").inserted { runners.append(analyticsKit().runner) }
+            if funnel, started.insert("funnel").inserted { runners.append(analyticsKit().funnels) }
             return runners
         }
         return names.map { name -> any MusterServiceModule in
@@ -65,7 +76,10 @@ public enum MusterProcess {
                                            geocoder: Geocoder(path: environment.configuration.gazetteerPath,
                                                              upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) }))
             case "moderation": ModerationService(SharedParts(platform: kit(), opl: oplKit(), runners: runners()))
-            case "query": QueryService(SharedParts(platform: kit(), opl: oplKit(), runners: runners()))
+            case "collector": CollectorService(platform: kit(), analytics: analyticsKit(), runners: runners(opl: false, analytics: true))
+            case "notifier": NotifierService(runners: runners(keys: false, opl: false))
+            case "query": QueryService(SharedParts(platform: kit(), opl: oplKit(), runners: runners(analytics: true, funnel: true)),
+                                       analytics: analyticsKit())
             default: preconditionFailure("resolve() admits only known names")
             }
         }

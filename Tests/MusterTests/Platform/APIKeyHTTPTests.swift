@@ -14,13 +14,16 @@ struct APIKeyHTTPTests {
         try await withTestLog { env in
             let kit = PlatformKit(environment: env.environment)
             let opl = OPLKit(environment: env.environment)
+            let analytics = AnalyticsKit(environment: env.environment)
             let router = MusterHTTP.makeRouter(environment: env.environment,
                                                modules: [IngestService(SharedParts(platform: kit, opl: opl, runners: [])),
-                                                         QueryService(SharedParts(platform: kit, opl: opl, runners: []))])
+                                                         QueryService(SharedParts(platform: kit, opl: opl, runners: []), analytics: analytics)])
             let app = Application(router: router)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await kit.keys.runUntilCancelled() }
                 group.addTask { await opl.runner.runUntilCancelled() }
+                group.addTask { await analytics.runner.runUntilCancelled() }
+                group.addTask { await analytics.funnels.runUntilCancelled() }
                 try await app.test(.router) { client in try await body(client, env, kit.keys) }
                 group.cancelAll()
             }

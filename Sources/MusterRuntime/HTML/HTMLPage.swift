@@ -16,10 +16,12 @@ public func escapeHTML(_ text: some StringProtocol) -> String {
 }
 
 /// Builds a page by appending escaped text and trusted markup; only `raw` takes markup.
-struct HTMLPage {
-    private(set) var html = ""
+/// Pages are self-contained (no scripts, no external styles), so they can be served with
+/// `Content-Security-Policy: default-src 'none'`.
+public struct HTMLPage: Sendable {
+    public private(set) var html = ""
 
-    init(title: String) {
+    public init(title: String, style: String = "") {
         html = """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
         <title>\(escapeHTML(title))</title><style>
@@ -28,14 +30,14 @@ struct HTMLPage {
         .flag{display:inline-block;background:#fde2e2;color:#8a1c1c;border-radius:3px;padding:0 .4em;margin:0 .2em .2em 0;font-size:85%}
         .ok{background:#e2f5e2;color:#1c5a1c}.muted{color:#777}form.inline{display:inline}fieldset{margin:1em 0;border:1px solid #ccc}
         textarea,input[type=text]{width:100%;box-sizing:border-box}dt{font-weight:600}dd{margin:0 0 .5em 0;white-space:pre-wrap}
-        </style></head><body>
+        \(style)</style></head><body>
         """
     }
 
-    mutating func raw(_ markup: String) { html += markup }
-    mutating func text(_ text: some StringProtocol) { html += escapeHTML(text) }
+    public mutating func raw(_ markup: String) { html += markup }
+    public mutating func text(_ text: some StringProtocol) { html += escapeHTML(text) }
 
-    mutating func finish() -> String {
+    public mutating func finish() -> String {
         html += "</body></html>"
         return html
     }

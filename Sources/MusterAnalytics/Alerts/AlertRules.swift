@@ -1,0 +1,158 @@
+import Crypto
+import MusterEvents
+
+/// A rule's change of mind: start firing, or stop.
+public struct AlertTransition: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable { case raised, resolved }
+    public var kind: Kind
+    public var alertId: String
+    public var rule: AlertRule
+    public var app: String
+    public var target: String
+    /// The minute (since 1970) the rule was evaluated at.
+    public var minute: Int64
+    public var windowMinutes: Int64
+    public var observed: Double
+    public var threshold: Double
+    public var count: Int
+    public var message: String
+}
+
+/// The alert rules as a pure state machine over event time, in minutes: fed every API call and
+/// crash, it says when an alert starts and stops. No I/O, no wall clock, so a replay of the log
+/// computes the same alerts, and the tests drive it directly.
+///
+/// Each app has a clock: the latest minute any of its events happened at. Rules are evaluated
+/// at that clock, over the window ending there; an offline batch from days ago fills in the
+/// charts but does not fire today's alerts.
+public struct AlertRules: Codable, Sendable, Equatable {
+    public struct Settings: Codable, Sendable, Equatable {
+        /// Error rate: more than `errorRate` of an endpoint's requests failed in `errorWindow`
+        /// minutes, counted only when it had at least `minRequests`.
+        public var errorRate = 0.05
+        public var errorWindow: Int64 = 5
+        public var minRequests = 20
+        /// Crash spike: crashes in the last `crashWindow` minutes at least `spikeFactor` times the
+        /// usual rate over the day before, and at least `minCrashes`.
+        public var crashWindow: Int64 = 60
+        public var spikeFactor = 3.0
+        public var minCrashes = 5
+        public init() {}
+    }
+
+    struct Counts: Codable, Sendable, Equatable {
+        var total = 0
+        var failed = 0
+    }
+
+    public var settings = Settings()
+    /// app → latest minute.
+    var clock: [String: Int64] = [:]
+    /// app → endpoint → minute → counts (only the last `errorWindow` minutes are kept).
+    var requests: [String: [String: [Int64: Counts]]] = [:]
+    /// app → minute → crashes (the last day and an hour).
+    var crashes: [String: [Int64: Int]] = [:]
+    /// app → target → the alert firing now.
+    var firing: [String: [String: String]] = [:]
+
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    public func isFiring(app: String, target: String) -> Bool { firing[app]?[target] != nil }
+
+    public mutating func apiCall(app: String, endpoint: String, minute: Int64, failed: Bool) -> [AlertTransition] {
+        if minute > (clock[app] ?? .min) - settings.errorWindow {
+            var counts = requests[app]?[endpoint]?[minute] ?? Counts()
+            counts.total += 1
+            if failed { counts.failed += 1 }
+            requests[app, default: [:]][endpoint, default: [:]][minute] = counts
+        }
+        return advance(app: app, to: minute, touched: endpoint)
+    }
+
+    public mutating func crash(app: String, minute: Int64) -> [AlertTransition] {
+        if minute > (clock[app] ?? .min) - settings.crashWindow - 1440 {
+            crashes[app, default: [:]][minute, default: 0] += 1
+        }
+        return advance(app: app, to: minute, touched: Self.crashTarget)
+    }
+
+    /// Any other event of the app moves its clock, so alerts resolve when things calm down.
+    public mutating func tick(app: String, minute: Int64) -> [AlertTransition] {
+        advance(app: app, to: minute, touched: nil)
+    }
+
+    static let crashTarget = "crashes"
+
+    mutating func advance(app: String, to minute: Int64, touched: String?) -> [AlertTransition] {
+        let previous = clock[app] ?? .min
+        let now = max(previous, minute)
+        clock[app] = now
+        var targets = Set(firing[app]?.keys.map { $0 } ?? [])
+        if let touched { targets.insert(touched) }
+        if now > previous { prune(app: app, now: now) }
+        return targets.sorted().compactMap { evaluate(app: app, target: $0, now: now) }
+    }
+
+    mutating func prune(app: String, now: Int64) {
+        if var endpoints = requests[app] {
+            for (endpoint, minutes) in endpoints {
+                let kept = minutes.filter { $0.key > now - settings.errorWindow }
+                endpoints[endpoint] = kept.isEmpty ? nil : kept
+            }
+            requests[app] = endpoints
+        }
+        crashes[app] = crashes[app]?.filter { $0.key > now - settings.crashWindow - 1440 }
+    }
+
+    mutating func evaluate(app: String, target: String, now: Int64) -> AlertTransition? {
+        let firingID = firing[app]?[target]
+        if target == Self.crashTarget {
+            let minutes = crashes[app] ?? [:]
+            let recent = minutes.filter { $0.key > now - settings.crashWindow }.values.reduce(0, +)
+            let before = minutes.filter { $0.key <= now - settings.crashWindow }.values.reduce(0, +)
+            let usual = Double(before) / (1440.0 / Double(settings.crashWindow))
+            let threshold = max(Double(settings.minCrashes), settings.spikeFactor * usual)
+            let spiking = Double(recent) >= threshold
+            return transition(app: app, target: target, now: now, firingID: firingID, on: spiking, rule: .crashSpike,
+                              window: settings.crashWindow, observed: Double(recent), threshold: threshold, count: recent,
+                              raised: "\(recent) crashes in the last hour, usually \(String(format: "%.1f", usual))",
+                              resolved: "\(recent) crashes in the last hour, below \(String(format: "%.1f", threshold))")
+        }
+        let counts = (requests[app]?[target] ?? [:]).filter { $0.key > now - settings.errorWindow }.values
+        let total = counts.reduce(0) { $0 + $1.total }, failed = counts.reduce(0) { $0 + $1.failed }
+        let rate = total == 0 ? 0 : Double(failed) / Double(total)
+        let failing = total >= settings.minRequests && rate > settings.errorRate
+        let percent = String(format: "%.1f", rate * 100)
+        return transition(app: app, target: target, now: now, firingID: firingID, on: failing, rule: .errorRate,
+                          window: settings.errorWindow, observed: rate, threshold: settings.errorRate, count: total,
+                          raised: "\(percent)% of \(total) requests to \(target) failed in \(settings.errorWindow) minutes",
+                          resolved: total < settings.minRequests
+                              ? "\(target): \(total) requests in \(settings.errorWindow) minutes, below the minimum of \(settings.minRequests)"
+                              : "\(target): \(percent)% of \(total) requests failed in \(settings.errorWindow) minutes")
+    }
+
+    mutating func transition(app: String, target: String, now: Int64, firingID: String?, on: Bool, rule: AlertRule, window: Int64,
+                             observed: Double, threshold: Double, count: Int, raised: String, resolved: String) -> AlertTransition? {
+        switch (firingID, on) {
+        case (nil, true):
+            let id = Self.alertID(rule: rule, app: app, target: target, minute: now)
+            firing[app, default: [:]][target] = id
+            return AlertTransition(kind: .raised, alertId: id, rule: rule, app: app, target: target, minute: now, windowMinutes: window,
+                                   observed: observed, threshold: threshold, count: count, message: raised)
+        case (let id?, false):
+            firing[app]?[target] = nil
+            return AlertTransition(kind: .resolved, alertId: id, rule: rule, app: app, target: target, minute: now, windowMinutes: window,
+                                   observed: observed, threshold: threshold, count: count, message: resolved)
+        default:
+            return nil
+        }
+    }
+
+    /// The same rule, app, target and minute always name the same alert.
+    static func alertID(rule: AlertRule, app: String, target: String, minute: Int64) -> String {
+        let digest = SHA256.hash(data: Array("\(rule.rawValue)\n\(app)\n\(target)\n\(minute)".utf8))
+        return "al_" + digest.prefix(8).map { String($0 >> 4, radix: 16) + String($0 & 0xf, radix: 16) }.joined()
+    }
+}
+
+import Foundation

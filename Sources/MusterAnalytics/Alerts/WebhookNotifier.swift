@@ -1,0 +1,118 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import MusterEvents
+import MusterLog
+import NIOCore
+
+/// Delivers alert events to the configured webhooks as JSON (`AlertWebhookBody`), at least once.
+///
+/// Each webhook gets a few quick attempts with exponential backoff (0.5 s, 1 s, 2 s…); if one
+/// still fails, the event is handed back to its `EventProcessor`, which retries it later with
+/// its own backoff and files it in the DLQ after its last attempt. A webhook may thus see an alert
+/// twice; `alert_id` + `status` identify it.
+public struct WebhookNotifier: Sendable {
+    public let urls: [String]
+    public var attempts = 4
+    public var firstDelay: Duration = .milliseconds(500)
+    public var timeout: TimeAmount = .seconds(5)
+    let client: HTTPClient
+    let logger: Logger
+
+    public init(urls: [String], client: HTTPClient = .shared, logger: Logger) {
+        self.urls = urls
+        self.client = client
+        self.logger = logger
+    }
+
+    public struct DeliveryError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The processor's handler.
+    public func handle(_ event: RecordedEvent) async throws {
+        guard let body = AlertWebhookBody(event) else { return }
+        let data = try JSONEncoder().encode(body)
+        var failures: [String] = []
+        for url in urls {
+            do { try await deliver(data, to: url, alertID: body.alertId) } catch { failures.append("\(url): \(error)") }
+        }
+        guard failures.isEmpty else { throw DeliveryError(description: failures.joined(separator: "; ")) }
+    }
+
+    func deliver(_ data: Data, to url: String, alertID: String) async throws {
+        var delay = firstDelay
+        for attempt in 1...attempts {
+            do {
+                var request = HTTPClientRequest(url: url)
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.headers.add(name: "User-Agent", value: "muster-alerts/0.1")
+                request.headers.add(name: "Muster-Alert-Id", value: alertID)
+                request.body = .bytes(ByteBuffer(bytes: data))
+                let response = try await client.execute(request, timeout: timeout)
+                _ = try? await response.body.collect(upTo: 64 * 1024)
+                guard (200..<300).contains(response.status.code) else {
+                    throw DeliveryError(description: "answered \(response.status.code)")
+                }
+                return
+            } catch {
+                if attempt == attempts { throw error }
+                logger.warning("webhook failed; retrying", metadata: ["url": "\(url)", "attempt": "\(attempt)", "error": "\(error)"])
+                try await Task.sleep(for: delay)
+                delay *= 2
+            }
+        }
+    }
+}
+
+/// What a webhook receives.
+public struct AlertWebhookBody: Codable, Sendable, Equatable {
+    public var alertId: String
+    public var status: String
+    public var rule: String
+    public var app: String
+    public var target: String
+    public var message: String
+    public var observed: Double
+    public var threshold: Double?
+    public var count: Int
+    public var windowStart: String?
+    public var windowEnd: String?
+    public var resolvedAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case alertId = "alert_id", status, rule, app, target, message, observed, threshold, count, windowStart = "window_start",
+             windowEnd = "window_end", resolvedAt = "resolved_at"
+    }
+
+    public init?(_ event: RecordedEvent) {
+        switch event.payload {
+        case let e as AlertRaised:
+            self.init(alertId: e.alertId, status: "raised", rule: e.rule.rawValue, app: e.app, target: e.target, message: e.message,
+                      observed: e.observed, threshold: e.threshold, count: e.count, windowStart: e.windowStart, windowEnd: e.windowEnd,
+                      resolvedAt: nil)
+        case let e as AlertResolved:
+            self.init(alertId: e.alertId, status: "resolved", rule: e.rule.rawValue, app: e.app, target: e.target, message: e.message,
+                      observed: e.observed, threshold: nil, count: e.count, windowStart: nil, windowEnd: nil, resolvedAt: e.resolvedAt)
+        default:
+            return nil
+        }
+    }
+
+    public init(alertId: String, status: String, rule: String, app: String, target: String, message: String, observed: Double,
+                threshold: Double?, count: Int, windowStart: String?, windowEnd: String?, resolvedAt: String?) {
+        self.alertId = alertId
+        self.status = status
+        self.rule = rule
+        self.app = app
+        self.target = target
+        self.message = message
+        self.observed = observed
+        self.threshold = threshold
+        self.count = count
+        self.windowStart = windowStart
+        self.windowEnd = windowEnd
+        self.resolvedAt = resolvedAt
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import MusterEvents
+import MusterLog
+import MusterNATS
+
+/// Turns decoded batches into log events: per item, redact, correct the clock, validate; append
+/// the good ones pipelined, each with `Nats-Msg-Id` = app + client event id (so a retried batch
+/// stores nothing twice); copy each refused one, redacted, to the DLQ with its reason.
+///
+/// The answer is given only after every good event is acknowledged by the log.
+public struct Collector: Sendable {
+    public static let maxEvents = 500
+    public let log: EventLog
+    public let redactor = Redactor()
+
+    public init(log: EventLog) { self.log = log }
+
+    public func collect(_ batch: WireBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
+        guard let clock = EventClock(sentAt: batch.sentAt, receivedMillis: receivedMillis) else {
+            throw BatchError(.unprocessable, "sent_at must be an RFC 3339 date-time, like 2026-11-21T14:00:05.120Z")
+        }
+        let context = batch.context.logContext(app: app, redactor: redactor)
+        do { try context.validate(field: "/context") } catch let error as EventValidationError {
+            throw BatchError(.unprocessable, "\(WireNames.wireName(error.field)) \(error.reason)")
+        }
+        let items = batch.events.map { item in
+            item.result.mapError { $0 as any Error }.flatMap { event in
+                Result { (payload: try event.logEvent(context: context, clock: clock, redactor: redactor) as any EventPayload, id: event.id) }
+            }
+        }
+        return try await store(items, raws: batch.events.map(\.raw), app: app, actor: actor, kind: "events")
+    }
+
+    public func collect(_ batch: WireCrashBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
+        guard let clock = EventClock(sentAt: batch.sentAt, receivedMillis: receivedMillis) else {
+            throw BatchError(.unprocessable, "sent_at must be an RFC 3339 date-time, like 2026-11-21T14:00:05.120Z")
+        }
+        let items = batch.reports.map { item in
+            item.result.mapError { $0 as any Error }.flatMap { report in
+                Result { (payload: try report.logEvent(app: app, clock: clock, redactor: redactor) as any EventPayload, id: report.id) }
+            }
+        }
+        return try await store(items, raws: batch.reports.map(\.raw), app: app, actor: actor, kind: "reports")
+    }
+
+    typealias Item = Result<(payload: any EventPayload, id: String), any Error>
+
+    private func store(_ items: [Item], raws: [RawJSON?], app: String, actor: String, kind: String) async throws -> CollectAnswer {
+        guard !items.isEmpty else { throw BatchError(.unprocessable, "\(kind) must have 1 to \(Self.maxEvents) items") }
+        guard items.count <= Self.maxEvents else {
+            throw BatchError(.tooLarge, "a batch holds at most \(Self.maxEvents) \(kind); this one has \(items.count)")
+        }
+        var messages: [OutgoingMessage] = []
+        var rejected: [CollectAnswer.Rejected] = []
+        for (index, item) in items.enumerated() {
+            do {
+                let good = try item.get()
+                messages.append(try prepare(good.payload, key: "\(app):\(good.id)", actor: actor))
+            } catch {
+                let raw = raws[index]?.redacted(by: redactor)
+                rejected.append(.init(index: index, id: raw?.id, reason: Self.reason(error)))
+            }
+        }
+        let acks = try await log.jetStream.publishAll(messages)
+        var duplicates = 0
+        for ack in acks {
+            switch ack {
+            case .success(let ack): if ack.duplicate { duplicates += 1 }
+            case .failure(let error): throw BatchError(.unavailable, "the log did not take the batch (\(error)); send it again")
+            }
+        }
+        for entry in rejected {
+            let raw = raws[entry.index]?.redacted(by: redactor) ?? .null
+            try await log.deadLetter(subject: "collector.\(kind).\(app)", payload: try JSONEncoder().encode(raw), originSequence: nil,
+                                     consumer: "collector", reason: "\(kind)[\(entry.index)]: \(entry.reason)",
+                                     messageID: entry.id.map { "dlq:collector:\(app):\($0)" })
+        }
+        return CollectAnswer(accepted: messages.count - duplicates, duplicates: duplicates, rejected: rejected)
+    }
+
+    private func prepare<P: EventPayload>(_ payload: P, key: String, actor: String) throws -> OutgoingMessage {
+        do {
+            return try log.prepare(payload, options: AppendOptions(idempotencyKey: key, actor: actor))
+        } catch let error as AppendError {
+            throw ItemError(field: "", error.message)
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as ItemError: error.field.isEmpty ? error.reason : "\(error.field) \(error.reason)"
+        case let error as DecodingError: WireDecoding.describe(error)
+        default: "\(error)"
+        }
+    }
+}
+
+/// A batch refused as a whole.
+public struct BatchError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable { case badRequest, unprocessable, tooLarge, unavailable }
+    public var code: Code
+    public var message: String
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+    public var description: String { message }
+}
+
+/// Decoding errors in the wire's terms (`events.3.duration_ms has the wrong type`).
+public enum WireDecoding {
+    public static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty ? "body" : keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is required"
+        case .typeMismatch(_, let context): return "\(path(context.codingPath)) has the wrong type"
+        case .valueNotFound(_, let context): return "\(path(context.codingPath)) must not be null"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
+        @unknown default: return "unreadable"
+        }
+    }
+}

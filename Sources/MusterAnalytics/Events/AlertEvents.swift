@@ -1,0 +1,67 @@
+import MusterEvents
+
+/// The rules that raise alerts.
+public enum AlertRule: String, Codable, Sendable, CaseIterable {
+    /// More than 5 % of an endpoint's requests failed in 5 minutes (above a minimum count).
+    case errorRate = "error_rate"
+    /// Crashes in the last hour well above the app's usual hourly rate.
+    case crashSpike = "crash_spike"
+}
+
+/// `analytics.alert.raised.v1`: a rule started firing. Aggregate: the alert.
+///
+/// The id is derived from the rule, app, target and the minute it fired, so re-evaluating the
+/// same log (a replay, a restart) names the same alert and appends nothing new.
+public struct AlertRaised: EventPayload {
+    public static let eventType = EventType(app: "analytics", aggregate: "alert", event: "raised", major: 1)
+    public var alertId: String
+    public var rule: AlertRule
+    public var app: String
+    /// What the rule watches: the endpoint (`GET /bookings/{id}`) or `crashes`.
+    public var target: String
+    public var windowStart: String
+    public var windowEnd: String
+    /// The measured value (a failure ratio, or crashes in the window) and the threshold it crossed.
+    public var observed: Double
+    public var threshold: Double
+    public var count: Int
+    public var message: String
+
+    public var aggregateID: String { alertId }
+
+    public func validate() throws {
+        try Validate.prefixed(alertId, "al_", .lowerHex, count: 16, field: "/alertId", "al_ and 16 lowercase hex digits")
+        try Validate.length(app, 1...32, field: "/app")
+        try Validate.length(target, 1...220, field: "/target")
+        try Validate.timestamp(windowStart, field: "/windowStart")
+        try Validate.timestamp(windowEnd, field: "/windowEnd")
+        guard observed.isFinite, threshold.isFinite else { throw EventValidationError(field: "/observed", "must be finite") }
+        guard count >= 0 else { throw EventValidationError(field: "/count", "must be 0 or more") }
+        try Validate.length(message, 1...500, field: "/message")
+    }
+}
+
+/// `analytics.alert.resolved.v1`: the rule stopped firing for that alert.
+public struct AlertResolved: EventPayload {
+    public static let eventType = EventType(app: "analytics", aggregate: "alert", event: "resolved", major: 1)
+    public var alertId: String
+    public var rule: AlertRule
+    public var app: String
+    public var target: String
+    public var resolvedAt: String
+    public var observed: Double
+    public var count: Int
+    public var message: String
+
+    public var aggregateID: String { alertId }
+
+    public func validate() throws {
+        try Validate.prefixed(alertId, "al_", .lowerHex, count: 16, field: "/alertId", "al_ and 16 lowercase hex digits")
+        try Validate.length(app, 1...32, field: "/app")
+        try Validate.length(target, 1...220, field: "/target")
+        try Validate.timestamp(resolvedAt, field: "/resolvedAt")
+        guard observed.isFinite else { throw EventValidationError(field: "/observed", "must be finite") }
+        guard count >= 0 else { throw EventValidationError(field: "/count", "must be 0 or more") }
+        try Validate.length(message, 1...500, field: "/message")
+    }
+}

@@ -1,0 +1,162 @@
+import MusterEvents
+
+/// What all analytics events share: the client's event id (dedup), the session (the aggregate),
+/// the context and the clocks.
+public protocol AnalyticsEvent: EventPayload {
+    var eventId: String { get }
+    var sessionId: String { get }
+    var context: AnalyticsContext { get }
+    var times: AnalyticsTimes { get }
+}
+
+extension AnalyticsEvent {
+    public var aggregateID: String { sessionId }
+
+    func validateCommon() throws {
+        try AnalyticsIDs.validateToken(eventId, field: "/eventId")
+        try AnalyticsIDs.validateToken(sessionId, field: "/sessionId")
+        try context.validate(field: "/context")
+        try times.validate(field: "/times")
+    }
+}
+
+enum Check {
+    static func duration(_ value: Int, field: String) throws {
+        guard (0...86_400_000).contains(value) else { throw EventValidationError(field: field, "must be 0 to 86400000 milliseconds") }
+    }
+}
+
+/// `analytics.screen.viewed.v1`: a screen appeared; `durationMs` is the time on screen when the
+/// app reports it on leaving.
+public struct ScreenViewed: AnalyticsEvent {
+    public static let eventType = EventType(app: "analytics", aggregate: "screen", event: "viewed", major: 1)
+    public var eventId: String
+    public var sessionId: String
+    public var context: AnalyticsContext
+    public var times: AnalyticsTimes
+    public var screen: String
+    public var previousScreen: String?
+    public var durationMs: Int?
+
+    public func validate() throws {
+        try validateCommon()
+        try Validate.length(screen, 1...100, field: "/screen")
+        if let previousScreen { try Validate.length(previousScreen, 1...100, field: "/previousScreen") }
+        if let durationMs { try Check.duration(durationMs, field: "/durationMs") }
+    }
+}
+
+/// `analytics.screen.loaded.v1`: time-to-interactive of a screen, from appearing to content shown.
+public struct ScreenLoaded: AnalyticsEvent {
+    public static let eventType = EventType(app: "analytics", aggregate: "screen", event: "loaded", major: 1)
+    public static let sources: Set<String> = ["cache", "network"]
+    public var eventId: String
+    public var sessionId: String
+    public var context: AnalyticsContext
+    public var times: AnalyticsTimes
+    public var screen: String
+    public var durationMs: Int
+    /// `cache` or `network`.
+    public var source: String
+
+    public func validate() throws {
+        try validateCommon()
+        try Validate.length(screen, 1...100, field: "/screen")
+        try Check.duration(durationMs, field: "/durationMs")
+        try Validate.oneOf(source, Self.sources, field: "/source")
+    }
+}
+
+/// `analytics.api.called.v1`: one API request the app made, failed or not (the error rate needs both).
+public struct APICalled: AnalyticsEvent {
+    public static let eventType = EventType(app: "analytics", aggregate: "api", event: "called", major: 1)
+    public var eventId: String
+    public var sessionId: String
+    public var context: AnalyticsContext
+    public var times: AnalyticsTimes
+    public var method: String
+    /// Path with ids replaced by `{id}` and query values redacted (see `EndpointNormalizer`).
+    public var endpoint: String
+    /// 0 when no answer came (offline, timeout).
+    public var status: Int
+    public var durationMs: Int?
+    public var retryCount: Int
+    public var failed: Bool
+    public var errorType: String?
+    public var errorMessage: String?
+
+    public func validate() throws {
+        try validateCommon()
+        try Validate.length(method, 1...10, field: "/method")
+        try Validate.length(endpoint, 1...200, field: "/endpoint")
+        guard status == 0 || (100...599).contains(status) else { throw EventValidationError(field: "/status", "must be 0 or 100 to 599") }
+        if let durationMs { try Check.duration(durationMs, field: "/durationMs") }
+        guard (0...100).contains(retryCount) else { throw EventValidationError(field: "/retryCount", "must be 0 to 100") }
+        if let errorType { try Validate.length(errorType, 1...100, field: "/errorType") }
+        if let errorMessage { try Validate.length(errorMessage, 1...1000, field: "/errorMessage") }
+    }
+}
+
+/// `analytics.funnel.reached.v1`: a person reached one step of a funnel.
+public struct FunnelReached: AnalyticsEvent {
+    public static let eventType = EventType(app: "analytics", aggregate: "funnel", event: "reached", major: 1)
+    public static let segments: Set<String> = ["new", "returning"]
+    public var eventId: String
+    public var sessionId: String
+    public var context: AnalyticsContext
+    public var times: AnalyticsTimes
+    public var funnel: String
+    public var step: String
+    /// `new` or `returning`, as the app knows its user.
+    public var segment: String
+
+    public func validate() throws {
+        try validateCommon()
+        try AnalyticsIDs.validateToken(funnel, field: "/funnel")
+        try AnalyticsIDs.validateToken(step, field: "/step")
+        try Validate.oneOf(segment, Self.segments, field: "/segment")
+    }
+}
+
+/// A custom event's property value: a string, a number or a boolean.
+public enum PropertyValue: Codable, Sendable, Equatable {
+    case string(String), number(Double), bool(Bool)
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let v = try? c.decode(Bool.self) { self = .bool(v) }
+        else if let v = try? c.decode(Double.self) { self = .number(v) }
+        else { self = .string(try c.decode(String.self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .string(let v): try c.encode(v)
+        case .number(let v): try c.encode(v)
+        case .bool(let v): try c.encode(v)
+        }
+    }
+}
+
+/// `analytics.custom.tracked.v1`: an app's own event, self-described by its name.
+public struct CustomTracked: AnalyticsEvent {
+    public static let eventType = EventType(app: "analytics", aggregate: "custom", event: "tracked", major: 1)
+    public var eventId: String
+    public var sessionId: String
+    public var context: AnalyticsContext
+    public var times: AnalyticsTimes
+    public var name: String
+    public var properties: [String: PropertyValue]
+
+    public func validate() throws {
+        try validateCommon()
+        try AnalyticsIDs.validateToken(name, field: "/name")
+        try Validate.count(properties, 0...50, field: "/properties")
+        for (key, value) in properties {
+            try Validate.length(key, 1...64, field: "/properties")
+            if case .string(let s) = value { try Validate.length(s, 0...1000, field: "/properties/\(key)") }
+            if case .number(let n) = value, !n.isFinite { throw EventValidationError(field: "/properties/\(key)", "must be a finite number") }
+        }
+    }
+}

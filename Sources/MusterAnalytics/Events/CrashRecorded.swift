@@ -1,0 +1,63 @@
+import MusterEvents
+
+/// `crash.report.recorded.v1`: one crash, redacted, with the fingerprint Muster groups it by.
+/// Aggregate: the report (the client's id, so a resent report is one aggregate).
+public struct CrashRecorded: EventPayload {
+    public static let eventType = EventType(app: "crash", aggregate: "report", event: "recorded", major: 1)
+
+    public struct Exception: Codable, Sendable, Equatable {
+        public var type: String
+        public var reason: String?
+    }
+
+    public struct Frame: Codable, Sendable, Equatable {
+        public var function: String
+        public var module: String?
+        public var file: String?
+        public var line: Int?
+        public var inApp: Bool
+    }
+
+    public struct Breadcrumb: Codable, Sendable, Equatable {
+        public var at: String
+        public var category: String
+        public var message: String
+        public var level: String?
+    }
+
+    public var reportId: String
+    public var sessionId: String?
+    public var context: AnalyticsContext
+    public var times: AnalyticsTimes
+    public var exception: Exception
+    public var frames: [Frame]
+    public var breadcrumbs: [Breadcrumb]
+    /// `CrashFingerprint` of the exception type and the normalised top frames.
+    public var fingerprint: String
+
+    public var aggregateID: String { reportId }
+
+    public func validate() throws {
+        try AnalyticsIDs.validateToken(reportId, field: "/reportId")
+        if let sessionId { try AnalyticsIDs.validateToken(sessionId, field: "/sessionId") }
+        try context.validate(field: "/context")
+        try times.validate(field: "/times")
+        try Validate.length(exception.type, 1...200, field: "/exception/type")
+        if let reason = exception.reason { try Validate.length(reason, 0...2000, field: "/exception/reason") }
+        try Validate.count(frames, 0...200, field: "/frames")
+        for (i, frame) in frames.enumerated() {
+            try Validate.length(frame.function, 1...500, field: "/frames/\(i)/function")
+            if let module = frame.module { try Validate.length(module, 1...200, field: "/frames/\(i)/module") }
+            if let file = frame.file { try Validate.length(file, 1...500, field: "/frames/\(i)/file") }
+            if let line = frame.line, line < 0 { throw EventValidationError(field: "/frames/\(i)/line", "must be 0 or more") }
+        }
+        try Validate.count(breadcrumbs, 0...100, field: "/breadcrumbs")
+        for (i, crumb) in breadcrumbs.enumerated() {
+            try Validate.timestamp(crumb.at, field: "/breadcrumbs/\(i)/at")
+            try Validate.length(crumb.category, 1...100, field: "/breadcrumbs/\(i)/category")
+            try Validate.length(crumb.message, 0...1000, field: "/breadcrumbs/\(i)/message")
+            if let level = crumb.level { try Validate.length(level, 1...20, field: "/breadcrumbs/\(i)/level") }
+        }
+        try Validate.prefixed(fingerprint, "fp_", .lowerHex, count: 16, field: "/fingerprint", "fp_ and 16 lowercase hex digits")
+    }
+}

@@ -1,0 +1,159 @@
+import MusterEvents
+import MusterLog
+
+/// The analytics fold behind the dashboards (all but the funnel, which has its own): screens and
+/// time on screen, time-to-interactive, API error rates, crash groups, crash-free sessions, and
+/// alerts — both the ones the rules compute from events and the ones recorded in the log.
+public enum AnalyticsProjection: Projection {
+    public static let name = "analytics"
+    public static let version = 1
+    public static let filterSubjects = ["events.analytics.>", "events.crash.>"]
+    public static let initialState = State()
+    /// Transitions kept for the publisher once recorded.
+    static let transitionsKept = 500
+
+    public struct State: Codable, Sendable, Equatable {
+        /// app → screen → views.
+        public var screens: [String: [String: ScreenStats]] = [:]
+        /// app → "screen|source" → time-to-interactive.
+        public var tti: [String: [String: MillisHistogram]] = [:]
+        /// app → endpoint (`GET /bookings/{id}`) → requests.
+        public var endpoints: [String: [String: EndpointStats]] = [:]
+        /// app → fingerprint → group.
+        public var crashGroups: [String: [String: CrashGroup]] = [:]
+        /// Report ids already counted: a report resent after the log's duplicate window counts once.
+        public var crashReports: Set<String> = []
+        /// app → day (`2026-11-21`) → sessions; app → app version → sessions.
+        public var sessionsByDay: [String: [String: SessionTally]] = [:]
+        public var sessionsByVersion: [String: [String: SessionTally]] = [:]
+        public var rules = AlertRules()
+        /// What the rules decided, oldest first; `AlertPublisher` appends those not yet in `alerts`.
+        public var transitions: [AlertTransition] = []
+        /// alert id → the alert as recorded in the log.
+        public var alerts: [String: AlertRecord] = [:]
+        public var events = 0
+        public init() {}
+    }
+
+    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+        switch event.payload {
+        case let e as AlertRaised:
+            state.alerts[e.alertId] = AlertRecord(raised: e, resolved: nil)
+            return
+        case let e as AlertResolved:
+            state.alerts[e.alertId]?.resolved = e
+            return
+        case let e as CrashRecorded:
+            guard state.crashReports.insert("\(e.context.app):\(e.reportId)").inserted else { return }
+            state.record(crash: e)
+        case let e as any AnalyticsEvent:
+            state.record(e)
+        default:
+            return // a newer type this version does not know
+        }
+        state.events += 1
+    }
+}
+
+extension AnalyticsProjection.State {
+    mutating func record(_ e: any AnalyticsEvent) {
+        let app = e.context.app
+        let at = e.times.occurredMillis
+        countSession(app: app, session: e.sessionId, version: e.context.appVersion, at: at, crashed: false)
+        let transitions: [AlertTransition]
+        switch e {
+        case let e as ScreenViewed:
+            var stats = screens[app]?[e.screen] ?? ScreenStats()
+            stats.views += 1
+            if let d = e.durationMs {
+                stats.timed += 1
+                stats.totalMillis += d
+                stats.timeOnScreen.recordMillis(d)
+            }
+            screens[app, default: [:]][e.screen] = stats
+            transitions = rules.tick(app: app, minute: at / 60_000)
+        case let e as ScreenLoaded:
+            tti[app, default: [:]]["\(e.screen)|\(e.source)", default: .millis()].recordMillis(e.durationMs)
+            transitions = rules.tick(app: app, minute: at / 60_000)
+        case let e as APICalled:
+            let key = "\(e.method) \(e.endpoint)"
+            var stats = endpoints[app]?[key] ?? EndpointStats()
+            stats.requests += 1
+            stats.retries += e.retryCount
+            stats.statuses[e.status, default: 0] += 1
+            var hour = stats.hours[at / 3_600_000] ?? .init()
+            hour.requests += 1
+            if e.failed {
+                stats.failures += 1
+                hour.failures += 1
+                stats.errorTypes[e.errorType ?? "http_\(e.status)", default: 0] += 1
+            }
+            stats.hours[at / 3_600_000] = hour
+            endpoints[app, default: [:]][key] = stats
+            transitions = rules.apiCall(app: app, endpoint: key, minute: at / 60_000, failed: e.failed)
+        default:
+            transitions = rules.tick(app: app, minute: at / 60_000)
+        }
+        keep(transitions)
+    }
+
+    mutating func record(crash e: CrashRecorded) {
+        let app = e.context.app
+        let at = e.times.occurredMillis
+        if let session = e.sessionId {
+            countSession(app: app, session: session, version: e.context.appVersion, at: at, crashed: true)
+        }
+        var group = crashGroups[app]?[e.fingerprint]
+            ?? CrashGroup(fingerprint: e.fingerprint, exceptionType: e.exception.type, reason: e.exception.reason,
+                          topFrames: CrashFingerprint.topFrameNames(e.frames), firstSeen: at, lastSeen: at)
+        group.count += 1
+        group.firstSeen = min(group.firstSeen, at)
+        group.lastSeen = max(group.lastSeen, at)
+        group.versions[e.context.appVersion, default: 0] += 1
+        group.osVersions["\(e.context.osName) \(e.context.osVersion)", default: 0] += 1
+        group.devices[e.context.deviceModel, default: 0] += 1
+        if let session = e.sessionId { group.sessions.insert(session) }
+        group.recent.append(e)
+        group.recent.sort { $0.times.occurredMillis < $1.times.occurredMillis }
+        if group.recent.count > CrashGroup.recentLimit { group.recent.removeFirst() }
+        crashGroups[app, default: [:]][e.fingerprint] = group
+        keep(rules.crash(app: app, minute: at / 60_000))
+    }
+
+    mutating func countSession(app: String, session: String, version: String, at: Int64, crashed: Bool) {
+        let day = String(Timestamp.string(millis: at).prefix(10))
+        sessionsByDay[app, default: [:]][day, default: .init()].sessions.insert(session)
+        sessionsByVersion[app, default: [:]][version, default: .init()].sessions.insert(session)
+        if crashed {
+            sessionsByDay[app, default: [:]][day, default: .init()].crashed.insert(session)
+            sessionsByVersion[app, default: [:]][version, default: .init()].crashed.insert(session)
+        }
+    }
+
+    mutating func keep(_ new: [AlertTransition]) {
+        guard !new.isEmpty else { return }
+        transitions.append(contentsOf: new)
+        if transitions.count > AnalyticsProjection.transitionsKept {
+            // Drop the oldest that the log already has; never one still to publish.
+            let excess = transitions.count - AnalyticsProjection.transitionsKept
+            var dropped = 0
+            let alerts = self.alerts
+            transitions.removeAll { t in
+                guard dropped < excess, Self.isRecorded(t, in: alerts) else { return false }
+                dropped += 1
+                return true
+            }
+        }
+    }
+
+    /// True when the log already holds this transition's event.
+    public func isRecorded(_ t: AlertTransition) -> Bool { Self.isRecorded(t, in: alerts) }
+
+    static func isRecorded(_ t: AlertTransition, in alerts: [String: AlertRecord]) -> Bool {
+        guard let record = alerts[t.alertId] else { return false }
+        return t.kind == .raised || record.resolved != nil
+    }
+
+    /// Transitions the log does not hold yet, oldest first.
+    public var unrecordedTransitions: [AlertTransition] { transitions.filter { !isRecorded($0) } }
+}

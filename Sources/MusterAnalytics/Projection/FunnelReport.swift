@@ -1,0 +1,107 @@
+/// A funnel asked of the fold: ordered steps (each one or more step names: `login|register`),
+/// a conversion window from the first step, and optionally a time range for the first step.
+///
+/// Each person counts once: their best journey, the one that got furthest. A journey starts at
+/// a first-step event; each later step must come after the previous one and within the window of
+/// the start. The journey's segment and app version are those of its first step.
+public struct FunnelQuery: Sendable, Hashable {
+    public var funnel: String
+    public var steps: [[String]]
+    public var windowMillis: Int64
+    public var since: Int64?
+    public var until: Int64?
+
+    public init(funnel: String, steps: [[String]], windowMillis: Int64 = 24 * 3_600_000, since: Int64? = nil, until: Int64? = nil) {
+        self.funnel = funnel
+        self.steps = steps
+        self.windowMillis = windowMillis
+        self.since = since
+        self.until = until
+    }
+
+    /// The booking funnel of the OFFLEASH PRD.
+    public static let bookingSteps = [["login", "register"], ["services"], ["location"], ["booking_start"], ["booking_complete"]]
+}
+
+public struct FunnelReport: Codable, Sendable, Equatable {
+    public struct Step: Codable, Sendable, Equatable {
+        public var step: String
+        public var people: Int
+        /// Of the previous step's people, the share that reached this one (1 for the first step).
+        public var conversion: Double
+        /// Of the first step's people.
+        public var conversionFromStart: Double
+        /// People of the previous step that did not reach this one.
+        public var dropOff: Int
+    }
+
+    public struct Breakdown: Codable, Sendable, Equatable {
+        public var key: String
+        public var steps: [Step]
+    }
+
+    public var funnel: String
+    public var windowHours: Double
+    public var steps: [Step]
+    public var bySegment: [Breakdown]
+    public var byAppVersion: [Breakdown]
+
+    public init(query: FunnelQuery, people: [String: [FunnelProjection.Hit]]) {
+        funnel = query.funnel
+        windowHours = Double(query.windowMillis) / 3_600_000
+        var all = [Int](repeating: 0, count: query.steps.count)
+        var segments: [String: [Int]] = [:]
+        var versions: [String: [Int]] = [:]
+        for hits in people.values {
+            guard let journey = Self.bestJourney(hits, query) else { continue }
+            for k in 0...journey.reached {
+                all[k] += 1
+                segments[journey.segment, default: all.map { _ in 0 }][k] += 1
+                versions[journey.appVersion, default: all.map { _ in 0 }][k] += 1
+            }
+        }
+        let names = query.steps.map { $0.joined(separator: "|") }
+        steps = Self.steps(names, all)
+        bySegment = segments.keys.sorted().map { Breakdown(key: $0, steps: Self.steps(names, segments[$0]!)) }
+        byAppVersion = versions.keys.sorted(by: Self.versionOrder).map { Breakdown(key: $0, steps: Self.steps(names, versions[$0]!)) }
+    }
+
+    static func steps(_ names: [String], _ counts: [Int]) -> [Step] {
+        names.indices.map { k in
+            let previous = k == 0 ? counts[0] : counts[k - 1]
+            return Step(step: names[k], people: counts[k],
+                        conversion: previous == 0 ? 0 : Double(counts[k]) / Double(previous),
+                        conversionFromStart: counts[0] == 0 ? 0 : Double(counts[k]) / Double(counts[0]),
+                        dropOff: k == 0 ? 0 : previous - counts[k])
+        }
+    }
+
+    /// The furthest step (index) of the person's best journey, with that journey's segment and version.
+    static func bestJourney(_ hits: [FunnelProjection.Hit], _ q: FunnelQuery) -> (reached: Int, segment: String, appVersion: String)? {
+        var best: (reached: Int, segment: String, appVersion: String)?
+        for (i, start) in hits.enumerated() where q.steps[0].contains(start.step) {
+            if let since = q.since, start.at < since { continue }
+            if let until = q.until, start.at >= until { continue }
+            let deadline = start.at + q.windowMillis
+            var reached = 0
+            var at = start.at
+            var j = i + 1
+            while reached + 1 < q.steps.count, j < hits.count, hits[j].at <= deadline {
+                if hits[j].at >= at, q.steps[reached + 1].contains(hits[j].step) {
+                    reached += 1
+                    at = hits[j].at
+                }
+                j += 1
+            }
+            if best == nil || reached > best!.reached { best = (reached, start.segment, start.appVersion) }
+            if reached == q.steps.count - 1 { break }
+        }
+        return best
+    }
+
+    /// `2.10.0` after `2.9.1`.
+    static func versionOrder(_ a: String, _ b: String) -> Bool {
+        let x = a.split(separator: ".").map { Int($0) ?? 0 }, y = b.split(separator: ".").map { Int($0) ?? 0 }
+        return x.lexicographicallyPrecedes(y) || (x == y && a < b)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import MusterEvents
+import MusterLog
+import MusterRuntime
+
+/// The analytics folds, as the read routes and pages see them.
+public struct AnalyticsReadModel: Sendable {
+    public let analytics: ProjectionRunner<AnalyticsProjection>
+    public let funnels: ProjectionRunner<FunnelProjection>
+
+    public init(analytics: ProjectionRunner<AnalyticsProjection>, funnels: ProjectionRunner<FunnelProjection>) {
+        self.analytics = analytics
+        self.funnels = funnels
+    }
+
+    public func funnel(app: String, query: FunnelQuery) async -> FunnelReport {
+        await funnels.read { state in FunnelReport(query: query, people: state.people[app]?[query.funnel] ?? [:]) }
+    }
+
+    public func knownSteps(app: String, funnel: String) async -> [String] {
+        await funnels.read { $0.steps[app]?[funnel] ?? [] }
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (AnalyticsProjection.State) -> T) async -> T {
+        await analytics.read(body)
+    }
+}
+
+/// Parsing the read routes' parameters, with 400s that say what is wrong.
+enum AnalyticsQueries {
+    /// The app whose data a key sees: its own; a `platform` key chooses with `?app=`.
+    static func app(_ request: Request, _ client: AuthenticatedClient) throws -> String {
+        guard client.app == "platform" else { return client.app }
+        let app = request.uri.queryParameters["app"].map(String.init) ?? "offleash"
+        guard Subject.isToken(app) else { throw APIError(.badRequest, "app must be an app name") }
+        return app
+    }
+
+    static func funnelQuery(_ request: Request, model: AnalyticsReadModel, app: String) async throws -> FunnelQuery {
+        let params = request.uri.queryParameters
+        let funnel = params["funnel"].map(String.init) ?? "booking"
+        guard Subject.isToken(funnel) else { throw APIError(.badRequest, "funnel must be letters, digits, - or _") }
+        var steps: [[String]]
+        if let text = params["steps"] {
+            steps = text.split(separator: ",").map { $0.split(separator: "|").map(String.init) }
+            guard (2...20).contains(steps.count), steps.allSatisfy({ !$0.isEmpty && $0.allSatisfy(Subject.isToken) }) else {
+                throw APIError(.badRequest, "steps must be 2 to 20 comma-separated steps, alternatives joined by |")
+            }
+        } else if funnel == "booking" {
+            steps = FunnelQuery.bookingSteps
+        } else {
+            steps = await model.knownSteps(app: app, funnel: funnel).map { [$0] }
+            guard steps.count >= 2 else {
+                throw APIError(.badRequest, "funnel \(funnel) needs steps (steps=first,second,…): fewer than two are known")
+            }
+        }
+        var query = FunnelQuery(funnel: funnel, steps: steps)
+        if let hours = params["window_hours"] {
+            guard let h = Double(hours), h.isFinite, h > 0, h <= 24 * 90 else {
+                throw APIError(.badRequest, "window_hours must be a number of hours, more than 0 and at most 2160")
+            }
+            query.windowMillis = Int64(h * 3_600_000)
+        }
+        query.since = try time(params["since"], "since")
+        query.until = try time(params["until"], "until")
+        return query
+    }
+
+    static func time(_ text: Substring?, _ name: String) throws -> Int64? {
+        guard let text else { return nil }
+        if let ms = Timestamp.millis(String(text)) { return ms }
+        if text.count == 10, let ms = Timestamp.millis(text + "T00:00:00Z") { return ms }
+        throw APIError(.badRequest, "\(name) must be a date (2026-11-21) or an RFC 3339 date-time")
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func json(_ value: some Encodable) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

@@ -1,0 +1,66 @@
+import CompressNIO
+import Foundation
+import Hummingbird
+import MusterPlatform
+import MusterRuntime
+
+/// `POST /api/analytics/events` and `POST /api/analytics/crashes`: the collector's two routes.
+///
+/// At most 1 MB on the wire and 1 MB once inflated (`Content-Encoding: gzip`), 500 items. A batch
+/// that cannot be read as a whole is refused with a 4xx and stores nothing; otherwise the answer
+/// is 200 with what was stored and each refused item by index (partial acceptance).
+public enum CollectorRoutes {
+    public static let maxBytes = 1 << 20
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, collector: Collector) {
+        routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, scope: AnalyticsScopes.writeEvents)])
+            .post("/events") { request, context in
+                let client = try context.requireClient()
+                let batch = try await decode(WireBatch.self, request)
+                let answer = try await mapped { try await collector.collect(batch, app: client.app, actor: client.id, receivedMillis: now()) }
+                return try JSONResponse.make(.ok, answer)
+            }
+        routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, scope: AnalyticsScopes.writeCrashes)])
+            .post("/crashes") { request, context in
+                let client = try context.requireClient()
+                let batch = try await decode(WireCrashBatch.self, request)
+                let answer = try await mapped { try await collector.collect(batch, app: client.app, actor: client.id, receivedMillis: now()) }
+                return try JSONResponse.make(.ok, answer)
+            }
+    }
+
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        var body = try await request.body.collect(upTo: maxBytes)
+        switch request.headers[.contentEncoding]?.lowercased() {
+        case nil, "identity": break
+        case "gzip", "x-gzip":
+            do {
+                body = try body.decompress(with: .gzip, maxSize: maxBytes)
+            } catch let error as CompressNIOError where error == .bufferOverflow {
+                throw APIError(.contentTooLarge, "the batch is larger than \(maxBytes) bytes once inflated")
+            } catch {
+                throw APIError(.badRequest, "the body is not valid gzip")
+            }
+        case let other?:
+            throw APIError(.unsupportedMediaType, "Content-Encoding \(other.prefix(40)) is not supported; send gzip or nothing")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch let error as DecodingError {
+            throw APIError(.badRequest, "invalid batch: \(WireDecoding.describe(error))")
+        }
+    }
+
+    static func mapped(_ body: () async throws -> CollectAnswer) async throws -> CollectAnswer {
+        do { return try await body() } catch let error as BatchError {
+            switch error.code {
+            case .badRequest: throw APIError(.badRequest, error.message)
+            case .unprocessable: throw APIError(.unprocessableContent, error.message)
+            case .tooLarge: throw APIError(.contentTooLarge, error.message)
+            case .unavailable: throw APIError.logUnavailable
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Timestamps as Muster writes and reads them, without `DateFormatter` (these run once per
+/// analytics event, hundreds of thousands of times in a replay).
+public enum Timestamp {
+    /// `2026-02-10T19:23:45Z`: UTC, no fraction, as the apps' decoders expect.
+    public static func string(_ date: Date) -> String {
+        string(millis: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), fraction: false)
+    }
+
+    /// `2026-02-10T19:23:45.120Z` (or without the fraction).
+    public static func string(millis: Int64, fraction: Bool = true) -> String {
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let ms = Int(millis - seconds * 1000)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (y, m, d) = civil(fromDays: days)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        var text = "\(String(y).leftPadded(to: 4))-\(two(m))-\(two(d))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+        if fraction { text += "." + String(ms).leftPadded(to: 3) }
+        return text + "Z"
+    }
+
+    /// Milliseconds since 1970 of an RFC 3339 date-time: `YYYY-MM-DDTHH:MM:SS`, an optional
+    /// fraction (kept to the millisecond), then `Z` or `±HH:MM`. Nil for anything else.
+    public static func millis(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { millis(utf8: $0) }
+    }
+
+    static func millis(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        func digits(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var value = 0
+            for i in from..<(from + count) {
+                let c = b[i]
+                guard c >= 48, c <= 57 else { return nil }
+                value = value * 10 + Int(c - 48)
+            }
+            return value
+        }
+        guard b.count >= 20, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 116, b[13] == 58, b[16] == 58,
+              let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var i = 19
+        var ms = 0
+        if b[i] == 46 {
+            i += 1
+            var n = 0
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                if n < 3 { ms = ms * 10 + Int(b[i] - 48) }
+                n += 1
+                i += 1
+            }
+            guard (1...9).contains(n) else { return nil }
+            for _ in n..<3 where n < 3 { ms *= 10 }
+        }
+        guard i < b.count else { return nil }
+        var offsetMinutes = 0
+        if b[i] == 90 || b[i] == 122 {
+            i += 1
+        } else if b[i] == 43 || b[i] == 45 {
+            guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == 58, let om = digits(i + 4, 2), oh < 24, om < 60 else { return nil }
+            offsetMinutes = (oh * 60 + om) * (b[i] == 45 ? -1 : 1)
+            i += 6
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(year, month, day)
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59)) - Int64(offsetMinutes * 60)
+        return seconds * 1000 + Int64(ms)
+    }
+
+    /// Howard Hinnant's days-from-civil (proleptic Gregorian).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays z: Int64) -> (Int, Int, Int) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (Int(yoe + era * 400 + (m <= 2 ? 1 : 0)), Int(m), Int(d))
+    }
+}
