@@ -16,6 +16,14 @@ public struct CrashRecorded: EventPayload {
         public var file: String?
         public var line: Int?
         public var inApp: Bool
+
+        public init(function: String, module: String?, file: String?, line: Int?, inApp: Bool) {
+            self.function = function
+            self.module = module
+            self.file = file
+            self.line = line
+            self.inApp = inApp
+        }
     }
 
     public struct Breadcrumb: Codable, Sendable, Equatable {

@@ -17,6 +17,13 @@ public enum FunnelProjection: Projection {
         public var at: Int64
         public var segment: String
         public var appVersion: String
+
+        public init(step: String, at: Int64, segment: String, appVersion: String) {
+            self.step = step
+            self.at = at
+            self.segment = segment
+            self.appVersion = appVersion
+        }
     }
 
     public struct State: Codable, Sendable, Equatable {

@@ -30,23 +30,27 @@ enum RedactionRules {
         while i < b.count {
             let c = b[i]
             guard c == 61 || c == 58 else { i += 1; continue } // `=` or `:`
-            // The name before it.
-            var start = i
+            // The name before it, maybe quoted (`"api_key": "…"`).
+            var nameEnd = i
+            if nameEnd > 0, b[nameEnd - 1] == 34 { nameEnd -= 1 }
+            var start = nameEnd
             while start > 0, isAlnum(b[start - 1]) || b[start - 1] == 95 || b[start - 1] == 45 { start -= 1 }
-            let name = lower(b[start..<i])
-            // The value after it (a `:` may be followed by spaces, as in a header).
+            let name = lower(b[start..<nameEnd])
+            // `key=…` in a query string is a secret; `key: …` in prose may not be, so a colon needs a telling name.
+            guard !name.isEmpty, c == 61 ? isSecretName(name) : secretNameParts.contains(where: name.contains) else { i += 1; continue }
             var valueStart = i + 1
-            if c == 58 { while valueStart < b.count, b[valueStart] == 32 { valueStart += 1 } }
+            while valueStart < b.count, b[valueStart] == 32 { valueStart += 1 }
+            if valueStart < b.count, b[valueStart] == 34 { valueStart += 1 }
             var end = valueStart
             while end < b.count, !isValueEnd(b[end]) { end += 1 }
-            if !name.isEmpty, isSecretName(name), end > valueStart,
-               !(c == 58 && valueStart < b.count && b[valueStart] == 47) { // `key://…` is a scheme, not a value
-                // A value that starts with a placeholder or `Bearer` is left to the next rules.
-                if !(b[valueStart] == 91) {
-                    out.append(Replacement(range: valueStart..<end, kind: .secret))
-                }
+            let value = lower(b[valueStart..<end])
+            // `key://…` is a scheme; a placeholder is done; `Bearer …` is the next rule's.
+            if end > valueStart, b[valueStart] != 47, b[valueStart] != 91, value != "bearer", value != "basic" {
+                out.append(Replacement(range: valueStart..<end, kind: .secret))
+                i = end
+            } else {
+                i += 1
             }
-            i = max(end, i + 1)
         }
         return b.applying(out)
     }
