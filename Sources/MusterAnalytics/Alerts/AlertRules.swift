@@ -60,7 +60,7 @@ public struct AlertRules: Codable, Sendable, Equatable {
     public func isFiring(app: String, target: String) -> Bool { firing[app]?[target] != nil }
 
     public mutating func apiCall(app: String, endpoint: String, minute: Int64, failed: Bool) -> [AlertTransition] {
-        if minute > (clock[app] ?? .min) - settings.errorWindow {
+        if clock[app].map({ minute > $0 - settings.errorWindow }) ?? true {
             var counts = requests[app]?[endpoint]?[minute] ?? Counts()
             counts.total += 1
             if failed { counts.failed += 1 }
@@ -70,7 +70,7 @@ public struct AlertRules: Codable, Sendable, Equatable {
     }
 
     public mutating func crash(app: String, minute: Int64) -> [AlertTransition] {
-        if minute > (clock[app] ?? .min) - settings.crashWindow - 1440 {
+        if clock[app].map({ minute > $0 - settings.crashWindow - 1440 }) ?? true {
             crashes[app, default: [:]][minute, default: 0] += 1
         }
         return advance(app: app, to: minute, touched: Self.crashTarget)

@@ -104,7 +104,7 @@ struct AnalyticsRulesTests {
         // Exactly 5 % is not more than 5 %.
         var edge = AlertRules()
         var fired: [AlertTransition] = []
-        for i in 0..<40 { fired += edge.apiCall(app: "offleash", endpoint: endpoint, minute: 7, failed: i < 2) }
+        for i in 0..<40 { fired += edge.apiCall(app: "offleash", endpoint: endpoint, minute: 7, failed: i >= 38) }
         #expect(fired.isEmpty)
     }
 
