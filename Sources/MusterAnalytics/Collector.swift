@@ -24,11 +24,12 @@ public struct Collector: Sendable {
             throw BatchError(.unprocessable, "\(WireNames.wireName(error.field)) \(error.reason)")
         }
         let items = batch.events.map { item in
-            item.result.mapError { $0 as any Error }.flatMap { event in
+            item.result.mapError { Rejection(error: $0, raw: item.raw) }.flatMap { event in
                 Result { (payload: try event.logEvent(context: context, clock: clock, redactor: redactor) as any EventPayload, id: event.id) }
+                    .mapError { Rejection(error: $0, raw: RawJSON(encoding: event)) }
             }
         }
-        return try await store(items, raws: batch.events.map(\.raw), app: app, actor: actor, kind: "events")
+        return try await store(items, app: app, actor: actor, kind: "events")
     }
 
     public func collect(_ batch: WireCrashBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
@@ -36,30 +37,44 @@ public struct Collector: Sendable {
             throw BatchError(.unprocessable, "sent_at must be an RFC 3339 date-time, like 2026-11-21T14:00:05.120Z")
         }
         let items = batch.reports.map { item in
-            item.result.mapError { $0 as any Error }.flatMap { report in
+            item.result.mapError { Rejection(error: $0, raw: item.raw) }.flatMap { report in
                 Result { (payload: try report.logEvent(app: app, clock: clock, redactor: redactor) as any EventPayload, id: report.id) }
+                    .mapError { Rejection(error: $0, raw: RawJSON(encoding: report)) }
             }
         }
-        return try await store(items, raws: batch.reports.map(\.raw), app: app, actor: actor, kind: "reports")
+        return try await store(items, app: app, actor: actor, kind: "reports")
     }
 
-    typealias Item = Result<(payload: any EventPayload, id: String), any Error>
+    /// A refused item: why, and what it looked like (for the DLQ, redacted there).
+    struct Rejection: Error {
+        var error: any Error
+        var raw: RawJSON?
+    }
 
-    private func store(_ items: [Item], raws: [RawJSON?], app: String, actor: String, kind: String) async throws -> CollectAnswer {
+    typealias Item = Result<(payload: any EventPayload, id: String), Rejection>
+
+    private func store(_ items: [Item], app: String, actor: String, kind: String) async throws -> CollectAnswer {
         guard !items.isEmpty else { throw BatchError(.unprocessable, "\(kind) must have 1 to \(Self.maxEvents) items") }
         guard items.count <= Self.maxEvents else {
             throw BatchError(.tooLarge, "a batch holds at most \(Self.maxEvents) \(kind); this one has \(items.count)")
         }
         var messages: [OutgoingMessage] = []
-        var rejected: [CollectAnswer.Rejected] = []
+        var rejected: [(answer: CollectAnswer.Rejected, raw: RawJSON)] = []
         for (index, item) in items.enumerated() {
-            do {
-                let good = try item.get()
-                messages.append(try prepare(good.payload, key: "\(app):\(good.id)", actor: actor))
-            } catch {
-                let raw = raws[index]?.redacted(by: redactor)
-                rejected.append(.init(index: index, id: raw?.id, reason: Self.reason(error)))
+            var rejection: Rejection
+            switch item {
+            case .success(let good):
+                do {
+                    messages.append(try prepare(good.payload, key: "\(app):\(good.id)", actor: actor))
+                    continue
+                } catch {
+                    rejection = Rejection(error: error, raw: nil)
+                }
+            case .failure(let failure):
+                rejection = failure
             }
+            let raw = rejection.raw?.redacted(by: redactor) ?? .null
+            rejected.append((.init(index: index, id: raw.id, reason: Self.reason(rejection.error)), raw))
         }
         let acks = try await log.jetStream.publishAll(messages)
         var duplicates = 0
@@ -69,13 +84,14 @@ public struct Collector: Sendable {
             case .failure(let error): throw BatchError(.unavailable, "the log did not take the batch (\(error)); send it again")
             }
         }
-        for entry in rejected {
-            let raw = raws[entry.index]?.redacted(by: redactor) ?? .null
-            try await log.deadLetter(subject: "collector.\(kind).\(app)", payload: try JSONEncoder().encode(raw), originSequence: nil,
+        // Copies of what was refused, for whoever fixes the app; a resent batch files each once.
+        let family = kind == "events" ? "analytics" : "crash"
+        for (entry, raw) in rejected {
+            try await log.deadLetter(subject: "events.\(family).rejected.\(app)", payload: try JSONEncoder().encode(raw), originSequence: nil,
                                      consumer: "collector", reason: "\(kind)[\(entry.index)]: \(entry.reason)",
-                                     messageID: entry.id.map { "dlq:collector:\(app):\($0)" })
+                                     messageID: entry.id.map { "dlq:collector:\(family):\(app):\($0)" })
         }
-        return CollectAnswer(accepted: messages.count - duplicates, duplicates: duplicates, rejected: rejected)
+        return CollectAnswer(accepted: messages.count - duplicates, duplicates: duplicates, rejected: rejected.map(\.answer))
     }
 
     private func prepare<P: EventPayload>(_ payload: P, key: String, actor: String) throws -> OutgoingMessage {
@@ -88,6 +104,7 @@ public struct Collector: Sendable {
 
     static func reason(_ error: any Error) -> String {
         switch error {
+        case let rejection as Rejection: reason(rejection.error)
         case let error as ItemError: error.field.isEmpty ? error.reason : "\(error.field) \(error.reason)"
         case let error as DecodingError: WireDecoding.describe(error)
         default: "\(error)"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Any JSON value, for the DLQ copy of an event the collector could not read (redacted first).
 public indirect enum RawJSON: Codable, Sendable, Equatable {
     case null, bool(Bool), number(Double), string(String), array([RawJSON]), object([String: RawJSON])
@@ -22,6 +24,12 @@ public indirect enum RawJSON: Codable, Sendable, Equatable {
         case .array(let v): try c.encode(v)
         case .object(let v): try c.encode(v)
         }
+    }
+
+    /// What a decoded value looks like as JSON (nil if it cannot be encoded).
+    init?(encoding value: some Encodable) {
+        guard let data = try? JSONEncoder().encode(value), let raw = try? JSONDecoder().decode(RawJSON.self, from: data) else { return nil }
+        self = raw
     }
 
     /// Every string, keys included, through the redactor.

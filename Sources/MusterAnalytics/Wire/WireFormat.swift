@@ -30,7 +30,7 @@ public struct WireContext: Codable, Sendable {
 
 /// One analytics event. The fields after `version` belong to one type or another; which ones a
 /// type needs is checked when it becomes a log event (`WireEvent+Log.swift`).
-public struct WireEvent: Decodable, Sendable {
+public struct WireEvent: Codable, Sendable {
     public var id: String
     public var type: String
     public var createdAt: String
@@ -62,7 +62,7 @@ public struct WireEvent: Decodable, Sendable {
     }
 }
 
-public struct WireError: Decodable, Sendable {
+public struct WireError: Codable, Sendable {
     public var type: String
     public var message: String?
 }
@@ -75,9 +75,9 @@ public struct WireCrashBatch: Decodable, Sendable {
     enum CodingKeys: String, CodingKey { case sentAt = "sent_at", reports }
 }
 
-public struct WireCrashReport: Decodable, Sendable {
-    public struct Exception: Decodable, Sendable { public var type: String; public var reason: String? }
-    public struct Frame: Decodable, Sendable {
+public struct WireCrashReport: Codable, Sendable {
+    public struct Exception: Codable, Sendable { public var type: String; public var reason: String? }
+    public struct Frame: Codable, Sendable {
         public var function: String
         public var module: String?
         public var file: String?
@@ -85,7 +85,7 @@ public struct WireCrashReport: Decodable, Sendable {
         public var inApp: Bool?
         enum CodingKeys: String, CodingKey { case function, module, file, line, inApp = "in_app" }
     }
-    public struct Breadcrumb: Decodable, Sendable {
+    public struct Breadcrumb: Codable, Sendable {
         public var timestamp: String
         public var category: String
         public var message: String
@@ -106,8 +106,8 @@ public struct WireCrashReport: Decodable, Sendable {
 }
 
 /// Decodes one item of a batch without failing the batch: a bad item keeps its error and, for
-/// the DLQ copy, the JSON it came as.
-public struct Lenient<Value: Decodable & Sendable>: Decodable, Sendable {
+/// the DLQ copy, the JSON it came as. (An item that decodes but breaks a rule is copied as decoded.)
+public struct Lenient<Value: Codable & Sendable>: Decodable, Sendable {
     public let result: Result<Value, DecodingError>
     public let raw: RawJSON?
 
