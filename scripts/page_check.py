@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Loads pages in headless Chromium and prints what each shows, as JSON lines.
 
-    page_check.py [--header NAME:VALUE] URL...
+    page_check.py [--header NAME:VALUE] [--screenshots DIR] URL...
 
 For each URL: the HTTP status, the title, the visible text, and the charts as drawn (how many
 <svg class="chart"> with their rendered width, bars, alert marks and line paths). It talks to
 Chromium over the DevTools protocol with the standard library only (a minimal WebSocket client),
-so the check needs nothing but Debian's `chromium`. Used by the dashboards test.
+so the check needs nothing but Debian's `chromium`. Used by the dashboards test; with
+--screenshots it also saves a full-page PNG of each page there.
 """
 import base64, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time
 
@@ -116,12 +117,16 @@ PROBE = """JSON.stringify({
 })"""
 
 def main(argv):
-    headers, urls = {}, []
+    headers, urls, shots = {}, [], None
     i = 0
     while i < len(argv):
         if argv[i] == "--header":
             name, value = argv[i + 1].split(":", 1)
             headers[name.strip()] = value.strip()
+            i += 2
+        elif argv[i] == "--screenshots":
+            shots = argv[i + 1]
+            os.makedirs(shots, exist_ok=True)
             i += 2
         else:
             urls.append(argv[i]); i += 1
@@ -144,6 +149,13 @@ def main(argv):
             result = browser.call("Runtime.evaluate", {"expression": PROBE, "returnByValue": True}, session=session)
             page = json.loads(result["result"]["value"])
             page["url"], page["status"] = url, status
+            if shots:
+                browser.call("Emulation.setDeviceMetricsOverride", {"width": 1100, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+                             session=session)
+                shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}, session=session)
+                name = re.sub(r"[^A-Za-z0-9]+", "_", url.split("//", 1)[-1].split("/", 1)[-1] or "index").strip("_") or "index"
+                with open(os.path.join(shots, name + ".png"), "wb") as f:
+                    f.write(base64.b64decode(shot["data"]))
             print(json.dumps(page), flush=True)
     finally:
         browser.close()

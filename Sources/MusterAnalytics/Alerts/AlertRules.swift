@@ -121,13 +121,17 @@ public struct AlertRules: Codable, Sendable, Equatable {
         let counts = (requests[app]?[target] ?? [:]).filter { $0.key > now - settings.errorWindow }.values
         let total = counts.reduce(0) { $0 + $1.total }, failed = counts.reduce(0) { $0 + $1.failed }
         let rate = total == 0 ? 0 : Double(failed) / Double(total)
-        let failing = total >= settings.minRequests && rate > settings.errorRate
         let percent = String(format: "%.1f", rate * 100)
-        return transition(app: app, target: target, now: now, firingID: firingID, on: failing, rule: .errorRate,
+        // Fires on enough evidence; once firing, it needs evidence of recovery (enough requests and a
+        // low rate, or no failures at all) so that traffic hovering around the minimum does not flap.
+        let on = firingID == nil
+            ? total >= settings.minRequests && rate > settings.errorRate
+            : failed > 0 && (total < settings.minRequests || rate > settings.errorRate)
+        return transition(app: app, target: target, now: now, firingID: firingID, on: on, rule: .errorRate,
                           window: settings.errorWindow, observed: rate, threshold: settings.errorRate, count: total,
                           raised: "\(percent)% of \(total) requests to \(target) failed in \(settings.errorWindow) minutes",
-                          resolved: total < settings.minRequests
-                              ? "\(target): \(total) requests in \(settings.errorWindow) minutes, below the minimum of \(settings.minRequests)"
+                          resolved: failed == 0
+                              ? "\(target): no failures in \(settings.errorWindow) minutes (\(total) requests)"
                               : "\(target): \(percent)% of \(total) requests failed in \(settings.errorWindow) minutes")
     }
 

@@ -79,7 +79,9 @@ public enum SVGChart {
         }
         let labelEvery = Swift.max(1, points.count / 6)
         for (i, point) in points.enumerated() where i % labelEvery == 0 {
-            svg += "<text x=\"\(number(x(i)))\" y=\"\(number(height - bottom + 16))\" font-size=\"11\" text-anchor=\"middle\">\(escapeHTML(point.label))</text>"
+            // The last label would run off the right edge centred on its point.
+            let anchor = i == 0 ? "start" : (i + labelEvery >= points.count ? "end" : "middle")
+            svg += "<text x=\"\(number(x(i)))\" y=\"\(number(height - bottom + 16))\" font-size=\"11\" text-anchor=\"\(anchor)\">\(escapeHTML(point.label))</text>"
         }
         return svg + "</svg>"
     }

@@ -116,7 +116,19 @@ struct AnalyticsRulesTests {
         #expect(transitions.map(\.kind) == [.raised])
         transitions += rules.tick(app: "offleash", minute: 15)
         #expect(transitions.map(\.kind) == [.raised, .resolved])
-        #expect(transitions[1].message.contains("below the minimum"))
+        #expect(transitions[1].message.contains("no failures"))
+    }
+
+    @Test func aFiringAlertDoesNotFlapWhenTrafficHoversAroundTheMinimum() {
+        var rules = AlertRules()
+        var transitions: [AlertTransition] = []
+        for i in 0..<20 { transitions += rules.apiCall(app: "offleash", endpoint: "POST /bookings", minute: 50, failed: i < 8) }
+        // Five minutes on, 10 requests with 4 failures: too few to call it recovered, so it stays raised.
+        for i in 0..<10 { transitions += rules.apiCall(app: "offleash", endpoint: "POST /bookings", minute: 55, failed: i < 4) }
+        #expect(transitions.map(\.kind) == [.raised])
+        // Enough healthy requests resolve it.
+        for _ in 0..<200 { transitions += rules.apiCall(app: "offleash", endpoint: "POST /bookings", minute: 56, failed: false) }
+        #expect(transitions.map(\.kind) == [.raised, .resolved])
     }
 
     @Test func lateEventsFillTheChartsButDoNotFireTodaysAlerts() {
