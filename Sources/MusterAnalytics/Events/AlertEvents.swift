@@ -27,6 +27,20 @@ public struct AlertRaised: EventPayload {
     public var count: Int
     public var message: String
 
+    public init(alertId: String, rule: AlertRule, app: String, target: String, windowStart: String, windowEnd: String, observed: Double,
+                threshold: Double, count: Int, message: String) {
+        self.alertId = alertId
+        self.rule = rule
+        self.app = app
+        self.target = target
+        self.windowStart = windowStart
+        self.windowEnd = windowEnd
+        self.observed = observed
+        self.threshold = threshold
+        self.count = count
+        self.message = message
+    }
+
     public var aggregateID: String { alertId }
 
     public func validate() throws {
@@ -52,6 +66,18 @@ public struct AlertResolved: EventPayload {
     public var observed: Double
     public var count: Int
     public var message: String
+
+    public init(alertId: String, rule: AlertRule, app: String, target: String, resolvedAt: String, observed: Double, count: Int,
+                message: String) {
+        self.alertId = alertId
+        self.rule = rule
+        self.app = app
+        self.target = target
+        self.resolvedAt = resolvedAt
+        self.observed = observed
+        self.count = count
+        self.message = message
+    }
 
     public var aggregateID: String { alertId }
 

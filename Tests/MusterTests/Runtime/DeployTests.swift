@@ -1,4 +1,5 @@
 import Foundation
+import MusterAnalytics
 import Logging
 import MusterEvents
 import MusterLog
@@ -12,6 +13,7 @@ import Testing
 struct DeployTests {
     static let passwords = ["INGEST_NATS_PASSWORD": "ingest-pw", "QUERY_NATS_PASSWORD": "query-pw",
                             "GEOCODE_NATS_PASSWORD": "geocode-pw", "MODERATION_NATS_PASSWORD": "moderation-pw",
+                            "COLLECTOR_NATS_PASSWORD": "collector-pw", "NOTIFIER_NATS_PASSWORD": "notifier-pw",
                             "ADMIN_NATS_PASSWORD": "admin-pw", "CLUSTER_PASSWORD": "cluster-pw"]
 
     @Test(arguments: [["deploy/docker-compose.yml"], ["deploy/docker-compose.yml", "deploy/docker-compose.cluster.yml"]])
@@ -67,6 +69,21 @@ struct DeployTests {
             _ = try await moderation.append(issuedKey(scopes: ["read:mobile"]).event)
         }
         #expect(try await query.jetStream.streamInfo("EVENTS").state.messages == 3)
+        // collector may append analytics and crash events only; notifier nothing at all.
+        let (collectorConnection, collector) = try await log("collector", "collector-pw")
+        _ = try await collector.append(AlertResolved(alertId: "al_0123456789abcdef", rule: .errorRate, app: "offleash", target: "GET /x",
+                                                     resolvedAt: "2026-11-21T14:00:00Z", observed: 0, count: 0, message: "calm"))
+        await #expect(throws: (any Error).self, "collector must not touch OPL") {
+            _ = try await collector.append(ActionRejected(actionId: action, moderator: "m", reason: "r"))
+        }
+        let (notifierConnection, notifier) = try await log("notifier", "notifier-pw")
+        await #expect(throws: (any Error).self, "notifier must not append") {
+            _ = try await notifier.append(AlertResolved(alertId: "al_0123456789abcdef", rule: .errorRate, app: "offleash", target: "GET /x",
+                                                        resolvedAt: "2026-11-21T14:00:00Z", observed: 0, count: 0, message: "calm"))
+        }
+        #expect(try await query.jetStream.streamInfo("EVENTS").state.messages == 4)
+        await collectorConnection.close()
+        await notifierConnection.close()
         await geocodeConnection.close()
         await moderationConnection.close()
 
