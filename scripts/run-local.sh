@@ -48,6 +48,8 @@ cat <<INFO
     curl -H "X-API-Key: \$K" 'http://127.0.0.1:$HTTP_PORT/api/mobile/data?lat=44.0805&lng=-103.2310'
     curl -H "X-API-Key: \$K" http://127.0.0.1:$HTTP_PORT/api/blocklist.json
     moderation page: http://127.0.0.1:$HTTP_PORT/moderation  (a key with scope moderate:opl signs in)
+    scripts/generate_analytics.py           # a week of OFFLEASH app traffic; prints a dashboards key
+    dashboards: http://127.0.0.1:$HTTP_PORT/dashboards  (a key with scope read:analytics signs in)
     .build/debug/muster tail --all          # follow the log (--no-follow stops at the end)
 
   Ctrl-C stops both.
