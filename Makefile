@@ -81,6 +81,7 @@ bench: deps tools release gazetteer $(BENCH_PY)
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 	@bench/run.sh
 	@bench/opl.sh
+	@bench/analytics.sh
 
 $(BENCH_PY):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/bench-py reverse_geocoder==$(RG_VERSION) \

@@ -12,7 +12,8 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Muster's append and projection replay (used by make bench).",
         shouldDisplay: false,
-        subcommands: [Append.self, Replay.self, EnvelopeSize.self, Decode.self, OPLLoad.self, Geocode.self])
+        subcommands: [Append.self, Replay.self, EnvelopeSize.self, Decode.self, OPLLoad.self, Geocode.self,
+                       AnalyticsSize.self, AnalyticsPost.self, FunnelLoad.self, FunnelReplay.self])
 
     /// A small event used only by the benchmark (registered only in the benchmark's catalog).
     struct Sample: EventPayload {

@@ -110,6 +110,17 @@ public struct FunnelReached: AnalyticsEvent {
     /// `new` or `returning`, as the app knows its user.
     public var segment: String
 
+    public init(eventId: String, sessionId: String, context: AnalyticsContext, times: AnalyticsTimes, funnel: String, step: String,
+                segment: String) {
+        self.eventId = eventId
+        self.sessionId = sessionId
+        self.context = context
+        self.times = times
+        self.funnel = funnel
+        self.step = step
+        self.segment = segment
+    }
+
     public func validate() throws {
         try validateCommon()
         try AnalyticsIDs.validateToken(funnel, field: "/funnel")

@@ -4,11 +4,11 @@ import MusterRuntime
 import ServiceLifecycle
 
 /// collector: analytics batches and crash reports from every app (`/api/analytics/events`,
-/// `/api/analytics/crashes`), redacted before they reach the log; and the alert rules' decisions,
-/// recorded as `analytics.alert.*` events.
+/// `/api/analytics/crashes`), redacted before they reach the log. It folds nothing, so it can run
+/// as many copies as the traffic needs; the alert rules run in the notifier.
 public struct CollectorService: MusterServiceModule {
     public let name = "collector"
-    public let summary = "analytics and crash collection, alert rules"
+    public let summary = "analytics and crash collection"
     let platform: PlatformKit
     let analytics: AnalyticsKit
     let runners: [any Service]
@@ -20,7 +20,7 @@ public struct CollectorService: MusterServiceModule {
     }
 
     public func services(in environment: MusterEnvironment) -> [any Service] {
-        runners + [AlertPublisher(runner: analytics.runner, log: environment.log, logger: environment.logger)]
+        runners
     }
 
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {

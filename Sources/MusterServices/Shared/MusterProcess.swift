@@ -76,8 +76,8 @@ public enum MusterProcess {
                                            geocoder: Geocoder(path: environment.configuration.gazetteerPath,
                                                              upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) }))
             case "moderation": ModerationService(SharedParts(platform: kit(), opl: oplKit(), runners: runners()))
-            case "collector": CollectorService(platform: kit(), analytics: analyticsKit(), runners: runners(opl: false, analytics: true))
-            case "notifier": NotifierService(runners: runners(keys: false, opl: false))
+            case "collector": CollectorService(platform: kit(), analytics: analyticsKit(), runners: runners(opl: false))
+            case "notifier": NotifierService(analytics: analyticsKit(), runners: runners(keys: false, opl: false, analytics: true))
             case "query": QueryService(SharedParts(platform: kit(), opl: oplKit(), runners: runners(analytics: true, funnel: true)),
                                        analytics: analyticsKit())
             default: preconditionFailure("resolve() admits only known names")

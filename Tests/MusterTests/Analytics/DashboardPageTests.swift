@@ -33,7 +33,7 @@ struct DashboardPageTests {
     @Test(.enabled(if: chromiumAvailable, "needs Debian's chromium (make test installs it)"))
     func everyDashboardShowsItsData() async throws {
         let data = AnalyticsMetricsTests.generate()
-        try await withTestApp(["collector", "query"], live: true) { app in
+        try await withTestApp(["collector", "notifier", "query"], live: true) { app in
             let key = try await app.key(app: "offleash", CollectorTests.writer)
             for batch in data.events { _ = try await app.request("/api/analytics/events", method: .post, key: key, json: batch) }
             _ = try await app.request("/api/analytics/crashes", method: .post, key: key, json: Wire.crashes(data.crashes))

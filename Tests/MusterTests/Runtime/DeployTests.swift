@@ -69,19 +69,20 @@ struct DeployTests {
             _ = try await moderation.append(issuedKey(scopes: ["read:mobile"]).event)
         }
         #expect(try await query.jetStream.streamInfo("EVENTS").state.messages == 3)
-        // collector may append analytics and crash events only; notifier nothing at all.
+        // collector may append analytics and crash events only; notifier alert events only.
+        let alert = AlertResolved(alertId: "al_0123456789abcdef", rule: .errorRate, app: "offleash", target: "GET /x",
+                                  resolvedAt: "2026-11-21T14:00:00Z", observed: 0, count: 0, message: "calm")
         let (collectorConnection, collector) = try await log("collector", "collector-pw")
-        _ = try await collector.append(AlertResolved(alertId: "al_0123456789abcdef", rule: .errorRate, app: "offleash", target: "GET /x",
-                                                     resolvedAt: "2026-11-21T14:00:00Z", observed: 0, count: 0, message: "calm"))
+        _ = try await collector.append(alert)
         await #expect(throws: (any Error).self, "collector must not touch OPL") {
             _ = try await collector.append(ActionRejected(actionId: action, moderator: "m", reason: "r"))
         }
         let (notifierConnection, notifier) = try await log("notifier", "notifier-pw")
-        await #expect(throws: (any Error).self, "notifier must not append") {
-            _ = try await notifier.append(AlertResolved(alertId: "al_0123456789abcdef", rule: .errorRate, app: "offleash", target: "GET /x",
-                                                        resolvedAt: "2026-11-21T14:00:00Z", observed: 0, count: 0, message: "calm"))
+        _ = try await notifier.append(alert)
+        await #expect(throws: (any Error).self, "notifier must not append app events") {
+            _ = try await notifier.append(ActionRejected(actionId: action, moderator: "m", reason: "r"))
         }
-        #expect(try await query.jetStream.streamInfo("EVENTS").state.messages == 4)
+        #expect(try await query.jetStream.streamInfo("EVENTS").state.messages == 5)
         await collectorConnection.close()
         await notifierConnection.close()
         await geocodeConnection.close()

@@ -1,0 +1,163 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Logging
+import MusterAnalytics
+import MusterEvents
+import MusterLog
+import NIOCore
+import Synchronization
+
+extension Bench {
+    /// A 500-event batch as an app sends it: a mix of screen views, time to interactive, API calls
+    /// (some failed, with an email to redact) and funnel steps; ids unique per batch.
+    static func analyticsBatch(_ batch: Int, sentAt: String) -> String {
+        var events: [String] = []
+        events.reserveCapacity(500)
+        for i in 0..<500 {
+            let id = "b\(batch)-\(i)", session = "s\(batch)-\(i / 25)", at = sentAt
+            switch i % 4 {
+            case 0:
+                events.append(#"{"id":"\#(id)","type":"screen_view","created_at":"\#(at)","session_id":"\#(session)","screen":"Services","previous_screen":"Login","duration_ms":\#(1000 + i)}"#)
+            case 1:
+                events.append(#"{"id":"\#(id)","type":"time_to_interactive","created_at":"\#(at)","session_id":"\#(session)","screen":"Services","duration_ms":\#(40 + i % 400),"source":"\#(i % 3 == 0 ? "cache" : "network")"}"#)
+            case 2:
+                let error = i % 40 == 2 ? #","error":{"type":"server","message":"503 for walker-\#(i)@offleash.app"}"# : ""
+                events.append(#"{"id":"\#(id)","type":"api_call","created_at":"\#(at)","session_id":"\#(session)","method":"GET","endpoint":"/bookings/\#(i)","status":\#(error.isEmpty ? 200 : 503),"duration_ms":180,"retry_count":0\#(error)}"#)
+            default:
+                events.append(#"{"id":"\#(id)","type":"funnel_step","created_at":"\#(at)","session_id":"\#(session)","funnel":"booking","step":"services","segment":"new"}"#)
+            }
+        }
+        let context = #"{"app_version":"2.3.0","build":"412","os_name":"iOS","os_version":"17.5","device_model":"iPhone15,2","anonymous_id":"inst-\#(batch)"}"#
+        return #"{"sent_at":"\#(sentAt)","context":\#(context),"events":[\#(events.joined(separator: ","))]}"#
+    }
+
+    /// The average size of the log events a batch becomes (what the raw baseline publishes).
+    struct AnalyticsSize: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "analytics-size")
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            try await Bench.withBenchLog(common) { log in
+                let now = Timestamp.string(millis: Int64(Date().timeIntervalSince1970 * 1000))
+                let batch = try JSONDecoder().decode(WireBatch.self, from: Data(Bench.analyticsBatch(0, sentAt: now).utf8))
+                let clock = EventClock(sentAt: now, receivedMillis: Timestamp.millis(now)!)!
+                let context = AnalyticsContext(app: "offleash", appVersion: "2.3.0", build: "412", osName: "iOS", osVersion: "17.5",
+                                               deviceModel: "iPhone15,2", anonymousId: "inst-0")
+                var total = 0
+                for item in batch.events {
+                    let event = try item.result.get().logEvent(context: context, clock: clock, redactor: Redactor())
+                    total += try log.prepare(event).payload.count
+                }
+                let funnel = try batch.events[3].result.get().logEvent(context: context, clock: clock, redactor: Redactor())
+                print(#"{"event_bytes": \#(total / batch.events.count), "funnel_bytes": \#(try log.prepare(funnel).payload.count)}"#)
+            }
+        }
+    }
+
+    /// Posts `batches` different 500-event batches over `connections` keep-alive connections.
+    struct AnalyticsPost: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "analytics-post")
+        @Option var url = "http://127.0.0.1:8080"
+        @Option var key: String
+        @Option var batches = 400
+        @Option var connections = 4
+
+        func run() async throws {
+            let now = Timestamp.string(millis: Int64(Date().timeIntervalSince1970 * 1000))
+            let bodies = (0..<batches).map { ByteBuffer(string: Bench.analyticsBatch($0, sentAt: now)) }
+            var configuration = HTTPClient.Configuration()
+            configuration.httpVersion = .http1Only
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let next = Counter(), accepted = Counter()
+            let start = ContinuousClock.now
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<connections {
+                        group.addTask {
+                            while true {
+                                let index = next.value.add(1, ordering: .relaxed).oldValue
+                                guard index < bodies.count else { return }
+                                var request = HTTPClientRequest(url: url + "/api/analytics/events")
+                                request.method = .POST
+                                request.headers.add(name: "X-API-Key", value: key)
+                                request.headers.add(name: "Content-Type", value: "application/json")
+                                request.body = .bytes(bodies[index])
+                                let response = try await client.execute(request, timeout: .seconds(60))
+                                let body = try await response.body.collect(upTo: 1 << 20)
+                                guard response.status == .ok else {
+                                    throw CommandFailure("batch \(index): \(response.status.code) \(String(buffer: body).prefix(300))")
+                                }
+                                let answer = try JSONDecoder().decode(CollectAnswer.self, from: body)
+                                accepted.value.add(answer.accepted, ordering: .relaxed)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            try await client.shutdown()
+            let stored = accepted.value.load(ordering: .relaxed)
+            print(#"{"events": \#(stored), "batches": \#(batches), "events_per_sec": \#(Int(Double(stored) / seconds))}"#)
+        }
+    }
+
+    /// Appends `count` funnel steps (100k people over a week) for the funnel rebuild.
+    struct FunnelLoad: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "funnel-load")
+        @Option var count = 1_000_000
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            let steps = ["login", "services", "location", "booking_start", "booking_complete"]
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try await Bench.withBenchLog(common) { log in
+                var done = 0
+                while done < count {
+                    let payloads = (done..<min(count, done + 50_000)).map { i -> FunnelReached in
+                        let person = i / 5
+                        let weekAgo: Int64 = now - 604_800_000
+                        let stamp = Timestamp.string(millis: weekAgo + Int64(i) * 600)
+                        return FunnelReached(eventId: "f\(i)", sessionId: "s\(person)",
+                                             context: AnalyticsContext(app: "offleash", appVersion: person % 3 == 0 ? "2.2.0" : "2.3.0", build: "412",
+                                                                       osName: "iOS", osVersion: "17.5", deviceModel: "iPhone15,2",
+                                                                       anonymousId: "p\(person)"),
+                                             times: AnalyticsTimes(createdAt: stamp, sentAt: stamp, receivedAt: stamp, occurredAt: stamp),
+                                             funnel: "booking", step: steps[i % 5], segment: person % 4 == 0 ? "returning" : "new")
+                    }
+                    for result in try await log.appendAll(payloads) {
+                        if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") }
+                    }
+                    done += payloads.count
+                }
+                print(#"{"count": \#(count)}"#)
+            }
+        }
+    }
+
+    /// Rebuilds the funnel fold from sequence 1, as `muster replay funnel` does.
+    struct FunnelReplay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "funnel-replay")
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            try await Bench.withBenchLog(common) { log in
+                let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("muster-bench-\(UUID().uuidString)"))
+                defer { try? FileManager.default.removeItem(at: store.directory) }
+                var logger = Logger(label: "bench")
+                logger.logLevel = .warning
+                let start = ContinuousClock.now
+                let snapshot = try await ProjectionRunner<FunnelProjection>.rebuild(log: log, store: store, logger: logger) { _ in }
+                let seconds = (ContinuousClock.now - start).seconds
+                print(#"{"count": \#(snapshot.state.events), "replay_per_sec": \#(Int(Double(snapshot.state.events) / seconds))}"#)
+            }
+        }
+    }
+}
+
+/// A counter the posting tasks share.
+final class Counter: Sendable {
+    let value = Atomic(0)
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# make bench, issue 4: the analytics collector against raw JetStream on the same machine, same run.
+#   1. 500-event batches over HTTP (`muster serve collector`, release build, 4 keep-alive connections)
+#      vs raw libnats async publish of as many events of the same stored size; target >= 0.5x.
+#   2. the funnel fold rebuilt from sequence 1 over 1M funnel steps vs raw pull consume of 1M
+#      messages of the same size; target >= 0.5x.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BATCHES=${BENCH_BATCHES:-400}
+FUNNEL=${BENCH_FUNNEL:-1000000}
+MUSTER=.build/release/muster
+mkdir -p bench/out
+work=$(mktemp -d)
+chmod 755 "$work"
+nats_pid="" muster_pid=""
+cleanup() {
+  [ -n "$muster_pid" ] && kill "$muster_pid" 2>/dev/null || true
+  [ -n "$nats_pid" ] && kill "$nats_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+[ -x bench/out/raw_js ] || gcc -O2 -o bench/out/raw_js bench/raw_js.c $(pkg-config --cflags --libs libnats)
+
+start_nats() {
+  rm -rf "$work/js" "$work"/*.ports
+  .tools/nats/bin/nats-server -a 127.0.0.1 -p -1 -js -sd "$work/js" --ports_file_dir "$work" -l "$work/nats.log" &
+  nats_pid=$!
+  for _ in $(seq 1 100); do ls "$work"/*.ports >/dev/null 2>&1 && break; sleep 0.05; done
+  url=$(python3 -c 'import glob,json; print(json.load(open(glob.glob("'"$work"'/*.ports")[0]))["nats"][0])')
+}
+stop_nats() { kill "$nats_pid"; wait "$nats_pid" 2>/dev/null || true; nats_pid=""; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+start_nats
+sizes=$($MUSTER bench analytics-size --nats-url "$url" 2>/dev/null)
+event_bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["event_bytes"])' "$sizes")
+funnel_bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["funnel_bytes"])' "$sizes")
+events=$((BATCHES * 500))
+echo "analytics: $BATCHES batches of 500 events ($event_bytes bytes each once stored); funnel: $FUNNEL steps of $funnel_bytes bytes; $(nproc) cores"
+echo "raw libnats: async publish of $events events of $event_bytes bytes…"
+raw_publish=$(bench/out/raw_js "$url" "$events" "$event_bytes")
+stop_nats
+
+start_nats
+port=$(free_port)
+MUSTER_NATS_URL="$url" MUSTER_DATA_DIR="$work/muster" MUSTER_HTTP_PORT="$port" MUSTER_LOG_LEVEL=warning \
+  $MUSTER serve collector >"$work/muster.log" 2>&1 &
+muster_pid=$!
+key=$($MUSTER keys issue --app offleash --scopes write:analytics --nats-url "$url" 2>/dev/null)
+for _ in $(seq 1 100); do
+  code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key" -H 'Content-Type: application/json' -d '{}' "http://127.0.0.1:$port/api/analytics/events" || true)
+  [ "$code" = 400 ] && break; sleep 0.1
+done
+echo "muster: $BATCHES batches over HTTP (decode, redact, correct clocks, validate, envelope, pipelined publish with acks)…"
+post=$($MUSTER bench analytics-post --url "http://127.0.0.1:$port" --key "$key" --batches "$BATCHES" --connections 4)
+kill -TERM "$muster_pid"; wait "$muster_pid" 2>/dev/null || true; muster_pid=""
+stop_nats
+
+start_nats
+echo "muster: loading $FUNNEL funnel steps…"
+$MUSTER bench funnel-load --count "$FUNNEL" --nats-url "$url" >/dev/null 2>&1
+echo "muster: rebuilding the funnel fold from sequence 1 (pull, decode, validate, apply)…"
+replay=$($MUSTER bench funnel-replay --nats-url "$url" 2>/dev/null)
+stop_nats
+
+start_nats
+echo "raw libnats: pull consume of $FUNNEL messages of $funnel_bytes bytes…"
+raw_consume=$(bench/out/raw_js "$url" "$FUNNEL" "$funnel_bytes")
+stop_nats
+
+python3 - "$raw_publish" "$post" "$replay" "$raw_consume" <<'PY'
+import json, sys, platform, os
+raw_publish, post, replay, raw_consume = (json.loads(a) for a in sys.argv[1:5])
+rows = [
+    ("500-event batches over HTTP vs raw async publish", post["events_per_sec"], raw_publish["publish_per_sec"], 0.5),
+    ("funnel rebuild vs raw pull consume", replay["replay_per_sec"], raw_consume["consume_per_sec"], 0.5),
+]
+print()
+print(f"{'measure (events/s)':50} {'muster':>10} {'raw':>10} {'ratio':>7} {'target':>7}")
+results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rows": []}
+for name, ours, base, target in rows:
+    ratio = ours / base
+    print(f"{name:50} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}")
+    results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratio": round(ratio, 3), "target": target})
+json.dump(results, open("bench/out/analytics.json", "w"), indent=1)
+print("\nwritten to bench/out/analytics.json")
+PY
