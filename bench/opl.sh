@@ -16,7 +16,7 @@ chmod 755 "$work"   # nginx workers (www-data when started as root) read the sta
 pids=()
 cleanup() { [ -f "$work/nginx/error.log" ] && { grep -i emerg "$work/nginx/error.log" >&2 || true; }; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. bench/lib.sh
 
 echo "== OPL: /api/mobile/data under wrk, against nginx serving the same bytes"
 .tools/nats/bin/nats-server -a 127.0.0.1 -p -1 -js -sd "$work/js" --ports_file_dir "$work" -l "$work/nats.log" &

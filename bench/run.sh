@@ -15,14 +15,7 @@ trap cleanup EXIT
 echo "building the C baseline (libnats $(pkg-config --modversion libnats))…"
 gcc -O2 -o bench/out/raw_js bench/raw_js.c $(pkg-config --cflags --libs libnats)
 
-start_nats() {
-  rm -rf "$work/js" "$work"/*.ports
-  .tools/nats/bin/nats-server -a 127.0.0.1 -p -1 -js -sd "$work/js" --ports_file_dir "$work" -l "$work/nats.log" &
-  nats_pid=$!
-  for _ in $(seq 1 100); do ls "$work"/*.ports >/dev/null 2>&1 && break; sleep 0.05; done
-  url=$(python3 -c 'import glob,json; print(json.load(open(glob.glob("'"$work"'/*.ports")[0]))["nats"][0])')
-}
-stop_nats() { kill "$nats_pid"; wait "$nats_pid" 2>/dev/null || true; nats_pid=""; }
+. bench/lib.sh
 
 start_nats
 size=$($MUSTER bench envelope-size --nats-url "$url" 2>/dev/null)

@@ -102,6 +102,9 @@ class Week:
             if self.rng.random() < (0.35 + 0.65 * (17 <= hour <= 22)):
                 return t
 
+    def in_wave(self, version, t):
+        return version == "2.3.0" and self.wave <= t < self.wave + 2 * 3_600_000
+
     def session(self, person, index, start, returning, version, promo=False):
         rng = self.rng
         sid = f"p{person}-s{index}"
@@ -140,27 +143,26 @@ class Week:
             go[0] = 0.95
             go[1] = 0.8
             go[2] = 0.8
+        def list_screen(name, path, cache_mu, network_mu, longest):
+            # A list view: shown, loaded from the cache (tens of ms) or the network (hundreds), fetched.
+            add("screen_view", screen=name, previous_screen=prev, duration_ms=rng.randrange(2000, longest))
+            ms = int(rng.lognormvariate(cache_mu, 0.45)) if cached else int(rng.lognormvariate(network_mu, 0.45))
+            add("time_to_interactive", screen=name, duration_ms=ms, source="cache" if cached else "network")
+            api("GET", path)
+            return name
+
         prev = screen
         crash_now = False
         for k, step in enumerate(STEPS):
             if rng.random() > go[k]:
                 break
             if step == "services":
-                add("screen_view", screen="Services", previous_screen=prev, duration_ms=rng.randrange(3000, 60000))
-                ms = int(rng.lognormvariate(3.7, 0.4)) if cached else int(rng.lognormvariate(5.6, 0.45))
-                add("time_to_interactive", screen="Services", duration_ms=ms, source="cache" if cached else "network")
-                api("GET", "/services?active=true")
-                prev = "Services"
-                in_wave = version == "2.3.0" and self.wave <= t < self.wave + 2 * 3_600_000
-                if in_wave and rng.random() < 0.35:
+                prev = list_screen("Services", "/services?active=true", 3.7, 5.6, 60000)
+                if self.in_wave(version, t) and rng.random() < 0.35:
                     crash_now = True
                     break
             elif step == "location":
-                add("screen_view", screen="LocationSelection", previous_screen=prev, duration_ms=rng.randrange(2000, 45000))
-                ms = int(rng.lognormvariate(4.0, 0.5)) if cached else int(rng.lognormvariate(5.4, 0.5))
-                add("time_to_interactive", screen="LocationSelection", duration_ms=ms, source="cache" if cached else "network")
-                api("GET", "/locations")
-                prev = "LocationSelection"
+                prev = list_screen("LocationSelection", "/locations", 4.0, 5.4, 45000)
             elif step == "booking_start":
                 add("screen_view", screen="Booking", previous_screen=prev, duration_ms=rng.randrange(5000, 90000))
             add("funnel_step", funnel="booking", step=step, segment="returning" if returning else "new")
@@ -174,8 +176,7 @@ class Week:
             add("custom", name="promo_banner_tapped" if promo else "walker_profile_viewed",
                 properties={"position": rng.randrange(1, 5), "logged_in": True})
         if crash_now:
-            wave = version == "2.3.0" and self.wave <= t < self.wave + 2 * 3_600_000
-            crashes.append(self.crash(sid, t + 500, version, person, wave))
+            crashes.append(self.crash(sid, t + 500, version, person, self.in_wave(version, t)))
         self.counts["sessions"] += 1
         self.counts["events"] += len(events)
         self.counts["crashes"] += len(crashes)

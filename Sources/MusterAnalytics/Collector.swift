@@ -2,6 +2,7 @@ import Foundation
 import MusterEvents
 import MusterLog
 import MusterNATS
+import MusterRuntime
 
 /// Turns decoded batches into log events: per item, redact, correct the clock, validate; append
 /// the good ones pipelined, each with `Nats-Msg-Id` = app + client event id (so a retried batch
@@ -89,7 +90,10 @@ public struct Collector: Sendable {
         for (entry, raw) in rejected {
             try await log.deadLetter(subject: "events.\(family).rejected.\(app)", payload: try JSONEncoder().encode(raw), originSequence: nil,
                                      consumer: "collector", reason: "\(kind)[\(entry.index)]: \(entry.reason)",
-                                     messageID: entry.id.map { "dlq:collector:\(family):\(app):\($0)" })
+                                     messageID: entry.id.flatMap { id in
+                                         // A client's id becomes a header only when it is a plain token.
+                                         id.utf8.count <= 64 && Subject.isToken(id) ? "dlq:collector:\(family):\(app):\(id)" : nil
+                                     })
         }
         return CollectAnswer(accepted: messages.count - duplicates, duplicates: duplicates, rejected: rejected.map(\.answer))
     }
@@ -106,7 +110,7 @@ public struct Collector: Sendable {
         switch error {
         case let rejection as Rejection: reason(rejection.error)
         case let error as ItemError: error.field.isEmpty ? error.reason : "\(error.field) \(error.reason)"
-        case let error as DecodingError: WireDecoding.describe(error)
+        case let error as DecodingError: ErrorBodyMiddleware<MusterRequestContext>.describe(error)
         default: "\(error)"
         }
     }
@@ -122,21 +126,4 @@ public struct BatchError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
     public var description: String { message }
-}
-
-/// Decoding errors in the wire's terms (`events.3.duration_ms has the wrong type`).
-public enum WireDecoding {
-    public static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty ? "body" : keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is required"
-        case .typeMismatch(_, let context): return "\(path(context.codingPath)) has the wrong type"
-        case .valueNotFound(_, let context): return "\(path(context.codingPath)) must not be null"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
-        @unknown default: return "unreadable"
-        }
-    }
 }

@@ -144,14 +144,7 @@ extension Bench {
         @OptionGroup var common: CommonOptions
         func run() async throws {
             try await Bench.withBenchLog(common) { log in
-                let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("muster-bench-\(UUID().uuidString)"))
-                defer { try? FileManager.default.removeItem(at: store.directory) }
-                var logger = Logger(label: "bench")
-                logger.logLevel = .warning
-                let start = ContinuousClock.now
-                let snapshot = try await ProjectionRunner<FunnelProjection>.rebuild(log: log, store: store, logger: logger) { _ in }
-                let seconds = (ContinuousClock.now - start).seconds
-                print(#"{"count": \#(snapshot.state.events), "replay_per_sec": \#(Int(Double(snapshot.state.events) / seconds))}"#)
+                try await Bench.timeRebuild(FunnelProjection.self, log: log) { $0.events }
             }
         }
     }

@@ -114,16 +114,25 @@ struct Bench: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
         func run() async throws {
             try await Bench.withBenchLog(common) { log in
-                let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("muster-bench-\(UUID().uuidString)"))
-                defer { try? FileManager.default.removeItem(at: store.directory) }
-                var logger = Logger(label: "bench")
-                logger.logLevel = .warning
-                let start = ContinuousClock.now
-                let snapshot = try await ProjectionRunner<SampleTotals>.rebuild(log: log, store: store, logger: logger) { _ in }
-                let seconds = (ContinuousClock.now - start).seconds
-                print(#"{"count": \#(snapshot.state.count), "replay_per_sec": \#(Int(Double(snapshot.state.count) / seconds))}"#)
+                try await Bench.timeRebuild(SampleTotals.self, log: log) { $0.count }
             }
         }
+    }
+}
+
+extension Bench {
+    /// Rebuilds projection `P` from sequence 1 into a scratch folder and prints events per second
+    /// (`count` says how many events the final state folded).
+    static func timeRebuild<P: Projection>(_ type: P.Type, log: EventLog, count: (P.State) -> Int) async throws {
+        let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("muster-bench-\(UUID().uuidString)"))
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        var logger = Logger(label: "bench")
+        logger.logLevel = .warning
+        let start = ContinuousClock.now
+        let snapshot = try await ProjectionRunner<P>.rebuild(log: log, store: store, logger: logger) { _ in }
+        let seconds = (ContinuousClock.now - start).seconds
+        let n = count(snapshot.state)
+        print(#"{"count": \#(n), "replay_per_sec": \#(Int(Double(n) / seconds))}"#)
     }
 }
 

@@ -6,9 +6,9 @@ import ServiceLifecycle
 /// Records what the alert rules decided: watches the analytics fold and appends
 /// `analytics.alert.raised.v1` / `.resolved.v1` for each transition the log does not hold yet.
 ///
-/// Safe to run in several processes, and after a replay: an alert's id comes from the rule, app,
-/// target and minute, a raise is appended only to an alert with no events, and each append carries
-/// a message id, so the same decision is recorded once.
+/// Safe to run in several processes, and after a replay: an alert's id comes from the rule's own
+/// history (see `AlertRules.alertID`), a raise is appended only to an alert with no events, and
+/// each append carries a message id, so the same decision is recorded once.
 public struct AlertPublisher: Service {
     let runner: ProjectionRunner<AnalyticsProjection>
     let log: EventLog

@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 import MusterEvents
 
@@ -54,6 +55,9 @@ public struct AlertRules: Codable, Sendable, Equatable {
     var crashes: [String: [Int64: Int]] = [:]
     /// app → target → the alert firing now.
     var firing: [String: [String: String]] = [:]
+    /// app → target → alerts raised so far (part of each id, so a target that fires twice in one
+    /// minute still gets two alerts).
+    var raisedCount: [String: [String: Int]] = [:]
 
     public init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -139,7 +143,9 @@ public struct AlertRules: Codable, Sendable, Equatable {
                              observed: Double, threshold: Double, count: Int, raised: String, resolved: String) -> AlertTransition? {
         switch (firingID, on) {
         case (nil, true):
-            let id = Self.alertID(rule: rule, app: app, target: target, minute: now)
+            let n = (raisedCount[app]?[target] ?? 0) + 1
+            raisedCount[app, default: [:]][target] = n
+            let id = Self.alertID(rule: rule, app: app, target: target, minute: now, n: n)
             firing[app, default: [:]][target] = id
             return AlertTransition(kind: .raised, alertId: id, rule: rule, app: app, target: target, minute: now, windowMinutes: window,
                                    observed: observed, threshold: threshold, count: count, message: raised)
@@ -152,11 +158,9 @@ public struct AlertRules: Codable, Sendable, Equatable {
         }
     }
 
-    /// The same rule, app, target and minute always name the same alert.
-    static func alertID(rule: AlertRule, app: String, target: String, minute: Int64) -> String {
-        let digest = SHA256.hash(data: Array("\(rule.rawValue)\n\(app)\n\(target)\n\(minute)".utf8))
+    /// The same rule, app, target, minute and count always name the same alert.
+    static func alertID(rule: AlertRule, app: String, target: String, minute: Int64, n: Int) -> String {
+        let digest = SHA256.hash(data: Array("\(rule.rawValue)\n\(app)\n\(target)\n\(minute)\n\(n)".utf8))
         return "al_" + digest.prefix(8).map { String($0 >> 4, radix: 16) + String($0 & 0xf, radix: 16) }.joined()
     }
 }
-
-import Foundation

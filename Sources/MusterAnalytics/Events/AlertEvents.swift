@@ -10,8 +10,9 @@ public enum AlertRule: String, Codable, Sendable, CaseIterable {
 
 /// `analytics.alert.raised.v1`: a rule started firing. Aggregate: the alert.
 ///
-/// The id is derived from the rule, app, target and the minute it fired, so re-evaluating the
-/// same log (a replay, a restart) names the same alert and appends nothing new.
+/// The id is derived from the rule, app, target, the minute it fired and how many alerts that
+/// target had before, so re-evaluating the same log (a replay, a restart) names the same alert
+/// and appends nothing new.
 public struct AlertRaised: EventPayload {
     public static let eventType = EventType(app: "analytics", aggregate: "alert", event: "raised", major: 1)
     public var alertId: String

@@ -11,6 +11,8 @@ public enum AnalyticsProjection: Projection {
     public static let initialState = State()
     /// Transitions kept for the publisher once recorded.
     static let transitionsKept = 500
+    /// Days of session ids kept for the crash-free rate per day.
+    public static let sessionDays = 90
 
     public struct State: Codable, Sendable, Equatable {
         /// app → screen → views.
@@ -122,6 +124,11 @@ extension AnalyticsProjection.State {
 
     mutating func countSession(app: String, session: String, version: String, at: Int64, crashed: Bool) {
         let day = String(Timestamp.string(millis: at).prefix(10))
+        if sessionsByDay[app]?[day] == nil, let newest = sessionsByDay[app]?.keys.max(), day > newest {
+            // Keep the sessions of the last `sessionDays` days: the crash-free rate is a recent figure.
+            let cutoff = String(Timestamp.string(millis: at - Int64(AnalyticsProjection.sessionDays) * 86_400_000).prefix(10))
+            sessionsByDay[app] = sessionsByDay[app]?.filter { $0.key > cutoff }
+        }
         sessionsByDay[app, default: [:]][day, default: .init()].sessions.insert(session)
         sessionsByVersion[app, default: [:]][version, default: .init()].sessions.insert(session)
         if crashed {

@@ -49,7 +49,7 @@ public enum CollectorRoutes {
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch let error as DecodingError {
-            throw APIError(.badRequest, "invalid batch: \(WireDecoding.describe(error))")
+            throw APIError(.badRequest, "invalid batch: \(ErrorBodyMiddleware<MusterRequestContext>.describe(error))")
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 
 /// Groups crashes: the exception type plus the top frames (the app's own when there are any),
@@ -35,7 +36,6 @@ public enum CrashFingerprint {
     }
 }
 
-import Foundation
 
 extension CrashFingerprint {
     /// The frames the fingerprint is made of, normalised, for people to read.

@@ -1,3 +1,4 @@
+import Foundation
 /// Turns what an app reports as an endpoint into a stable, low-cardinality key with no personal
 /// data: `GET https://api.example.com/bookings/8121/cancel?token=…` → `/bookings/{id}/cancel`.
 /// Ids (numbers, UUIDs, long hex, mixed letter-digit tokens like `act_3f9a…`) become `{id}`; the
@@ -25,5 +26,3 @@ public enum EndpointNormalizer {
         return s.utf8.count >= 8 && digits >= 2 && s.contains(where: { $0 == "_" || $0 == "-" })
     }
 }
-
-import Foundation

@@ -46,7 +46,8 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    static func describe(_ error: DecodingError) -> String {
+    /// A decoding error as a client can act on it: the field path (`events.3.duration_ms`) and what is wrong.
+    public static func describe(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {
             keys.isEmpty ? "body" : keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
         }
