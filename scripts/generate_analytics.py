@@ -2,7 +2,8 @@
 """Publishes a realistic week of OFFLEASH app traffic into a running Muster (`make run` first),
 through the collector's own routes, so the dashboards have something to show:
 
-  * about 1,500 people on iPhones, 3,000+ sessions over the last seven days, more in the evening;
+  * about 1,800 people on iPhones, 3,700+ sessions over the seven days before today (UTC), more in
+    the evening;
   * the booking funnel Login/Register -> Services -> Location -> Booking Start -> Booking Complete,
     with drop-off at each step (returning people convert better), on app versions 2.2.0 and 2.3.0;
   * screen views with time on screen; time to interactive per list screen, from cache or network;
@@ -88,16 +89,17 @@ def keys():
 class Week:
     def __init__(self, rng, people, now_ms):
         self.rng, self.people, self.now = rng, people, now_ms
-        self.day0 = now_ms - 7 * 86_400_000
+        # The seven whole days before today (UTC): the same traffic all day, so a rerun stores nothing new.
         midnight = now_ms - now_ms % 86_400_000
+        self.day0 = midnight - 7 * 86_400_000
         self.promo = midnight - 3 * 86_400_000 + 14 * 3_600_000           # 3 days ago, 14:00 UTC
         self.wave = midnight - 2 * 86_400_000 + 18 * 3_600_000            # 2 days ago, 18:00 UTC
         self.counts = {"sessions": 0, "events": 0, "crashes": 0}
 
     def session_start(self):
-        """A time in the week, weighted to the evening; never in the last ten minutes."""
+        """A time in the week, weighted to the evening; sessions end before today begins."""
         while True:
-            t = self.day0 + self.rng.randrange(7 * 86_400_000 - 600_000)
+            t = self.day0 + self.rng.randrange(7 * 86_400_000 - 3_600_000)
             hour = (t // 3_600_000) % 24
             if self.rng.random() < (0.35 + 0.65 * (17 <= hour <= 22)):
                 return t

@@ -17,9 +17,7 @@ public struct Collector: Sendable {
     public init(log: EventLog) { self.log = log }
 
     public func collect(_ batch: WireBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
-        guard let clock = EventClock(sentAt: batch.sentAt, receivedMillis: receivedMillis) else {
-            throw BatchError(.unprocessable, "sent_at must be an RFC 3339 date-time, like 2026-11-21T14:00:05.120Z")
-        }
+        let clock = try Self.clock(sentAt: batch.sentAt, receivedMillis: receivedMillis)
         let context = batch.context.logContext(app: app, redactor: redactor)
         do { try context.validate(field: "/context") } catch let error as EventValidationError {
             throw BatchError(.unprocessable, "\(WireNames.wireName(error.field)) \(error.reason)")
@@ -34,9 +32,7 @@ public struct Collector: Sendable {
     }
 
     public func collect(_ batch: WireCrashBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
-        guard let clock = EventClock(sentAt: batch.sentAt, receivedMillis: receivedMillis) else {
-            throw BatchError(.unprocessable, "sent_at must be an RFC 3339 date-time, like 2026-11-21T14:00:05.120Z")
-        }
+        let clock = try Self.clock(sentAt: batch.sentAt, receivedMillis: receivedMillis)
         let items = batch.reports.map { item in
             item.result.mapError { Rejection(error: $0, raw: item.raw) }.flatMap { report in
                 Result { (payload: try report.logEvent(app: app, clock: clock, redactor: redactor) as any EventPayload, id: report.id) }
@@ -44,6 +40,13 @@ public struct Collector: Sendable {
             }
         }
         return try await store(items, app: app, actor: actor, kind: "reports")
+    }
+
+    static func clock(sentAt: String, receivedMillis: Int64) throws -> EventClock {
+        guard let clock = EventClock(sentAt: sentAt, receivedMillis: receivedMillis) else {
+            throw BatchError(.unprocessable, "sent_at must be an RFC 3339 date-time, like 2026-11-21T14:00:05.120Z")
+        }
+        return clock
     }
 
     /// A refused item: why, and what it looked like (for the DLQ, redacted there).
