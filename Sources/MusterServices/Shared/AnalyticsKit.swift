@@ -19,7 +19,8 @@ public struct AnalyticsKit: Sendable {
         model = AnalyticsReadModel(analytics: runner, funnels: funnels)
         collector = Collector(log: environment.log)
         readRate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
-        environment.track(runner)
-        environment.track(funnels)
+        // Not tracked here: the two folds run in different services (the notifier runs `analytics`,
+        // query runs both, the collector neither), and `/ready` must list only the folds this
+        // process runs. `MusterProcess.modules` tracks each where it starts it.
     }
 }

@@ -64,8 +64,14 @@ public enum MusterProcess {
             var runners: [any Service] = []
             if keys, started.insert("keys").inserted { runners.append(kit().keys) }
             if opl, started.insert("opl").inserted { runners.append(oplKit().runner) }
-            if analytics, started.insert("analytics").inserted { runners.append(analyticsKit().runner) }
-            if funnel, started.insert("funnel").inserted { runners.append(analyticsKit().funnels) }
+            if analytics, started.insert("analytics").inserted {
+                environment.track(analyticsKit().runner)
+                runners.append(analyticsKit().runner)
+            }
+            if funnel, started.insert("funnel").inserted {
+                environment.track(analyticsKit().funnels)
+                runners.append(analyticsKit().funnels)
+            }
             return runners
         }
         return names.map { name -> any MusterServiceModule in

@@ -15,6 +15,8 @@ struct APIKeyHTTPTests {
             let kit = PlatformKit(environment: env.environment)
             let opl = OPLKit(environment: env.environment)
             let analytics = AnalyticsKit(environment: env.environment)
+            env.environment.track(analytics.runner)
+            env.environment.track(analytics.funnels)
             let router = MusterHTTP.makeRouter(environment: env.environment,
                                                modules: [IngestService(SharedParts(platform: kit, opl: opl, runners: [])),
                                                          QueryService(SharedParts(platform: kit, opl: opl, runners: []), analytics: analytics)])

@@ -1,0 +1,18 @@
+import Foundation
+import MusterServices
+import Testing
+
+@Suite("Each service on its own becomes ready")
+struct ReadinessTests {
+    /// `/ready` lists only the folds the process runs: a service that tracked a fold it never
+    /// starts would stay 503 forever (the collector did, with the analytics folds).
+    @Test(arguments: MusterProcess.serviceNames)
+    func aServiceAloneIsReady(_ name: String) async throws {
+        try await withTestApp([name]) { app in
+            try await eventually("\(name) ready") { try await app.request("/ready").status == .ok }
+            let ready = try await app.request("/ready").json
+            let folds = (ready["projections"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            #expect(Set(folds).count == folds.count, "\(folds)")
+        }
+    }
+}
