@@ -10,9 +10,11 @@ import NIOCore
 /// Each webhook gets a few quick attempts with exponential backoff (0.5 s, 1 s, 2 s…); if one
 /// still fails, the event is handed back to its `EventProcessor`, which retries it later with
 /// its own backoff and files it in the DLQ after its last attempt. A webhook may thus see an alert
-/// twice; `alert_id` + `status` identify it.
+/// twice; `alert_id` + `status` identify it. Alerts recorded more than `maxAge` ago are not news:
+/// a webhook added to a long-running log does not hear its whole history.
 public struct WebhookNotifier: Sendable {
     public let urls: [String]
+    public var maxAge: Duration = .seconds(24 * 3600)
     public var attempts = 4
     public var firstDelay: Duration = .milliseconds(500)
     public var timeout: TimeAmount = .seconds(5)
@@ -32,6 +34,11 @@ public struct WebhookNotifier: Sendable {
     /// The processor's handler.
     public func handle(_ event: RecordedEvent) async throws {
         guard let body = AlertWebhookBody(event) else { return }
+        if let recorded = Timestamp.millis(event.time),
+           Double(Int64(Date().timeIntervalSince1970 * 1000) - recorded) > Double(maxAge.components.seconds) * 1000 {
+            logger.info("alert too old to deliver", metadata: ["alert": "\(body.alertId)", "recorded": "\(event.time)"])
+            return
+        }
         let data = try JSONEncoder().encode(body)
         var failures: [String] = []
         for url in urls {
