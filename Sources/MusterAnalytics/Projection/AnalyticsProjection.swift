@@ -13,6 +13,10 @@ public enum AnalyticsProjection: Projection {
     static let transitionsKept = 500
     /// Days of session ids kept for the crash-free rate per day.
     public static let sessionDays = 90
+    /// Distinct screens, endpoints and crash groups kept per app; beyond, new names count under
+    /// `(other)`. App keys ship inside apps, so a hostile sender must not grow the fold without end.
+    public static let maxNames = 1_000
+    public static let other = "(other)"
 
     public struct State: Codable, Sendable, Equatable {
         /// app → screen → views.
@@ -65,20 +69,22 @@ extension AnalyticsProjection.State {
         let transitions: [AlertTransition]
         switch e {
         case let e as ScreenViewed:
-            var stats = screens[app]?[e.screen] ?? ScreenStats()
+            let screen = Self.capped(e.screen, in: screens[app])
+            var stats = screens[app]?[screen] ?? ScreenStats()
             stats.views += 1
             if let d = e.durationMs {
                 stats.timed += 1
                 stats.totalMillis += d
                 stats.timeOnScreen.recordMillis(d)
             }
-            screens[app, default: [:]][e.screen] = stats
+            screens[app, default: [:]][screen] = stats
             transitions = rules.tick(app: app, minute: at / 60_000)
         case let e as ScreenLoaded:
-            tti[app, default: [:]]["\(e.screen)|\(e.source)", default: .millis()].recordMillis(e.durationMs)
+            tti[app, default: [:]][Self.capped("\(e.screen)|\(e.source)", in: tti[app], other: "\(AnalyticsProjection.other)|\(e.source)"), default: .millis()]
+                .recordMillis(e.durationMs)
             transitions = rules.tick(app: app, minute: at / 60_000)
         case let e as APICalled:
-            let key = "\(e.method) \(e.endpoint)"
+            let key = Self.capped("\(e.method) \(e.endpoint)", in: endpoints[app])
             var stats = endpoints[app]?[key] ?? EndpointStats()
             stats.requests += 1
             stats.retries += e.retryCount
@@ -105,8 +111,9 @@ extension AnalyticsProjection.State {
         if let session = e.sessionId {
             countSession(app: app, session: session, version: e.context.appVersion, at: at, crashed: true)
         }
-        var group = crashGroups[app]?[e.fingerprint]
-            ?? CrashGroup(fingerprint: e.fingerprint, exceptionType: e.exception.type, reason: e.exception.reason,
+        let fingerprint = Self.capped(e.fingerprint, in: crashGroups[app])
+        var group = crashGroups[app]?[fingerprint]
+            ?? CrashGroup(fingerprint: fingerprint, exceptionType: e.exception.type, reason: e.exception.reason,
                           topFrames: CrashFingerprint.topFrameNames(e.frames), firstSeen: at, lastSeen: at)
         group.count += 1
         group.firstSeen = min(group.firstSeen, at)
@@ -118,8 +125,14 @@ extension AnalyticsProjection.State {
         group.recent.append(e)
         group.recent.sort { $0.times.occurredMillis < $1.times.occurredMillis }
         if group.recent.count > CrashGroup.recentLimit { group.recent.removeFirst() }
-        crashGroups[app, default: [:]][e.fingerprint] = group
+        crashGroups[app, default: [:]][fingerprint] = group
         keep(rules.crash(app: app, minute: at / 60_000))
+    }
+
+    /// `name`, or `(other)` once the app already has `maxNames` others.
+    static func capped<V>(_ name: String, in names: [String: V]?, other: String = AnalyticsProjection.other) -> String {
+        guard let names, names[name] == nil, names.count >= AnalyticsProjection.maxNames else { return name }
+        return other
     }
 
     mutating func countSession(app: String, session: String, version: String, at: Int64, crashed: Bool) {

@@ -92,6 +92,33 @@ struct CollectorTests {
         }
     }
 
+    @Test func hostileVolumesOfNamesAndDeepNestingNeitherGrowTheFoldNorCrash() async throws {
+        try await withTestApp(["collector", "query"]) { app in
+            let key = try await app.key(app: "offleash", Self.writer)
+            // 1,200 distinct endpoints (letters only, so they are not ids): the fold keeps 1,000 and `(other)`.
+            func word(_ n: Int) -> String {
+                var n = n, letters = ""
+                repeat { letters.append(Character(Unicode.Scalar(UInt8(97 + n % 26)))); n /= 26 } while n > 0
+                return letters
+            }
+            for chunk in 0..<3 {
+                let calls = (0..<400).map { i in Wire.apiCall("n-\(chunk)-\(i)", endpoint: "/p/x\(word(chunk * 400 + i))", method: "GET", status: 200) }
+                let answer = try answer(try await app.request("/api/analytics/events", method: .post, key: key, json: Wire.batch(calls)))
+                #expect(answer.accepted == 400)
+            }
+            // Nesting 10,000 deep, inside an event and as the whole body: a clear 400, nothing stored, nothing crashes.
+            let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+            let nested = Wire.batch([#"{"id":"deep","type":"custom","created_at":"2026-11-21T14:00:00Z","session_id":"s","name":"x","properties":{"a":\#(deep)}}"#])
+            #expect(try await app.request("/api/analytics/events", method: .post, key: key, json: nested).status == .badRequest)
+            #expect(try await app.request("/api/analytics/events", method: .post, key: key, json: deep).status == .badRequest)
+            let last = try await app.log.jetStream.streamInfo(app.log.configuration.eventsStream).state.lastSeq
+            try await app.settled("analytics", at: last)
+            let endpoints = try #require(try await app.request("/api/analytics/errors", key: key).json["endpoints"] as? [[String: Any]])
+            #expect(endpoints.count == AnalyticsProjection.maxNames + 1)
+            #expect(endpoints.first { $0["endpoint"] as? String == AnalyticsProjection.other }?["requests"] as? Int == 200)
+        }
+    }
+
     @Test func aDeviceClockHoursOffIsCorrected() async throws {
         try await withTestApp(["collector"]) { app in
             let key = try await app.key(app: "offleash", Self.writer)
