@@ -11,6 +11,10 @@ public enum FunnelProjection: Projection {
     public static let initialState = State()
     /// Steps kept per person and funnel; older ones are dropped first.
     public static let maxHitsPerPerson = 200
+    /// Funnels per app and step names per funnel the fold keeps (app keys ship inside apps, so a
+    /// hostile sender must not grow it without end); events beyond are not counted.
+    public static let maxFunnels = 100
+    public static let maxSteps = 50
 
     public struct Hit: Codable, Sendable, Equatable {
         public var step: String
@@ -38,10 +42,13 @@ public enum FunnelProjection: Projection {
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
         guard let e = event.payload as? FunnelReached else { return }
         let app = e.context.app
+        let known = state.steps[app]?[e.funnel]
+        guard known != nil || (state.steps[app]?.count ?? 0) < maxFunnels,
+              known?.contains(e.step) ?? false || (known?.count ?? 0) < maxSteps else { return }
         let person = e.context.anonymousId ?? e.sessionId
         let hit = Hit(step: e.step, at: e.times.occurredMillis, segment: e.segment, appVersion: e.context.appVersion)
         state.people[app, default: [:]][e.funnel, default: [:]][person, default: []].insertSorted(hit, limit: maxHitsPerPerson)
-        if !(state.steps[app]?[e.funnel]?.contains(e.step) ?? false) {
+        if !(known?.contains(e.step) ?? false) {
             state.steps[app, default: [:]][e.funnel, default: []].append(e.step)
         }
         state.events += 1

@@ -1,3 +1,4 @@
+import Foundation
 import MusterAnalytics
 import MusterEvents
 import Testing
@@ -152,5 +153,28 @@ struct AnalyticsRulesTests {
         // An hour later with no crashes, sessions go on: resolved.
         transitions += rules.tick(app: "offleash", minute: 26 * 60)
         #expect(transitions.map(\.kind) == [.raised, .resolved])
+    }
+
+    @Test func theFunnelFoldKeepsABoundedNumberOfFunnelsAndSteps() throws {
+        let catalog = EventCatalog.analytics
+        var state = FunnelProjection.initialState
+        let stamp = "2026-11-21T14:00:00.000Z"
+        let context = AnalyticsContext(app: "offleash", appVersion: "2.3.0", osName: "iOS", osVersion: "17.5", deviceModel: "iPhone15,2")
+        func apply(_ n: Int, funnel: String, step: String) throws {
+            let e = FunnelReached(eventId: "e\(n)", sessionId: "s\(n)", context: context,
+                                  times: AnalyticsTimes(createdAt: stamp, sentAt: stamp, receivedAt: stamp, occurredAt: stamp),
+                                  funnel: funnel, step: step, segment: "new")
+            let event = try catalog.decode(subject: FunnelReached.eventType.subject(aggregateID: e.sessionId), sequence: UInt64(n + 1),
+                                           payload: try JSONEncoder().encode(EventEnvelope(source: "test", data: e)))
+            try FunnelProjection.apply(event, to: &state)
+        }
+        for n in 0..<(FunnelProjection.maxSteps + 10) { try apply(n, funnel: "booking", step: "step\(n)") }
+        for n in 0..<(FunnelProjection.maxFunnels + 10) { try apply(1000 + n, funnel: "f\(n)", step: "start") }
+        #expect(state.steps["offleash"]?["booking"]?.count == FunnelProjection.maxSteps)
+        #expect(state.steps["offleash"]?.count == FunnelProjection.maxFunnels)
+        // A known step of a known funnel still counts.
+        let before = state.events
+        try apply(5000, funnel: "booking", step: "step1")
+        #expect(state.events == before + 1)
     }
 }
