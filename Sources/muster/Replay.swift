@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import MusterAnalytics
+import MusterOPL
 import MusterLog
 import MusterNATS
 import MusterPlatform
@@ -24,14 +26,14 @@ struct Replay: AsyncParsableCommand {
         }
         try await common.withLog { log, config, logger in
             let store = SnapshotStore(directory: config.projectionsDirectory)
-            let checkpoint = try await rebuild(log, store, logger) { progress in
+            let (checkpoint, version) = try await rebuild(log, store, logger) { progress in
                 let percent = Int(progress.fraction * 100)
                 let line = String(format: "\rreplay %@: %3d%%  %llu applied, %llu to go, %.0f events/s", name, percent,
                                   progress.applied, progress.remaining, progress.eventsPerSecond)
                 FileHandle.standardError.write(Data(line.utf8))
             }
             FileHandle.standardError.write(Data("\n".utf8))
-            print("rebuilt \(name) to sequence \(checkpoint): \(store.url(name: name, version: 1).path)")
+            print("rebuilt \(name) to sequence \(checkpoint): \(store.url(name: name, version: version).path)")
             let subject = "muster.projection.\(name).reload.\(config.instance)"
             do {
                 _ = try await log.jetStream.connection.request(subject, timeout: .seconds(3))
@@ -45,13 +47,18 @@ struct Replay: AsyncParsableCommand {
 
 /// Projections `muster replay` can rebuild, by name.
 enum ProjectionCatalog {
-    typealias Rebuild = @Sendable (EventLog, SnapshotStore, Logger, @escaping @Sendable (RebuildProgress) -> Void) async throws -> UInt64
+    /// Rebuilds one projection; answers the checkpoint reached and the projection's version.
+    typealias Rebuild = @Sendable (EventLog, SnapshotStore, Logger, @escaping @Sendable (RebuildProgress) -> Void) async throws -> (UInt64, Int)
 
-    static let rebuilders: [String: Rebuild] = [
-        KeysProjection.name: { log, store, logger, progress in
-            try await ProjectionRunner<KeysProjection>.rebuild(log: log, store: store, logger: logger, progress: progress).checkpoint
-        },
-    ]
+    static let rebuilders: [String: Rebuild] = Dictionary(uniqueKeysWithValues: [
+        entry(KeysProjection.self), entry(OPLProjection.self), entry(AnalyticsProjection.self), entry(FunnelProjection.self),
+    ])
+
+    static func entry<P: Projection>(_ type: P.Type) -> (String, Rebuild) {
+        (P.name, { log, store, logger, progress in
+            (try await ProjectionRunner<P>.rebuild(log: log, store: store, logger: logger, progress: progress).checkpoint, P.version)
+        })
+    }
 
     static var names: [String] { rebuilders.keys.sorted() }
 }
