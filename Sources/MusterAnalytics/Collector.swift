@@ -24,7 +24,7 @@ public struct Collector: Sendable {
         }
         let items = batch.events.map { item in
             item.result.mapError { Rejection(error: $0, raw: item.raw) }.flatMap { event in
-                Result { (payload: try event.logEvent(context: context, clock: clock, redactor: redactor) as any EventPayload, id: event.id) }
+                Result { Good(payload: try event.logEvent(context: context, clock: clock, redactor: redactor), id: event.id, wire: event) }
                     .mapError { Rejection(error: $0, raw: RawJSON(encoding: event)) }
             }
         }
@@ -35,7 +35,7 @@ public struct Collector: Sendable {
         let clock = try Self.clock(sentAt: batch.sentAt, receivedMillis: receivedMillis)
         let items = batch.reports.map { item in
             item.result.mapError { Rejection(error: $0, raw: item.raw) }.flatMap { report in
-                Result { (payload: try report.logEvent(app: app, clock: clock, redactor: redactor) as any EventPayload, id: report.id) }
+                Result { Good(payload: try report.logEvent(app: app, clock: clock, redactor: redactor), id: report.id, wire: report) }
                     .mapError { Rejection(error: $0, raw: RawJSON(encoding: report)) }
             }
         }
@@ -55,7 +55,15 @@ public struct Collector: Sendable {
         var raw: RawJSON?
     }
 
-    typealias Item = Result<(payload: any EventPayload, id: String), Rejection>
+    /// An item that became a log event (its rules are checked when the log prepares it).
+    struct Good {
+        var payload: any EventPayload
+        var id: String
+        /// As it came, for the DLQ copy should the log refuse it.
+        var wire: any Encodable & Sendable
+    }
+
+    typealias Item = Result<Good, Rejection>
 
     private func store(_ items: [Item], app: String, actor: String, kind: String) async throws -> CollectAnswer {
         guard !items.isEmpty else { throw BatchError(.unprocessable, "\(kind) must have 1 to \(Self.maxEvents) items") }
@@ -72,7 +80,7 @@ public struct Collector: Sendable {
                     messages.append(try prepare(good.payload, key: "\(app):\(good.id)", actor: actor))
                     continue
                 } catch {
-                    rejection = Rejection(error: error, raw: nil)
+                    rejection = Rejection(error: error, raw: RawJSON(encoding: good.wire))
                 }
             case .failure(let failure):
                 rejection = failure
@@ -105,7 +113,7 @@ public struct Collector: Sendable {
         do {
             return try log.prepare(payload, options: AppendOptions(idempotencyKey: key, actor: actor))
         } catch let error as AppendError {
-            throw ItemError(field: "", error.message)
+            throw error.payloadError.map { ItemError(field: WireNames.wireName($0.field), $0.reason) } ?? ItemError(field: "", error.message)
         }
     }
 

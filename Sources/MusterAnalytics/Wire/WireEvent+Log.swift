@@ -19,7 +19,8 @@ extension WireContext {
 }
 
 extension WireEvent {
-    /// The log event for this wire event, redacted and validated; `ItemError` names the wire field.
+    /// The log event for this wire event, redacted; `ItemError` names the wire field. Its rules
+    /// (lengths, ranges) are checked once, by the log when it prepares the append.
     public func logEvent(context: AnalyticsContext, clock: EventClock, redactor: Redactor) throws -> any AnalyticsEvent {
         guard let kind = WireEventType(rawValue: type) else {
             throw ItemError(field: "type", "must be one of \(WireEventType.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -58,7 +59,6 @@ extension WireEvent {
             event = CustomTracked(eventId: id, sessionId: sessionId, context: context, times: times, name: try required(name, "name"),
                                   properties: redacted)
         }
-        try WireNames.validate(event)
         return event
     }
 }
@@ -79,23 +79,15 @@ extension WireCrashReport {
                                 level: crumb.level.map(r)))
         }
         let type = r(exception.type)
-        let event = CrashRecorded(reportId: id, sessionId: sessionId, context: context.logContext(app: app, redactor: redactor), times: times,
-                                  exception: .init(type: type, reason: exception.reason.map(r)), frames: frames, breadcrumbs: crumbs,
-                                  fingerprint: CrashFingerprint.make(type: type, frames: frames))
-        try WireNames.validate(event)
-        return event
+        return CrashRecorded(reportId: id, sessionId: sessionId, context: context.logContext(app: app, redactor: redactor), times: times,
+                             exception: .init(type: type, reason: exception.reason.map(r)), frames: frames, breadcrumbs: crumbs,
+                             fingerprint: CrashFingerprint.make(type: type, frames: frames))
     }
 }
 
 /// Log validation errors in the wire's names: `/durationMs` → `duration_ms`, `/eventId` → `id`.
 enum WireNames {
     static let renamed = ["eventId": "id", "reportId": "id", "times.createdAt": "created_at", "inApp": "in_app", "at": "timestamp"]
-
-    static func validate(_ event: some EventPayload) throws {
-        do { try event.validate() } catch let error as EventValidationError {
-            throw ItemError(field: wireName(error.field), error.reason)
-        }
-    }
 
     static func wireName(_ pointer: String) -> String {
         let path = pointer.split(separator: "/").joined(separator: ".")

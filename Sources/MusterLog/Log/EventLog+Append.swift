@@ -42,7 +42,16 @@ public struct AppendError: Error, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable { case invalid, tooLarge, conflict, unavailable }
     public var code: Code
     public var message: String
+    /// For `.invalid` by the payload's own rules: which field of the payload, and why, so a caller
+    /// can answer in its own terms without validating the event a second time.
+    public var payloadError: EventValidationError?
     public var description: String { message }
+
+    public init(code: Code, message: String, payloadError: EventValidationError? = nil) {
+        self.code = code
+        self.message = message
+        self.payloadError = payloadError
+    }
 }
 
 extension EventLog {
@@ -54,12 +63,16 @@ extension EventLog {
 
     /// Validates, wraps in an envelope and encodes, ready to publish. Nothing is sent.
     public func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
-        guard Subject.isToken(payload.aggregateID) else {
-            throw AppendError(code: .invalid, message: "aggregate id \(payload.aggregateID.debugDescription) must be 1-128 letters, digits, - or _")
-        }
         let envelope = EventEnvelope(id: EventID.make(), source: source, traceparent: options.traceparent, actor: options.actor, data: payload)
         do { try envelope.validate() } catch let error as EventValidationError {
-            throw AppendError(code: .invalid, message: "\(P.eventType): \(error)")
+            // The envelope names payload fields under `/data`; hand the payload's own pointer back too.
+            let payloadError = error.field.hasPrefix("/data")
+                ? EventValidationError(field: String(error.field.dropFirst("/data".count)), error.reason) : nil
+            throw AppendError(code: .invalid, message: "\(P.eventType): \(error)", payloadError: payloadError)
+        }
+        // After the payload's rules, which say more precisely what is wrong with an id that makes a bad token.
+        guard Subject.isToken(payload.aggregateID) else {
+            throw AppendError(code: .invalid, message: "aggregate id \(payload.aggregateID.debugDescription) must be 1-128 letters, digits, - or _")
         }
         let body = try Self.encoder.encode(envelope)
         guard body.count <= configuration.maxEventBytes else {

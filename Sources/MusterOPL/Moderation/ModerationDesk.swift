@@ -41,15 +41,13 @@ public struct ModerationDesk: Sendable {
 
     /// Appends a decision; a changed aggregate is 409, an invalid event 422.
     func decide(_ event: some EventPayload, expected: UInt64, moderator: String) async throws -> UInt64 {
-        do { try event.validate() } catch let error as EventValidationError {
-            throw APIError(invalid: error)
-        }
         do {
             return try await log.append(event, options: AppendOptions(expected: .at(expected), actor: moderator)).sequence
         } catch let error as AppendError {
             switch error.code {
             case .conflict: throw Self.changedMeanwhile
-            case .invalid, .tooLarge: throw APIError(.unprocessableContent, error.message)
+            case .invalid: throw error.payloadError.map(APIError.init(invalid:)) ?? APIError(.unprocessableContent, error.message)
+            case .tooLarge: throw APIError(.unprocessableContent, error.message)
             case .unavailable: throw APIError.logUnavailable
             }
         }

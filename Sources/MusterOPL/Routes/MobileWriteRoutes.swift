@@ -40,7 +40,6 @@ public enum MobileWriteRoutes {
             let id = try ids(request, client: client, prefix: "snp_")
             let event = SnapshotSubmitted(snapshotId: id.value, actionId: body.actionId, latitude: body.latitude, longitude: body.longitude,
                                           address: body.address.nonEmpty, notes: body.notes.nonEmpty, submittedBy: client.id)
-            try check(event)
             try await append(event, id: id, log: log, client: client)
             return try JSONResponse.make(.created, SubmittedAnswer(message: "Snapshot submitted for moderation", id: id.value))
         }
@@ -50,7 +49,6 @@ public enum MobileWriteRoutes {
             let client = try context.requireClient()
             var report = try await decode(DNSStatsReported.self, request, context)
             report.reportedBy = client.id
-            try check(report)
             // Reports are periodic: each is new, an Idempotency-Key only guards against a resend.
             try await append(report, id: (value: report.aggregateID, key: request.headers[.idempotencyKey]), exclusive: false,
                              log: log, client: client)
@@ -87,11 +85,9 @@ public enum MobileWriteRoutes {
             startDate: Timestamp.string(start), durationDays: Int(days), description: a.description,
             demands: a.demands.nonEmpty, contactInfo: a.contactInfo.nonEmpty, learnMoreUrl: a.learnMoreUrl.nonEmpty.map(withScheme),
             coordinates: a.coordinates.map { Coordinates(latitude: $0.latitude, longitude: $0.longitude) })
-        let event = ActionSubmitted(actionId: actionId,
-                                    employer: EmployerDetails(name: body.employer.name, industry: body.employer.industry.nonEmpty, website: website),
-                                    action: details, submittedBy: submittedBy)
-        try check(event)
-        return event
+        return ActionSubmitted(actionId: actionId,
+                               employer: EmployerDetails(name: body.employer.name, industry: body.employer.industry.nonEmpty, website: website),
+                               action: details, submittedBy: submittedBy)
     }
 
     /// `www.acme.com` → `https://www.acme.com`; anything with a scheme stays as it is.
@@ -99,15 +95,9 @@ public enum MobileWriteRoutes {
         url.contains("://") ? url : "https://" + url
     }
 
-    /// The event's own rules, answered as 422 naming the field.
-    static func check(_ event: some EventPayload) throws {
-        do { try event.validate() } catch let error as EventValidationError {
-            throw APIError(invalid: error)
-        }
-    }
-
-    /// Appends and maps the log's refusals to answers. A retried `Idempotency-Key` after the
-    /// duplicate window finds its aggregate already there: that is the same success.
+    /// Appends and maps the log's refusals to answers (the event's own rules: 422 naming the
+    /// field). A retried `Idempotency-Key` after the duplicate window finds its aggregate already
+    /// there: that is the same success.
     /// - Parameter exclusive: the event starts its aggregate (a submission), so with a key it
     ///   may only be the aggregate's first event.
     static func append(_ event: some EventPayload, id: (value: String, key: String?), exclusive: Bool = true, log: EventLog,
@@ -120,7 +110,7 @@ public enum MobileWriteRoutes {
             switch error.code {
             case .conflict where id.key != nil && exclusive: return
             case .conflict: throw APIError(.conflict, error.message)
-            case .invalid: throw APIError(.unprocessableContent, error.message)
+            case .invalid: throw error.payloadError.map(APIError.init(invalid:)) ?? APIError(.unprocessableContent, error.message)
             case .tooLarge: throw APIError(.contentTooLarge, error.message)
             case .unavailable: throw APIError.logUnavailable
             }
