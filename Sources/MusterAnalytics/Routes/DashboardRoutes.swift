@@ -6,25 +6,15 @@ import MusterRuntime
 /// an HttpOnly, SameSite=Strict cookie scoped to `/dashboards`; a script may send `X-API-Key`
 /// instead. Pages hold no scripts and load nothing from elsewhere.
 public enum DashboardRoutes {
-    static let cookie = "muster_dashboards"
+    static let cookie = KeyCookie(name: "muster_dashboards", path: "/dashboards")
 
     struct Form: Decodable { var key: String? }
 
-    static func html(_ body: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
-    }
-
-    static func redirect(_ location: String, cookie: String) -> Response {
-        Response(status: .seeOther, headers: [.location: location, .setCookie: cookie])
-    }
+    static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response { HTMLResponse.page(body, status: status) }
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, model: AnalyticsReadModel) {
         @Sendable func viewer(_ request: Request) async -> AuthenticatedClient? {
-            guard let key = request.headers[.apiKey] ?? request.cookies[cookie]?.value,
+            guard let key = request.headers[.apiKey] ?? cookie.key(in: request),
                   let client = try? await keys.authenticate(key), client.scopes.contains(AnalyticsScopes.read) else { return nil }
             return client
         }
@@ -36,10 +26,10 @@ public enum DashboardRoutes {
             guard let client = try? await keys.authenticate(key), client.scopes.contains(AnalyticsScopes.read) else {
                 return html(DashboardPages.login(message: "That key is unknown, revoked, or lacks read:analytics."), status: .unauthorized)
             }
-            return redirect("/dashboards", cookie: "\(cookie)=\(key); Path=/dashboards; HttpOnly; SameSite=Strict; Max-Age=28800")
+            return HTMLResponse.redirect("/dashboards", headers: cookie.signIn(key))
         }
         routes.post("/dashboards/logout") { _, _ in
-            redirect("/dashboards", cookie: "\(cookie)=; Path=/dashboards; HttpOnly; SameSite=Strict; Max-Age=0")
+            HTMLResponse.redirect("/dashboards", headers: cookie.signOut)
         }
         routes.get("/dashboards") { request, _ in
             guard let client = await viewer(request) else { return signIn }

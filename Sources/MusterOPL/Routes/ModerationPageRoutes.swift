@@ -9,27 +9,17 @@ import MusterRuntime
 /// (Strict keeps other sites from posting decisions with it). Forms post back here and are
 /// answered with a redirect (303) to the page that shows the result.
 public enum ModerationPageRoutes {
-    static let cookie = "muster_moderator"
+    static let cookie = KeyCookie(name: "muster_moderator", path: "/moderation")
 
     struct Form: Decodable {
         var key, reason, into, durationDays, urls, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
     }
 
-    static func html(_ body: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
-    }
+    static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response { HTMLResponse.page(body, status: status) }
 
     static func signIn(_ message: String?) -> Response { html(ModerationPage.login(message: message), status: .unauthorized) }
 
-    static func redirect(_ location: String, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.location] = location
-        return Response(status: .seeOther, headers: headers)
-    }
+    static func redirect(_ location: String, headers: HTTPFields = [:]) -> Response { HTMLResponse.redirect(location, headers: headers) }
 
     static func form(_ request: Request) async throws -> Form {
         let body = try await request.body.collect(upTo: 64 * 1024)
@@ -44,7 +34,7 @@ public enum ModerationPageRoutes {
         let authenticator = keys
         /// The moderator behind the cookie, or nil (then the page shows the sign-in form).
         @Sendable func moderator(_ request: Request) async -> AuthenticatedClient? {
-            guard let key = request.cookies[cookie]?.value,
+            guard let key = cookie.key(in: request),
                   let client = try? await authenticator.authenticate(key), client.scopes.contains(OPLScopes.moderate) else { return nil }
             return client
         }
@@ -60,10 +50,10 @@ public enum ModerationPageRoutes {
             guard let client = try? await authenticator.authenticate(key), client.scopes.contains(OPLScopes.moderate) else {
                 return signIn("That key is unknown, revoked, or lacks moderate:opl.")
             }
-            return redirect("/moderation", headers: [.setCookie: "\(cookie)=\(key); Path=/moderation; HttpOnly; SameSite=Strict; Max-Age=28800"])
+            return redirect("/moderation", headers: cookie.signIn(key))
         }
         routes.post("/moderation/logout") { _, _ in
-            redirect("/moderation", headers: [.setCookie: "\(cookie)=; Path=/moderation; HttpOnly; SameSite=Strict; Max-Age=0"])
+            redirect("/moderation", headers: cookie.signOut)
         }
         routes.get("/moderation/actions/:id") { request, context in
             guard await moderator(request) != nil else { return signIn(nil) }
