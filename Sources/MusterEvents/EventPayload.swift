@@ -102,6 +102,7 @@ public enum Validate {
                 ok = rest.first == UInt8(ascii: ".") && (2...10).contains(rest.count) && rest.dropFirst().allSatisfy(CharacterClass.digit.contains)
             }
         }
-        guard ok else { throw EventValidationError(field: field, "must be an RFC 3339 UTC timestamp") }
+        // The shape alone lets `2026-02-31` through; the calendar must have the day.
+        guard ok, Timestamp.millis(value) != nil else { throw EventValidationError(field: field, "must be an RFC 3339 UTC timestamp") }
     }
 }

@@ -22,7 +22,8 @@ public enum Timestamp {
     }
 
     /// Milliseconds since 1970 of an RFC 3339 date-time: `YYYY-MM-DDTHH:MM:SS`, an optional
-    /// fraction (kept to the millisecond), then `Z` or `±HH:MM`. Nil for anything else.
+    /// fraction of any length (kept to the millisecond), then `Z` or `±HH:MM`. Nil for anything
+    /// else, including days the calendar does not have (`2026-02-31`).
     public static func millis(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { millis(utf8: $0) }
@@ -42,7 +43,8 @@ public enum Timestamp {
         guard b.count >= 20, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 116, b[13] == 58, b[16] == 58,
               let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
               let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
+              second < 61 else { return nil }
         var i = 19
         var ms = 0
         if b[i] == 46 {
@@ -53,8 +55,9 @@ public enum Timestamp {
                 n += 1
                 i += 1
             }
-            guard (1...9).contains(n) else { return nil }
-            for _ in n..<3 where n < 3 { ms *= 10 }
+            guard n > 0 else { return nil }
+            // `.5` is 500 ms, `.05` 50 ms; digits past the third are dropped, not rounded.
+            if n == 1 { ms *= 100 } else if n == 2 { ms *= 10 }
         }
         guard i < b.count else { return nil }
         var offsetMinutes = 0
@@ -71,6 +74,23 @@ public enum Timestamp {
         let days = daysFromCivil(year, month, day)
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59)) - Int64(offsetMinutes * 60)
         return seconds * 1000 + Int64(ms)
+    }
+
+    /// Days in a month of the proleptic Gregorian calendar.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Milliseconds since 1970 of a calendar day `YYYY-MM-DD` at midnight UTC, or nil when the
+    /// text is not one or the calendar has no such day.
+    public static func millis(day text: String) -> Int64? {
+        let b = Array(text.utf8)
+        guard b.count == 10, b[4] == 45, b[7] == 45 else { return nil }
+        return millis(text + "T00:00:00Z")
     }
 
     /// Howard Hinnant's days-from-civil (proleptic Gregorian).

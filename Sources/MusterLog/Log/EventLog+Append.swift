@@ -75,6 +75,13 @@ extension EventLog {
             throw AppendError(code: .invalid, message: "aggregate id \(payload.aggregateID.debugDescription) must be 1-128 letters, digits, - or _")
         }
         let body = try Self.encoder.encode(envelope)
+        // Checked on the encoded bytes, so every text field of every type is covered; only new
+        // events are held to it (stored ones are folded as they were written).
+        if let field = body.withUnsafeBytes({ ControlCharacters.firstField(inJSON: $0) }) {
+            let reason = "must not contain control characters (tab and newline are allowed)"
+            let payloadError = field.hasPrefix("/data") ? EventValidationError(field: String(field.dropFirst("/data".count)), reason) : nil
+            throw AppendError(code: .invalid, message: "\(P.eventType): \(field) \(reason)", payloadError: payloadError)
+        }
         guard body.count <= configuration.maxEventBytes else {
             throw AppendError(code: .tooLarge, message: "event is \(body.count) bytes; the log takes at most \(configuration.maxEventBytes)")
         }

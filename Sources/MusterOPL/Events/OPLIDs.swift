@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MusterEvents
 
 /// Identifiers of OPL aggregates: a prefix and 16 lowercase hex digits.
 public enum OPLIDs {
@@ -30,12 +31,12 @@ public enum OPLIDs {
 /// Dates as the clients send and read them.
 public enum OPLDates {
     /// RFC 3339 (`2026-02-10T19:23:45Z`, with or without fraction or offset) or a bare day
-    /// (`2026-02-10`, Android), which means midnight UTC.
+    /// (`2026-02-10`, Android), which means midnight UTC. Nil for a day the calendar does not
+    /// have (`2026-02-31`; Foundation's parser would roll it into March).
     public static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.count == 10, let day = try? Date(trimmed + "T00:00:00Z", strategy: .iso8601) { return day }
-        if let date = try? Date(trimmed, strategy: .iso8601) { return date }
-        return try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        guard let millis = Timestamp.millis(day: trimmed) ?? Timestamp.millis(trimmed) else { return nil }
+        return Date(timeIntervalSince1970: Double(millis) / 1000)
     }
 
     /// `2026-02-10T19:23:45Z`

@@ -70,10 +70,13 @@ public enum MobileWriteRoutes {
     }
 
     /// Turns the request into the event, accepting both apps' forms.
-    static func submission(_ body: SubmitStrikeRequest, actionId: String, submittedBy: String) throws -> ActionSubmitted {
+    static func submission(_ body: SubmitStrikeRequest, actionId: String, submittedBy: String, now: Date = Date()) throws -> ActionSubmitted {
         let a = body.action
         guard let start = OPLDates.parse(a.startDate) else {
-            throw APIError(.unprocessableContent, "action.startDate must be an ISO-8601 date-time or YYYY-MM-DD")
+            throw APIError(.unprocessableContent, "action.startDate must be an ISO-8601 date-time or YYYY-MM-DD that exists in the calendar")
+        }
+        guard plausibleStart(now: now).contains(start) else {
+            throw APIError(.unprocessableContent, "action.startDate must be within 10 years before and 2 years after today")
         }
         let days = a.durationDays ?? 7
         guard days.isFinite, days == days.rounded(), abs(days) < 1e6 else {
@@ -88,6 +91,12 @@ public enum MobileWriteRoutes {
         return ActionSubmitted(actionId: actionId,
                                employer: EmployerDetails(name: body.employer.name, industry: body.employer.industry.nonEmpty, website: website),
                                action: details, submittedBy: submittedBy)
+    }
+
+    /// When a reported action may start: a person reports what is happening, was announced or
+    /// happened recently, never year 9999. (The duration is bounded by the event: 1 to 3650 days.)
+    static func plausibleStart(now: Date) -> ClosedRange<Date> {
+        now.addingTimeInterval(-10 * 366 * 86_400)...now.addingTimeInterval(2 * 366 * 86_400)
     }
 
     /// `www.acme.com` → `https://www.acme.com`; anything with a scheme stays as it is.

@@ -42,8 +42,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if inFlight == 0, request.method == .get, request.headerFields[.connection] == nil,
-               let response = paths.lazy.compactMap({ $0.answer(request) }).first {
+            // Each path is asked once: an answer may take a rate-limit token, so asking twice
+            // (as `lazy.compactMap(…).first` does) would cost two and could differ the second time.
+            if inFlight == 0, request.method == .get, request.headerFields[.connection] == nil, let response = firstAnswer(request) {
                 held = (request, response)
                 return
             }
@@ -63,6 +64,13 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.head(response)), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
+    }
+
+    private func firstAnswer(_ request: HTTPRequest) -> HTTPResponse? {
+        for path in paths {
+            if let response = path.answer(request) { return response }
+        }
+        return nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

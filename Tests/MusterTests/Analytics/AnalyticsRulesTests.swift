@@ -26,7 +26,22 @@ struct AnalyticsRulesTests {
             #expect(Timestamp.string(millis: Timestamp.millis(text)!) == text)
         }
         #expect(Timestamp.millis("2026-13-01T00:00:00Z") == nil)
-        #expect(Timestamp.millis("2026-11-21T14:00:05.1234567891Z") == nil)
+        // Any fraction length, kept to the millisecond (Python writes 6 digits, Java's Instant 9):
+        // 4 to 9 digits once trapped the whole process.
+        let fractions = ["1": 100, "12": 120, "123": 123, "1234": 123, "12345": 123, "123456": 123, "1234567": 123,
+                         "12345678": 123, "123456789": 123, "1234567891": 123, String(repeating: "9", count: 40): 999]
+        for (digits, ms) in fractions {
+            #expect(Timestamp.millis("2026-11-21T14:00:05.\(digits)Z") == 1_795_269_605_000 + Int64(ms), "\(digits)")
+            #expect(Timestamp.millis("2026-11-21T15:00:05.\(digits)+01:00") == 1_795_269_605_000 + Int64(ms), "\(digits)")
+        }
+        #expect(Timestamp.millis("2026-11-21T14:00:05.Z") == nil)
+        // Only days the calendar has.
+        #expect(Timestamp.millis("2026-02-31T00:00:00Z") == nil)
+        #expect(Timestamp.millis("2023-02-29T00:00:00Z") == nil)
+        #expect(Timestamp.millis("2024-02-29T00:00:00Z") != nil)
+        #expect(Timestamp.millis("2026-04-31T00:00:00Z") == nil)
+        #expect(Timestamp.millis(day: "2026-02-31") == nil)
+        #expect(Timestamp.millis(day: "2026-02-28") == Timestamp.millis("2026-02-28T00:00:00Z"))
     }
 
     @Test func endpointsLoseIdsQueriesAndHosts() {

@@ -119,13 +119,48 @@ struct OPLWriteContractTests {
     @Test func htmlSQLAndUnicodeAreStoredAsData() async throws {
         try await withTestApp(["ingest"]) { app in
             let key = try await app.key([OPLScopes.submitStrike])
-            let hostile = #"<script>alert('x')</script>'; DROP TABLE actions;-- Ünïcødé 🚩 \u0000"#
+            let hostile = #"<script>alert('x')</script>'; DROP TABLE actions;-- Ünïcødé 🚩\ttab"#
             let body = Self.iOS.replacingOccurrences(of: "\"Acme Logistics\"", with: "\"\(hostile)\"")
             let response = try await app.request("/api/mobile/submit-strike", method: .post, key: key, json: body)
-            #expect(response.status == .created)
+            #expect(response.status == .created, "\(response.text)")
             let id = try Client.decode(Client.Submitted.self, Data(buffer: response.body)).id
             let stored = try #require(try await events(app, "events.opl.action.\(id).>").first?.payload as? ActionSubmitted)
-            #expect(stored.employer.name == "<script>alert('x')</script>'; DROP TABLE actions;-- Ünïcødé 🚩 \u{0}")
+            #expect(stored.employer.name == "<script>alert('x')</script>'; DROP TABLE actions;-- Ünïcødé 🚩\ttab")
+        }
+    }
+
+    /// Control characters other than tab and newline never reach the log: 422 naming the field.
+    @Test func controlCharactersAreRefusedNamingTheField() async throws {
+        try await withTestApp(["ingest"]) { app in
+            let key = try await app.key([OPLScopes.submitStrike])
+            let before = try await app.log.jetStream.streamInfo(app.log.configuration.eventsStream).state.messages
+            for control in [#"\u0000"#, #"\u001b[31m"#, #"\r"#, #"\b"#, #"\u007f"#, #"\u0085"#] {
+                let body = Self.iOS.replacingOccurrences(of: "\"Acme Logistics\"", with: "\"Acme \(control)Logistics\"")
+                let response = try await app.request("/api/mobile/submit-strike", method: .post, key: key, json: body)
+                #expect(response.status == .unprocessableContent, "\(control)")
+                #expect(response.errorMessage.contains("employer.name"), "\(control): \(response.errorMessage)")
+            }
+            let after = try await app.log.jetStream.streamInfo(app.log.configuration.eventsStream).state.messages
+            #expect(after == before)
+            let multiline = Self.iOS.replacingOccurrences(of: "\"Acme Logistics\"", with: #""Acme\n\tLogistics""#)
+            #expect(try await app.request("/api/mobile/submit-strike", method: .post, key: key, json: multiline).status == .created)
+        }
+    }
+
+    /// Dates that do not exist, and years no strike is in, are refused instead of rolled over.
+    @Test func impossibleDatesAreRefused() async throws {
+        try await withTestApp(["ingest"]) { app in
+            let key = try await app.key([OPLScopes.submitStrike])
+            for date in ["2026-02-31", "2026-02-30T10:00:00Z", "2025-13-01", "9999-01-01", "1900-01-01T00:00:00Z"] {
+                let body = Self.android.replacingOccurrences(of: #""startDate": "2026-02-10""#, with: #""startDate": "\#(date)""#)
+                let response = try await app.request("/api/mobile/submit-strike", method: .post, key: key, json: body)
+                #expect(response.status == .unprocessableContent, "\(date): \(response.text)")
+                #expect(response.errorMessage.contains("action.startDate"), "\(date): \(response.errorMessage)")
+            }
+            let long = Self.android.replacingOccurrences(of: #""durationDays": 30"#, with: #""durationDays": 3651"#)
+            let response = try await app.request("/api/mobile/submit-strike", method: .post, key: key, json: long)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.errorMessage.contains("action.durationDays"), "\(response.errorMessage)")
         }
     }
 
