@@ -148,6 +148,21 @@ public struct ActionRejected: ActionDecision {
     public func validate() throws { try validateDecision() }
 }
 
+/// `opl.action.reopened.v1`: a moderator took back a rejection; the action waits for a decision
+/// again. Its own recorded decision, so an approval can never silently overturn a rejection.
+public struct ActionReopened: ActionDecision {
+    public static let eventType = EventType(app: "opl", aggregate: "action", event: "reopened", major: 1)
+    public var actionId: String
+    public var moderator: String
+    public var reason: String
+    public init(actionId: String, moderator: String, reason: String) {
+        self.actionId = actionId
+        self.moderator = moderator
+        self.reason = reason
+    }
+    public func validate() throws { try validateDecision() }
+}
+
 /// `opl.action.ended.v1`: the action is over: a moderator ended it, or its duration ran out
 /// (`moderator` is then `system:expiry`).
 public struct ActionEnded: ActionDecision {

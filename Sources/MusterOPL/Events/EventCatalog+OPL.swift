@@ -9,6 +9,7 @@ extension EventCatalog {
         catalog.register(ActionGeocoded.self)
         catalog.register(ActionApproved.self)
         catalog.register(ActionRejected.self)
+        catalog.register(ActionReopened.self)
         catalog.register(ActionEnded.self)
         catalog.register(ActionMerged.self)
         catalog.register(ActionExtended.self)

@@ -79,7 +79,9 @@ public struct ModerationDesk: Sendable {
 
     func approveOnce(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
-        try Self.require(current, [.submitted, .approved, .rejected], "approve")
+        // A rejected action is approved only after a moderator reopens it (its own decision):
+        // otherwise a late approval silently overturns a rejection.
+        try Self.require(current, [.submitted, .approved], "approve")
         var employer = current.employer
         if let e = edits.employer {
             employer.name = e.name ?? employer.name
@@ -131,6 +133,13 @@ public struct ModerationDesk: Sendable {
                                 expected: current.sequence, moderator: moderator)
     }
 
+    func reopenOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        let current = try await action(id)
+        try Self.require(current, [.rejected], "reopen")
+        return try await decide(ActionReopened(actionId: id, moderator: moderator, reason: try Self.reason(request.reason)),
+                                expected: current.sequence, moderator: moderator)
+    }
+
     func mergeOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
         try Self.require(current, [.submitted, .approved], "merge")
@@ -178,6 +187,10 @@ public struct ModerationDesk: Sendable {
 
     public func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         try await retryingOnce("action", id) { try await rejectOnce(id, request, moderator: moderator) }
+    }
+
+    public func reopen(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+        try await retryingOnce("action", id) { try await reopenOnce(id, request, moderator: moderator) }
     }
 
     public func merge(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {

@@ -98,7 +98,7 @@ enum ModerationPage {
         page.raw("</dl>")
         history(a.decisions, into: &page)
         let base = "/moderation/actions/\(escapeHTML(a.id))"
-        if [.submitted, .approved, .rejected].contains(a.status) {
+        if [.submitted, .approved].contains(a.status) {
             let urls = a.status == .approved ? a.urls : (a.employer.website.flatMap(BlocklistURLs.entry).map { [$0] } ?? [])
             page.raw("""
             <form method="post" action="\(base)/approve"><fieldset><legend>Approve</legend>
@@ -110,6 +110,9 @@ enum ModerationPage {
         }
         if a.status == .submitted {
             page.raw("<form method=\"post\" action=\"\(base)/reject\"><fieldset><legend>Reject</legend><label>Reason <input type=\"text\" name=\"reason\" required></label> <button>Reject</button></fieldset></form>")
+        }
+        if a.status == .rejected {
+            page.raw("<form method=\"post\" action=\"\(base)/reopen\"><fieldset><legend>Reopen (take back the rejection)</legend><label>Reason <input type=\"text\" name=\"reason\" required></label> <button>Reopen</button></fieldset></form>")
         }
         if [.submitted, .approved].contains(a.status) {
             page.raw("<form method=\"post\" action=\"\(base)/merge\"><fieldset><legend>Merge into another action</legend><label>Action id <input name=\"into\" value=\"\(escapeHTML(a.flags.first { $0.code == "duplicate" }?.relatedId ?? ""))\"></label> <label>Reason <input type=\"text\" name=\"reason\" value=\"duplicate\" required></label> <button>Merge</button></fieldset></form>")

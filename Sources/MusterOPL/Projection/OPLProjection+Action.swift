@@ -78,6 +78,8 @@ extension OPLProjection {
             case let e as ActionGeocoded:
                 geocoded = e
             case let e as ActionApproved:
+                // The desk no longer approves a rejected action (it must be reopened first), but
+                // logs written before that rule hold such approvals: history is folded as it was.
                 try require([.submitted, .approved, .rejected], "approve")
                 status = .approved
                 employerId = e.employerId
@@ -96,6 +98,10 @@ extension OPLProjection {
                 try require([.submitted], "reject")
                 status = .rejected
                 decide("rejected", e.moderator, e.reason)
+            case let e as ActionReopened:
+                try require([.rejected], "reopen")
+                status = .submitted
+                decide("reopened", e.moderator, e.reason)
             case let e as ActionMerged:
                 try require([.submitted, .approved], "merge")
                 guard known(e.into) else { throw ProjectionRejection("cannot merge \(id) into unknown action \(e.into)") }

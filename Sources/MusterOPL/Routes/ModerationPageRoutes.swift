@@ -76,6 +76,7 @@ public enum ModerationPageRoutes {
                 switch decision {
                 case "approve": _ = try await desk.approve(id, edits: approveEdits(f), moderator: client.id)
                 case "reject": _ = try await desk.reject(id, plain, moderator: client.id)
+                case "reopen": _ = try await desk.reopen(id, plain, moderator: client.id)
                 case "merge": _ = try await desk.merge(id, plain, moderator: client.id)
                 case "end": _ = try await desk.end(id, plain, moderator: client.id)
                 case "extend": _ = try await desk.extend(id, plain, moderator: client.id)

@@ -37,10 +37,11 @@ public enum ModerationRoutes {
             switch decision {
             case "approve": sequence = try await desk.approve(id, edits: empty ? ApproveEdits() : decoder.decode(ApproveEdits.self, from: body), moderator: moderator)
             case "reject": sequence = try await desk.reject(id, try decoder.decode(DecisionRequest.self, from: body), moderator: moderator)
+            case "reopen": sequence = try await desk.reopen(id, try decoder.decode(DecisionRequest.self, from: body), moderator: moderator)
             case "merge": sequence = try await desk.merge(id, try decoder.decode(DecisionRequest.self, from: body), moderator: moderator)
             case "end": sequence = try await desk.end(id, try decoder.decode(DecisionRequest.self, from: body), moderator: moderator)
             case "extend": sequence = try await desk.extend(id, try decoder.decode(DecisionRequest.self, from: body), moderator: moderator)
-            default: throw APIError(.notFound, "no decision \(decision.prefix(40)); use approve, reject, merge, end or extend")
+            default: throw APIError(.notFound, "no decision \(decision.prefix(40)); use approve, reject, reopen, merge, end or extend")
             }
             return try JSONResponse.make(.ok, Decided(id: id, decision: decision, sequence: sequence))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import MusterEvents
@@ -106,6 +107,56 @@ struct ModerationTests {
             let decisions = try #require(try await moderation(app, "actions/\(b)", moderator)["decisions"] as? [[String: Any]])
             #expect(decisions.map { $0["kind"] as? String } == ["approved", "ended", "extended"])
             #expect(decisions.allSatisfy { ($0["moderator"] as? String)?.hasPrefix("key_") == true && !(($0["reason"] as? String) ?? "").isEmpty })
+        }
+    }
+
+    /// 50 approvals race 50 rejections on one action. Whatever wins, the log never holds an
+    /// approval after a rejection, every 200 is one decision in the log, every other answer a
+    /// 409; and a rejected action is approved only after a moderator reopens it.
+    @Test func racingApprovalsAndRejectionsNeverOverturnARejection() async throws {
+        try await withTestApp(["ingest", "moderation"]) { app in
+            let moderator = try await app.key([OPLScopes.moderate])
+            let submitter = try await app.key([OPLScopes.submitStrike])
+            let response = try await app.request("/api/mobile/submit-strike", method: .post, key: submitter, json: Self.submission)
+            let id = try Client.decode(Client.Submitted.self, Data(buffer: response.body)).id
+            try await eventually("checked") { (try await moderation(app, "actions/\(id)", moderator))["checked"] as? Bool == true }
+            let answers = try await withThrowingTaskGroup(of: (String, HTTPResponse.Status).self) { group in
+                for n in 0..<100 {
+                    let decision = n % 2 == 0 ? "approve" : "reject"
+                    group.addTask {
+                        let answer = try await app.request("/api/moderation/actions/\(id)/\(decision)", method: .post, key: moderator,
+                                                           json: #"{"reason": "race \#(n)"}"#)
+                        return (decision, answer.status)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.1 == .ok || $0.1 == .conflict }, "\(Set(answers.map { $0.1.code }))")
+            let decisions = try await app.log.read(filter: "events.opl.action.\(id).>").map(\.payload.eventType.event)
+                .filter { ["approved", "rejected"].contains($0) }
+            #expect(decisions.count == answers.filter { $0.1 == .ok }.count)
+            #expect(decisions.count(where: { $0 == "rejected" }) <= 1)
+            if let rejected = decisions.firstIndex(of: "rejected") {
+                #expect(rejected == decisions.count - 1, "nothing after a rejection: \(decisions)")
+            }
+
+            // A rejection stands until a moderator reopens it; then it can be approved.
+            let other = try await app.request("/api/mobile/submit-strike", method: .post, key: submitter,
+                                              json: Self.submission.replacingOccurrences(of: "Acme Logistics", with: "Other Co"))
+            let b = try Client.decode(Client.Submitted.self, Data(buffer: other.body)).id
+            try await eventually("checked") { (try await moderation(app, "actions/\(b)", moderator))["checked"] as? Bool == true }
+            func decide(_ decision: String, _ reason: String) async throws -> HTTPResponse.Status {
+                try await app.request("/api/moderation/actions/\(b)/\(decision)", method: .post, key: moderator, json: #"{"reason": "\#(reason)"}"#).status
+            }
+            #expect(try await decide("reopen", "not rejected yet") == .conflict)
+            #expect(try await decide("reject", "looked like spam") == .ok)
+            #expect(try await decide("approve", "late approval") == .conflict)
+            #expect(try await decide("reopen", "the union confirmed it") == .ok)
+            try await eventually("reopened") { (try await moderation(app, "actions/\(b)", moderator))["status"] as? String == "submitted" }
+            #expect(try await decide("approve", "confirmed") == .ok)
+            try await eventually("approved") { (try await moderation(app, "actions/\(b)", moderator))["status"] as? String == "approved" }
+            let kinds = try #require(try await moderation(app, "actions/\(b)", moderator)["decisions"] as? [[String: Any]]).map { $0["kind"] as? String }
+            #expect(kinds == ["rejected", "reopened", "approved"])
         }
     }
 
