@@ -88,25 +88,36 @@ public struct Collector: Sendable {
             let raw = rejection.raw?.redacted(by: redactor) ?? .null
             rejected.append((.init(index: index, id: raw.id, reason: Self.reason(rejection.error)), raw))
         }
-        let acks = try await log.jetStream.publishAll(messages)
+        let acks: [Result<PubAck, NATSError>]
+        do { acks = try await log.jetStream.publishAll(messages) } catch {
+            throw BatchError(.unavailable, "the log did not confirm the batch (\(error))")
+        }
         var duplicates = 0
         for ack in acks {
             switch ack {
             case .success(let ack): if ack.duplicate { duplicates += 1 }
-            case .failure(let error): throw BatchError(.unavailable, "the log did not take the batch (\(error)); send it again")
+            case .failure(let error): throw BatchError(.unavailable, "the log did not confirm the batch (\(error))")
             }
         }
         // Copies of what was refused, for whoever fixes the app; a resent batch files each once.
         let family = kind == "events" ? "analytics" : "crash"
         for (entry, raw) in rejected {
-            try await log.deadLetter(subject: "events.\(family).rejected.\(app)", payload: try JSONEncoder().encode(raw), originSequence: nil,
-                                     consumer: "collector", reason: "\(kind)[\(entry.index)]: \(entry.reason)",
-                                     messageID: entry.id.flatMap { id in
-                                         // A client's id becomes a header only when it is a plain token.
-                                         id.utf8.count <= 64 && Subject.isToken(id) ? "dlq:collector:\(family):\(app):\(id)" : nil
-                                     })
+            do {
+                try await deadLetter(entry, raw, family: family, app: app, kind: kind)
+            } catch {
+                throw BatchError(.unavailable, "the log did not confirm the DLQ copy of \(kind)[\(entry.index)] (\(error))")
+            }
         }
         return CollectAnswer(accepted: messages.count - duplicates, duplicates: duplicates, rejected: rejected.map(\.answer))
+    }
+
+    private func deadLetter(_ entry: CollectAnswer.Rejected, _ raw: RawJSON, family: String, app: String, kind: String) async throws {
+        try await log.deadLetter(subject: "events.\(family).rejected.\(app)", payload: try JSONEncoder().encode(raw), originSequence: nil,
+                                 consumer: "collector", reason: "\(kind)[\(entry.index)]: \(entry.reason)",
+                                 messageID: entry.id.flatMap { id in
+                                     // A client's id becomes a header only when it is a plain token.
+                                     id.utf8.count <= 64 && Subject.isToken(id) ? "dlq:collector:\(family):\(app):\(id)" : nil
+                                 })
     }
 
     private func prepare<P: EventPayload>(_ payload: P, key: String, actor: String) throws -> OutgoingMessage {

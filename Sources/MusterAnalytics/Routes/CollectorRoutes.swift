@@ -53,13 +53,19 @@ public enum CollectorRoutes {
         }
     }
 
+    /// The collector's outage answer: events are stored once by their ids, so the same batch is the retry.
+    static let unavailable = APIError(
+        .serviceUnavailable,
+        "the event log did not confirm this batch; some of it may have been stored. Send the same batch again after a few seconds: each event is stored once by its id",
+        headers: [.retryAfter: "5"])
+
     static func mapped(_ body: () async throws -> CollectAnswer) async throws -> CollectAnswer {
         do { return try await body() } catch let error as BatchError {
             switch error.code {
             case .badRequest: throw APIError(.badRequest, error.message)
             case .unprocessable: throw APIError(.unprocessableContent, error.message)
             case .tooLarge: throw APIError(.contentTooLarge, error.message)
-            case .unavailable: throw APIError.logUnavailable
+            case .unavailable: throw unavailable
             }
         }
     }

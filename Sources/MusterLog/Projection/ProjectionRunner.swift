@@ -233,8 +233,10 @@ public struct ProjectionStatusReport: Sendable, Codable {
 
 extension ProjectionRunner: ProjectionStatus {
     public nonisolated var projectionName: String { P.name }
+    /// While the log is unreachable nobody can tell how far behind the projection is, so it is
+    /// not reported as caught up (its last lag is kept for the operator).
     public func status() -> ProjectionStatusReport {
-        ProjectionStatusReport(name: P.name, version: P.version, checkpoint: checkpoint, lag: lag, caughtUp: caughtUp,
-                               deadLettered: deadLettered)
+        ProjectionStatusReport(name: P.name, version: P.version, checkpoint: checkpoint, lag: lag,
+                               caughtUp: caughtUp && log.jetStream.connection.isConnected, deadLettered: deadLettered)
     }
 }

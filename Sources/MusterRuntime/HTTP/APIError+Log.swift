@@ -7,7 +7,11 @@ extension APIError {
         self.init(.unprocessableContent, "\(error.field.dropFirst().replacingOccurrences(of: "/", with: ".")) \(error.reason)")
     }
 
-    /// The log could not take an event just now (NATS away, no ack in time).
-    public static let logUnavailable = APIError(.serviceUnavailable, "the event log is unavailable; retry shortly",
-                                                headers: [.retryAfter: "5"])
+    /// The log did not confirm a write in time (NATS away, no ack). The message may still reach
+    /// the log (libnats sends what it buffered once it reconnects), so the answer says so: a
+    /// retry with the same `Idempotency-Key` is stored once, a retry without one may be stored twice.
+    public static let logUnavailable = APIError(
+        .serviceUnavailable,
+        "the event log did not confirm this write; it may have been stored. Retry after a few seconds with the same Idempotency-Key",
+        headers: [.retryAfter: "5"])
 }
