@@ -38,7 +38,7 @@ stop_nats
 
 start_nats
 port=$(free_port)
-MUSTER_NATS_URL="$url" MUSTER_DATA_DIR="$work/muster" MUSTER_HTTP_PORT="$port" MUSTER_LOG_LEVEL=warning \
+MUSTER_NATS_URL="$url" MUSTER_DATA_DIR="$work/muster" MUSTER_HTTP_PORT="$port" MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off \
   $MUSTER serve collector >"$work/muster.log" 2>&1 &
 muster_pid=$!
 key=$($MUSTER keys issue --app offleash --scopes write:analytics --nats-url "$url" 2>/dev/null)

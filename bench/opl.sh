@@ -24,7 +24,7 @@ pids+=($!)
 for _ in $(seq 1 100); do ls "$work"/*.ports >/dev/null 2>&1 && break; sleep 0.05; done
 url=$(python3 -c 'import glob,json; print(json.load(open(glob.glob("'"$work"'/*.ports")[0]))["nats"][0])')
 http_port=$(free_port)
-export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_RATE_READ=0 MUSTER_LOG_LEVEL=warning
+export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_RATE_READ=0 MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off
 $MUSTER serve query --port "$http_port" 2>"$work/muster.log" &
 pids+=($!)
 echo "loading 10,000 actions with 50,000 geofences…"

@@ -1,16 +1,22 @@
 import Foundation
+import Synchronization
 
 /// A real `nats-server` with JetStream, started for a test on a free port in a temporary folder
 /// and removed with it.
 public final class NATSTestServer: Sendable {
     public let url: String
     public let directory: URL
-    let process: Process
+    let arguments: [String]
+    let environment: [String: String]
+    /// The running server; a restart replaces it (same port, same storage).
+    let process: Mutex<Process>
 
-    private init(url: String, directory: URL, process: Process) {
+    private init(url: String, directory: URL, process: Process, arguments: [String], environment: [String: String]) {
         self.url = url
         self.directory = directory
-        self.process = process
+        self.process = Mutex(process)
+        self.arguments = arguments
+        self.environment = environment
     }
 
     /// The binary: `$NATS_SERVER_BIN`, the project's pinned copy in `.tools/`, or one on `PATH`.
@@ -33,11 +39,19 @@ public final class NATSTestServer: Sendable {
     public static func start(extraArguments: [String] = [], environment: [String: String] = [:]) async throws -> NATSTestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("muster-nats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let arguments = ["-a", "127.0.0.1", "-js", "-sd", directory.appendingPathComponent("js").path,
+                         "--ports_file_dir", directory.path, "-l", directory.appendingPathComponent("server.log").path] + extraArguments
+        let (process, url) = try await launch(arguments + ["-p", "-1"], directory: directory, environment: environment)
+        return NATSTestServer(url: url, directory: directory, process: process, arguments: arguments, environment: environment)
+    }
+
+    private static func launch(_ arguments: [String], directory: URL, environment: [String: String]) async throws -> (Process, String) {
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where file.hasSuffix(".ports") {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = ["-a", "127.0.0.1", "-p", "-1", "-js", "-sd", directory.appendingPathComponent("js").path,
-                             "--ports_file_dir", directory.path, "-l", directory.appendingPathComponent("server.log").path]
-            + extraArguments
+        process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
@@ -51,7 +65,7 @@ public final class NATSTestServer: Sendable {
                let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path),
                let ports = try? JSONDecoder().decode([String: [String]].self, from: data),
                let url = ports["nats"]?.first {
-                return NATSTestServer(url: url, directory: directory, process: process)
+                return (process, url)
             }
             if !process.isRunning { break }
             try await Task.sleep(for: .milliseconds(20))
@@ -61,11 +75,25 @@ public final class NATSTestServer: Sendable {
         throw TestServerError("nats-server did not start: \(log.suffix(2000))")
     }
 
-    public func stop() {
+    /// Stops the server but keeps its storage, as an outage would (`restart()` brings it back).
+    public func halt() {
+        let process = self.process.withLock { $0 }
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
+    }
+
+    /// Starts the server again on the same port with the same storage.
+    public func restart() async throws {
+        halt()
+        guard let port = url.split(separator: ":").last.map(String.init) else { throw TestServerError("no port in \(url)") }
+        let (process, _) = try await Self.launch(arguments + ["-p", port], directory: directory, environment: environment)
+        self.process.withLock { $0 = process }
+    }
+
+    public func stop() {
+        halt()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -21,6 +21,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "HTTP port (MUSTER_HTTP_PORT; default 8080; 0 picks a free one).")
     var port: Int?
 
+    @Option(name: .long, help: "Port of /metrics, apart from the public one (MUSTER_METRICS_PORT; default 9464; 0 picks a free one; off).")
+    var metricsPort: String?
+
     @Option(name: .long, help: "text or json (MUSTER_LOG_FORMAT; default text).")
     var logFormat: String?
 
@@ -29,6 +32,7 @@ struct Serve: AsyncParsableCommand {
         try config.set(.httpHost, flag: host, source: "--host")
         try config.set(.httpPort, flag: port.map(String.init), source: "--port")
         try config.set(.logFormat, flag: logFormat, source: "--log-format")
+        try config.set(.metricsPort, flag: metricsPort, source: "--metrics-port")
         let settings = config
         let names: [String]
         do { names = try MusterProcess.resolve(services) } catch { throw ValidationError("\(error)") }

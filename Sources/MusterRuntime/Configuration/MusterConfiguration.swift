@@ -25,6 +25,10 @@ public struct MusterConfiguration: Sendable {
     public var geocodeUpstream: String?
     /// Where alerts (raised and resolved) are POSTed, as JSON; none means they are only recorded.
     public var alertWebhooks: [String] = []
+    /// Time limits for a request's head and body, the keep-alive idle limit, and the bound on open connections.
+    public var connectionLimits = ConnectionLimits()
+    /// Where Prometheus scrapes `/metrics`: its own port, never the public one; nil turns it off, 0 picks a free port.
+    public var metricsPort: Int? = 9464
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -46,6 +50,11 @@ public struct MusterConfiguration: Sendable {
         case gazetteer = "MUSTER_GAZETTEER"
         case geocodeUpstream = "MUSTER_GEOCODE_UPSTREAM"
         case alertWebhooks = "MUSTER_ALERT_WEBHOOKS"
+        case headTimeout = "MUSTER_HTTP_HEAD_TIMEOUT"
+        case bodyTimeout = "MUSTER_HTTP_BODY_TIMEOUT"
+        case idleTimeout = "MUSTER_HTTP_IDLE_TIMEOUT"
+        case maxConnections = "MUSTER_HTTP_MAX_CONNECTIONS"
+        case metricsPort = "MUSTER_METRICS_PORT"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -91,6 +100,23 @@ public struct MusterConfiguration: Sendable {
                 throw ConfigurationError("\(given): \(url) is not an http(s) URL")
             }
             alertWebhooks = urls
+        case .headTimeout, .bodyTimeout, .idleTimeout:
+            guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw ConfigurationError("\(given) must be seconds, more than 0 and at most 3600")
+            }
+            let duration = Duration.milliseconds(Int64((seconds * 1000).rounded()))
+            switch setting {
+            case .headTimeout: connectionLimits.headTimeout = duration
+            case .bodyTimeout: connectionLimits.bodyTimeout = duration
+            default: connectionLimits.idleTimeout = duration
+            }
+        case .maxConnections:
+            guard let n = Int(value), (1...1_000_000).contains(n) else { throw ConfigurationError("\(given) must be from 1 to 1000000") }
+            connectionLimits.maxConnections = n
+        case .metricsPort:
+            if value == "off" { metricsPort = nil; return }
+            guard let port = Int(value), (0...65535).contains(port) else { throw ConfigurationError("\(given) is not a port (or off)") }
+            metricsPort = port
         }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import MusterLog
+import MusterNATS
 
 /// An error answer in the contract's shape: `{"error": "<human readable message>"}`.
 public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
@@ -26,16 +28,31 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 /// Turns every error into the contract's `{"error": …}` body: Hummingbird's own (404 for an
 /// unknown route, 413 for an oversized body), decoding failures (400) and unexpected ones (500,
 /// logged, with no internals in the answer).
+///
+/// A path that exists with other methods answers 405 with `Allow` instead of the router's 404.
 public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
-    public init() {}
+    let routes: RouteTable?
+
+    public init(routes: RouteTable? = nil) { self.routes = routes }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as HTTPError where error.status == .notFound && [nil, "NotFound"].contains(context.endpointPath) {
+            // The router found no route; does the path exist with another method?
+            let allowed = routes?.allowedMethods(at: request.uri.path) ?? []
+            guard !allowed.isEmpty else { throw APIError(.notFound, "no route \(request.method) \(request.uri.path.prefix(200))") }
+            throw APIError(.methodNotAllowed, "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))",
+                           headers: [.allow: allowed.joined(separator: ", ")])
         } catch let error as HTTPError {
             throw APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
+        } catch let error as AppendError where error.code == .unavailable {
+            throw APIError.logUnavailable
+        } catch is NATSError {
+            // Whatever route met the outage, the answer is the honest 503, never a 500.
+            throw APIError.logUnavailable
         } catch let error as DecodingError {
             throw APIError(.badRequest, "invalid request body: \(Self.describe(error))")
         } catch let error as any HTTPResponseError {

@@ -2,12 +2,12 @@ import Hummingbird
 import Logging
 
 /// The HTTP application of one `muster` process: every selected service's routes on one port,
-/// behind the error-body and metrics middleware.
+/// behind the request-metrics and error-body middleware (`/metrics` itself is on its own port).
 public enum MusterHTTP {
     public static func makeRouter(environment: MusterEnvironment, modules: [any MusterServiceModule]) -> Router<MusterRequestContext> {
         let router = Router(context: MusterRequestContext.self)
-        router.add(middleware: ErrorBodyMiddleware())
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestMetricsMiddleware())
+        router.add(middleware: ErrorBodyMiddleware(routes: environment.routes))
         let routes = Routes(router, table: environment.routes)
         HealthRoutes.add(to: routes, environment: environment)
         for module in modules { module.addRoutes(to: routes, environment: environment) }
@@ -18,11 +18,13 @@ public enum MusterHTTP {
                                        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter(environment: environment, modules: modules)
         let fastPaths = FastPathHandler.handlers(modules.flatMap { $0.fastPaths(in: environment) })
+        let connectionGuard = ConnectionGuardHandler.factory(environment.configuration.connectionLimits)
         var logger = environment.logger
         logger[metadataKey: "component"] = "http"
         return Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: fastPaths())), // one handler per connection
+            // New handlers for every connection: the guard first, so it sees every request and answer.
+            server: .http1(configuration: .init(additionalChannelHandlers: [connectionGuard()] + fastPaths())),
             configuration: .init(address: .hostname(environment.configuration.httpHost, port: environment.configuration.httpPort),
                                  serverName: "muster"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

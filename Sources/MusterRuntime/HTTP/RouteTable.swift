@@ -16,6 +16,19 @@ public final class RouteTable: Sendable {
 
     public var routes: [Route] { recorded.withLock { $0.sorted() } }
 
+    /// The methods some route serves at `path` (`{name}` segments match any one segment), for a
+    /// 405's `Allow` when the path exists but the method does not.
+    public func allowedMethods(at path: String) -> [String] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return recorded.withLock { routes in
+            Set(routes.filter { route in
+                let pattern = route.path.split(separator: "/", omittingEmptySubsequences: false)
+                return pattern.count == segments.count
+                    && zip(pattern, segments).allSatisfy { p, s in p == s || (p.hasPrefix("{") && p.hasSuffix("}") && !s.isEmpty) }
+            }.map { $0.method.uppercased() }).sorted()
+        }
+    }
+
     func record(_ method: HTTPRequest.Method, _ path: String) {
         // Hummingbird writes parameters as `:name`; OpenAPI as `{name}`.
         let openAPIPath = "/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")

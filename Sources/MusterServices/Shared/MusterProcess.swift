@@ -115,8 +115,14 @@ public enum MusterProcess {
                                           description: module.summary, metadata: ["instance": configuration.instance],
                                           endpoints: endpoints))
         }
+        MetricsRoutes.recordStart(environment: environment)
+        let metricsHTTP: [any Service] = configuration.metricsPort.map { port in
+            [MetricsRoutes.makeApplication(environment: environment, port: port) { bound in
+                logger.notice("metrics", metadata: ["url": "http://\(configuration.httpHost):\(bound)/metrics"])
+            }]
+        } ?? []
         // Started in this order, stopped in reverse: NATS last, HTTP first.
-        let services: [any Service] = [connection] + modules.flatMap { $0.services(in: environment) } + discovery + [http]
+        let services: [any Service] = [connection] + modules.flatMap { $0.services(in: environment) } + discovery + metricsHTTP + [http]
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
                                            failureTerminationBehavior: .gracefullyShutdownGroup) },

@@ -16,7 +16,7 @@ struct KillNineTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["serve", "query", "--nats-url", natsURL, "--data-dir", dataDirectory.path,
-                             "--port", "0", "--instance", "killtest", "--log-level", "warning"]
+                             "--port", "0", "--metrics-port", "off", "--instance", "killtest", "--log-level", "warning"]
         if !FileManager.default.fileExists(atPath: log.path) {
             try #require(FileManager.default.createFile(atPath: log.path, contents: nil)) // both runs share one log
         }

@@ -59,7 +59,7 @@ struct APIKeyHTTPTests {
                 ([.apiKey: key.uppercased()], "/api/platform/whoami", .unauthorized, "invalid API key"),
                 ([.apiKey: key], "/api/platform/whoami/admin:platform", .forbidden, "lacks scope admin:platform"),
                 ([.apiKey: key], "/api/platform/keys", .forbidden, "lacks scope admin:platform"),
-                ([.apiKey: key], "/api/platform/nothing-here", .notFound, "Not Found"),
+                ([.apiKey: key], "/api/platform/nothing-here", .notFound, "no route GET /api/platform/nothing-here"),
             ]
             for (headers, uri, status, message) in refusals {
                 try await client.execute(uri: uri, method: .get, headers: headers) { response in
@@ -100,16 +100,23 @@ struct APIKeyHTTPTests {
     }
 
     @Test func healthReadyAndMetrics() async throws {
-        try await withApp { client, _, keys in
+        try await withApp { client, env, keys in
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             try await eventually("caught up") { await keys.caughtUp }
             try await client.execute(uri: "/ready", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains(#""ready":true"#))
             }
-            try await client.execute(uri: "/metrics", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("muster_nats_connected"))
+            // Not on the public port: /metrics has a port of its own.
+            try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .notFound) }
+            let metrics = Router()
+            MetricsRoutes.add(to: metrics, environment: env.environment)
+            try await Application(router: metrics).test(.router) { scraper in
+                try await scraper.execute(uri: "/metrics", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let text = String(buffer: response.body)
+                    #expect(text.contains("# HELP muster_nats_connected ") && text.contains("muster_nats_connected 1"))
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import MusterLog
 import MusterPlatform
 import MusterRuntime
 import MusterServices
+import MusterTesting
 import ServiceLifecycle
 import Testing
 
@@ -67,6 +68,35 @@ func withTestApp(_ names: [String] = ["all"], live: Bool = false, configure: (in
                 try await app.test(.router) { client in try await body(TestApp(env: env, client: client)) }
             }
             group.cancelAll()
+        }
+    }
+}
+
+/// The process's own HTTP application on a real socket, without a test client of its own (whose
+/// keep-alive connection would meet the server's idle limit): `body` gets the port.
+func withLiveServer(_ names: [String] = ["all"], configure: (inout MusterConfiguration) -> Void = { _ in },
+                    _ body: @escaping @Sendable (TestLog, Int) async throws -> Void) async throws {
+    try await withTestLog({ configuration in
+        configure(&configuration)
+        configuration.httpPort = 0
+    }) { env in
+        let modules = MusterProcess.modules(try MusterProcess.resolve(names), environment: env.environment)
+        let services = modules.flatMap { $0.services(in: env.environment) }
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = MusterHTTP.makeApplication(environment: env.environment, modules: modules) { port in portContinuation.yield(port) }
+        let group = ServiceGroup(services: services + [app], logger: env.environment.logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw TestServerError("the server did not start") }
+            do {
+                try await body(env, port)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
         }
     }
 }

@@ -1,0 +1,125 @@
+import HTTPTypes
+import Metrics
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// Time and number limits on HTTP connections, so slow or stalled clients cannot hold the server.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// From the connection's start, the first request head (request line and headers) must be complete within this.
+    public var headTimeout: Duration = .seconds(10)
+    /// From a request's head, its whole body must have arrived within this.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// After a response, the next request head must be complete within this (keep-alive idle).
+    public var idleTimeout: Duration = .seconds(60)
+    /// Connections open at once; one more is closed as soon as it is accepted.
+    public var maxConnections = 4096
+
+    public init() {}
+}
+
+/// Shared by every connection of one server: how many are open.
+final class ConnectionCount: Sendable {
+    let open = Atomic<Int>(0)
+    let limits: ConnectionLimits
+    let closed: @Sendable (String) -> Void
+
+    init(limits: ConnectionLimits, closed: @escaping @Sendable (String) -> Void) {
+        self.limits = limits
+        self.closed = closed
+    }
+}
+
+/// Enforces `ConnectionLimits` on one connection, in the channel pipeline after HTTP decoding.
+///
+/// A timer always runs while the server waits for the client: for a request head (first request:
+/// `headTimeout`, later ones: `idleTimeout`) or for the rest of a request (`bodyTimeout`). None
+/// runs while the server itself is answering. When it fires, the connection is closed: a client
+/// that has not sent a whole request has nothing to be answered.
+final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let count: ConnectionCount
+    private var counted = false
+    private var timer: Scheduled<Void>?
+    /// Requests read whole and not yet answered.
+    private var answering = 0
+    private var readingRequest = false
+
+    init(count: ConnectionCount) { self.count = count }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        counted = true
+        let open = count.open.wrappingAdd(1, ordering: .relaxed).newValue
+        guard open <= count.limits.maxConnections else {
+            count.closed("over_limit")
+            context.close(promise: nil)
+            return
+        }
+        arm(context, count.limits.headTimeout, reason: "head_timeout")
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        if counted {
+            counted = false
+            count.open.wrappingSubtract(1, ordering: .relaxed)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            readingRequest = true
+            arm(context, count.limits.bodyTimeout, reason: "body_timeout")
+        case .body:
+            break
+        case .end:
+            readingRequest = false
+            answering += 1
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            answering = max(0, answering - 1)
+            if answering == 0, !readingRequest { arm(context, count.limits.idleTimeout, reason: "idle_timeout") }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        disarm()
+        context.fireChannelInactive()
+    }
+
+    private func arm(_ context: ChannelHandlerContext, _ after: Duration, reason: String) {
+        timer?.cancel()
+        let nanoseconds = after.components.seconds * 1_000_000_000 + after.components.attoseconds / 1_000_000_000
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [count] in
+            count.closed(reason)
+            context.close(promise: nil)
+        }
+    }
+
+    private func disarm() {
+        timer?.cancel()
+        timer = nil
+    }
+}
+
+extension ConnectionGuardHandler {
+    /// The handler factory for one server: one shared count, one handler per connection.
+    static func factory(_ limits: ConnectionLimits) -> @Sendable () -> ConnectionGuardHandler {
+        let count = ConnectionCount(limits: limits) { reason in
+            Counter(label: "muster_http_connections_closed_total", dimensions: [("reason", reason)]).increment()
+        }
+        return { ConnectionGuardHandler(count: count) }
+    }
+}

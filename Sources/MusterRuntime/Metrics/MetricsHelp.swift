@@ -1,0 +1,44 @@
+/// The `# HELP` text of every metric family Muster exports.
+///
+/// Most metrics are made through swift-metrics (`Counter(label:)`), which carries no help text,
+/// and the Prometheus registry refuses a family registered twice with different help. So the
+/// text is added to the exposition instead: a family without a `# HELP` line gets its line from
+/// this table. A test scrapes a running process and fails on any family missing here.
+public enum MetricsHelp {
+    public static let text: [String: String] = [
+        "muster_http_requests_total": "HTTP requests answered by the router, by method, route pattern and status class (2xx, 3xx, 4xx, 5xx)",
+        "muster_http_request_duration_seconds": "Time from a routed request's head to its response, by method and route pattern",
+        "muster_http_fast_path_answers_total": "Conditional GETs answered 304 in the channel pipeline, before routing (not in muster_http_requests_total)",
+        "muster_http_connections_closed_total": "Connections the server closed itself, by reason: head_timeout, body_timeout, idle_timeout, over_limit",
+        "muster_projection_lag": "Events in the log that the projection has not folded yet",
+        "muster_projection_checkpoint": "Stream sequence of the last event the projection folded",
+        "muster_projection_events_applied_total": "Events folded by the projection",
+        "muster_projection_dead_lettered_total": "Events the projection could not fold and sent to the DLQ",
+        "muster_nats_connected": "1 while connected to NATS, else 0",
+        "muster_nats_reconnects_total": "Times the NATS connection was re-established since the process started",
+        "muster_process_restarts_total": "Times a muster process started again on this data folder (starts after the first)",
+        "muster_process_start_time_seconds": "When this process started, in seconds since 1970",
+    ]
+
+    /// Adds `# HELP` before every `# TYPE` line whose family has none.
+    public static func annotate(_ exposition: [UInt8]) -> String {
+        let text = String(decoding: exposition, as: UTF8.self)
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 2048)
+        var helped = Set<Substring>()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("# HELP ") {
+                helped.insert(line.dropFirst(7).prefix { $0 != " " })
+            } else if line.hasPrefix("# TYPE ") {
+                let family = line.dropFirst(7).prefix { $0 != " " }
+                if !helped.contains(family), let help = Self.text[String(family)] {
+                    out += "# HELP \(family) \(help)\n"
+                }
+            }
+            out += line
+            out += "\n"
+        }
+        if out.hasSuffix("\n\n") { out.removeLast() }
+        return out
+    }
+}

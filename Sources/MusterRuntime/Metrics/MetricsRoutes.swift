@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+
+/// `/metrics` (Prometheus text) on a port of its own, so the public port (and the gateway) never
+/// exposes it and Prometheus scrapes each process directly.
+public enum MetricsRoutes {
+    public static func makeApplication(environment: MusterEnvironment, port: Int,
+                                       onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router()
+        add(to: router, environment: environment)
+        var logger = environment.logger
+        logger[metadataKey: "component"] = "metrics"
+        return Application(router: router,
+                           configuration: .init(address: .hostname(environment.configuration.httpHost, port: port), serverName: "muster-metrics"),
+                           onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+                           logger: logger)
+    }
+
+    public static func add(to router: Router<BasicRequestContext>, environment: MusterEnvironment) {
+        // Made on the environment's registry, so they exist whether or not the process-wide
+        // metrics system was bootstrapped (tests run many environments in one process).
+        let connected = environment.metrics.makeGauge(descriptor: descriptor("nats", "connected"))
+        let reconnects = environment.metrics.makeGauge(descriptor: descriptor("nats", "reconnects_total"))
+        router.get("/metrics") { _, _ -> Response in
+            connected.set(Double(environment.connection.isConnected ? 1 : 0))
+            reconnects.set(Double(environment.connection.reconnectCount))
+            let text = MetricsHelp.annotate(environment.metrics.emitToBuffer())
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+    }
+
+    /// Counts this start in `<data>/process-starts` and exports the restarts (starts after the
+    /// first) and the start time. A restart loop shows as a rising counter across scrapes.
+    public static func recordStart(environment: MusterEnvironment) {
+        let file = URL(fileURLWithPath: environment.configuration.dataDirectory).appendingPathComponent("process-starts")
+        let before = (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        let starts = before + 1
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "\(starts)\n".write(to: file, atomically: true, encoding: .utf8)
+        } catch {
+            environment.logger.warning("could not record the process start", metadata: ["file": "\(file.path)", "error": "\(error)"])
+        }
+        environment.metrics.makeCounter(descriptor: descriptor("process", "restarts_total")).increment(by: Int64(max(0, starts - 1)))
+        environment.metrics.makeGauge(descriptor: descriptor("process", "start_time_seconds")).set(Date().timeIntervalSince1970)
+    }
+
+    /// `muster_<subsystem>_<name>`, with its help text from the one table.
+    static func descriptor(_ subsystem: String, _ name: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "muster", subsystem: subsystem, metricName: name, unitName: "",
+                             helpText: MetricsHelp.text["muster_\(subsystem)_\(name)"] ?? "")
+    }
+}
