@@ -22,7 +22,7 @@ GAZETTEER   := .data/gazetteer/places.tsv
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run test build release deps tools bench clean demo demo-opl gazetteer help
+.PHONY: run test build release deps tools bench clean demo demo-opl gazetteer help fuzz fuzz-build fuzz-smoke
 .DEFAULT_GOAL := help
 
 help:
@@ -75,6 +75,22 @@ run: deps tools build gazetteer
 test: deps tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	swift test --skip-build $(SWIFT_FLAGS)
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+## Fuzzing: our modules instrumented for libFuzzer, in their own build folder (.build-fuzz).
+FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms
+FUZZ_SECONDS ?= 60
+FUZZ_BIN     := .build-fuzz/debug/muster-fuzz
+
+fuzz-build: deps
+	MUSTER_FUZZ=1 swift build --scratch-path .build-fuzz --product muster-fuzz $(SWIFT_FLAGS)
+
+fuzz: fuzz-build
+	@scripts/fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# make test runs each target briefly: a crash on a seed or near one fails CI.
+fuzz-smoke: fuzz-build
+	@scripts/fuzz.sh $(FUZZ_BIN) 10 $(FUZZ_TARGETS)
 
 bench: deps tools release gazetteer $(BENCH_PY)
 	@missing=""; for p in $(BENCH_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -96,4 +112,4 @@ demo-opl:
 	@scripts/demo_opl.py
 
 clean:
-	rm -rf .build .data
+	rm -rf .build .build-fuzz .data

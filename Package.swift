@@ -5,9 +5,13 @@ import PackageDescription
 //   CNats (libnats) → MusterNATS → MusterEvents / MusterLog → MusterRuntime (HTTP, health, metrics)
 //   → MusterGeo (gazetteer) → domain modules (MusterPlatform: API keys; MusterOPL: Online Picket Line;
 //   MusterAnalytics: analytics, crashes, alerts) → MusterServices → muster (CLI).
+// `make fuzz` (MUSTER_FUZZ=1, in its own build folder .build-fuzz) instruments our own modules for
+// libFuzzer and adds the fuzz executable; dependencies are built as usual.
+let fuzzing = Context.environment["MUSTER_FUZZ"] == "1"
+
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-]
+] + (fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : [])
 
 let package = Package(
     name: "muster",
@@ -169,3 +173,21 @@ let package = Package(
         ),
     ]
 )
+
+if fuzzing {
+    // One libFuzzer binary for every parser of outside bytes; MUSTER_FUZZ_TARGET picks which.
+    package.products.append(.executable(name: "muster-fuzz", targets: ["MusterFuzz"]))
+    package.targets.append(.target(name: "CFuzzerDriver", path: "Tests/Fuzz/CFuzzerDriver"))
+    package.targets.append(.executableTarget(
+        name: "MusterFuzz",
+        dependencies: [
+            "CFuzzerDriver", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterServices",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ],
+        path: "Tests/Fuzz/MusterFuzz",
+        swiftSettings: swiftSettings,
+        linkerSettings: [.unsafeFlags(["-sanitize=fuzzer", "-use-ld=lld"])]
+    ))
+}

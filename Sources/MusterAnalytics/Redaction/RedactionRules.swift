@@ -132,10 +132,11 @@ enum RedactionRules {
     static func emails(_ b: [UInt8]) -> [UInt8]? {
         var out: [Replacement] = []
         var i = 0
+        var taken = 0 // the end of the last address: the next one starts after it, never inside it
         while i < b.count {
             guard b[i] == 64 else { i += 1; continue } // `@`
             var start = i
-            while start > 0, isLocalChar(b[start - 1]) { start -= 1 }
+            while start > taken, isLocalChar(b[start - 1]) { start -= 1 }
             var end = i + 1
             while end < b.count, isDomainChar(b[end]) { end += 1 }
             while end > i + 1, b[end - 1] == 46 || b[end - 1] == 45 { end -= 1 }
@@ -143,6 +144,7 @@ enum RedactionRules {
             let domain = b[(i + 1)..<end]
             if start < i, let dot = domain.lastIndex(of: 46), end - dot - 1 >= 2, b[(dot + 1)..<end].allSatisfy(isLetter), dot > i + 1 {
                 out.append(Replacement(range: start..<end, kind: .email))
+                taken = end
             }
             i = max(end, i + 1)
         }

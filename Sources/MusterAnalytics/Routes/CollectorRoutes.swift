@@ -32,20 +32,7 @@ public enum CollectorRoutes {
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
-        var body = try await request.body.collect(upTo: maxBytes)
-        switch request.headers[.contentEncoding]?.lowercased() {
-        case nil, "identity": break
-        case "gzip", "x-gzip":
-            do {
-                body = try body.decompress(with: .gzip, maxSize: maxBytes)
-            } catch let error as CompressNIOError where error == .bufferOverflow {
-                throw APIError(.contentTooLarge, "the batch is larger than \(maxBytes) bytes once inflated")
-            } catch {
-                throw APIError(.badRequest, "the body is not valid gzip")
-            }
-        case let other?:
-            throw APIError(.unsupportedMediaType, "Content-Encoding \(other.prefix(40)) is not supported; send gzip or nothing")
-        }
+        let body = try inflate(try await request.body.collect(upTo: maxBytes), encoding: request.headers[.contentEncoding])
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch let error as DecodingError {
@@ -58,6 +45,25 @@ public enum CollectorRoutes {
         .serviceUnavailable,
         "the event log did not confirm this batch; some of it may have been stored. Send the same batch again after a few seconds: each event is stored once by its id",
         headers: [.retryAfter: "5"])
+
+    /// The body as sent (`identity`) or inflated (`gzip`), at most `maxBytes` either way.
+    static func inflate(_ body: ByteBuffer, encoding: String?) throws -> ByteBuffer {
+        switch encoding?.lowercased() {
+        case nil, "identity":
+            return body
+        case "gzip", "x-gzip":
+            var body = body
+            do {
+                return try body.decompress(with: .gzip, maxSize: maxBytes)
+            } catch let error as CompressNIOError where error == .bufferOverflow {
+                throw APIError(.contentTooLarge, "the batch is larger than \(maxBytes) bytes once inflated")
+            } catch {
+                throw APIError(.badRequest, "the body is not valid gzip")
+            }
+        case let other?:
+            throw APIError(.unsupportedMediaType, "Content-Encoding \(other.prefix(40)) is not supported; send gzip or nothing")
+        }
+    }
 
     static func mapped(_ body: () async throws -> CollectAnswer) async throws -> CollectAnswer {
         do { return try await body() } catch let error as BatchError {

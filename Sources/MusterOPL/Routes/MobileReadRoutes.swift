@@ -69,25 +69,33 @@ public enum MobileReadRoutes {
         return ("blocklist|\(format == nil)|\(includeInactive)", includeInactive, format == nil)
     }
 
+    /// The cached answer a request target names, and the hash the client holds: what the fast
+    /// path reads of the URI. Nil for anything the ordinary route should answer (a fuzz target
+    /// feeds it arbitrary targets).
+    static func fastPathKey(target: String) -> (key: String, hash: String?)? {
+        guard target.hasPrefix("/api/") else { return nil }
+        let uri = URI(target)
+        let query = QueryParameters(uri.queryParameters)
+        let key: String?
+        switch uri.path {
+        case "/api/mobile/data": key = try? dataQuery(query).key
+        case "/api/blocklist.json": key = try? blocklistQuery(query).key
+        case "/api/mobile/active-strikes": key = "active-strikes"
+        default: key = nil
+        }
+        return key.map { ($0, query.string("hash")) }
+    }
+
     /// The hot path in the channel pipeline: a known key sending back the hash of a cached
     /// answer gets its 304 without becoming a task. Anything else (unknown key, new data, a
     /// malformed query, an empty rate bucket) goes the ordinary way, which answers the same.
     public static func fastPath(keys: APIKeyDirectory, rate: RateLimiter, model: OPLReadModel) -> FastPath {
         FastPath(name: "opl-not-modified") { request in
-            guard let target = request.path, target.hasPrefix("/api/") else { return nil }
-            let uri = URI(target)
-            let query = QueryParameters(uri.queryParameters)
-            let key: String?
-            switch uri.path {
-            case "/api/mobile/data": key = try? dataQuery(query).key
-            case "/api/blocklist.json": key = try? blocklistQuery(query).key
-            case "/api/mobile/active-strikes": key = "active-strikes"
-            default: key = nil
-            }
-            guard let key, let presented = request.headerFields[.apiKey],
+            guard let target = request.path, let (key, hash) = fastPathKey(target: target) else { return nil }
+            guard let presented = request.headerFields[.apiKey],
                   let client = keys.rememberedClient(presented), client.scopes.contains(OPLScopes.readMobile),
                   let answer = model.cachedAnswer(key),
-                  answer.matches(hash: query.string("hash"), ifNoneMatch: request.headerFields[.ifNoneMatch]),
+                  answer.matches(hash: hash, ifNoneMatch: request.headerFields[.ifNoneMatch]),
                   rate.takeIfAvailable(client.id) else { return nil }
             return HTTPResponse(status: .notModified, headerFields: answer.headers)
         }

@@ -1,0 +1,2 @@
+// Declarations only: LLVMFuzzerRunDriver comes from libFuzzer's runtime.
+#include "CFuzzerDriver.h"

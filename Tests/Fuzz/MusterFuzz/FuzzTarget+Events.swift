@@ -1,0 +1,36 @@
+import Foundation
+import MusterEvents
+import MusterServices
+
+extension FuzzTarget {
+    /// RFC 3339 times and calendar days: whatever parses is a real instant that prints and
+    /// parses back to itself, and the event rule agrees with the parser.
+    static func timestamps(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let millis = Timestamp.millis(text) {
+            let printed = Timestamp.string(millis: millis)
+            if let again = Timestamp.millis(printed) { require(again == millis, "\(text) → \(printed) → \(again)") }
+        }
+        if let day = Timestamp.millis(day: text) { require(day % 86_400_000 == 0, "\(text) is not midnight") }
+        if (try? Validate.timestamp(text, field: "/t")) != nil {
+            require(Timestamp.millis(text) != nil, "\(text) passes the rule but does not parse")
+        }
+    }
+
+    /// The control-character scan reads any bytes without trapping and names a pointer.
+    static func controlCharacters(_ bytes: [UInt8]) {
+        if let field = ControlCharacters.firstField(inJSON: bytes) {
+            require(field.isEmpty || field.utf8.first == UInt8(ascii: "/"), "pointer \(field)") // "" is the whole document
+        }
+    }
+
+    static let catalog = MusterProcess.catalog
+
+    /// A stored message as a consumer reads it: first line the subject, the rest the payload.
+    static func envelopes(_ bytes: [UInt8]) {
+        let split = bytes.firstIndex(of: 0x0A) ?? bytes.count
+        let subject = String(decoding: bytes[..<split], as: UTF8.self)
+        let payload = Data(bytes[min(split + 1, bytes.count)...])
+        _ = try? catalog.decode(subject: subject, sequence: 1, payload: payload)
+    }
+}
