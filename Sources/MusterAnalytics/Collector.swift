@@ -19,7 +19,8 @@ public struct Collector: Sendable {
     public func collect(_ batch: WireBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
         let clock = try Self.clock(sentAt: batch.sentAt, receivedMillis: receivedMillis)
         let context = batch.context.logContext(app: app, redactor: redactor)
-        do { try context.validate(field: "/context") } catch let error as EventValidationError {
+        // Measured as the description measures (Unicode scalars), like every new event.
+        do { try Validate.$measuresScalars.withValue(true) { try context.validate(field: "/context") } } catch let error as EventValidationError {
             throw BatchError(.unprocessable, "\(WireNames.wireName(error.field)) \(error.reason)")
         }
         let items = batch.events.map { item in
@@ -68,7 +69,8 @@ public struct Collector: Sendable {
     private func store(_ items: [Item], app: String, actor: String, kind: String) async throws -> CollectAnswer {
         guard !items.isEmpty else { throw BatchError(.unprocessable, "\(kind) must have 1 to \(Self.maxEvents) items") }
         guard items.count <= Self.maxEvents else {
-            throw BatchError(.tooLarge, "a batch holds at most \(Self.maxEvents) \(kind); this one has \(items.count)")
+            // A rule on a body that was read whole (422), not a body too large to read (413).
+            throw BatchError(.unprocessable, "a batch holds at most \(Self.maxEvents) \(kind); this one has \(items.count)")
         }
         var messages: [OutgoingMessage] = []
         var rejected: [(answer: CollectAnswer.Rejected, raw: RawJSON)] = []

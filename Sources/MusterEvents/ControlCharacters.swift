@@ -22,6 +22,22 @@ public enum ControlCharacters {
     }
 
     static func firstField(in b: UnsafeBufferPointer<UInt8>) -> String? {
+        scan(b, findingNull: false)
+    }
+
+    /// The JSON pointer of the first `null` value, or nil when there is none: request bodies
+    /// leave an absent field out, so a `null` is a value of the wrong type.
+    public static func firstNull(inJSON raw: UnsafeRawBufferPointer) -> String? {
+        scan(raw.bindMemory(to: UInt8.self), findingNull: true)
+    }
+
+    public static func firstNull(inJSON bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { scan($0, findingNull: true) }
+    }
+
+    /// One pass over the bytes, keeping the path; stops at the first string holding a control
+    /// character, or (with `findingNull`) at the first `null` literal outside a string.
+    static func scan(_ b: UnsafeBufferPointer<UInt8>, findingNull: Bool) -> String? {
         var path: [Component] = []
         var inObject: [Bool] = []
         var expectingKey = false
@@ -56,8 +72,13 @@ public enum ControlCharacters {
                     path[path.count - 1] = .key(Array(b[(i + 1)..<end]))
                     expectingKey = false
                 }
-                if bad { return pointer(path) }
+                if bad, !findingNull { return pointer(path) }
                 i = end + 1
+            case UInt8(ascii: "n") where findingNull:
+                if i + 4 <= b.count, b[i + 1] == UInt8(ascii: "u"), b[i + 2] == UInt8(ascii: "l"), b[i + 3] == UInt8(ascii: "l") {
+                    return pointer(path)
+                }
+                i += 1
             default:
                 i += 1
             }

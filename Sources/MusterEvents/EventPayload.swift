@@ -65,8 +65,13 @@ public enum Validate {
         }
     }
 
+    /// True while an append checks a new event: text is then measured in Unicode scalars, as
+    /// JSON Schema's `maxLength` counts. Stored events are measured as they were when written
+    /// (in characters, never more than scalars), so a log written before this rule still folds.
+    @TaskLocal public static var measuresScalars = false
+
     public static func length(_ value: String, _ range: ClosedRange<Int>, field: String) throws {
-        guard range.contains(value.count) else {
+        guard range.contains(measuresScalars ? value.unicodeScalars.count : value.count) else {
             throw EventValidationError(field: field, "must be \(range.lowerBound) to \(range.upperBound) characters")
         }
     }

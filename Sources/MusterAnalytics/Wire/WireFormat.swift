@@ -26,6 +26,25 @@ public struct WireContext: Codable, Sendable {
         case appVersion = "app_version", build, osName = "os_name", osVersion = "os_version", deviceModel = "device_model",
              anonymousId = "anonymous_id", locale
     }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        // The context is checked as a whole (422 or 400 for the batch): `null` is not an absent field.
+        func optional(_ key: CodingKeys) throws -> String? {
+            guard c.contains(key) else { return nil }
+            guard try !c.decodeNil(forKey: key) else {
+                throw DecodingError.valueNotFound(String.self, .init(codingPath: c.codingPath + [key], debugDescription: "null"))
+            }
+            return try c.decode(String.self, forKey: key)
+        }
+        appVersion = try c.decode(String.self, forKey: .appVersion)
+        build = try optional(.build)
+        osName = try c.decode(String.self, forKey: .osName)
+        osVersion = try c.decode(String.self, forKey: .osVersion)
+        deviceModel = try c.decode(String.self, forKey: .deviceModel)
+        anonymousId = try optional(.anonymousId)
+        locale = try optional(.locale)
+    }
 }
 
 /// One analytics event. The fields after `version` belong to one type or another; which ones a

@@ -64,7 +64,7 @@ extension EventLog {
     /// Validates, wraps in an envelope and encodes, ready to publish. Nothing is sent.
     public func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
         let envelope = EventEnvelope(id: EventID.make(), source: source, traceparent: options.traceparent, actor: options.actor, data: payload)
-        do { try envelope.validate() } catch let error as EventValidationError {
+        do { try Validate.$measuresScalars.withValue(true) { try envelope.validate() } } catch let error as EventValidationError {
             // The envelope names payload fields under `/data`; hand the payload's own pointer back too.
             let payloadError = error.field.hasPrefix("/data")
                 ? EventValidationError(field: String(error.field.dropFirst("/data".count)), error.reason) : nil

@@ -34,8 +34,7 @@ public enum OPLDates {
     /// (`2026-02-10`, Android), which means midnight UTC. Nil for a day the calendar does not
     /// have (`2026-02-31`; Foundation's parser would roll it into March).
     public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let millis = Timestamp.millis(day: trimmed) ?? Timestamp.millis(trimmed) else { return nil }
+        guard let millis = Timestamp.millis(day: text) ?? Timestamp.millis(text) else { return nil }
         return Date(timeIntervalSince1970: Double(millis) / 1000)
     }
 

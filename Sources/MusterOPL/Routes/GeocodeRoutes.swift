@@ -45,12 +45,19 @@ public enum GeocodeRoutes {
                            geocoder: Geocoder) {
         let mobile = routes.group("/api/mobile", middleware: [keys, RateLimitMiddleware(rate)])
         mobile.post("/geocode") { request, context in
-            let body = try await JSONDecoder().decode(ForwardRequest.self, from: request.body.collect(upTo: 16 * 1024))
+            let bytes = try await request.body.collect(upTo: 16 * 1024)
+            let body = try JSONDecoder().decode(ForwardRequest.self, from: bytes)
+            try MobileWriteRoutes.refuseNulls(bytes)
+            // Each part as sent, in Unicode scalars (as the description counts), before any trimming.
+            for (name, part) in [("address", body.address), ("street", body.street), ("city", body.city), ("state", body.state),
+                                 ("zipCode", body.zipCode)] where (part?.unicodeScalars.count ?? 0) > 500 {
+                throw APIError(.unprocessableContent, "\(name) must be at most 500 characters")
+            }
             let address = body.address?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmptyString
                 ?? [body.street, body.city, [body.state, body.zipCode].compactMap { $0 }.joined(separator: " ")]
                 .compactMap { $0?.trimmingCharacters(in: .whitespaces).nonEmptyString }.joined(separator: ", ")
             guard !address.isEmpty else { throw APIError(.unprocessableContent, "address is required") }
-            guard address.count <= 500 else { throw APIError(.unprocessableContent, "address must be at most 500 characters") }
+            guard address.unicodeScalars.count <= 500 else { throw APIError(.unprocessableContent, "address must be at most 500 characters") }
             guard let found = try await geocoder.forward(address) else {
                 return ForwardAnswer(success: false, input: address, message: "No match found")
             }

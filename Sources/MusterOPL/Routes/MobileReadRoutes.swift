@@ -25,27 +25,29 @@ public enum MobileReadRoutes {
                 body.generatedAt = ""
                 return (stamped, body)
             }
-            return answer.response(to: request, clientHash: query.string("hash"))
+            return answer.response(to: request, clientHash: try query.hash())
         }
         mobile.get("/active-strikes") { request, _ in
+            let clientHash = try QueryParameters(request).hash()
             let answer = try await model.answer("active-strikes") { view in
                 var body = view.activeStrikes(generatedAt: Timestamp.string(view.builtAt))
                 let stamped = body
                 body.generatedAt = ""
                 return (stamped, body)
             }
-            return answer.response(to: request, clientHash: QueryParameters(request).string("hash"))
+            return answer.response(to: request, clientHash: clientHash)
         }
 
         let blocklist = routes.group("/api", middleware: [keys, RateLimitMiddleware(rate)])
         blocklist.get("/blocklist.json") { request, _ in
             let query = QueryParameters(request)
             let (key, includeInactive, dnsSafe) = try blocklistQuery(query)
+            let clientHash = try query.hash()
             let answer = try await model.answer(key) { view in
                 let map = view.extensionMap(includeInactive: includeInactive, dnsSafe: dnsSafe)
                 return (map, map)
             }
-            return answer.response(to: request, clientHash: query.string("hash"))
+            return answer.response(to: request, clientHash: clientHash)
         }
     }
 
@@ -83,7 +85,10 @@ public enum MobileReadRoutes {
         case "/api/mobile/active-strikes": key = "active-strikes"
         default: key = nil
         }
-        return key.map { ($0, query.string("hash")) }
+        guard let key else { return nil }
+        let hash: String?
+        do { hash = try query.hash() } catch { return nil } // malformed: the route answers 400
+        return (key, hash)
     }
 
     /// The hot path in the channel pipeline: a known key sending back the hash of a cached

@@ -3,7 +3,7 @@ import Hummingbird
 import MusterRuntime
 
 /// Reading query parameters the way the OPL clients write them: numbers may use exponent
-/// notation (`1e-05`, `1.0E-4`), booleans are `true`/`false` (or `1`/`0`).
+/// notation (`1e-05`, `1.0E-4`), booleans are `true` or `false`, hashes are hex.
 struct QueryParameters {
     let parameters: Parameters
 
@@ -26,11 +26,20 @@ struct QueryParameters {
     }
 
     func bool(_ name: String) throws -> Bool? {
-        switch string(name)?.lowercased() {
+        switch string(name) {
         case nil: nil
-        case "true", "1", "yes": true
-        case "false", "0", "no", "": false
-        case let other?: throw APIError(.badRequest, "\(name) must be true or false, got \(other.prefix(40))")
+        case "true": true
+        case "false": false
+        case let other?: throw APIError(.badRequest, "\(name) must be true or false, got \(other.prefix(40).debugDescription)")
         }
+    }
+
+    /// The `X-Content-Hash` a client holds: 64 lowercase hex digits, or empty (none held yet).
+    func hash() throws -> String? {
+        guard let text = string("hash"), !text.isEmpty else { return nil }
+        guard text.utf8.count == 64, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw APIError(.badRequest, "hash must be the X-Content-Hash of an earlier answer (64 lowercase hex digits), got \(text.prefix(70).debugDescription)")
+        }
+        return text
     }
 }

@@ -156,7 +156,7 @@ struct CollectorTests {
             #expect(try await post(ByteBuffer(string: Wire.batch([])), key: key).status == .unprocessableContent)
             let tooMany = Wire.batch((0..<501).map { Wire.screenView("m-\($0)") })
             let many = try await post(ByteBuffer(string: tooMany), key: key)
-            #expect(many.status == .contentTooLarge && many.errorMessage.contains("at most 500"))
+            #expect(many.status == .unprocessableContent && many.errorMessage.contains("at most 500"))
             let huge = Wire.batch([Wire.screenView("h-1", screen: String(repeating: "x", count: 1_100_000))])
             #expect(try await post(ByteBuffer(string: huge), key: key).status == .contentTooLarge)
             // A gzip bomb: 1 KB on the wire, 5 MB inflated.

@@ -51,11 +51,15 @@ struct OPLReadContractTests {
             let key = try await app.key([OPLScopes.readMobile])
             // The iOS app validates a new key with lat=0&lng=0 and deletes it on any failure.
             #expect(try await app.request("/api/mobile/data?lat=0&lng=0", key: key).status == .ok)
-            for query in ["lat=4.40805e1&lng=-1.03231E2", "lat=1e-05&lng=1.0E-4", "lat=44&lng=-103&radius=1e4", "lat=-90&lng=180"] {
+            for query in ["lat=4.40805e1&lng=-1.03231E2", "lat=1e-05&lng=1.0E-4", "lat=44&lng=-103&radius=1e4", "lat=-90&lng=180",
+                          "lat=0&lng=0&hash=", "lat=0&lng=0&hash=\(String(repeating: "0", count: 64))", "lat=0&lng=0&includeInactive=false"] {
                 #expect(try await app.request("/api/mobile/data?\(query)", key: key).status == .ok, "\(query)")
             }
             for query in ["lat=91&lng=0", "lat=NaN&lng=0", "lat=nan&lng=0", "lat=inf&lng=0", "lat=0x1p3&lng=0", "lat=abc&lng=0",
-                          "lng=0", "lat=0&lng=0&radius=0", "lat=0&lng=0&radius=1e9", "lat=0&lng=0&includeInactive=maybe"] {
+                          "lng=0", "lat=0&lng=0&radius=0", "lat=0&lng=0&radius=1e9", "lat=0&lng=0&includeInactive=maybe",
+                          // What the description refuses: flags other than true/false, hashes that are not ours.
+                          "lat=0&lng=0&includeInactive=", "lat=0&lng=0&includeInactive=1", "lat=0&lng=0&hash=abc",
+                          "lat=0&lng=0&hash=\(String(repeating: "A", count: 64))", "lat=0&lng=0&hash=%02%C2%99"] {
                 let response = try await app.request("/api/mobile/data?\(query)", key: key)
                 #expect(response.status == .badRequest, "\(query)")
                 #expect(!response.errorMessage.hasPrefix("<no"), "\(query)")

@@ -1,0 +1,28 @@
+"""Schemathesis hooks for Muster: each operation gets the API key of the kind that may call it.
+
+Keys come from the environment (the Swift test that runs schemathesis issues them):
+MUSTER_ST_OPL_KEY (every OPL scope), MUSTER_ST_ANALYTICS_KEY (an app's analytics and crash
+scopes), MUSTER_ST_ADMIN_KEY (admin:platform).
+"""
+import os
+
+import schemathesis
+
+
+def key_for(path: str) -> str:
+    if path.startswith("/api/analytics") or path.startswith("/dashboards"):
+        return os.environ["MUSTER_ST_ANALYTICS_KEY"]
+    if path in ("/api/platform/keys", "/api/platform/projections"):
+        return os.environ["MUSTER_ST_ADMIN_KEY"]
+    return os.environ["MUSTER_ST_OPL_KEY"]
+
+
+@schemathesis.auth()
+class MusterKeys:
+    # Schemathesis caches what get() returns across operations, so the key is chosen in set().
+    def get(self, case, ctx):
+        return "per-operation"
+
+    def set(self, case, data, ctx):
+        case.headers = case.headers or {}
+        case.headers["X-API-Key"] = key_for(case.operation.path)
