@@ -62,8 +62,8 @@ public struct FunnelReport: Codable, Sendable, Equatable {
         }
         let names = query.steps.map { $0.joined(separator: "|") }
         steps = Self.steps(names, all)
-        bySegment = segments.keys.sorted().map { Breakdown(key: $0, steps: Self.steps(names, segments[$0]!)) }
-        byAppVersion = versions.keys.sorted(by: Self.versionOrder).map { Breakdown(key: $0, steps: Self.steps(names, versions[$0]!)) }
+        bySegment = segments.sorted { $0.key < $1.key }.map { Breakdown(key: $0.key, steps: Self.steps(names, $0.value)) }
+        byAppVersion = versions.sorted { Self.versionOrder($0.key, $1.key) }.map { Breakdown(key: $0.key, steps: Self.steps(names, $0.value)) }
     }
 
     static func steps(_ names: [String], _ counts: [Int]) -> [Step] {
@@ -93,7 +93,7 @@ public struct FunnelReport: Codable, Sendable, Equatable {
                 }
                 j += 1
             }
-            if best == nil || reached > best!.reached { best = (reached, start.segment, start.appVersion) }
+            if reached > best?.reached ?? -1 { best = (reached, start.segment, start.appVersion) }
             if reached == q.steps.count - 1 { break }
         }
         return best

@@ -176,7 +176,7 @@ enum RedactionRules {
         if let colon = w.lastIndex(of: 58), w[..<colon].contains(46) { w = w[..<colon] } // `1.2.3.4:443`
         let parts = w.split(separator: 46, omittingEmptySubsequences: false)
         return parts.count == 4 && parts.allSatisfy { part in
-            (1...3).contains(part.count) && part.allSatisfy(isDigit) && Int(String(decoding: part, as: UTF8.self))! <= 255
+            (1...3).contains(part.count) && part.allSatisfy(isDigit) && (Int(String(decoding: part, as: UTF8.self)) ?? 256) <= 255
         }
     }
 

@@ -45,8 +45,9 @@ public struct DeliveryInfo: Sendable, Equatable {
         }
         guard let delivered = number(base + 2), let sseq = number(base + 3), let cseq = number(base + 4),
               let time = number(base + 5), let pending = number(base + 6) else { return nil }
-        stream = String(utf8[tokens[base]])!
-        consumer = String(utf8[tokens[base + 1]])!
+        // Split at ASCII dots, the tokens are whole UTF-8; decoding never traps either way.
+        stream = String(decoding: utf8[tokens[base]], as: UTF8.self)
+        consumer = String(decoding: utf8[tokens[base + 1]], as: UTF8.self)
         deliveryCount = delivered
         streamSequence = sseq
         consumerSequence = cseq

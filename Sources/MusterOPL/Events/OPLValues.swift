@@ -166,7 +166,7 @@ public enum OPLValidate {
         let host = bytes[..<slash]
         let path = bytes[slash...]
         func alnum(_ b: UInt8) -> Bool { (b >= 48 && b <= 57) || (b >= 97 && b <= 122) }
-        let ok = host.count >= 3 && alnum(host.first!) && alnum(host.last!) && host.contains(UInt8(ascii: "."))
+        let ok = host.count >= 3 && host.first.map(alnum) == true && host.last.map(alnum) == true && host.contains(UInt8(ascii: "."))
             && host.allSatisfy { alnum($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
             && path.allSatisfy { $0 >= 0x21 && $0 <= 0x7E } && value.count <= 500
         guard ok else { throw EventValidationError(field: field, "must be a plain lowercase host[/path] like acme.com or facebook.com/acme") }

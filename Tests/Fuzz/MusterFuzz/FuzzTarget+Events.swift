@@ -1,5 +1,6 @@
 import Foundation
 import MusterEvents
+import MusterNATS
 import MusterServices
 
 extension FuzzTarget {
@@ -26,10 +27,12 @@ extension FuzzTarget {
 
     static let catalog = MusterProcess.catalog
 
-    /// A stored message as a consumer reads it: first line the subject, the rest the payload.
+    /// A stored message as a consumer reads it: first line the subject (also read as the
+    /// `$JS.ACK…` reply subject a delivery carries), the rest the payload.
     static func envelopes(_ bytes: [UInt8]) {
         let split = bytes.firstIndex(of: 0x0A) ?? bytes.count
         let subject = String(decoding: bytes[..<split], as: UTF8.self)
+        _ = AckSubject(ackSubject: subject)
         let payload = Data(bytes[min(split + 1, bytes.count)...])
         _ = try? catalog.decode(subject: subject, sequence: 1, payload: payload)
     }
