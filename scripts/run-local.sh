@@ -39,7 +39,7 @@ cat <<INFO
   Muster is running.
     health      http://127.0.0.1:$HTTP_PORT/health
     readiness   http://127.0.0.1:$HTTP_PORT/ready
-    metrics     http://127.0.0.1:$HTTP_PORT/metrics
+    metrics     http://127.0.0.1:9464/metrics  (its own port: MUSTER_METRICS_PORT)
     NATS        $MUSTER_NATS_URL   (monitoring http://127.0.0.1:8222)
 
   Try:
