@@ -18,11 +18,19 @@ public struct Redactor: Sendable {
         var bytes = Array(text.utf8)
         guard mightContainSomething(bytes) else { return text }
         var changed = false
-        for pass in passes {
-            if let replaced = pass(bytes) {
-                bytes = replaced
-                changed = true
+        // Until nothing changes (at most 4 rounds): a replacement can bring together what an
+        // earlier rule then sees (`99999999999:::0::` becomes `[phone]:::0::`, an IPv6 shape), and
+        // redacted text must come out the same when redacted again.
+        for _ in 0..<4 {
+            var round = false
+            for pass in passes {
+                if let replaced = pass(bytes), replaced != bytes {
+                    bytes = replaced
+                    round = true
+                }
             }
+            guard round else { break }
+            changed = true
         }
         return changed ? String(decoding: bytes, as: UTF8.self) : text
     }

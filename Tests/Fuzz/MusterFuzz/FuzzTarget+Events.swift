@@ -32,7 +32,7 @@ extension FuzzTarget {
     static func envelopes(_ bytes: [UInt8]) {
         let split = bytes.firstIndex(of: 0x0A) ?? bytes.count
         let subject = String(decoding: bytes[..<split], as: UTF8.self)
-        _ = AckSubject(ackSubject: subject)
+        _ = DeliveryInfo(ackSubject: subject)
         let payload = Data(bytes[min(split + 1, bytes.count)...])
         _ = try? catalog.decode(subject: subject, sequence: 1, payload: payload)
     }

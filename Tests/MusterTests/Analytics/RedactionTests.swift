@@ -60,7 +60,16 @@ struct RedactionTests {
         #expect(redactor.redact(input) == input)
     }
 
+    /// Inputs the redaction fuzz target found where a second pass still changed something.
+    static let foundByFuzzing = [
+        "\u{0}\u{0}L999\u{19}99999999999:::::::0::::::::::::::::::::::::::::::::::::::::::::::::444:::44::::::::::::::::::::::",
+    ]
+
     @Test func redactingTwiceChangesNothing() {
+        for input in Self.foundByFuzzing {
+            let once = redactor.redact(input)
+            #expect(redactor.redact(once) == once, "\(input.debugDescription) → \(once.debugDescription)")
+        }
         for (input, _) in Self.redacted {
             let once = redactor.redact(input)
             #expect(redactor.redact(once) == once, "\(input)")

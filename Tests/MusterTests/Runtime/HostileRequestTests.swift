@@ -6,6 +6,7 @@ import MusterAnalytics
 import MusterEvents
 import MusterOPL
 import MusterPlatform
+import MusterRuntime
 import NIOCore
 import Testing
 
@@ -56,6 +57,11 @@ struct HostileRequestTests {
             #expect(badDay.status == .badRequest)
             #expect(try await app.request("/health").status == .ok)
         }
+    }
+
+    /// Text stored before control characters were refused never reaches a page raw.
+    @Test func pagesShowStoredControlCharactersAsReplacementCharacters() {
+        #expect(escapeHTML("a\u{0}b\r\nc\u{1B}[31m<\u{85}>\td") == "a\u{FFFD}b\nc\u{FFFD}[31m&lt;\u{FFFD}&gt;\td")
     }
 
     /// A path that exists answers a wrong method with 405 and `Allow`; an unknown path is 404.
