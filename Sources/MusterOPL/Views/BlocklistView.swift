@@ -106,16 +106,27 @@ public struct BlocklistView: Sendable {
                           blocklist: .init(totalUrls: urls.count, totalEmployers: Set(urls.map(\.employerId)).count, urls: urls))
     }
 
-    /// The global URL list of the mobile answer.
+    /// The global URL list of the mobile answer: each employer/URL pair once (an employer with
+    /// several actions lists its sites once), and no `host/path` entry on a shared host. The iOS
+    /// and Android apps match entries by host alone (Android's DNS blocking too), so
+    /// `facebook.com/acme` would block all of facebook.com there; the DNS feed has the same rule.
     func urlEntries(includeInactive: Bool) -> [MobileData.URLEntry] {
         var entries: [MobileData.URLEntry] = []
         for live in actions where live.live || includeInactive {
-            for url in live.action.urls {
+            for url in live.action.urls where !Self.isPathOnSharedHost(url) {
                 entries.append(.init(url: url, employer: live.action.employer.name, employerId: live.employerId,
                                      actionType: live.action.details.actionType, actionId: live.action.id))
             }
         }
+        var seen = Set<String>()
         return entries.sorted { ($0.employer, $0.url, $0.actionId) < ($1.employer, $1.url, $1.actionId) }
+            .filter { seen.insert($0.employerId + "\u{1F}" + $0.url).inserted }
+    }
+
+    /// `facebook.com/acme`: a path on a host many employers share.
+    static func isPathOnSharedHost(_ url: String) -> Bool {
+        guard let slash = url.firstIndex(of: "/") else { return false }
+        return sharedHosts.contains(String(url[..<slash]))
     }
 
     /// `GET /api/active-strikes`: actions people can attach a snapshot to.
@@ -138,8 +149,7 @@ public struct BlocklistView: Sendable {
         for live in ordered {
             let a = live.action
             let urls = a.urls.filter { url in
-                guard dnsSafe, let slash = url.firstIndex(of: "/") else { return true }
-                return !Self.sharedHosts.contains(String(url[..<slash]))
+                !dnsSafe || !Self.isPathOnSharedHost(url)
             }
             let key = Self.mapKey(a.employer.name, employerId: live.employerId)
             if var existing = map[key] {

@@ -39,9 +39,10 @@ struct OPLReadContractTests {
             #expect(data.geofences.all.allSatisfy { $0.actionId == near.id })
             #expect(data.geofences.byEmployer.count == 1 && data.geofences.byEmployer[0].geofences.count == 2)
             #expect(data.geofences.all[1].notificationRadius == BlocklistView.actionRadius)
-            // Global: both employers' URLs, plain hosts.
-            #expect(Set(data.blocklist.urls.map(\.url)) == ["acme-logistics.com", "facebook.com/acmelogistics", "pugetparcel.com"])
-            #expect(data.blocklist.totalEmployers == 2 && data.blocklist.totalUrls == 3)
+            // Global: both employers' URLs, plain hosts; never a path on a shared host (the apps
+            // match by host alone, so facebook.com/acmelogistics would block all of facebook.com).
+            #expect(Set(data.blocklist.urls.map(\.url)) == ["acme-logistics.com", "pugetparcel.com"])
+            #expect(data.blocklist.totalEmployers == 2 && data.blocklist.totalUrls == 2)
             // (Decoding `distance`, `radiusMeters` … as Int above is the iOS app's check that no integer carries a fraction.)
         }
     }
@@ -79,6 +80,23 @@ struct OPLReadContractTests {
                 #expect(try await app.request(uri, key: writer).status == .forbidden)
                 #expect(try await app.request(uri, key: reader).status == .ok)
             }
+        }
+    }
+
+    /// An employer with three actions lists each of its URLs once (the iOS "Sites" tile counts
+    /// entries), and shared-host paths stay out of the mobile answer (not of the extension's map).
+    @Test func eachEmployerURLPairOnceAndNoSharedHostPaths() async throws {
+        try await withTestApp { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            let urls = ["acme-logistics.com", "shop.acme-logistics.com", "facebook.com/acmelogistics", "instagram.com/acme"]
+            try await app.seed((0..<3).map { _ in SeededAction(urls: urls) })
+            let data = try Client.decode(Client.MobileData.self,
+                                         Data(buffer: try await app.request("/api/mobile/data?lat=44.0805&lng=-103.2310", key: key).body))
+            #expect(data.blocklist.urls.map(\.url) == ["acme-logistics.com", "shop.acme-logistics.com"])
+            #expect(data.blocklist.totalUrls == 2)
+            let map = try Client.decode([String: Client.ExtensionEntry].self,
+                                        Data(buffer: try await app.request("/api/blocklist.json?format=extension", key: key).body))
+            #expect(map["Acme Logistics"]?.matchingUrlRegexes.contains("facebook.com/acmelogistics") == true)
         }
     }
 
