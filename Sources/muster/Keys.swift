@@ -3,11 +3,24 @@ import Foundation
 import Logging
 import MusterLog
 import MusterPlatform
+import MusterServices
 
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Issue, revoke and list API keys.",
-        subcommands: [Issue.self, Revoke.self, List.self])
+        subcommands: [Issue.self, Import.self, Revoke.self, List.self])
+
+    /// `--app` and `--scopes` checked against what exists, with the lists in the error.
+    static func checked(app: String, scopes: String) throws -> [String] {
+        guard MusterApp.all.contains(app) else {
+            throw ValidationError("--app \(app) is not one of \(MusterApp.all.sorted().joined(separator: ", "))")
+        }
+        let list = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for scope in list where !MusterProcess.scopes.contains(scope) {
+            throw ValidationError("unknown scope \(scope); known scopes: \(MusterProcess.scopes.joined(separator: ", "))")
+        }
+        return list
+    }
 
     struct Issue: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -16,7 +29,7 @@ struct Keys: AsyncParsableCommand {
         @Option(name: .long, help: "App the key is for: \(MusterApp.all.sorted().joined(separator: ", ")).")
         var app: String
 
-        @Option(name: .long, help: "Comma-separated scopes, e.g. read:mobile,write:submit-strike.")
+        @Option(name: .long, help: "Comma-separated scopes, e.g. read:mobile,write:submit-strike (\(MusterProcess.scopes.joined(separator: ", "))).")
         var scopes: String
 
         @Option(name: .long, help: "A note to tell keys apart (no secrets).")
@@ -25,10 +38,7 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            guard MusterApp.all.contains(app) else {
-                throw ValidationError("--app \(app) is not one of \(MusterApp.all.sorted().joined(separator: ", "))")
-            }
-            let scopeList = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let scopeList = try Keys.checked(app: app, scopes: scopes)
             let (key, keyId) = APIKey.generate(app: app)
             let event = APIKeyIssued(keyId: keyId, app: app, scopes: scopeList, keyHash: APIKey.hash(key),
                                      keyPrefix: APIKey.prefix(key), label: label, issuedBy: "cli:\(NSUserName())")
@@ -37,6 +47,43 @@ struct Keys: AsyncParsableCommand {
                 let result = try await log.append(event, options: .init(expected: .noEvents, actor: "cli"))
                 print(key)
                 printError("issued \(keyId) for \(app) with scopes \(scopeList.joined(separator: ",")) (sequence \(result.sequence)); the key is shown only now")
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a key made elsewhere (one a published client ships), read from standard input.",
+            discussion: "Only its SHA-256 goes into the log; the key is never printed. Importing the same key twice is refused.")
+
+        @Option(name: .long, help: "App the key is for; the key must start with `<app>_`.")
+        var app: String
+
+        @Option(name: .long, help: "Comma-separated scopes (\(MusterProcess.scopes.joined(separator: ", "))).")
+        var scopes: String
+
+        @Option(name: .long, help: "A note to tell keys apart (no secrets).")
+        var label: String?
+
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let scopeList = try Keys.checked(app: app, scopes: scopes)
+            let key = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
+            guard APIKey.isWellFormed(key), key.hasPrefix(app + "_") else {
+                throw ValidationError("standard input must hold one key: \(app)_ followed by 64 lowercase hex digits")
+            }
+            let keyId = APIKey.importedID(for: key)
+            let event = APIKeyIssued(keyId: keyId, app: app, scopes: scopeList, keyHash: APIKey.hash(key),
+                                     keyPrefix: APIKey.prefix(key), label: label ?? "imported", issuedBy: "cli:\(NSUserName()):import")
+            do { try event.validate() } catch { throw ValidationError("\(error)") }
+            try await common.withLog { log, _, _ in
+                do {
+                    let result = try await log.append(event, options: .init(expected: .noEvents, actor: "cli"))
+                    print("imported \(keyId) (\(APIKey.prefix(key))…) for \(app) with scopes \(scopeList.joined(separator: ",")) (sequence \(result.sequence))")
+                } catch let error as AppendError where error.code == .conflict {
+                    throw CommandFailure("this key was imported before as \(keyId) (`muster keys list` shows whether it is active)")
+                }
             }
         }
     }

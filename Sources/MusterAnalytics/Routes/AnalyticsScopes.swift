@@ -4,4 +4,6 @@ public enum AnalyticsScopes {
     public static let writeEvents = "write:analytics"
     public static let writeCrashes = "write:crashes"
     public static let read = "read:analytics"
+
+    public static let all = [writeEvents, writeCrashes, read]
 }

@@ -6,4 +6,6 @@ public enum OPLScopes {
     public static let dnsStats = "write:dns-stats"
     /// Moderators: the queue, decisions, the moderation page.
     public static let moderate = "moderate:opl"
+
+    public static let all = [readMobile, submitStrike, gpsSnapshot, dnsStats, moderate]
 }

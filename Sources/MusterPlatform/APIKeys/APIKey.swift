@@ -11,6 +11,12 @@ public enum APIKey {
         return ("\(app)_\(hex(secret))", "key_\(hex(id))")
     }
 
+    /// The id of a key that was made elsewhere and imported: derived from its hash, so importing
+    /// the same key twice names the same aggregate (and the second import is refused).
+    public static func importedID(for key: String) -> String {
+        "key_" + hash(key).prefix(16)
+    }
+
     /// SHA-256, lowercase hex. The keys carry 256 random bits, so a fast hash is the right
     /// tool: there is nothing for a slow password hash to protect against guessing.
     public static func hash(_ key: String) -> String {

@@ -27,6 +27,9 @@ public enum MusterProcess {
         return catalog
     }
 
+    /// Every scope a route asks for; a key with any other scope could open nothing.
+    public static let scopes: [String] = ([PlatformRoutes.adminScope] + OPLScopes.all + AnalyticsScopes.all).sorted()
+
     /// Resolves `all` and checks names, with an error that lists what exists.
     public static func resolve(_ names: [String]) throws -> [String] {
         let wanted = names.isEmpty || names.contains("all") ? serviceNames : names
