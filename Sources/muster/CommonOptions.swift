@@ -49,7 +49,7 @@ struct CommonOptions: ParsableArguments {
         do {
             connection = try await NATSConnection.connect(config.nats, logger: logger)
         } catch {
-            throw CleanExit.message("error: cannot reach NATS at \(config.natsURL): \(error)\nIs it running? `make run` starts one.")
+            throw CleanExit.message("error: cannot reach NATS at \(config.nats.redactedURL): \(error)\nIs it running? `make run` starts one.")
         }
         let log = EventLog(jetStream: JetStream(connection), catalog: MusterProcess.catalog, configuration: config.logConfiguration,
                            source: "muster/cli")

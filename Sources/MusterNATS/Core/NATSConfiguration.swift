@@ -1,5 +1,7 @@
 /// How to reach NATS. Everything has a default that works against a local `nats-server`.
 public struct NATSConfiguration: Sendable {
+    /// One server URL or a comma-separated list (`nats://user:pass@a:4222,nats://user:pass@b:4222`);
+    /// each may carry its own credentials. The connection starts while any one of them is up.
     public var url: String
     /// The client name the server shows in its connection list.
     public var name: String
@@ -31,6 +33,26 @@ public struct NATSConfiguration: Sendable {
         self.reconnectWait = reconnectWait
         self.reconnectBufferBytes = reconnectBufferBytes
         self.drainTimeout = drainTimeout
+    }
+}
+
+extension NATSConfiguration {
+    /// The servers of `url`, in order, blanks dropped.
+    public var servers: [String] {
+        url.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `url` safe for a log line or an error: passwords and tokens become `***`.
+    public var redactedURL: String {
+        servers.map(Self.redacted).joined(separator: ",")
+    }
+
+    /// `nats://user:secret@host` → `nats://user:***@host`; `nats://token@host` → `nats://***@host`.
+    static func redacted(_ server: String) -> String {
+        guard let scheme = server.range(of: "://"), let at = server[scheme.upperBound...].lastIndex(of: "@") else { return server }
+        let userInfo = server[scheme.upperBound..<at]
+        let user = userInfo.firstIndex(of: ":").map { userInfo[..<$0] + ":***" } ?? "***"
+        return server[..<scheme.upperBound] + user + server[at...]
     }
 }
 

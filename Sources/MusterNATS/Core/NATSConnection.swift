@@ -38,7 +38,7 @@ public final class NATSConnection: Sendable {
     /// Connects, failing with a clear error when the server cannot be reached in `connectTimeout`.
     public static func connect(_ configuration: NATSConfiguration, logger: Logger = Logger(label: "muster.nats")) async throws -> NATSConnection {
         var logger = logger
-        logger[metadataKey: "nats"] = "\(configuration.url)"
+        logger[metadataKey: "nats"] = "\(configuration.redactedURL)"
         let pool = BlockingPool()
         let events = ConnectionEvents(logger: logger)
         let handle: Handle
@@ -144,7 +144,19 @@ private func openConnection(_ configuration: NATSConfiguration, events: UnsafeMu
     try check(natsOptions_Create(&options), "create options")
     guard let options else { throw NATSError(.libnats, "natsOptions_Create returned nothing") }
     defer { natsOptions_Destroy(options) }
-    try check(natsOptions_SetURL(options, configuration.url), "set URL \(configuration.url)")
+    // A list goes to natsOptions_SetServers (SetURL takes one URL, and a list there loses the
+    // credentials of all but one server). libnats tries each until one answers.
+    let servers = configuration.servers
+    guard !servers.isEmpty else { throw NATSError(.libnats, "no NATS server URL given") }
+    var cStrings = servers.map { strdup($0) }
+    defer { cStrings.forEach { free($0) } }
+    let status = cStrings.withUnsafeMutableBufferPointer { buffer -> natsStatus in
+        guard let base = buffer.baseAddress else { return NATS_INVALID_ARG }
+        return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+            natsOptions_SetServers(options, $0, Int32(buffer.count))
+        }
+    }
+    try check(status, "set servers \(configuration.redactedURL)")
     try check(natsOptions_SetName(options, configuration.name), "set name")
     try check(natsOptions_SetTimeout(options, configuration.connectTimeout.milliseconds), "set timeout")
     try check(natsOptions_SetMaxReconnect(options, Int32(configuration.maxReconnects)), "set max reconnect")
@@ -174,7 +186,7 @@ private func openConnection(_ configuration: NATSConfiguration, events: UnsafeMu
         Unmanaged<ConnectionEvents>.fromOpaque(closure!).takeUnretainedValue().asyncError(text, subject: subject)
     }, events), "set error handler")
     var connection: OpaquePointer?
-    try check(natsConnection_Connect(&connection, options), "connect to \(configuration.url)")
+    try check(natsConnection_Connect(&connection, options), "connect to \(configuration.redactedURL)")
     guard let connection else { throw NATSError(.libnats, "natsConnection_Connect returned nothing") }
     return connection
 }

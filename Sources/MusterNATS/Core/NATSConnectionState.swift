@@ -47,7 +47,7 @@ final class ConnectionEvents: Sendable {
 
     func reconnected(url: String) {
         facts.withLock { $0.reconnects += 1 }
-        logger.info("NATS reconnected", metadata: ["url": "\(url)"])
+        logger.info("NATS reconnected", metadata: ["url": "\(NATSConfiguration.redacted(url))"])
     }
 
     func closed() {
