@@ -64,17 +64,21 @@ public struct EventProcessor: Service {
         _ = try await log.jetStream.ensureConsumer(stream: log.configuration.eventsStream, config)
         var iterator = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
                                     batch: batch, expires: .seconds(1)).makeAsyncIterator()
+        var warnings = WarningThrottle(interval: .seconds(10))
         while !Task.isCancelled {
             switch try await iterator.nextBatch(max: batch) {
             case nil: return
             case .idle: continue
             case .messages(let messages):
-                for message in messages { try await handle(message) }
+                for message in messages {
+                    try Task.checkCancellation() // shutting down: the rest are redelivered to the next run
+                    try await handle(message, warnings: &warnings)
+                }
             }
         }
     }
 
-    func handle(_ message: JetStreamMessage) async throws {
+    func handle(_ message: JetStreamMessage, warnings: inout WarningThrottle) async throws {
         let sequence = message.delivery.streamSequence
         let event: RecordedEvent
         do {
@@ -86,12 +90,21 @@ public struct EventProcessor: Service {
         do {
             try await handler(event)
             try message.ack()
+        } catch let error where error is CancellationError || Task.isCancelled {
+            // Shutting down is not a failure of the event: hand it back at once, never retry it
+            // here (that kept a SIGTERM waiting for the whole grace period).
+            try? message.nak()
+            throw CancellationError()
         } catch {
             if message.delivery.deliveryCount >= UInt64(maxDeliveries) {
                 try await deadLetter(message, reason: "gave up after \(maxDeliveries) attempts: \(error)")
             } else {
                 let delay = Duration.seconds(1 << min(Int(message.delivery.deliveryCount), 6))
-                logger.warning("handler failed; retrying", metadata: ["sequence": "\(sequence)", "error": "\(error)", "retryIn": "\(delay)"])
+                // A cause that fails every event (a gazetteer still loading) is said once per interval, not per event.
+                if let suppressed = warnings.allow() {
+                    logger.warning("handler failed; retrying", metadata: ["sequence": "\(sequence)", "error": "\(error)", "retryIn": "\(delay)",
+                                                                         "sameWarningsSuppressed": "\(suppressed)"])
+                }
                 try message.nak(delay: delay)
             }
         }
@@ -102,5 +115,28 @@ public struct EventProcessor: Service {
                                  consumer: consumerName, reason: reason)
         try message.term(reason: "sent to DLQ")
         logger.warning("event sent to DLQ", metadata: ["sequence": "\(message.delivery.streamSequence)", "reason": "\(reason)"])
+    }
+}
+
+/// At most one line per `interval` for a warning that repeats; those in between are counted and
+/// the count goes with the next line.
+struct WarningThrottle {
+    let interval: Duration
+    private var last: ContinuousClock.Instant?
+    private var suppressed = 0
+
+    init(interval: Duration) { self.interval = interval }
+
+    /// The number suppressed since the last line when this one may be logged, else nil.
+    mutating func allow(now: ContinuousClock.Instant = .now) -> Int? {
+        if let last, now - last < interval {
+            suppressed += 1
+            return nil
+        }
+        defer {
+            suppressed = 0
+            last = now
+        }
+        return suppressed
     }
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import MusterLog
 
 /// `/health` (the process answers) and `/ready` (NATS connected, streams present, projections
-/// caught up). `/metrics` has its own port (`MetricsRoutes`).
+/// caught up or at most `tolerableLag` events behind). `/metrics` has its own port (`MetricsRoutes`).
 public enum HealthRoutes {
     public struct Health: ResponseEncodable, Sendable { public var status: String }
 
@@ -16,6 +16,10 @@ public enum HealthRoutes {
         public var projections: [ProjectionStatusReport]
     }
 
+    /// A projection at most this many events behind still counts for readiness: under steady
+    /// writes a fold is always an event or two behind, and `/ready` must not flap with it.
+    public static let tolerableLag: UInt64 = 100
+
     public static func add(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
         routes.get("/health") { _, _ in Health(status: "ok") }
 
@@ -23,7 +27,7 @@ public enum HealthRoutes {
             let natsStatus = environment.connection.status
             let streams = natsStatus == .connected ? await environment.log.streamsPresent() : false
             let reports = await environment.projectionReports()
-            let ready = natsStatus == .connected && streams && reports.allSatisfy(\.caughtUp)
+            let ready = natsStatus == .connected && streams && reports.allSatisfy { $0.caughtUp || $0.lag <= tolerableLag }
             let body = Readiness(ready: ready, nats: natsStatus.rawValue, natsError: environment.connection.lastAsyncError,
                                  streams: streams, projections: reports)
             return try JSONResponse.make(ready ? .ok : .serviceUnavailable, body)
