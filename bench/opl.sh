@@ -84,11 +84,17 @@ open('$work/points.txt', 'w').write(''.join('%.5f,%.5f\n' % (r.uniform(25, 49), 
 geo=$($MUSTER bench geocode --gazetteer .data/gazetteer/places.tsv --queries 500000 --points "$work/points.txt")
 rg=$(PYTHONPATH=.tools/bench-py python3 bench/rg_baseline.py "$work/points.txt" 20000)
 
-python3 - "$nginx304" "$muster304" "$nginx200" "$muster200" "$geo" "$rg" <<'PY'
+echo "== moderation checks: a fold of 100 actions against one of 100,000 (the checks look up an index, not every action)"
+checks100=$($MUSTER bench moderation-checks --actions 100 --checks 20000)
+checks100k=$($MUSTER bench moderation-checks --actions 100000 --checks 20000)
+
+python3 - "$nginx304" "$muster304" "$nginx200" "$muster200" "$geo" "$rg" "$checks100" "$checks100k" <<'PY'
 import json, os, platform, sys
 n304, m304, n200, m200 = (int(x) for x in sys.argv[1:5])
 geo, rg = json.loads(sys.argv[5]), json.loads(sys.argv[6])
+c100, c100k = json.loads(sys.argv[7]), json.loads(sys.argv[8])
 rows = [
+    ("moderation checks/s, 100k vs 100 actions", c100k["checksPerSecond"], c100["checksPerSecond"], 0.5, "checks/s"),
     ("/api/mobile/data 304 vs nginx 304", m304, n304, 0.5, "req/s"),
     ("/api/mobile/data 200 vs nginx 200", m200, n200, 0.4, "req/s"),
     ("reverse geocode vs reverse_geocoder", geo["reverse_per_sec"], rg["reverse_per_sec"], 10.0, "q/s"),

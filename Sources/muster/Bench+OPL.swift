@@ -98,3 +98,48 @@ extension Bench {
         }
     }
 }
+
+extension Bench {
+    /// The moderation checks on a fold holding `actions` approved actions (in memory, no NATS):
+    /// checks a second for new submissions, some against an employer that already has actions.
+    struct ModerationChecksCost: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "moderation-checks")
+        @Option var actions = 100_000
+        @Option var checks = 20_000
+
+        func run() async throws {
+            var state = OPLProjection.initialState
+            let start = Timestamp.string(Date().addingTimeInterval(-86_400))
+            func details(_ i: Int) -> ActionDetails {
+                ActionDetails(organization: "Local \(i % 500)", actionType: "strike", location: "Site \(i)", startDate: start, durationDays: 365,
+                              description: "Bench action \(i)", coordinates: Coordinates(latitude: 25 + Double(i % 2400) / 100, longitude: -120 + Double(i % 5000) / 100))
+            }
+            var sequence: UInt64 = 0
+            let catalog = EventCatalog.opl
+            let encoder = JSONEncoder()
+            func fold(_ payload: some EventPayload) throws { // as a replay would: an envelope, decoded by the catalog
+                sequence += 1
+                let body = try encoder.encode(EventEnvelope(source: "bench", data: payload))
+                try OPLProjection.apply(try catalog.decode(subject: payload.eventType.subject(aggregateID: payload.aggregateID),
+                                                           sequence: sequence, payload: body), to: &state)
+            }
+            for i in 0..<actions {
+                let id = String(format: "act_%016llx", UInt64(i) &* 0x9E37_79B9_7F4A_7C15)
+                let employer = EmployerDetails(name: "Employer \(i % max(1, actions / 4))") // four actions an employer
+                try fold(ActionSubmitted(actionId: id, employer: employer, action: details(i), submittedBy: "key_\(i % 1000)", channel: "import"))
+                try fold(ActionApproved(actionId: id, employerId: OPLIDs.employer(named: employer.name), employer: employer, action: details(i),
+                                        urls: [], locations: [], moderator: "bench", reason: "bench load"))
+            }
+            var flagged = 0
+            let clock = ContinuousClock.now
+            for n in 0..<checks {
+                let submitted = ActionSubmitted(actionId: String(format: "act_%016llx", UInt64(actions + n) &* 0x9E37_79B9_7F4A_7C15),
+                                                employer: EmployerDetails(name: "Employer \(n % max(1, actions / 4))", website: "https://e\(n).example.com"),
+                                                action: details(n), submittedBy: "key_\(n % 1000)")
+                flagged += ModerationChecks.flags(for: submitted, in: state).count
+            }
+            let seconds = (ContinuousClock.now - clock).seconds
+            print(#"{"actions": \#(actions), "checks": \#(checks), "checksPerSecond": \#(Int(Double(checks) / seconds)), "microsPerCheck": \#((seconds / Double(checks) * 1e6 * 10).rounded() / 10), "flags": \#(flagged)}"#)
+        }
+    }
+}

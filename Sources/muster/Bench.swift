@@ -13,7 +13,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure Muster's append and projection replay (used by make bench).",
         shouldDisplay: false,
         subcommands: [Append.self, Replay.self, EnvelopeSize.self, Decode.self, OPLLoad.self, Geocode.self,
-                       AnalyticsSize.self, AnalyticsPost.self, FunnelLoad.self, FunnelReplay.self])
+                       AnalyticsSize.self, AnalyticsPost.self, FunnelLoad.self, FunnelReplay.self, ModerationChecksCost.self])
 
     /// A small event used only by the benchmark (registered only in the benchmark's catalog).
     struct Sample: EventPayload {

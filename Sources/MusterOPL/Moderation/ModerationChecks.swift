@@ -17,9 +17,9 @@ public enum ModerationChecks {
         let start = OPLDates.parse(submitted.action.startDate) ?? now
         let end = start.addingTimeInterval(Double(submitted.action.durationDays) * 86_400)
         let here = submitted.action.coordinates
-        for other in state.actions.values.sorted(by: { $0.id < $1.id }) where other.id != submitted.actionId {
-            guard other.status != .rejected, other.status != .merged,
-                  OPLIDs.employer(named: other.employer.name) == employerId,
+        // Only the employer's own actions (an index in the fold), never a scan of every action.
+        for id in (state.actionsByEmployer[employerId] ?? []).sorted() where id != submitted.actionId {
+            guard let other = state.actions[id], other.status != .rejected, other.status != .merged,
                   let otherStart = other.startDate, let otherEnd = other.endDate, otherStart < end, start < otherEnd else { continue }
             if let here, let there = other.coordinates,
                distanceMeters(here.latitude, here.longitude, there.latitude, there.longitude) > duplicateDistance { continue }
@@ -33,7 +33,10 @@ public enum ModerationChecks {
         for (field, url) in [("learnMoreUrl", submitted.action.learnMoreUrl), ("logoUrl", submitted.action.logoUrl)] {
             if let url, let problem = urlProblem(url) { flags.append(ModerationFlag(code: "url", detail: "\(field): \(problem)")) }
         }
-        let recent = state.actions.values.filter { $0.submittedBy == submitted.submittedBy && $0.id != submitted.actionId && isRecent($0.submittedAt, now) }.count
+        let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        // This submission itself, once folded, is among the submitter's recent ones: not counted twice.
+        let folded = state.actions[submitted.actionId].map { isRecent($0.submittedAt, now) ? 1 : 0 } ?? 0
+        let recent = OPLProjection.State.recent(state.actionTimesBySubmitter[submitted.submittedBy], now: nowMillis) - folded
         if recent + 1 > submissionsPerHour {
             flags.append(ModerationFlag(code: "rate", detail: "\(recent + 1) submissions from \(submitted.submittedBy) within an hour"))
         }
@@ -53,7 +56,9 @@ public enum ModerationChecks {
                                             relatedId: action.id))
             }
         }
-        let recent = state.snapshots.values.filter { $0.submittedBy == snapshot.submittedBy && $0.id != snapshot.snapshotId && isRecent($0.submittedAt, now) }.count
+        let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let folded = state.snapshots[snapshot.snapshotId].map { isRecent($0.submittedAt, now) ? 1 : 0 } ?? 0
+        let recent = OPLProjection.State.recent(state.snapshotTimesBySubmitter[snapshot.submittedBy], now: nowMillis) - folded
         if recent + 1 > submissionsPerHour {
             flags.append(ModerationFlag(code: "rate", detail: "\(recent + 1) snapshots from \(snapshot.submittedBy) within an hour"))
         }

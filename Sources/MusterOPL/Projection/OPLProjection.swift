@@ -18,17 +18,67 @@ public enum OPLProjection: Projection {
         /// Moves only with events that change what the blocklists show (an approved or ended
         /// action, or a site added to one), so the views survive submissions and checks.
         public var blocklistRevision: UInt64 = 0
+
+        /// Derived, never stored (rebuilt when a snapshot file is read): action ids by employer
+        /// (`OPLIDs.employer(named:)`), and each submitter's submission times in log order (one
+        /// app key submits for every install of the app). The moderation checks look a submission
+        /// up here, so they cost the same with 100 actions as with 100k.
+        public internal(set) var actionsByEmployer: [String: Set<String>] = [:]
+        public internal(set) var actionTimesBySubmitter: [String: [Int64]] = [:]
+        public internal(set) var snapshotTimesBySubmitter: [String: [Int64]] = [:]
+
+        enum CodingKeys: String, CodingKey { case actions, snapshots, blocklistRevision }
+
         public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            actions = try c.decode([String: Action].self, forKey: .actions)
+            snapshots = try c.decode([String: Snapshot].self, forKey: .snapshots)
+            blocklistRevision = try c.decode(UInt64.self, forKey: .blocklistRevision)
+            for action in actions.values.sorted(by: { $0.sequence < $1.sequence }) { index(action) }
+            for snapshot in snapshots.values.sorted(by: { $0.sequence < $1.sequence }) {
+                snapshotTimesBySubmitter[snapshot.submittedBy, default: []].append(Timestamp.millis(snapshot.submittedAt) ?? 0)
+            }
+        }
+
+        mutating func index(_ action: Action) {
+            actionsByEmployer[OPLIDs.employer(named: action.employer.name), default: []].insert(action.id)
+            actionTimesBySubmitter[action.submittedBy, default: []].append(Timestamp.millis(action.submittedAt) ?? 0)
+        }
+
+        /// How many of `times` (in log order) lie within `window` before `now`: read from the end.
+        public static func recent(_ times: [Int64]?, now: Int64, window: Int64 = 3_600_000) -> Int {
+            guard let times else { return 0 }
+            var count = 0
+            for time in times.reversed() {
+                guard now - time < window else { break }
+                count += 1
+            }
+            return count
+        }
+
+        /// Moves an action to its new employer's entry when an approval renamed the employer.
+        mutating func reindex(_ id: String, employerBefore before: String, after: String) {
+            guard before != after else { return }
+            let old = OPLIDs.employer(named: before)
+            actionsByEmployer[old]?.remove(id)
+            if actionsByEmployer[old]?.isEmpty == true { actionsByEmployer[old] = nil } // as a reload would build it
+            actionsByEmployer[OPLIDs.employer(named: after), default: []].insert(id)
+        }
     }
 
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let e as ActionSubmitted:
             guard state.actions[e.actionId] == nil else { throw ProjectionRejection("action \(e.actionId) was already submitted") }
-            state.actions[e.actionId] = Action(submitted: e, at: event.time, sequence: event.sequence)
+            let action = Action(submitted: e, at: event.time, sequence: event.sequence)
+            state.actions[e.actionId] = action
+            state.index(action)
         case let e as SnapshotSubmitted:
             guard state.snapshots[e.snapshotId] == nil else { throw ProjectionRejection("snapshot \(e.snapshotId) was already submitted") }
             state.snapshots[e.snapshotId] = Snapshot(submitted: e, at: event.time, sequence: event.sequence)
+            state.snapshotTimesBySubmitter[e.submittedBy, default: []].append(Timestamp.millis(event.time) ?? 0)
             state.actions[e.actionId]?.snapshotIds.append(e.snapshotId)
         case let e as SnapshotChecked:
             try updateSnapshot(e.snapshotId, in: &state, event) { $0.flags = e.flags; $0.checked = true }
@@ -59,10 +109,12 @@ public enum OPLProjection: Projection {
             throw ProjectionRejection("\(event.type) for unknown action \(event.aggregateID)")
         }
         let shownBefore = action.showsInBlocklists
+        let employerBefore = action.employer.name
         try action.apply(event, known: { state.actions[$0] != nil })
         action.sequence = event.sequence
         if shownBefore || action.showsInBlocklists { state.blocklistRevision += 1 }
         state.actions[event.aggregateID] = action
+        state.reindex(action.id, employerBefore: employerBefore, after: action.employer.name)
     }
 
     private static func updateSnapshot(_ id: String, in state: inout State, _ event: RecordedEvent,

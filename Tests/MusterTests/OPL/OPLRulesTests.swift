@@ -53,6 +53,23 @@ struct OPLRulesTests {
         #expect(ModerationChecks.flags(for: submitted("Other"), in: busy, now: now).map(\.code) == ["rate"])
     }
 
+    /// The checks' indexes are derived, not stored: a state read back from its snapshot file has
+    /// them again, and an approval that renames the employer moves the action to its new name.
+    @Test func theChecksIndexesSurviveASnapshotAndFollowRenames() throws {
+        let a = submitted("Acme Corp.")
+        let renamed = ActionApproved(actionId: a.actionId, employerId: OPLIDs.employer(named: "Acme Logistics"),
+                                     employer: EmployerDetails(name: "Acme Logistics"), action: a.action, urls: [], locations: [],
+                                     moderator: "m", reason: "ok")
+        let state = try fold([a, renamed] + (0..<5).map { submitted("Employer \($0)") })
+        let reloaded = try JSONDecoder().decode(OPLProjection.State.self, from: JSONEncoder().encode(state))
+        #expect(reloaded == state)
+        #expect(state.actionsByEmployer[OPLIDs.employer(named: "Acme Logistics")] == [a.actionId])
+        #expect(state.actionsByEmployer[OPLIDs.employer(named: "Acme Corp.")]?.isEmpty != false)
+        let now = OPLDates.parse("2026-11-20T00:30:00Z")!
+        let flags = ModerationChecks.flags(for: submitted("ACME logistics"), in: reloaded, now: now).map(\.code)
+        #expect(flags == ["duplicate", "rate"])
+    }
+
     @Test func theBlocklistRevisionMovesOnlyWithWhatTheBlocklistsShow() throws {
         let a = submitted()
         let approved = ActionApproved(actionId: a.actionId, employerId: OPLIDs.employer(named: "Acme"), employer: a.employer,
