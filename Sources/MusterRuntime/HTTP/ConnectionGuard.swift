@@ -1,5 +1,6 @@
 import HTTPTypes
 import Metrics
+import MusterNATS
 import NIOCore
 import NIOHTTPTypes
 import Synchronization
@@ -101,8 +102,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private func arm(_ context: ChannelHandlerContext, _ after: Duration, reason: String) {
         timer?.cancel()
-        let nanoseconds = after.components.seconds * 1_000_000_000 + after.components.attoseconds / 1_000_000_000
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [count] in
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(after.nanoseconds)) { [count] in
             count.closed(reason)
             context.close(promise: nil)
         }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Metrics
+import MusterNATS
 
 /// One request counter and one duration histogram for every routed request, labelled by method,
 /// route pattern (`/api/moderation/actions/{id}/{decision}`, never the raw path) and status class,
@@ -28,13 +29,6 @@ public struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddlewar
                 dimensions: [("method", method), ("route", route), ("status", "\(status / 100)xx")]).increment()
         Timer(label: "muster_http_request_duration_seconds", dimensions: [("method", method), ("route", route)],
               preferredDisplayUnit: .seconds)
-            .recordInterval(since: start)
-    }
-}
-
-extension Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            .recordNanoseconds((ContinuousClock.now - start).nanoseconds)
     }
 }
