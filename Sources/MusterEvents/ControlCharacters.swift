@@ -116,7 +116,8 @@ public enum ControlCharacters {
         return (min(j, b.count), bad)
     }
 
-    static func isControl(_ scalar: UInt32) -> Bool {
+    /// A control character other than tab and newline: C0, DEL or C1.
+    public static func isControl(_ scalar: UInt32) -> Bool {
         (scalar < 0x20 && scalar != 0x09 && scalar != 0x0A) || (0x7F...0x9F).contains(scalar)
     }
 

@@ -1,3 +1,5 @@
+import MusterEvents
+
 /// Text made safe for HTML element content and quoted attribute values.
 public func escapeHTML(_ text: some StringProtocol) -> String {
     var out = ""
@@ -11,7 +13,7 @@ public func escapeHTML(_ text: some StringProtocol) -> String {
         case "'": out += "&#39;"
         case "\r\n": out += "\n"
         // Control characters (stored before input refused them) show as U+FFFD, never raw.
-        case _ where character.unicodeScalars.contains(where: { ($0.value < 0x20 && $0.value != 0x09 && $0.value != 0x0A) || (0x7F...0x9F).contains($0.value) }):
+        case _ where character.unicodeScalars.contains(where: { ControlCharacters.isControl($0.value) }):
             out += "\u{FFFD}"
         default: out.append(character)
         }
