@@ -47,7 +47,7 @@ public enum GeocodeRoutes {
         mobile.post("/geocode") { request, context in
             let bytes = try await request.body.collect(upTo: 16 * 1024)
             let body = try JSONDecoder().decode(ForwardRequest.self, from: bytes)
-            try MobileWriteRoutes.refuseNulls(bytes)
+            try RequestJSON.refuseNulls(bytes)
             // Each part as sent, in Unicode scalars (as the description counts), before any trimming.
             for (name, part) in [("address", body.address), ("street", body.street), ("city", body.city), ("state", body.state),
                                  ("zipCode", body.zipCode)] where (part?.unicodeScalars.count ?? 0) > 500 {

@@ -59,25 +59,9 @@ public enum MobileWriteRoutes {
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: MusterRequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: maxBody)
         let value = try JSONDecoder().decode(T.self, from: buffer)
-        try refuseNulls(buffer)
-        try refuseControlCharacters(buffer)
+        try RequestJSON.refuseNulls(buffer)
+        try RequestJSON.refuseControlCharacters(buffer)
         return value
-    }
-
-    /// A `null` anywhere in the body: 400 naming the field. The clients leave absent fields out,
-    /// and `null` is no value the description allows (Codable would read it as absent).
-    static func refuseNulls(_ body: ByteBuffer) throws {
-        guard let field = body.withUnsafeReadableBytes({ ControlCharacters.firstNull(inJSON: $0) }) else { return }
-        let name = field.split(separator: "/").joined(separator: ".")
-        throw APIError(.badRequest, "invalid request body: \(name.isEmpty ? "body" : name) must not be null (leave an absent field out)")
-    }
-
-    /// Control characters in any text of the body, as sent: 422 naming the field. (The log checks
-    /// every event too, but a blank optional field, `"\r"`, is dropped before it becomes one.)
-    static func refuseControlCharacters(_ body: ByteBuffer) throws {
-        guard let field = body.withUnsafeReadableBytes({ ControlCharacters.firstField(inJSON: $0) }) else { return }
-        let name = field.split(separator: "/").joined(separator: ".")
-        throw APIError(.unprocessableContent, "\(name.isEmpty ? "body" : name) must not contain control characters (tab and newline are allowed)")
     }
 
     /// The aggregate id: derived from the key and its `Idempotency-Key` when one is sent (so a

@@ -31,7 +31,7 @@ public enum ModerationRoutes {
             let decision = try context.parameters.require("decision")
             let moderator = try context.requireClient().id
             let body = try await request.body.collect(upTo: 256 * 1024)
-            try MobileWriteRoutes.refuseControlCharacters(body)
+            try RequestJSON.refuseControlCharacters(body)
             let decoder = JSONDecoder()
             let empty = body.readableBytes == 0
             let sequence: UInt64
@@ -51,7 +51,7 @@ public enum ModerationRoutes {
             let decision = try context.parameters.require("decision")
             let moderator = try context.requireClient().id
             let body = try await request.body.collect(upTo: 64 * 1024)
-            try MobileWriteRoutes.refuseControlCharacters(body)
+            try RequestJSON.refuseControlCharacters(body)
             let empty = body.readableBytes == 0
             let sequence: UInt64
             switch decision {
