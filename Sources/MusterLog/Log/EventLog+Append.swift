@@ -61,14 +61,17 @@ extension EventLog {
         return encoder
     }()
 
+    /// The envelope names payload fields under `/data`: the payload's own pointer, so a caller can
+    /// answer in its own terms; nil for a field of the envelope itself.
+    static func payloadError(_ field: String, _ reason: String) -> EventValidationError? {
+        field.hasPrefix("/data") ? EventValidationError(field: String(field.dropFirst("/data".count)), reason) : nil
+    }
+
     /// Validates, wraps in an envelope and encodes, ready to publish. Nothing is sent.
     public func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
         let envelope = EventEnvelope(id: EventID.make(), source: source, traceparent: options.traceparent, actor: options.actor, data: payload)
         do { try Validate.$measuresScalars.withValue(true) { try envelope.validate() } } catch let error as EventValidationError {
-            // The envelope names payload fields under `/data`; hand the payload's own pointer back too.
-            let payloadError = error.field.hasPrefix("/data")
-                ? EventValidationError(field: String(error.field.dropFirst("/data".count)), error.reason) : nil
-            throw AppendError(code: .invalid, message: "\(P.eventType): \(error)", payloadError: payloadError)
+            throw AppendError(code: .invalid, message: "\(P.eventType): \(error)", payloadError: Self.payloadError(error.field, error.reason))
         }
         // After the payload's rules, which say more precisely what is wrong with an id that makes a bad token.
         guard Subject.isToken(payload.aggregateID) else {
@@ -79,8 +82,7 @@ extension EventLog {
         // events are held to it (stored ones are folded as they were written).
         if let field = body.withUnsafeBytes({ ControlCharacters.firstField(inJSON: $0) }) {
             let reason = "must not contain control characters (tab and newline are allowed)"
-            let payloadError = field.hasPrefix("/data") ? EventValidationError(field: String(field.dropFirst("/data".count)), reason) : nil
-            throw AppendError(code: .invalid, message: "\(P.eventType): \(field) \(reason)", payloadError: payloadError)
+            throw AppendError(code: .invalid, message: "\(P.eventType): \(field) \(reason)", payloadError: Self.payloadError(field, reason))
         }
         guard body.count <= configuration.maxEventBytes else {
             throw AppendError(code: .tooLarge, message: "event is \(body.count) bytes; the log takes at most \(configuration.maxEventBytes)")
