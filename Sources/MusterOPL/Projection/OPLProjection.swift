@@ -37,14 +37,16 @@ public enum OPLProjection: Projection {
             snapshots = try c.decode([String: Snapshot].self, forKey: .snapshots)
             blocklistRevision = try c.decode(UInt64.self, forKey: .blocklistRevision)
             for action in actions.values.sorted(by: { $0.sequence < $1.sequence }) { index(action) }
-            for snapshot in snapshots.values.sorted(by: { $0.sequence < $1.sequence }) {
-                snapshotTimesBySubmitter[snapshot.submittedBy, default: []].append(Timestamp.millis(snapshot.submittedAt) ?? 0)
-            }
+            for snapshot in snapshots.values.sorted(by: { $0.sequence < $1.sequence }) { index(snapshot) }
         }
 
         mutating func index(_ action: Action) {
             actionsByEmployer[OPLIDs.employer(named: action.employer.name), default: []].insert(action.id)
             actionTimesBySubmitter[action.submittedBy, default: []].append(Timestamp.millis(action.submittedAt) ?? 0)
+        }
+
+        mutating func index(_ snapshot: Snapshot) {
+            snapshotTimesBySubmitter[snapshot.submittedBy, default: []].append(Timestamp.millis(snapshot.submittedAt) ?? 0)
         }
 
         /// How many of `times` (in log order) lie within `window` before `now`: read from the end.
@@ -77,8 +79,9 @@ public enum OPLProjection: Projection {
             state.index(action)
         case let e as SnapshotSubmitted:
             guard state.snapshots[e.snapshotId] == nil else { throw ProjectionRejection("snapshot \(e.snapshotId) was already submitted") }
-            state.snapshots[e.snapshotId] = Snapshot(submitted: e, at: event.time, sequence: event.sequence)
-            state.snapshotTimesBySubmitter[e.submittedBy, default: []].append(Timestamp.millis(event.time) ?? 0)
+            let snapshot = Snapshot(submitted: e, at: event.time, sequence: event.sequence)
+            state.snapshots[e.snapshotId] = snapshot
+            state.index(snapshot)
             state.actions[e.actionId]?.snapshotIds.append(e.snapshotId)
         case let e as SnapshotChecked:
             try updateSnapshot(e.snapshotId, in: &state, event) { $0.flags = e.flags; $0.checked = true }
