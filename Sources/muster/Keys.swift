@@ -10,22 +10,8 @@ struct Keys: AsyncParsableCommand {
         abstract: "Issue, revoke and list API keys.",
         subcommands: [Issue.self, Import.self, Revoke.self, List.self])
 
-    /// `--app` and `--scopes` checked against what exists, with the lists in the error.
-    static func checked(app: String, scopes: String) throws -> [String] {
-        guard MusterApp.all.contains(app) else {
-            throw ValidationError("--app \(app) is not one of \(MusterApp.all.sorted().joined(separator: ", "))")
-        }
-        let list = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        for scope in list where !MusterProcess.scopes.contains(scope) {
-            throw ValidationError("unknown scope \(scope); known scopes: \(MusterProcess.scopes.joined(separator: ", "))")
-        }
-        return list
-    }
-
-    struct Issue: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Issue a key and print it once. Only its SHA-256 goes into the log.")
-
+    /// What a key is for, shared by `issue` and `import`.
+    struct KeyOptions: ParsableArguments {
         @Option(name: .long, help: "App the key is for: \(MusterApp.all.sorted().joined(separator: ", ")).")
         var app: String
 
@@ -35,13 +21,32 @@ struct Keys: AsyncParsableCommand {
         @Option(name: .long, help: "A note to tell keys apart (no secrets).")
         var label: String?
 
+        /// The scopes, with `--app` and each scope checked against what exists (the lists in the error).
+        func checkedScopes() throws -> [String] {
+            guard MusterApp.all.contains(app) else {
+                throw ValidationError("--app \(app) is not one of \(MusterApp.all.sorted().joined(separator: ", "))")
+            }
+            let list = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for scope in list where !MusterProcess.scopes.contains(scope) {
+                throw ValidationError("unknown scope \(scope); known scopes: \(MusterProcess.scopes.joined(separator: ", "))")
+            }
+            return list
+        }
+    }
+
+    struct Issue: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Issue a key and print it once. Only its SHA-256 goes into the log.")
+
+        @OptionGroup var options: KeyOptions
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            let scopeList = try Keys.checked(app: app, scopes: scopes)
+            let scopeList = try options.checkedScopes()
+            let app = options.app
             let (key, keyId) = APIKey.generate(app: app)
             let event = APIKeyIssued(keyId: keyId, app: app, scopes: scopeList, keyHash: APIKey.hash(key),
-                                     keyPrefix: APIKey.prefix(key), label: label, issuedBy: "cli:\(NSUserName())")
+                                     keyPrefix: APIKey.prefix(key), label: options.label, issuedBy: "cli:\(NSUserName())")
             do { try event.validate() } catch { throw ValidationError("\(error)") }
             try await common.withLog { log, _, _ in
                 let result = try await log.append(event, options: .init(expected: .noEvents, actor: "cli"))
@@ -54,28 +59,21 @@ struct Keys: AsyncParsableCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a key made elsewhere (one a published client ships), read from standard input.",
-            discussion: "Only its SHA-256 goes into the log; the key is never printed. Importing the same key twice is refused.")
+            discussion: "The key must start with `<app>_`. Only its SHA-256 goes into the log; the key is never printed. Importing the same key twice is refused.")
 
-        @Option(name: .long, help: "App the key is for; the key must start with `<app>_`.")
-        var app: String
-
-        @Option(name: .long, help: "Comma-separated scopes (\(MusterProcess.scopes.joined(separator: ", "))).")
-        var scopes: String
-
-        @Option(name: .long, help: "A note to tell keys apart (no secrets).")
-        var label: String?
-
+        @OptionGroup var options: KeyOptions
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            let scopeList = try Keys.checked(app: app, scopes: scopes)
+            let scopeList = try options.checkedScopes()
+            let app = options.app
             let key = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
             guard APIKey.isWellFormed(key), key.hasPrefix(app + "_") else {
                 throw ValidationError("standard input must hold one key: \(app)_ followed by 64 lowercase hex digits")
             }
             let keyId = APIKey.importedID(for: key)
             let event = APIKeyIssued(keyId: keyId, app: app, scopes: scopeList, keyHash: APIKey.hash(key),
-                                     keyPrefix: APIKey.prefix(key), label: label ?? "imported", issuedBy: "cli:\(NSUserName()):import")
+                                     keyPrefix: APIKey.prefix(key), label: options.label ?? "imported", issuedBy: "cli:\(NSUserName()):import")
             do { try event.validate() } catch { throw ValidationError("\(error)") }
             try await common.withLog { log, _, _ in
                 do {
