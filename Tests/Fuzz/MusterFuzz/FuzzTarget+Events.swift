@@ -18,9 +18,9 @@ extension FuzzTarget {
         }
     }
 
-    /// The control-character scan reads any bytes without trapping and names a pointer.
+    /// The control-character and null scans read any bytes without trapping and name a pointer.
     static func controlCharacters(_ bytes: [UInt8]) {
-        if let field = ControlCharacters.firstField(inJSON: bytes) {
+        for field in [ControlCharacters.firstField(inJSON: bytes), ControlCharacters.firstNull(inJSON: bytes)].compactMap({ $0 }) {
             require(field.isEmpty || field.utf8.first == UInt8(ascii: "/"), "pointer \(field)") // "" is the whole document
         }
     }
