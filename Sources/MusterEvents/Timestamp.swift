@@ -5,7 +5,12 @@ import Foundation
 public enum Timestamp {
     /// `2026-02-10T19:23:45Z`: UTC, no fraction, as the apps' decoders expect.
     public static func string(_ date: Date) -> String {
-        string(millis: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), fraction: false)
+        string(millis: millis(date), fraction: false)
+    }
+
+    /// Whole milliseconds since 1970 (rounded down).
+    public static func millis(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// `2026-02-10T19:23:45.120Z` (or without the fraction).

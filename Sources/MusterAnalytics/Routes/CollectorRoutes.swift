@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import Hummingbird
+import MusterEvents
 import MusterPlatform
 import MusterRuntime
 
@@ -29,7 +30,7 @@ public enum CollectorRoutes {
             }
     }
 
-    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    static func now() -> Int64 { Timestamp.millis(Date()) }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         let body = try inflate(try await request.body.collect(upTo: maxBytes), encoding: request.headers[.contentEncoding])

@@ -1,4 +1,5 @@
 import Foundation
+import MusterEvents
 import MusterGeo
 
 /// The automatic checks that run on every submission before a moderator sees it. Pure: the
@@ -33,7 +34,7 @@ public enum ModerationChecks {
         for (field, url) in [("learnMoreUrl", submitted.action.learnMoreUrl), ("logoUrl", submitted.action.logoUrl)] {
             if let url, let problem = urlProblem(url) { flags.append(ModerationFlag(code: "url", detail: "\(field): \(problem)")) }
         }
-        let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let nowMillis = Timestamp.millis(now)
         // This submission itself, once folded, is among the submitter's recent ones: not counted twice.
         let folded = state.actions[submitted.actionId].map { isRecent($0.submittedAt, now) ? 1 : 0 } ?? 0
         let recent = OPLProjection.State.recent(state.actionTimesBySubmitter[submitted.submittedBy], now: nowMillis) - folded
@@ -56,7 +57,7 @@ public enum ModerationChecks {
                                             relatedId: action.id))
             }
         }
-        let nowMillis = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let nowMillis = Timestamp.millis(now)
         let folded = state.snapshots[snapshot.snapshotId].map { isRecent($0.submittedAt, now) ? 1 : 0 } ?? 0
         let recent = OPLProjection.State.recent(state.snapshotTimesBySubmitter[snapshot.submittedBy], now: nowMillis) - folded
         if recent + 1 > submissionsPerHour {
