@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// A real `nats-server` with JetStream, started for a test on a free port in a temporary folder
@@ -80,6 +81,15 @@ public final class NATSTestServer: Sendable {
         let process = self.process.withLock { $0 }
         if process.isRunning {
             process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Kills the server with SIGKILL, as a crash or an OOM kill would; storage stays.
+    public func crash() {
+        let process = self.process.withLock { $0 }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }

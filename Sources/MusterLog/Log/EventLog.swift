@@ -37,9 +37,22 @@ public struct EventLog: Sendable {
     }
 
     /// Creates or updates both streams; safe to call at every start-up.
-    public func bootstrap() async throws {
-        try await jetStream.ensureStream(eventsStreamConfig)
-        try await jetStream.ensureStream(dlqStreamConfig)
+    /// - Parameter patience: how long to keep trying while the cluster cannot answer yet (its
+    ///   nodes are starting and have no JetStream leader); other errors are thrown at once.
+    public func bootstrap(patience: Duration = .zero, logger: Logger? = nil) async throws {
+        let deadline = ContinuousClock.now + patience
+        var told = false
+        while true {
+            do {
+                try await jetStream.ensureStream(eventsStreamConfig)
+                try await jetStream.ensureStream(dlqStreamConfig)
+                return
+            } catch let error as NATSError where error.isTransient && ContinuousClock.now < deadline {
+                if !told { logger?.notice("waiting for JetStream to elect a leader", metadata: ["error": "\(error)"]) }
+                told = true
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
     }
 
     /// True when both streams exist (what `/ready` asks).

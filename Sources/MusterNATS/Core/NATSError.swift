@@ -28,6 +28,12 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(code): \(message)" }
 
+    /// The cluster may answer differently in a moment: no JetStream leader yet (a cluster that is
+    /// starting or electing one), or no answer in time. Configuration errors are not transient.
+    public var isTransient: Bool {
+        code == .timeout || code == .noResponders || apiErrorCode == 10008 // JetStream system temporarily unavailable
+    }
+
     /// Wraps a libnats status, with the library's thread-local last error text where it has one.
     static func status(_ status: natsStatus, _ context: String) -> NATSError {
         let text = String(cString: natsStatus_GetText(status))

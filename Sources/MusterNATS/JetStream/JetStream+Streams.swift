@@ -41,6 +41,21 @@ public struct StreamState: Codable, Sendable {
 public struct StreamInfo: Codable, Sendable {
     public var config: StreamConfig
     public var state: StreamState
+    /// Present when the stream lives on a cluster.
+    public var cluster: ClusterInfo?
+}
+
+/// Where a replicated stream's copies are: its leader's server name and the other replicas.
+public struct ClusterInfo: Codable, Sendable {
+    public struct Peer: Codable, Sendable {
+        public var name: String
+        /// The replica has caught up with the leader.
+        public var current: Bool
+    }
+
+    public var name: String?
+    public var leader: String?
+    public var replicas: [Peer]?
 }
 
 /// A message read back from a stream by sequence or by last subject.

@@ -104,7 +104,8 @@ public enum MusterProcess {
         let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
                                             catalog: catalog, metrics: metrics, source: "muster/\(configuration.instance)")
         do {
-            try await environment.log.bootstrap()
+            // A cluster that starts with us has no JetStream leader for a few seconds.
+            try await environment.log.bootstrap(patience: .seconds(60), logger: logger)
         } catch {
             await connection.close()
             throw error

@@ -1,27 +1,12 @@
 import Foundation
 import FoundationNetworking
-import Glibc
+import MusterTesting
 import Testing
 
 /// `/metrics` as Prometheus sees it, from a real `muster serve` process: on its own port, help
 /// text for every family, one request counter with 4xx and 5xx apart, and a restart counter.
 @Suite("Metrics of a running process", .serialized)
 struct MetricsTests {
-    /// A port nobody listens on just now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw TestServerFailure("no free port: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func get(_ url: String) async throws -> (status: Int, body: String) {
         let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
@@ -42,7 +27,7 @@ struct MetricsTests {
         try #require(FileManager.default.isExecutableFile(atPath: KillNineTests.binary), "build muster first (swift build)")
         try await withTestLog { env in
             let data = env.server.directory.appendingPathComponent("metricstest")
-            let (port, metricsPort) = (try Self.freePort(), try Self.freePort())
+            let (port, metricsPort) = (try freePort(), try freePort())
             let base = "http://127.0.0.1:\(port)", metrics = "http://127.0.0.1:\(metricsPort)/metrics"
             var process = try serve(env, data: data, port: port, metricsPort: metricsPort)
             defer { process.terminate() }

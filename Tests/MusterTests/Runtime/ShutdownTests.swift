@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import Glibc
 import MusterOPL
+import MusterTesting
 import Testing
 
 /// SIGTERM while the moderation checks have a backlog: the process stops within Docker's default
@@ -12,7 +13,7 @@ struct ShutdownTests {
     @Test func sigtermWithABacklogStopsWithinTenSeconds() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: KillNineTests.binary), "build muster first (swift build)")
         try await withTestLog { env in
-            let port = try MetricsTests.freePort()
+            let port = try freePort()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: KillNineTests.binary)
             process.arguments = ["serve", "all", "--nats-url", env.server.url, "--data-dir", env.server.directory.appendingPathComponent("stop").path,

@@ -74,9 +74,10 @@ func withTestApp(_ names: [String] = ["all"], live: Bool = false, configure: (in
 
 /// The process's own HTTP application on a real socket, without a test client of its own (whose
 /// keep-alive connection would meet the server's idle limit): `body` gets the port.
-func withLiveServer(_ names: [String] = ["all"], configure: (inout MusterConfiguration) -> Void = { _ in },
+func withLiveServer(_ names: [String] = ["all"], on cluster: NATSTestCluster? = nil,
+                    configure: (inout MusterConfiguration) -> Void = { _ in },
                     _ body: @escaping @Sendable (TestLog, Int) async throws -> Void) async throws {
-    try await withTestLog({ configuration in
+    try await withTestLog(on: cluster, { configuration in
         configure(&configuration)
         configuration.httpPort = 0
     }) { env in

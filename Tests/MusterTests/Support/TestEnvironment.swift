@@ -9,41 +9,49 @@ import MusterServices
 import MusterTesting
 import Prometheus
 
-/// A real nats-server, a connection, the log with its streams, and a data folder: all fresh.
+/// A real nats-server (or a cluster of them), a connection, the log with its streams, and a data
+/// folder: all fresh.
 struct TestLog {
+    /// The server, or a cluster's first node.
     let server: NATSTestServer
+    let cluster: NATSTestCluster?
     let connection: NATSConnection
     let environment: MusterEnvironment
     let dataDirectory: URL
     var log: EventLog { environment.log }
 
-    static func start(_ configure: (inout MusterConfiguration) -> Void = { _ in }) async throws -> TestLog {
-        let server = try await NATSTestServer.start()
+    /// - Parameter cluster: run on these nodes with the log replicated on each; a fresh server otherwise.
+    static func start(on cluster: NATSTestCluster? = nil, _ configure: (inout MusterConfiguration) -> Void = { _ in }) async throws -> TestLog {
+        let server: NATSTestServer
+        if let first = cluster?.nodes.first { server = first } else { server = try await NATSTestServer.start() }
+        let url = cluster?.urls ?? server.url
         var logger = Logger(label: "test")
         logger.logLevel = .error
-        let connection = try await NATSConnection.connect(NATSConfiguration(url: server.url, name: "test"), logger: logger)
+        let connection = try await NATSConnection.connect(NATSConfiguration(url: url, name: "test"), logger: logger)
         var configuration = MusterConfiguration()
-        configuration.natsURL = server.url
+        configuration.natsURL = url
+        configuration.streamReplicas = cluster?.nodes.count ?? 1
         configuration.dataDirectory = server.directory.appendingPathComponent("muster").path
         configuration.instance = "test"
         configuration.gazetteerPath = Repository.path("Tests/Fixtures/gazetteer-sample.tsv")
         configure(&configuration)
         let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
                                             catalog: MusterProcess.catalog, metrics: PrometheusCollectorRegistry(), source: "test")
-        try await environment.log.bootstrap()
-        return TestLog(server: server, connection: connection, environment: environment,
+        try await environment.log.bootstrap(patience: .seconds(30))
+        return TestLog(server: server, cluster: cluster, connection: connection, environment: environment,
                        dataDirectory: URL(fileURLWithPath: configuration.dataDirectory))
     }
 
     func stop() async {
         await connection.close()
-        server.stop()
+        if let cluster { cluster.stop() } else { server.stop() }
     }
 }
 
 /// Runs `body` with a fresh log; everything is torn down afterwards.
-func withTestLog<T>(_ configure: (inout MusterConfiguration) -> Void = { _ in }, _ body: (TestLog) async throws -> T) async throws -> T {
-    let env = try await TestLog.start(configure)
+func withTestLog<T>(on cluster: NATSTestCluster? = nil, _ configure: (inout MusterConfiguration) -> Void = { _ in },
+                   _ body: (TestLog) async throws -> T) async throws -> T {
+    let env = try await TestLog.start(on: cluster, configure)
     do {
         let result = try await body(env)
         await env.stop()

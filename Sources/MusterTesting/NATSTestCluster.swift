@@ -1,0 +1,47 @@
+import Foundation
+
+/// Three (or more) real nats-servers on loopback, routed into one JetStream cluster, each in a
+/// temporary folder of its own. A node can crash and restart on its own port with its storage.
+public final class NATSTestCluster: Sendable {
+    /// The nodes, in order; node `i` runs with server name `names[i]`.
+    public let nodes: [NATSTestServer]
+    public let names: [String]
+
+    private init(nodes: [NATSTestServer], names: [String]) {
+        self.nodes = nodes
+        self.names = names
+    }
+
+    /// Every node's client URL, as `MUSTER_NATS_URL` takes a list.
+    public var urls: String { nodes.map(\.url).joined(separator: ",") }
+
+    public func node(named name: String) -> NATSTestServer? {
+        names.firstIndex(of: name).map { nodes[$0] }
+    }
+
+    /// Starts `size` nodes; each knows the others' cluster ports as its routes.
+    public static func start(size: Int = 3, name: String = "muster-test") async throws -> NATSTestCluster {
+        let clusterPorts = try (0..<size).map { _ in try freePort() }
+        let routes = clusterPorts.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",")
+        let names = (1...size).map { "n\($0)" }
+        var nodes: [NATSTestServer] = []
+        do {
+            for (index, port) in clusterPorts.enumerated() {
+                nodes.append(try await NATSTestServer.start(extraArguments: [
+                    "--server_name", names[index], "--cluster_name", name,
+                    "--cluster", "nats://127.0.0.1:\(port)", "--routes", routes,
+                ]))
+            }
+        } catch {
+            for node in nodes { node.stop() }
+            throw error
+        }
+        return NATSTestCluster(nodes: nodes, names: names)
+    }
+
+    public func stop() {
+        for node in nodes { node.stop() }
+    }
+
+    deinit { stop() }
+}
