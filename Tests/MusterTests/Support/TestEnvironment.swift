@@ -48,6 +48,22 @@ struct TestLog {
     }
 }
 
+extension TestLog {
+    /// Waits until projection `name` has folded the event at `sequence`.
+    func settled(_ name: String, at sequence: UInt64) async throws {
+        try await eventually("\(name) at \(sequence)") {
+            await environment.projectionReports().first { $0.name == name }.map { $0.checkpoint >= sequence } ?? false
+        }
+    }
+
+    /// Issues a key with `scopes` and waits until the keys projection knows it.
+    func key(app: String = "opl", _ scopes: [String]) async throws -> String {
+        let (key, event) = issuedKey(app: app, scopes: scopes)
+        try await settled("keys", at: try await log.append(event).sequence)
+        return key
+    }
+}
+
 /// Runs `body` with a fresh log; everything is torn down afterwards.
 func withTestLog<T>(on cluster: NATSTestCluster? = nil, _ configure: (inout MusterConfiguration) -> Void = { _ in },
                    _ body: (TestLog) async throws -> T) async throws -> T {
