@@ -29,9 +29,13 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(code): \(message)" }
 
     /// The cluster may answer differently in a moment: no JetStream leader yet (a cluster that is
-    /// starting or electing one), or no answer in time. Configuration errors are not transient.
+    /// starting or electing one), no peers for a replicated stream yet (nodes still joining), or
+    /// no answer in time. A cluster too small for the replicas asked gives the same "no peers"
+    /// for good: a caller retries for a bounded time only.
     public var isTransient: Bool {
-        code == .timeout || code == .noResponders || apiErrorCode == 10008 // JetStream system temporarily unavailable
+        code == .timeout || code == .noResponders
+            || apiErrorCode == 10008 // JetStream system temporarily unavailable
+            || apiErrorCode == 10005 // no suitable peers for placement
     }
 
     /// Wraps a libnats status, with the library's thread-local last error text where it has one.

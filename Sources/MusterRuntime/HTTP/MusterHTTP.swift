@@ -25,8 +25,10 @@ public enum MusterHTTP {
             router: router,
             // New handlers for every connection: the guard first, so it sees every request and answer.
             server: .http1(configuration: .init(additionalChannelHandlers: [connectionGuard()] + fastPaths())),
+            // A backlog of 1024, not NIO's 256: after a deploy every app reconnects at once, and a full
+            // queue resets connections before the guard (at most 4096 at a time) ever sees them.
             configuration: .init(address: .hostname(environment.configuration.httpHost, port: environment.configuration.httpPort),
-                                 serverName: "muster"),
+                                 serverName: "muster", backlog: 1024),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

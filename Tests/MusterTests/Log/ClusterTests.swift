@@ -19,18 +19,21 @@ struct ClusterTests {
     /// What the writers saw, shared with the test that kills nodes.
     final class Load: Sendable {
         struct Failure { var at: ContinuousClock.Instant; var status: Int }
-        let acknowledged = Mutex<[String]>([])
+        struct Acknowledged { var name: String; var at: ContinuousClock.Instant }
+        let acknowledged = Mutex<[Acknowledged]>([])
         let failures = Mutex<[Failure]>([])
         let stopping = Atomic<Bool>(false)
 
         var acknowledgedCount: Int { acknowledged.withLock { $0.count } }
 
-        /// The failed writes since `start`, and how long writes kept failing (first failure to
-        /// the last, plus the retry pause after it).
-        func window(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> (count: Int, window: Duration) {
-            let times = failures.withLock { $0.filter { $0.at >= start && $0.at <= end }.map(\.at) }
-            guard let first = times.min(), let last = times.max() else { return (0, .zero) }
-            return (times.count, last - first + ClusterTests.retryPause)
+        /// The writes that failed after `kill`, and the failed-write window: the longest time in
+        /// which no write was acknowledged, from the last acknowledgement before `kill` on.
+        func window(after kill: ContinuousClock.Instant) -> (failed: Int, window: Duration) {
+            let failed = failures.withLock { $0.filter { $0.at >= kill }.count }
+            let times = acknowledged.withLock { $0.map(\.at) }.sorted()
+            let before = times.last { $0 < kill } ?? kill
+            let after = [before] + times.filter { $0 >= kill }
+            return (failed, zip(after, after.dropFirst()).map { $1 - $0 }.max() ?? .zero)
         }
     }
 
@@ -63,7 +66,7 @@ struct ClusterTests {
             while true {
                 let status = await post(port: port, key: key, idempotencyKey: name, body: body)
                 if status == 201 {
-                    load.acknowledged.withLock { $0.append(name) }
+                    load.acknowledged.withLock { $0.append(.init(name: name, at: .now)) }
                     break
                 }
                 load.failures.withLock { $0.append(.init(at: .now, status: status)) }
@@ -123,7 +126,7 @@ struct ClusterTests {
                 }
             }
 
-            let acknowledged = load.acknowledged.withLock { $0 }
+            let acknowledged = load.acknowledged.withLock { $0.map(\.name) }
             // A new consumer on a cluster that just had a node back may take a moment to be created.
             var events: [RecordedEvent]?
             try await eventually("the log read back", timeout: .seconds(60)) {
@@ -137,8 +140,8 @@ struct ClusterTests {
             let twice = copies.filter { $0.value > 1 }.keys.sorted()
             print("""
                 cluster: \(acknowledged.count) acknowledged writes, \(missing.count) missing, \(twice.count) stored twice; \
-                leader \(leader.name) killed: \(leader.failed) failed writes over \(leader.window); \
-                follower \(follower.name) killed: \(follower.failed) failed writes over \(follower.window)
+                leader \(leader.name) killed: \(leader.failed) failed writes (503), none acknowledged for \(leader.window); \
+                follower \(follower.name) killed: \(follower.failed) failed, none acknowledged for \(follower.window)
                 """)
             #expect(missing.isEmpty, "acknowledged but not in the log: \(missing.prefix(20))")
             #expect(twice.isEmpty, "stored more than once: \(twice.prefix(20))")
@@ -168,9 +171,9 @@ struct ClusterTests {
         let killed = ContinuousClock.now
         node.crash()
         try await progress(load, more: 100, "writes go on after \(name) died")
-        let figures = load.window(from: killed, to: .now)
+        let figures = load.window(after: killed)
         try await node.restart()
-        return Kill(name: name, failed: figures.count, window: figures.window)
+        return Kill(name: name, failed: figures.failed, window: figures.window)
     }
 }
 
