@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "MusterPlatform",
             dependencies: [
-                "MusterEvents", "MusterLog", "MusterRuntime",
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -107,10 +107,12 @@ let package = Package(
         .target(
             name: "MusterOPL",
             dependencies: [
-                "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo",
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -12,7 +12,7 @@ struct Keys: AsyncParsableCommand {
 
     /// What a key is for, shared by `issue` and `import`.
     struct KeyOptions: ParsableArguments {
-        @Option(name: .long, help: "App the key is for: \(MusterApp.all.sorted().joined(separator: ", ")).")
+        @Option(name: .long, help: "App the key is for: \(KeyApps.all.sorted().joined(separator: ", ")).")
         var app: String
 
         @Option(name: .long, help: "Comma-separated scopes, e.g. read:mobile,write:submit-strike (\(MusterProcess.scopes.joined(separator: ", "))).")
@@ -23,8 +23,8 @@ struct Keys: AsyncParsableCommand {
 
         /// The scopes, with `--app` and each scope checked against what exists (the lists in the error).
         func checkedScopes() throws -> [String] {
-            guard MusterApp.all.contains(app) else {
-                throw ValidationError("--app \(app) is not one of \(MusterApp.all.sorted().joined(separator: ", "))")
+            guard KeyApps.all.contains(app) else {
+                throw ValidationError("--app \(app) is not one of \(KeyApps.all.sorted().joined(separator: ", "))")
             }
             let list = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for scope in list where !MusterProcess.scopes.contains(scope) {

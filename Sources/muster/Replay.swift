@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
-import MusterAnalytics
-import MusterOPL
 import MusterLog
 import MusterNATS
-import MusterPlatform
+import MusterServices
 
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,14 +43,19 @@ struct Replay: AsyncParsableCommand {
     }
 }
 
-/// Projections `muster replay` can rebuild, by name.
+/// Projections `muster replay` can rebuild, by name: every app's.
 enum ProjectionCatalog {
     /// Rebuilds one projection; answers the checkpoint reached and the projection's version.
     typealias Rebuild = @Sendable (EventLog, SnapshotStore, Logger, @escaping @Sendable (RebuildProgress) -> Void) async throws -> (UInt64, Int)
 
-    static let rebuilders: [String: Rebuild] = Dictionary(uniqueKeysWithValues: [
-        entry(KeysProjection.self), entry(OPLProjection.self), entry(AnalyticsProjection.self), entry(FunnelProjection.self),
-    ])
+    static let rebuilders: [String: Rebuild] = {
+        var rebuilders: [String: Rebuild] = [:]
+        for projection in MusterProcess.apps.flatMap(\.projections) {
+            let (name, rebuild) = entry(projection)
+            rebuilders[name] = rebuild
+        }
+        return rebuilders
+    }()
 
     static func entry<P: Projection>(_ type: P.Type) -> (String, Rebuild) {
         (P.name, { log, store, logger, progress in

@@ -32,7 +32,10 @@ public actor ProjectionRunner<P: Projection> {
 
     public internal(set) var state: P.State
     public internal(set) var checkpoint: UInt64 = 0 {
-        didSet { checkpointCell.store(checkpoint, ordering: .releasing) }
+        didSet {
+            checkpointCell.store(checkpoint, ordering: .releasing)
+            resumeWaiters()
+        }
     }
     /// The checkpoint, readable without waiting for the actor, so that a reader can tell cheaply
     /// whether what it derived from the state is still current (the hot read paths).
@@ -44,6 +47,15 @@ public actor ProjectionRunner<P: Projection> {
     private var savedCheckpoint: UInt64 = 0
     private var lastSave = ContinuousClock.now
     private var reloadRequested = false
+    private var running = false
+    /// Callers of `waitUntilApplied`, resumed when the checkpoint reaches their sequence. Not
+    /// actor state: a cancelled caller removes itself from a synchronous cancellation handler.
+    private nonisolated let waiters = Mutex<Waiters>(Waiters())
+
+    struct Waiters {
+        var next = 0
+        var pending: [Int: (sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = [:]
+    }
 
     private let lagGauge: Gauge
     private let checkpointGauge: Gauge
@@ -73,6 +85,53 @@ public actor ProjectionRunner<P: Projection> {
         checkpointGauge = Gauge(label: "muster_projection_checkpoint", dimensions: dimensions)
         appliedCounter = Counter(label: "muster_projection_events_applied_total", dimensions: dimensions)
         dlqCounter = Counter(label: "muster_projection_dead_lettered_total", dimensions: dimensions)
+    }
+
+    /// Returns true once the fold has applied the event at `sequence` (at once if it has), false
+    /// when `timeout` passes first or the caller is cancelled. No polling: the fold resumes the
+    /// caller when its checkpoint moves past.
+    public nonisolated func waitUntilApplied(_ sequence: UInt64, timeout: Duration) async -> Bool {
+        if currentCheckpoint >= sequence { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.applied(sequence) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private nonisolated func applied(_ sequence: UInt64) async -> Bool {
+        let id = waiters.withLock { waiters in
+            defer { waiters.next += 1 }
+            return waiters.next
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now: Bool? = waiters.withLock { waiters in
+                    if currentCheckpoint >= sequence { return true }
+                    if Task.isCancelled { return false }
+                    waiters.pending[id] = (sequence, continuation)
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            waiters.withLock { $0.pending.removeValue(forKey: id) }?.continuation.resume(returning: false)
+        }
+    }
+
+    private func resumeWaiters() {
+        let checkpoint = checkpoint
+        let due = waiters.withLock { waiters -> [CheckedContinuation<Bool, Never>] in
+            guard !waiters.pending.isEmpty else { return [] }
+            let ids = waiters.pending.filter { $0.value.sequence <= checkpoint }.map(\.key)
+            return ids.compactMap { waiters.pending.removeValue(forKey: $0)?.continuation }
+        }
+        for continuation in due { continuation.resume(returning: true) }
     }
 
     /// Reads the current state.
@@ -210,9 +269,23 @@ public actor ProjectionRunner<P: Projection> {
 }
 
 extension ProjectionRunner: Service {
+    /// Runs the fold until shutdown; a second `run()` of the same runner is refused (two loops
+    /// would fold every event twice into one state).
     public func run() async throws {
+        try claimRun()
         await cancelWhenGracefulShutdown { await self.runUntilCancelled() }
     }
+
+    private func claimRun() throws {
+        guard !running else { throw ProjectionRunError(projection: P.name) }
+        running = true
+    }
+}
+
+/// A runner was asked to run while it already runs.
+public struct ProjectionRunError: Error, CustomStringConvertible {
+    public let projection: String
+    public var description: String { "projection \(projection) already runs in this process" }
 }
 
 /// What `/ready` and `/metrics` need from any projection, whatever its state type.

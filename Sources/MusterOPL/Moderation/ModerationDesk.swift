@@ -65,10 +65,7 @@ public struct ModerationDesk: Sendable {
         } catch let error as APIError where error.message == Self.changedMeanwhile.message {
             // Wait (up to 2 s) until this process has folded the aggregate's newest event, then decide on that.
             let newest = try await log.lastSequence(app: "opl", aggregate: aggregate, id: id) ?? 0
-            let deadline = ContinuousClock.now + .seconds(2)
-            while await runner.checkpoint < newest, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            _ = await runner.waitUntilApplied(newest, timeout: .seconds(2))
             return try await decision()
         }
     }

@@ -33,7 +33,7 @@ public enum APIKey {
         guard key.utf8.count <= 80, let underscore = key.firstIndex(of: "_") else { return false }
         let app = key[..<underscore]
         let secret = key[key.index(after: underscore)...]
-        return MusterApp.all.contains(String(app)) && secret.utf8.count == 64
+        return KeyApps.all.contains(String(app)) && secret.utf8.count == 64
             && secret.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
     }
 

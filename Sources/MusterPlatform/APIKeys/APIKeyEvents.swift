@@ -1,7 +1,8 @@
 import MusterEvents
 
-/// The apps Muster serves, as they prefix their API keys; `platform` keys are for operators.
-public enum MusterApp {
+/// The apps a key can be for, as they prefix their keys (apps whose module comes later included);
+/// `platform` keys are for operators.
+public enum KeyApps {
     public static let all: Set<String> = ["opl", "pop", "shieldai", "field", "offleash", "platform"]
 }
 
@@ -34,7 +35,7 @@ public struct APIKeyIssued: EventPayload {
 
     public func validate() throws {
         try Validate.prefixed(keyId, "key_", .lowerHex, count: 16, field: "/keyId", "key_ followed by 16 lowercase hex digits")
-        try Validate.oneOf(app, MusterApp.all, field: "/app")
+        try Validate.oneOf(app, KeyApps.all, field: "/app")
         try Validate.count(scopes, 1...32, field: "/scopes")
         try Validate.unique(scopes, field: "/scopes")
         for (index, scope) in scopes.enumerated() {

@@ -16,7 +16,10 @@ public final class MusterEnvironment: Sendable {
     public let routes = RouteTable()
     public let metrics: PrometheusCollectorRegistry
     public let snapshots: SnapshotStore
-    private let projectionList = Mutex<[any ProjectionStatus]>([])
+    /// The folds this process runs: made on first request, run once.
+    public let projections: ProjectionRegistry
+    /// Pieces several roles of one process share (`shared(_:)`), by type.
+    private let sharedParts = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
     public init(configuration: MusterConfiguration, logger: Logger, connection: NATSConnection, catalog: EventCatalog,
                 metrics: PrometheusCollectorRegistry, source: String) {
@@ -27,22 +30,29 @@ public final class MusterEnvironment: Sendable {
                             source: source)
         self.metrics = metrics
         self.snapshots = SnapshotStore(directory: configuration.projectionsDirectory)
+        self.projections = ProjectionRegistry(log: log, store: snapshots, instance: configuration.instance, logger: logger)
     }
 
     public var jetStream: JetStream { log.jetStream }
     public var catalog: EventCatalog { log.catalog }
 
-    /// Registers a projection for `/ready`, `/api/platform/projections` and reload requests.
-    public func track(_ projection: any ProjectionStatus) {
-        projectionList.withLock { $0.append(projection) }
+    /// The process's one `T`, made by `make` on first request. `make` may ask for other shared
+    /// pieces; if two callers race, the first one stored wins and both get it.
+    public func shared<T: Sendable>(_ type: T.Type = T.self, _ make: () -> T) -> T {
+        let key = ObjectIdentifier(T.self)
+        if let existing = sharedParts.withLock({ $0[key] }) as? T { return existing }
+        let made = make()
+        return sharedParts.withLock { parts in
+            if let existing = parts[key] as? T { return existing }
+            parts[key] = made
+            return made
+        }
     }
 
-    public var projections: [any ProjectionStatus] { projectionList.withLock { $0 } }
-
-    /// The status of every tracked projection, in the order they were tracked.
+    /// The status of every projection this process runs, in the order they were asked for.
     public func projectionReports() async -> [ProjectionStatusReport] {
         var reports: [ProjectionStatusReport] = []
-        for projection in projections { reports.append(await projection.status()) }
+        for projection in projections.all { reports.append(await projection.status()) }
         return reports
     }
 }

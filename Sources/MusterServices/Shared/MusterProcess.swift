@@ -15,20 +15,21 @@ import ServiceLifecycle
 /// Puts one `muster serve …` process together: the connection, the log, the chosen services,
 /// one HTTP port, discovery, and the order they start and stop in.
 public enum MusterProcess {
-    /// Every service `muster serve` knows, in start order.
-    public static let serviceNames = ["ingest", "geocode", "moderation", "collector", "notifier", "query"]
+    /// Every app this build serves: the one list an app is added to.
+    public static let apps: [any MusterApp] = [PlatformApp(), OPLApp(), AnalyticsApp()]
 
-    /// Every event type of every domain module.
+    /// Every service `muster serve` knows, in start order.
+    public static let serviceNames = ServiceRole.allCases.map(\.name)
+
+    /// Every event type of every app.
     public static var catalog: EventCatalog {
         var catalog = EventCatalog()
-        catalog.merge(.platform)
-        catalog.merge(.opl)
-        catalog.merge(.analytics)
+        for app in apps { catalog.merge(app.events) }
         return catalog
     }
 
     /// Every scope a route asks for; a key with any other scope could open nothing.
-    public static let scopes: [String] = ([PlatformRoutes.adminScope] + OPLScopes.all + AnalyticsScopes.all).sorted()
+    public static var scopes: [String] { Set(apps.flatMap(\.scopes)).sorted() }
 
     /// Resolves `all` and checks names, with an error that lists what exists.
     public static func resolve(_ names: [String]) throws -> [String] {
@@ -39,59 +40,19 @@ public enum MusterProcess {
         return serviceNames.filter(wanted.contains)
     }
 
+    /// The roles `names` asks for, each with what every app adds to it. The folds they ask for
+    /// are in `environment.projections`; `services(of:environment:)` runs them once.
     public static func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
-        var platform: PlatformKit?
-        var opl: OPLKit?
-        var analytics: AnalyticsKit?
-        func kit() -> PlatformKit {
-            if let platform { return platform }
-            let made = PlatformKit(environment: environment)
-            platform = made
-            return made
+        ServiceRole.allCases.filter { names.contains($0.name) }.map { role in
+            var parts = RoleParts()
+            for app in apps { app.add(to: &parts, role: role, environment: environment) }
+            return RoleService(role: role, parts: parts)
         }
-        func oplKit() -> OPLKit {
-            if let opl { return opl }
-            let made = OPLKit(environment: environment)
-            opl = made
-            return made
-        }
-        func analyticsKit() -> AnalyticsKit {
-            if let analytics { return analytics }
-            let made = AnalyticsKit(environment: environment)
-            analytics = made
-            return made
-        }
-        // A projection several services read is run once, by the first of them.
-        var started = Set<String>()
-        func runners(keys: Bool = true, opl: Bool = true, analytics: Bool = false, funnel: Bool = false) -> [any Service] {
-            var runners: [any Service] = []
-            if keys, started.insert("keys").inserted { runners.append(kit().keys) }
-            if opl, started.insert("opl").inserted { runners.append(oplKit().runner) }
-            if analytics, started.insert("analytics").inserted {
-                environment.track(analyticsKit().runner)
-                runners.append(analyticsKit().runner)
-            }
-            if funnel, started.insert("funnel").inserted {
-                environment.track(analyticsKit().funnels)
-                runners.append(analyticsKit().funnels)
-            }
-            return runners
-        }
-        return names.map { name -> any MusterServiceModule in
-            switch name {
-            case "ingest": IngestService(SharedParts(platform: kit(), opl: oplKit(), runners: runners()))
-            case "geocode": GeocodeService(platform: kit(), rate: RateLimiter(perMinute: environment.configuration.readRatePerMinute),
-                                           runners: runners(opl: false),
-                                           geocoder: Geocoder(path: environment.configuration.gazetteerPath,
-                                                             upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) }))
-            case "moderation": ModerationService(SharedParts(platform: kit(), opl: oplKit(), runners: runners()))
-            case "collector": CollectorService(platform: kit(), analytics: analyticsKit(), runners: runners(opl: false))
-            case "notifier": NotifierService(analytics: analyticsKit(), runners: runners(keys: false, opl: false, analytics: true))
-            case "query": QueryService(SharedParts(platform: kit(), opl: oplKit(), runners: runners(analytics: true, funnel: true)),
-                                       analytics: analyticsKit())
-            default: preconditionFailure("resolve() admits only known names")
-            }
-        }
+    }
+
+    /// What runs besides HTTP: every fold the roles asked for, once, then each role's own parts.
+    public static func services(of modules: [any MusterServiceModule], environment: MusterEnvironment) -> [any Service] {
+        environment.projections.services + modules.flatMap { $0.services(in: environment) }
     }
 
     /// Runs until SIGTERM/SIGINT, then stops in reverse order within `shutdownGrace`: HTTP stops
@@ -126,7 +87,7 @@ public enum MusterProcess {
             }]
         } ?? []
         // Started in this order, stopped in reverse: NATS last, HTTP first.
-        let services: [any Service] = [connection] + modules.flatMap { $0.services(in: environment) } + discovery + metricsHTTP + [http]
+        let services: [any Service] = [connection] + services(of: modules, environment: environment) + discovery + metricsHTTP + [http]
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
                                            failureTerminationBehavior: .gracefullyShutdownGroup) },

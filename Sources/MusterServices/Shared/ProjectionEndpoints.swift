@@ -9,7 +9,7 @@ enum ProjectionEndpoints {
     static func reloadSubject(name: String, instance: String) -> String { "muster.projection.\(name).reload.\(instance)" }
 
     static func make(environment: MusterEnvironment) -> [MicroEndpoint] {
-        environment.projections.map { projection in
+        environment.projections.all.map { projection in
             MicroEndpoint(name: "reload-\(projection.projectionName)",
                           subject: reloadSubject(name: projection.projectionName, instance: environment.configuration.instance)) { _ in
                 await projection.requestReload()

@@ -58,8 +58,9 @@ struct GeocodeTests {
 
     @Test func natsRequestReplyAndEnrichmentOfSubmissionsWithoutCoordinates() async throws {
         try await withTestApp(["ingest", "geocode"]) { app in
-            let geocode = try #require(MusterProcess.modules(["geocode"], environment: app.env.environment)[0] as? GeocodeService)
-            geocode.geocoder.load() // this copy's loader service is not running
+            // The process's own geocoder, loaded by its GazetteerLoader; this copy of the role's endpoints answers on NATS.
+            try await eventually("gazetteer loaded") { Geocoder.shared(in: app.env.environment).gazetteer != nil }
+            let geocode = try #require(MusterProcess.modules(["geocode"], environment: app.env.environment).first)
             let service = MicroService(connection: app.env.connection, name: "muster-geocode", version: "test", description: "geocode",
                                        endpoints: geocode.endpoints(in: app.env.environment))
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -243,7 +243,7 @@ struct ModerationTests {
             let expired = SeededAction(start: Date().addingTimeInterval(-10 * 86_400), durationDays: 3)
             let live = SeededAction(employer: "Live Co", urls: ["live.com"])
             try await app.seed([expired, live])
-            let runner = try #require(app.env.environment.projections.first { $0.projectionName == "opl" } as? ProjectionRunner<OPLProjection>)
+            let runner = app.env.environment.projections.runner(OPLProjection.self)
             await ExpirySweeper(runner: runner, log: app.log, logger: app.env.environment.logger).sweep()
             let ended = try await app.log.read(filter: "events.opl.action.*.ended.v1")
             #expect(ended.map(\.aggregateID) == [expired.id])

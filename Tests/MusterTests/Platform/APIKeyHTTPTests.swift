@@ -12,21 +12,14 @@ struct APIKeyHTTPTests {
     /// The whole `serve all` router on a fresh log, with its projections running.
     func withApp(_ body: @escaping @Sendable (any TestClientProtocol, TestLog, ProjectionRunner<KeysProjection>) async throws -> Void) async throws {
         try await withTestLog { env in
-            let kit = PlatformKit(environment: env.environment)
-            let opl = OPLKit(environment: env.environment)
-            let analytics = AnalyticsKit(environment: env.environment)
-            env.environment.track(analytics.runner)
-            env.environment.track(analytics.funnels)
-            let router = MusterHTTP.makeRouter(environment: env.environment,
-                                               modules: [IngestService(SharedParts(platform: kit, opl: opl, runners: [])),
-                                                         QueryService(SharedParts(platform: kit, opl: opl, runners: []), analytics: analytics)])
-            let app = Application(router: router)
+            let modules = MusterProcess.modules(["ingest", "query"], environment: env.environment)
+            let app = Application(router: MusterHTTP.makeRouter(environment: env.environment, modules: modules))
+            let keys = env.environment.projections.runner(KeysProjection.self)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await kit.keys.runUntilCancelled() }
-                group.addTask { await opl.runner.runUntilCancelled() }
-                group.addTask { await analytics.runner.runUntilCancelled() }
-                group.addTask { await analytics.funnels.runUntilCancelled() }
-                try await app.test(.router) { client in try await body(client, env, kit.keys) }
+                for service in MusterProcess.services(of: modules, environment: env.environment) {
+                    group.addTask { try await service.run() }
+                }
+                try await app.test(.router) { client in try await body(client, env, keys) }
                 group.cancelAll()
             }
         }

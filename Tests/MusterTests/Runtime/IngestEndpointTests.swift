@@ -9,9 +9,7 @@ struct IngestEndpointTests {
     @Test func goodBadHostileAndDuplicatedRequests() async throws {
         try await withTestLog { env in
             let service = MicroService(connection: env.connection, name: "muster-ingest", version: "test", description: "ingest",
-                                       endpoints: IngestService(SharedParts(platform: PlatformKit(environment: env.environment),
-                                                                                      opl: OPLKit(environment: env.environment), runners: []))
-                                           .endpoints(in: env.environment))
+                                       endpoints: MusterProcess.modules(["ingest"], environment: env.environment).flatMap { $0.endpoints(in: env.environment) })
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
                 try await eventually("ingest listening") {

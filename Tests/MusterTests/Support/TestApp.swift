@@ -50,7 +50,7 @@ func withTestApp(_ names: [String] = ["all"], live: Bool = false, configure: (in
         if live { configuration.httpPort = 0 } // any free port
     }) { env in
         let modules = MusterProcess.modules(try MusterProcess.resolve(names), environment: env.environment)
-        let services = modules.flatMap { $0.services(in: env.environment) }
+        let services = MusterProcess.services(of: modules, environment: env.environment)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for service in services { group.addTask { try await service.run() } }
             if live {
@@ -76,7 +76,7 @@ func withLiveServer(_ names: [String] = ["all"], on cluster: NATSTestCluster? = 
         configuration.httpPort = 0
     }) { env in
         let modules = MusterProcess.modules(try MusterProcess.resolve(names), environment: env.environment)
-        let services = modules.flatMap { $0.services(in: env.environment) }
+        let services = MusterProcess.services(of: modules, environment: env.environment)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = MusterHTTP.makeApplication(environment: env.environment, modules: modules) { port in portContinuation.yield(port) }
         let group = ServiceGroup(services: services + [app], logger: env.environment.logger)

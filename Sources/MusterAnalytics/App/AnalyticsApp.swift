@@ -1,0 +1,45 @@
+import MusterEvents
+import MusterLog
+import MusterPlatform
+import MusterRuntime
+
+/// Analytics and crashes for every app: collection (collector), alert rules and their delivery
+/// (notifier), and the reports and dashboards (query).
+public struct AnalyticsApp: MusterApp {
+    public let name = "analytics"
+    public var events: EventCatalog { .analytics }
+    public var projections: [any Projection.Type] { [AnalyticsProjection.self, FunnelProjection.self] }
+    public var scopes: [String] { AnalyticsScopes.all }
+
+    public init() {}
+
+    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+        switch role {
+        case .collector:
+            let (keys, collector) = (APIKeyDirectory.shared(in: environment), Collector(log: environment.log))
+            parts.routes.append { CollectorRoutes.add(to: $0, keys: keys, collector: collector) }
+        case .notifier:
+            let runner = environment.projections.runner(AnalyticsProjection.self)
+            parts.services.append(AlertPublisher(runner: runner, log: environment.log, logger: environment.logger))
+            let urls = environment.configuration.alertWebhooks
+            guard !urls.isEmpty else {
+                environment.logger.notice("no MUSTER_ALERT_WEBHOOKS: alerts are recorded in the log only")
+                return
+            }
+            let notifier = WebhookNotifier(urls: urls, logger: environment.logger)
+            parts.services.append(EventProcessor(name: "alert-webhooks", filterSubjects: ["events.analytics.alert.>"], log: environment.log,
+                                                 logger: environment.logger, handler: notifier.handle))
+        case .query:
+            let keys = APIKeyDirectory.shared(in: environment)
+            let model = AnalyticsReadModel(analytics: environment.projections.runner(AnalyticsProjection.self),
+                                           funnels: environment.projections.runner(FunnelProjection.self))
+            let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
+            parts.routes.append { routes in
+                AnalyticsRoutes.add(to: routes, keys: keys, rate: rate, model: model)
+                DashboardRoutes.add(to: routes, keys: keys, model: model)
+            }
+        case .ingest, .geocode, .moderation:
+            break
+        }
+    }
+}

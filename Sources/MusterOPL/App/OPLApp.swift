@@ -1,0 +1,61 @@
+import MusterEvents
+import MusterLog
+import MusterPlatform
+import MusterRuntime
+
+/// Online Picket Line: strike submissions and GPS snapshots (ingest), geocoding (geocode), the
+/// automatic checks, the moderators' desk and expiry (moderation), and the apps' reads (query).
+public struct OPLApp: MusterApp {
+    public let name = "opl"
+    public var events: EventCatalog { .opl }
+    public var projections: [any Projection.Type] { [OPLProjection.self] }
+    public var scopes: [String] { OPLScopes.all }
+
+    public init() {}
+
+    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+        // Each role asks for what it uses: asking for a fold is what makes the process run it.
+        var keys: APIKeyDirectory { APIKeyDirectory.shared(in: environment) }
+        switch role {
+        case .ingest:
+            let opl = OPLParts.shared(in: environment)
+            let keys = keys
+            parts.routes.append { MobileWriteRoutes.add(to: $0, keys: keys, rate: opl.writeRate, opl: opl.runner, log: environment.log) }
+        case .geocode:
+            // Not OPLParts: geocoding reads no fold, and asking for OPLParts would run one.
+            let (geocoder, keys) = (Geocoder.shared(in: environment), keys)
+            let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
+            parts.services += [GazetteerLoader(geocoder: geocoder, logger: environment.logger),
+                               GeocodeEnrichment.processor(geocoder: geocoder, log: environment.log, logger: environment.logger)]
+            parts.routes.append { GeocodeRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, scope: OPLScopes.readMobile), rate: rate, geocoder: geocoder) }
+            parts.endpoints += GeocodeEndpoints.make(geocoder: geocoder)
+        case .moderation:
+            let opl = OPLParts.shared(in: environment)
+            parts.services += [ModerationChecksProcessor.make(opl: opl.runner, log: environment.log, logger: environment.logger),
+                               ExpirySweeper(runner: opl.runner, log: environment.log, logger: environment.logger)]
+            let (desk, keys) = (ModerationDesk(runner: opl.runner, log: environment.log), keys)
+            parts.routes.append { routes in
+                ModerationRoutes.add(to: routes, keys: keys, desk: desk)
+                ModerationPageRoutes.add(to: routes, keys: keys, desk: desk)
+            }
+        case .query:
+            let (opl, keys) = (OPLParts.shared(in: environment), keys)
+            parts.fastPaths.append(MobileReadRoutes.fastPath(keys: keys, rate: opl.readRate, model: opl.model))
+            parts.routes.append {
+                MobileReadRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, scope: OPLScopes.readMobile), rate: opl.readRate, model: opl.model)
+            }
+        case .collector, .notifier:
+            break
+        }
+    }
+}
+
+extension Geocoder {
+    /// The process's geocoder over the gazetteer in `MUSTER_GAZETTEER` (loaded by `GazetteerLoader`).
+    public static func shared(in environment: MusterEnvironment) -> Geocoder {
+        environment.shared {
+            Geocoder(path: environment.configuration.gazetteerPath,
+                     upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) })
+        }
+    }
+}

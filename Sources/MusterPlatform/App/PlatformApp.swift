@@ -1,0 +1,33 @@
+import MusterEvents
+import MusterLog
+import MusterRuntime
+
+/// The platform every app stands on: API keys (their events, fold and routes) and validated
+/// appends over NATS for scripts in any language.
+public struct PlatformApp: MusterApp {
+    public let name = "platform"
+    public var events: EventCatalog { .platform }
+    public var projections: [any Projection.Type] { [KeysProjection.self] }
+    public var scopes: [String] { [PlatformRoutes.adminScope] }
+
+    public init() {}
+
+    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+        switch role {
+        case .ingest:
+            parts.endpoints.append(LogAppendEndpoint.make(log: environment.log))
+        case .query:
+            let keys = APIKeyDirectory.shared(in: environment)
+            parts.routes.append { PlatformRoutes.add(to: $0, keys: keys, environment: environment) }
+        default:
+            break
+        }
+    }
+}
+
+extension APIKeyDirectory {
+    /// The process's key directory over its keys fold; every route that takes a key uses it.
+    public static func shared(in environment: MusterEnvironment) -> APIKeyDirectory {
+        environment.shared { APIKeyDirectory(runner: environment.projections.runner(KeysProjection.self)) }
+    }
+}

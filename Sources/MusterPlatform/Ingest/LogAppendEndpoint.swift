@@ -1,0 +1,44 @@
+import Foundation
+import MusterEvents
+import MusterLog
+import MusterNATS
+
+/// `muster.ingest.append`: a validated append over NATS for scripts in any language,
+/// `{"type": "app.aggregate.event.vN", "data": {…}, "idempotencyKey": "…"}`, answered with the
+/// sequence or an error with an HTTP-like code.
+enum LogAppendEndpoint {
+    struct Request: Decodable {
+        var type: String
+        var data: JSONValue
+        var idempotencyKey: String?
+    }
+
+    struct Reply: Encodable {
+        var sequence: UInt64
+        var duplicate: Bool
+        var subject: String
+    }
+
+    static func make(log: EventLog) -> MicroEndpoint {
+        MicroEndpoint(name: "append", subject: "muster.ingest.append") { request in
+            guard request.payload.count <= log.configuration.maxEventBytes else {
+                throw MicroServiceError(code: 413, "request larger than \(log.configuration.maxEventBytes) bytes")
+            }
+            let body: Request
+            do { body = try JSONDecoder().decode(Request.self, from: request.payload) } catch {
+                throw MicroServiceError(code: 400, "expected {\"type\": \"app.aggregate.event.vN\", \"data\": {…}}")
+            }
+            guard let type = EventType(body.type) else { throw MicroServiceError(code: 400, "\(body.type) is not app.aggregate.event.vN") }
+            let payload: any EventPayload
+            do { payload = try log.catalog.decodeData(type, from: try JSONEncoder().encode(body.data)) } catch {
+                throw MicroServiceError(code: 422, "\(error)")
+            }
+            do {
+                let result = try await log.append(payload, options: AppendOptions(idempotencyKey: body.idempotencyKey, actor: "nats:ingest"))
+                return try JSONEncoder().encode(Reply(sequence: result.sequence, duplicate: result.duplicate, subject: result.subject))
+            } catch let error as AppendError {
+                throw MicroServiceError(code: error.code == .conflict ? 409 : (error.code == .unavailable ? 503 : 422), error.message)
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import MusterEvents
+import MusterLog
+
+/// One app (or the platform every app stands on), as a process sees it: the events it owns, the
+/// scopes its routes ask for, and what it adds to each role. A process is composed from the list
+/// of apps (`MusterProcess.apps`) and the roles asked for; an app added to that list is served.
+public protocol MusterApp: Sendable {
+    /// Short and lowercase: the first part of its event types (`opl.action.submitted.v1`).
+    var name: String { get }
+    /// Every event type the app owns, with its upcasters.
+    var events: EventCatalog { get }
+    /// Every fold the app defines (`muster replay` can rebuild each).
+    var projections: [any Projection.Type] { get }
+    /// Every scope a route of the app asks for (`muster keys issue` accepts only known ones).
+    var scopes: [String] { get }
+    /// Adds the app's part of `role` to `parts`; called once for each role the process takes.
+    /// Shared pieces (a fold, a rate limiter) come from `environment`, so two roles in one process
+    /// share them.
+    func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment)
+}

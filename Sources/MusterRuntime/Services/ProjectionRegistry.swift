@@ -1,0 +1,40 @@
+import Logging
+import MusterLog
+import ServiceLifecycle
+import Synchronization
+
+/// The folds one process runs. Each is made once, on first request, whichever role asks first;
+/// asking is what makes the process run it (`services`), and what `/ready`, the reload endpoints
+/// and `muster replay` list. A process that takes only `collector` asks for the keys fold and no
+/// other, so it runs no other.
+public final class ProjectionRegistry: Sendable {
+    private let log: EventLog
+    private let store: SnapshotStore
+    private let instance: String
+    private let logger: Logger
+    /// In the order they were first asked for.
+    private let runners = Mutex<[any ProjectionStatus & Service]>([])
+
+    init(log: EventLog, store: SnapshotStore, instance: String, logger: Logger) {
+        self.log = log
+        self.store = store
+        self.instance = instance
+        self.logger = logger
+    }
+
+    /// The process's runner of `projection`, made now if nobody asked before.
+    public func runner<P: Projection>(_ projection: P.Type) -> ProjectionRunner<P> {
+        runners.withLock { runners in
+            if let made = runners.first(where: { $0.projectionName == P.name }) as? ProjectionRunner<P> { return made }
+            let made = ProjectionRunner(P.self, log: log, store: store, instance: instance, logger: logger)
+            runners.append(made)
+            return made
+        }
+    }
+
+    /// Every fold asked for so far, in that order.
+    public var all: [any ProjectionStatus] { runners.withLock { $0 } }
+
+    /// The runners as services, for the process's service group: each runs once.
+    public var services: [any Service] { runners.withLock { $0 } }
+}
