@@ -6,7 +6,7 @@ import MusterEvents
 import MusterLog
 import MusterOPL
 import MusterPlatform
-@testable import MusterServices
+import MusterServices
 import Testing
 
 @Suite("OPL moderation: checks, decisions, the page")
@@ -251,6 +251,36 @@ struct ModerationTests {
             try await app.settled("opl", at: ended[0].sequence)
             await ExpirySweeper(runner: runner, log: app.log, logger: app.env.environment.logger).sweep() // nothing more to do
             #expect(try await app.log.read(filter: "events.opl.action.*.ended.v1").count == 1)
+        }
+    }
+
+    /// The checks judge a submission against the fold as it stood just before it: with the fold
+    /// held back, the second of two identical submissions waits, and is flagged as a duplicate of
+    /// the first once the fold has it.
+    @Test func checksWaitForTheFoldToHaveTheSubmissionBefore() async throws {
+        try await withTestLog { env in
+            let moderation = MusterProcess.modules(["moderation"], environment: env.environment)
+            let opl = env.environment.projections.runner(OPLProjection.self)
+            let first = SeededAction(), second = SeededAction()
+            func submitted(_ action: SeededAction) -> ActionSubmitted {
+                ActionSubmitted(actionId: action.id, employer: EmployerDetails(name: action.employer), action: action.details,
+                                submittedBy: "key_0000000000000001")
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for service in moderation.flatMap({ $0.services(in: env.environment) }) { group.addTask { try await service.run() } }
+                try await env.log.append(submitted(first))
+                try await env.log.append(submitted(second))
+                try await eventually("the first is checked") { try await env.log.read(filter: "events.opl.action.*.checked.v1").count == 1 }
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(try await env.log.read(filter: "events.opl.action.*.checked.v1").count == 1, "the second waits for the fold")
+
+                group.addTask { try await opl.run() }
+                try await eventually("both checked") { try await env.log.read(filter: "events.opl.action.*.checked.v1").count == 2 }
+                let checks = try await env.log.read(filter: "events.opl.action.*.checked.v1").compactMap { $0.payload as? ActionChecked }
+                #expect(checks.first { $0.actionId == first.id }?.flags.isEmpty == true)
+                #expect(checks.first { $0.actionId == second.id }?.flags.contains { $0.code == "duplicate" } == true)
+                group.cancelAll()
+            }
         }
     }
 }

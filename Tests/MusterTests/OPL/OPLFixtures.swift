@@ -2,7 +2,6 @@ import Foundation
 import MusterEvents
 import MusterLog
 import MusterOPL
-@testable import MusterServices
 
 /// Approved actions written straight to the log, for tests about what the read side shows.
 struct SeededAction {
