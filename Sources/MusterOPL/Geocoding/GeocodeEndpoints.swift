@@ -1,7 +1,6 @@
 import Foundation
 import MusterGeo
 import MusterNATS
-import MusterRuntime
 
 /// `svc.geocode.forward` and `svc.geocode.reverse`: the gazetteer over NATS for other services.
 enum GeocodeEndpoints {
@@ -13,7 +12,7 @@ enum GeocodeEndpoints {
         @Sendable func reply(_ result: GeocodeResult?) throws -> Data {
             try result.map { try JSONEncoder().encode($0) } ?? JSONEncoder().encode(NoMatch())
         }
-        @Sendable func unavailable(_ error: any Error) -> MicroServiceError { MicroServiceError(code: 503, "\((error as? APIError)?.message ?? "\(error)")") }
+        @Sendable func unavailable(_ error: any Error) -> MicroServiceError { MicroServiceError(code: 503, (error as? GeocodeError)?.message ?? "\(error)") }
         return [
             MicroEndpoint(name: "forward", subject: "svc.geocode.forward") { request in
                 guard let query = try? JSONDecoder().decode(ForwardQuery.self, from: request.payload), (1...500).contains(query.address.count) else {

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import MusterGeo
-import MusterRuntime
 import Synchronization
 
 /// Forward and reverse geocoding for OPL: the offline gazetteer, loaded once, off the request
@@ -53,8 +52,8 @@ public final class Geocoder: Sendable {
     func loaded() throws -> Gazetteer {
         switch state.withLock({ $0 }) {
         case .ready(let gazetteer): return gazetteer
-        case .waiting: throw APIError(.serviceUnavailable, "geocoding is still loading its gazetteer; retry shortly", headers: [.retryAfter: "2"])
-        case .failed(let error): throw APIError(.serviceUnavailable, "geocoding is unavailable: \(error)")
+        case .waiting: throw GeocodeError(.loading, "geocoding is still loading its gazetteer; retry shortly")
+        case .failed(let error): throw GeocodeError(.unavailable, "geocoding is unavailable: \(error)")
         }
     }
 

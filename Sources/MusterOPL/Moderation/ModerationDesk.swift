@@ -1,7 +1,6 @@
 import Foundation
 import MusterEvents
 import MusterLog
-import MusterRuntime
 
 /// Moderators' decisions, turned into events. Each is checked against the current state and
 /// appended with the aggregate's last sequence as the expected version, so two moderators
@@ -16,44 +15,38 @@ public struct ModerationDesk: Sendable {
     }
 
     func action(_ id: String) async throws -> OPLProjection.Action {
-        guard let action = await runner.read({ $0.actions[id] }) else { throw APIError(.notFound, "no action \(id.prefix(80))") }
+        guard let action = await runner.read({ $0.actions[id] }) else { throw ModerationError(.notFound, "no action \(id.prefix(80))") }
         return action
     }
 
     func snapshot(_ id: String) async throws -> OPLProjection.Snapshot {
-        guard let snapshot = await runner.read({ $0.snapshots[id] }) else { throw APIError(.notFound, "no snapshot \(id.prefix(80))") }
+        guard let snapshot = await runner.read({ $0.snapshots[id] }) else { throw ModerationError(.notFound, "no snapshot \(id.prefix(80))") }
         return snapshot
     }
 
     static func reason(_ text: String?, default fallback: String? = nil) throws -> String {
         guard let reason = text?.trimmingCharacters(in: .whitespacesAndNewlines), !reason.isEmpty else {
             if let fallback { return fallback }
-            throw APIError(.unprocessableContent, "reason is required: every decision records why")
+            throw ModerationError(.invalid, "reason is required: every decision records why")
         }
         return reason
     }
 
     static func require(_ action: OPLProjection.Action, _ allowed: Set<OPLProjection.Action.Status>, _ what: String) throws {
         guard allowed.contains(action.status) else {
-            throw APIError(.conflict, "cannot \(what) action \(action.id): it is \(action.status.rawValue)")
+            throw ModerationError(.wrongState, "cannot \(what) action \(action.id): it is \(action.status.rawValue)")
         }
     }
 
-    /// Appends a decision; a changed aggregate is 409, an invalid event 422.
+    /// Appends a decision; a changed aggregate is `.changedMeanwhile`, the log's other refusals
+    /// pass through as they are (one mapping at the HTTP boundary).
     func decide(_ event: some EventPayload, expected: UInt64, moderator: String) async throws -> UInt64 {
         do {
             return try await log.append(event, options: AppendOptions(expected: .at(expected), actor: moderator)).sequence
-        } catch let error as AppendError {
-            switch error.code {
-            case .conflict: throw Self.changedMeanwhile
-            case .invalid: throw error.payloadError.map(APIError.init(invalid:)) ?? APIError(.unprocessableContent, error.message)
-            case .tooLarge: throw APIError(.unprocessableContent, error.message)
-            case .unavailable: throw APIError.logUnavailable
-            }
+        } catch let error as AppendError where error.code == .conflict {
+            throw ModerationError.changedMeanwhile
         }
     }
-
-    static let changedMeanwhile = APIError(.conflict, "it changed meanwhile; reload and decide again")
 
     /// Runs a decision; when the aggregate moved because this process had not yet folded its
     /// latest event (often the automatic checks landing just after a submission), waits for the
@@ -62,7 +55,7 @@ public struct ModerationDesk: Sendable {
     func retryingOnce(_ aggregate: String, _ id: String, _ decision: () async throws -> UInt64) async throws -> UInt64 {
         do {
             return try await decision()
-        } catch let error as APIError where error.message == Self.changedMeanwhile.message {
+        } catch let error as ModerationError where error.code == .changedMeanwhile {
             // Wait (up to 2 s) until this process has folded the aggregate's newest event, then decide on that.
             let newest = try await log.lastSequence(app: "opl", aggregate: aggregate, id: id) ?? 0
             _ = await runner.waitUntilApplied(newest, timeout: .seconds(2))
@@ -91,7 +84,7 @@ public struct ModerationDesk: Sendable {
             details.actionType = a.actionType ?? details.actionType
             details.location = a.location ?? details.location
             if let start = a.startDate {
-                guard let date = OPLDates.parse(start) else { throw APIError(.unprocessableContent, "action.startDate must be ISO-8601 or YYYY-MM-DD") }
+                guard let date = OPLDates.parse(start) else { throw ModerationError(.invalid, "action.startDate must be ISO-8601 or YYYY-MM-DD") }
                 details.startDate = Timestamp.string(date)
             }
             details.durationDays = a.durationDays ?? details.durationDays
@@ -105,7 +98,7 @@ public struct ModerationDesk: Sendable {
         if details.coordinates == nil, let placed = current.coordinates { details.coordinates = placed } // keep the geocoded place
         var urls: [String] = []
         for typed in edits.urls ?? (current.status == .approved ? current.urls : employer.website.map { [$0] } ?? []) {
-            guard let entry = BlocklistURLs.entry(typed) else { throw APIError(.unprocessableContent, "urls: cannot read a host from \(typed.prefix(100))") }
+            guard let entry = BlocklistURLs.entry(typed) else { throw ModerationError(.invalid, "urls: cannot read a host from \(typed.prefix(100))") }
             if !urls.contains(entry) { urls.append(entry) }
         }
         let sites: [ActionSite]
@@ -140,10 +133,10 @@ public struct ModerationDesk: Sendable {
     func mergeOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
         try Self.require(current, [.submitted, .approved], "merge")
-        guard let into = request.into, into != id else { throw APIError(.unprocessableContent, "into must name another action") }
+        guard let into = request.into, into != id else { throw ModerationError(.invalid, "into must name another action") }
         let target = try await action(into)
         guard target.status != .rejected, target.status != .merged else {
-            throw APIError(.conflict, "cannot merge into \(into): it is \(target.status.rawValue)")
+            throw ModerationError(.wrongState, "cannot merge into \(into): it is \(target.status.rawValue)")
         }
         return try await decide(ActionMerged(actionId: id, into: into, moderator: moderator, reason: try Self.reason(request.reason)),
                                 expected: current.sequence, moderator: moderator)
@@ -159,14 +152,14 @@ public struct ModerationDesk: Sendable {
     func extendOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await action(id)
         try Self.require(current, [.approved, .ended], "extend")
-        guard let days = request.durationDays else { throw APIError(.unprocessableContent, "durationDays is required (the new total)") }
+        guard let days = request.durationDays else { throw ModerationError(.invalid, "durationDays is required (the new total)") }
         return try await decide(ActionExtended(actionId: id, durationDays: days, moderator: moderator, reason: try Self.reason(request.reason)),
                                 expected: current.sequence, moderator: moderator)
     }
 
     func approveSnapshotOnce(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
         let current = try await snapshot(id)
-        guard current.status == .submitted else { throw APIError(.conflict, "snapshot \(id) is \(current.status.rawValue)") }
+        guard current.status == .submitted else { throw ModerationError(.wrongState, "snapshot \(id) is \(current.status.rawValue)") }
         let site = ActionSite(locationId: OPLIDs.siteID(forSnapshot: id), type: request.type ?? "picket-site",
                               name: (request.name ?? current.address).map { String($0.prefix(300)) }, latitude: current.latitude, longitude: current.longitude,
                               notificationRadius: request.notificationRadius ?? 250)
@@ -177,7 +170,7 @@ public struct ModerationDesk: Sendable {
 
     func rejectSnapshotOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         let current = try await snapshot(id)
-        guard current.status == .submitted else { throw APIError(.conflict, "snapshot \(id) is \(current.status.rawValue)") }
+        guard current.status == .submitted else { throw ModerationError(.wrongState, "snapshot \(id) is \(current.status.rawValue)") }
         return try await decide(SnapshotRejected(snapshotId: id, moderator: moderator, reason: try Self.reason(request.reason)),
                                 expected: current.sequence, moderator: moderator)
     }

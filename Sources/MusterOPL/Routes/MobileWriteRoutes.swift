@@ -107,8 +107,8 @@ public enum MobileWriteRoutes {
         url.contains("://") ? url : "https://" + url
     }
 
-    /// Appends and maps the log's refusals to answers (the event's own rules: 422 naming the
-    /// field). A retried `Idempotency-Key` after the duplicate window finds its aggregate already
+    /// Appends; the log's refusals reach the client through their one mapping (`AppendError.apiError`:
+    /// 422 naming the field, 413, 503). A retried `Idempotency-Key` after the duplicate window finds its aggregate already
     /// there: that is the same success.
     /// - Parameter exclusive: the event starts its aggregate (a submission), so with a key it
     ///   may only be the aggregate's first event.
@@ -118,14 +118,8 @@ public enum MobileWriteRoutes {
                                     expected: id.key != nil && exclusive ? .noEvents : .any, actor: client.id)
         do {
             _ = try await log.append(event, options: options)
-        } catch let error as AppendError {
-            switch error.code {
-            case .conflict where id.key != nil && exclusive: return
-            case .conflict: throw APIError(.conflict, error.message)
-            case .invalid: throw error.payloadError.map(APIError.init(invalid:)) ?? APIError(.unprocessableContent, error.message)
-            case .tooLarge: throw APIError(.contentTooLarge, error.message)
-            case .unavailable: throw APIError.logUnavailable
-            }
+        } catch let error as AppendError where error.code == .conflict && id.key != nil && exclusive {
+            return // the retry found its aggregate already there: the same success
         }
     }
 }

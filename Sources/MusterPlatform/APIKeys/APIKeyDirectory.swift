@@ -1,4 +1,3 @@
-import Hummingbird
 import MusterLog
 import MusterRuntime
 import Synchronization
@@ -19,25 +18,25 @@ public final class APIKeyDirectory: Sendable {
         return known.withLock { $0.checkpoint == checkpoint ? $0.clients[presented] : nil }
     }
 
-    /// 401 for a missing, malformed, unknown or revoked key; 503 (with `Retry-After`) for an
-    /// unknown key while the projection is still catching up, so an app that deletes its key on
-    /// 401 never does so because the server had just started.
+    /// Refused for a missing, malformed, unknown or revoked key; `.loading` for an unknown key
+    /// while the projection is still catching up, so an app that deletes its key on 401 never
+    /// does so because the server had just started.
     public func authenticate(_ presented: String?) async throws -> AuthenticatedClient {
         guard let presented = presented?.trimmingCharacters(in: .whitespaces), !presented.isEmpty else {
-            throw APIError(.unauthorized, "missing API key: send it in the X-API-Key header")
+            throw KeyError(.missing, "missing API key: send it in the X-API-Key header")
         }
         let checkpoint = runner.currentCheckpoint
         if let client = known.withLock({ $0.checkpoint == checkpoint ? $0.clients[presented] : nil }) { return client }
-        guard APIKey.isWellFormed(presented) else { throw APIError(.unauthorized, "invalid API key") }
+        guard APIKey.isWellFormed(presented) else { throw KeyError(.refused, "invalid API key") }
         let hash = APIKey.hash(presented)
         let key = await runner.read { state in state.byHash[hash].flatMap { state.keys[$0] } }
         guard let key, APIKey.constantTimeEquals(key.keyHash, hash) else {
             if await !runner.caughtUp {
-                throw APIError(.serviceUnavailable, "keys are still loading; retry shortly", headers: [.retryAfter: "2"])
+                throw KeyError(.loading, "keys are still loading; retry shortly")
             }
-            throw APIError(.unauthorized, "unknown API key")
+            throw KeyError(.refused, "unknown API key")
         }
-        guard key.revokedAt == nil else { throw APIError(.unauthorized, "API key has been revoked") }
+        guard key.revokedAt == nil else { throw KeyError(.refused, "API key has been revoked") }
         let client = AuthenticatedClient(id: key.keyId, app: key.app, scopes: Set(key.scopes))
         known.withLock { known in
             // Remember only what was read at the checkpoint the cache stands for.

@@ -22,7 +22,7 @@ public struct APIKeyMiddleware: RouterMiddleware {
         var context = context
         context.client = try await directory.authenticate(request.headers[.apiKey])
         if let scope, !(context.client?.scopes.contains(scope) ?? false) {
-            throw APIError(.forbidden, "API key lacks scope \(scope)")
+            throw KeyError(.lacksScope, "API key lacks scope \(scope)")
         }
         return try await next(request, context)
     }

@@ -44,7 +44,7 @@ public enum PlatformRoutes {
         anyKey.get("/whoami/:scope") { _, context in
             let client = try context.requireClient()
             let scope = try context.parameters.require("scope")
-            guard client.scopes.contains(scope) else { throw APIError(.forbidden, "API key lacks scope \(scope)") }
+            guard client.scopes.contains(scope) else { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
             return ScopeCheck(keyId: client.id, scope: scope, granted: true)
         }
 

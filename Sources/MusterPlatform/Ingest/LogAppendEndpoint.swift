@@ -2,6 +2,7 @@ import Foundation
 import MusterEvents
 import MusterLog
 import MusterNATS
+import MusterRuntime
 
 /// `muster.ingest.append`: a validated append over NATS for scripts in any language,
 /// `{"type": "app.aggregate.event.vN", "data": {…}, "idempotencyKey": "…"}`, answered with the
@@ -37,7 +38,8 @@ enum LogAppendEndpoint {
                 let result = try await log.append(payload, options: AppendOptions(idempotencyKey: body.idempotencyKey, actor: "nats:ingest"))
                 return try JSONEncoder().encode(Reply(sequence: result.sequence, duplicate: result.duplicate, subject: result.subject))
             } catch let error as AppendError {
-                throw MicroServiceError(code: error.code == .conflict ? 409 : (error.code == .unavailable ? 503 : 422), error.message)
+                // The same codes as over HTTP (AppendError.apiError), the log's own message.
+                throw MicroServiceError(code: Int(error.apiError.status.code), error.message)
             }
         }
     }

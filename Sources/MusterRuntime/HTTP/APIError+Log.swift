@@ -1,4 +1,5 @@
 import MusterEvents
+import MusterLog
 
 extension APIError {
     /// An event refused by its own rules: 422 naming the field as the request spells it
@@ -14,4 +15,17 @@ extension APIError {
         .serviceUnavailable,
         "the event log did not confirm this write; it may have been stored. Retry after a few seconds with the same Idempotency-Key",
         headers: [.retryAfter: "5"])
+}
+
+/// The one mapping of the log's refusals: an invalid event is 422 naming the field, too large 413,
+/// a conflict 409, an unconfirmed write the honest 503 with `Retry-After`.
+extension AppendError: HTTPMappedError {
+    public var apiError: APIError {
+        switch code {
+        case .invalid: payloadError.map(APIError.init(invalid:)) ?? APIError(.unprocessableContent, message)
+        case .tooLarge: APIError(.contentTooLarge, message)
+        case .conflict: APIError(.conflict, message)
+        case .unavailable: APIError.logUnavailable
+        }
+    }
 }

@@ -48,8 +48,8 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                            headers: [.allow: allowed.joined(separator: ", ")])
         } catch let error as HTTPError {
             throw APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
-        } catch let error as AppendError where error.code == .unavailable {
-            throw APIError.logUnavailable
+        } catch let error as any HTTPMappedError {
+            throw error.apiError
         } catch is NATSError {
             // Whatever route met the outage, the answer is the honest 503, never a 500.
             throw APIError.logUnavailable

@@ -1,0 +1,11 @@
+import MusterRuntime
+
+/// Both are 503: loading asks the app to retry shortly, a failed load says why.
+extension GeocodeError: HTTPMappedError {
+    public var apiError: APIError {
+        switch code {
+        case .loading: APIError(.serviceUnavailable, message, headers: [.retryAfter: "2"])
+        case .unavailable: APIError(.serviceUnavailable, message)
+        }
+    }
+}
