@@ -5,7 +5,10 @@ import Logging
 import MusterAnalytics
 import MusterEvents
 import MusterLog
+import MusterNATS
 import NIOCore
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
 import Synchronization
 
 extension Bench {

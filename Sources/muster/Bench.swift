@@ -5,6 +5,7 @@ import MusterEvents
 import MusterLog
 import MusterNATS
 import MusterPlatform
+import MusterRuntime
 import MusterServices
 
 /// `make bench` drives these against a fresh nats-server; `bench/run.sh` prints the ratios.

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import MusterEvents
 import MusterServices
 
 struct Events: ParsableCommand {

@@ -67,3 +67,4 @@ enum ProjectionCatalog {
 }
 
 import Logging
+import MusterRuntime

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MusterEvents
+import MusterLog
 import MusterNATS
 
 struct Tail: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import Logging
 import MusterEvents
 import MusterLog
 import NIOCore
+import NIOHTTP1
 
 /// Delivers alert events to the configured webhooks as JSON (`AlertWebhookBody`), at least once.
 ///

@@ -1,3 +1,4 @@
+import Logging
 import MusterEvents
 import MusterLog
 import MusterPlatform

@@ -1,3 +1,4 @@
+import Histogram
 import MusterEvents
 
 /// The dashboards' answers, computed from the folds. Encoded with snake_case keys.

@@ -4,6 +4,7 @@ import Hummingbird
 import MusterEvents
 import MusterPlatform
 import MusterRuntime
+import NIOFoundationEssentialsCompat
 
 /// `POST /api/analytics/events` and `POST /api/analytics/crashes`: the collector's two routes.
 ///

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How to reach NATS. Everything has a default that works against a local `nats-server`.
 public struct NATSConfiguration: Sendable {
     /// One server URL or a comma-separated list (`nats://user:pass@a:4222,nats://user:pass@b:4222`);

@@ -1,4 +1,5 @@
 import Logging
+import MusterGeo
 import NIOPosix
 import ServiceLifecycle
 

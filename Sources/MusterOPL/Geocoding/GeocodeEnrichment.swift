@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import MusterEvents
+import MusterGeo
 import MusterLog
 
 /// Places submitted strikes that came without coordinates: `opl.action.geocoded.v1` from the

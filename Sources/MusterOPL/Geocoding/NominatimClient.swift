@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import MusterGeo
 import NIOCore
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
 
 /// Street-level forward geocoding from a Nominatim-compatible service (`/search?q=…&format=jsonv2`),
 /// for when one is configured (`MUSTER_GEOCODE_UPSTREAM`). Only street addresses go there; towns,

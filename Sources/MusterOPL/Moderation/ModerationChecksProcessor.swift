@@ -1,4 +1,5 @@
 import Logging
+import MusterEvents
 import MusterLog
 
 /// Checks every submitted strike and snapshot as it arrives (`opl.action.checked.v1`,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The moderation queue: actions and snapshots, filtered, newest first.
 public struct ModerationQueue: Codable, Sendable, Equatable {
     public struct Item: Codable, Sendable, Equatable {

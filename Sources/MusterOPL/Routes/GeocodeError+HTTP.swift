@@ -1,3 +1,4 @@
+import HTTPTypes
 import MusterRuntime
 
 /// Both are 503: loading asks the app to retry shortly, a failed load says why.

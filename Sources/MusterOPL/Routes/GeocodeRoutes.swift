@@ -3,6 +3,7 @@ import Hummingbird
 import MusterGeo
 import MusterPlatform
 import MusterRuntime
+import NIOFoundationEssentialsCompat
 
 /// `POST /api/mobile/geocode` and `POST /api/mobile/reverse-geocode`, answered from the gazetteer.
 /// No match is 200 with `success: false` and no `result` (both apps then show "not found").

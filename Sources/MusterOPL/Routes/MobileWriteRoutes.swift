@@ -5,6 +5,7 @@ import MusterEvents
 import MusterLog
 import MusterPlatform
 import MusterRuntime
+import NIOFoundationEssentialsCompat
 
 /// The write side of the OPL contract: strike submissions, GPS snapshots and DNS-filter stats.
 /// A 2xx is sent only after the log acknowledged the event. With an `Idempotency-Key`, a retry

@@ -1,3 +1,4 @@
+import HTTPTypes
 import MusterRuntime
 
 extension ModerationError: HTTPMappedError {

@@ -3,6 +3,7 @@ import Hummingbird
 import MusterLog
 import MusterPlatform
 import MusterRuntime
+import NIOFoundationEssentialsCompat
 
 /// The moderators' JSON API under `/api/moderation`, for keys with `moderate:opl`. Every decision
 /// is an event naming the moderator (the key) and the reason.

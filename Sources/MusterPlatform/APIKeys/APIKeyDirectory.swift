@@ -1,3 +1,4 @@
+import Foundation
 import MusterLog
 import MusterRuntime
 import Synchronization

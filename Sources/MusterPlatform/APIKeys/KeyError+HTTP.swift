@@ -1,3 +1,4 @@
+import HTTPTypes
 import MusterRuntime
 
 /// 401 only when the key really is missing or refused (apps delete their key on a 401), 403 for a

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MusterEvents
 import MusterLog
 import MusterNATS

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MusterLog
+import MusterNATS
 
 /// `/health` (the process answers) and `/ready` (NATS connected, streams present, projections
 /// caught up or at most `tolerableLag` events behind). `/metrics` has its own port (`MetricsRoutes`).

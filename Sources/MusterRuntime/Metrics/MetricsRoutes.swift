@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import MusterNATS
 import Prometheus
 
 /// `/metrics` (Prometheus text) on a port of its own, so the public port (and the gateway) never

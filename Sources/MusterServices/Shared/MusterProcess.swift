@@ -2,15 +2,16 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import MusterAnalytics
 import MusterEvents
 import MusterLog
 import MusterNATS
-import MusterAnalytics
 import MusterOPL
 import MusterPlatform
 import MusterRuntime
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
 
 /// Puts one `muster serve …` process together: the connection, the log, the chosen services,
 /// one HTTP port, discovery, and the order they start and stop in.

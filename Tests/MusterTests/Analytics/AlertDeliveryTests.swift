@@ -3,7 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import MusterAnalytics
 import MusterEvents
+import MusterLog
 import MusterNATS
+import MusterRuntime
+import NIOFoundationEssentialsCompat
 import Synchronization
 import Testing
 

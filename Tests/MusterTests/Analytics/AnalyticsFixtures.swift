@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import MusterEvents
 import MusterLog
+import MusterNATS
 import NIOCore
 
 /// Batches in the wire format, written as the apps would send them.

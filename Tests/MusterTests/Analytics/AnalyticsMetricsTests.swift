@@ -1,6 +1,11 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import MusterAnalytics
 import MusterEvents
+import MusterLog
+import MusterNATS
+import NIOFoundationEssentialsCompat
 import Testing
 
 /// Every dashboard figure, on a generated data set sent through the real routes, against the

@@ -5,7 +5,10 @@ import HummingbirdTesting
 import MusterAnalytics
 import MusterEvents
 import MusterLog
+import MusterNATS
+import MusterPlatform
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Testing
 
 @Suite("Collector: batches, crashes, redaction, dedup, limits")

@@ -1,6 +1,10 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import MusterAnalytics
 import MusterEvents
+import MusterLog
+import MusterNATS
 import NIOPosix
 import Testing
 

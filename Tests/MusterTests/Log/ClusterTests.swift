@@ -4,8 +4,10 @@ import MusterEvents
 import MusterLog
 import MusterNATS
 import MusterOPL
+import MusterRuntime
 import MusterTesting
 import NIOCore
+import NIOHTTP1
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MusterLog
 import MusterPlatform
+import MusterRuntime
 import MusterTesting
 import Testing
 

@@ -98,3 +98,4 @@ final class ProgressLog: Sendable {
 }
 
 import Synchronization
+import MusterRuntime

@@ -8,6 +8,7 @@ import MusterOPL
 import MusterPlatform
 import MusterRuntime
 import MusterServices
+import NIOFoundationEssentialsCompat
 import Testing
 
 @Suite("OPL geocoding: routes, NATS, enrichment of submissions")

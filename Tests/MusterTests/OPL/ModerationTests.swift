@@ -6,7 +6,10 @@ import MusterEvents
 import MusterLog
 import MusterOPL
 import MusterPlatform
+import MusterRuntime
 import MusterServices
+import NIOFoundationEssentialsCompat
+import ServiceLifecycle
 import Testing
 
 @Suite("OPL moderation: checks, decisions, the page")

@@ -2,8 +2,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MusterEvents
+import MusterLog
 import MusterOPL
 import MusterPlatform
+import MusterRuntime
+import NIOFoundationEssentialsCompat
 import Testing
 
 /// One test per rule of contracts/opl-api.md for the read routes.

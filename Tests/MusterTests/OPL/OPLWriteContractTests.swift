@@ -3,8 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import MusterEvents
 import MusterLog
+import MusterNATS
 import MusterOPL
 import MusterPlatform
+import NIOFoundationEssentialsCompat
 import Testing
 
 /// One test per rule of contracts/opl-api.md for the write routes, the places where the apps

@@ -2,9 +2,13 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MusterLog
+import MusterNATS
 import MusterPlatform
 import MusterRuntime
 import MusterServices
+import MusterTesting
+import NIOFoundationEssentialsCompat
+import ServiceLifecycle
 import Testing
 
 @Suite("API keys over HTTP")

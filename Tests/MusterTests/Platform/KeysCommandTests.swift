@@ -1,5 +1,10 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import MusterLog
+import MusterNATS
 import MusterOPL
+import MusterTesting
 import Testing
 
 /// `muster keys` as an operator runs it, against the test's log.

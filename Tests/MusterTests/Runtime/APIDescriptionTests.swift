@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import MusterLog
+import MusterRuntime
 import MusterTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Logging
+import MusterLog
 import MusterRuntime
 import Testing
 

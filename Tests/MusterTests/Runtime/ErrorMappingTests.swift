@@ -1,3 +1,4 @@
+import HTTPTypes
 import MusterEvents
 import MusterLog
 import MusterOPL

@@ -1,6 +1,8 @@
 import Foundation
+import MusterLog
 import MusterNATS
 import MusterPlatform
+import MusterRuntime
 import MusterServices
 import Testing
 

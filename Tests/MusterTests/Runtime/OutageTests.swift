@@ -5,7 +5,9 @@ import HummingbirdTesting
 import MusterAnalytics
 import MusterEvents
 import MusterLog
+import MusterNATS
 import MusterOPL
+import MusterTesting
 import NIOCore
 import Testing
 

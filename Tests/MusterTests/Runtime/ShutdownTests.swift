@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Glibc
+import MusterLog
 import MusterOPL
 import MusterTesting
 import Testing

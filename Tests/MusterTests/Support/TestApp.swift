@@ -7,6 +7,7 @@ import MusterPlatform
 import MusterRuntime
 import MusterServices
 import MusterTesting
+import NIOFoundationEssentialsCompat
 import ServiceLifecycle
 import Testing
 
