@@ -219,6 +219,7 @@ if fuzzing {
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
         ],
         path: "Tests/Fuzz/MusterFuzz",
         swiftSettings: swiftSettings,

@@ -15,8 +15,9 @@ PRODUCT_MODULES = {"Histogram": {"Histogram"}, "Crypto": {"Crypto"}, "ArgumentPa
 
 # A scratch folder of its own: `swift test` holds the lock on .build while a test runs this.
 with tempfile.TemporaryDirectory() as scratch:
+    # MUSTER_FUZZ=1 adds the fuzz targets to the manifest, so they are checked too.
     package = json.loads(subprocess.run(["swift", "package", "--scratch-path", scratch, "dump-package"], cwd=root,
-                                        capture_output=True, text=True, check=True).stdout)
+                                        env={**os.environ, "MUSTER_FUZZ": "1"}, capture_output=True, text=True, check=True).stdout)
 problems = []
 for target in package["targets"]:
     if target["type"] == "system":

@@ -26,7 +26,7 @@ public struct Collector: Sendable {
         let items = batch.events.map { item in
             item.result.mapError { Rejection(error: $0, raw: item.raw) }.flatMap { event in
                 Result { Good(payload: try event.logEvent(context: context, clock: clock, redactor: redactor), id: event.id, wire: event) }
-                    .mapError { Rejection(error: $0, raw: RawJSON(encoding: event)) }
+                    .mapError { Rejection(error: $0, raw: JSONValue(encoding: event)) }
             }
         }
         return try await store(items, app: app, actor: actor, kind: "events")
@@ -37,7 +37,7 @@ public struct Collector: Sendable {
         let items = batch.reports.map { item in
             item.result.mapError { Rejection(error: $0, raw: item.raw) }.flatMap { report in
                 Result { Good(payload: try report.logEvent(app: app, clock: clock, redactor: redactor), id: report.id, wire: report) }
-                    .mapError { Rejection(error: $0, raw: RawJSON(encoding: report)) }
+                    .mapError { Rejection(error: $0, raw: JSONValue(encoding: report)) }
             }
         }
         return try await store(items, app: app, actor: actor, kind: "reports")
@@ -53,7 +53,7 @@ public struct Collector: Sendable {
     /// A refused item: why, and what it looked like (for the DLQ, redacted there).
     struct Rejection: Error {
         var error: any Error
-        var raw: RawJSON?
+        var raw: JSONValue?
     }
 
     /// An item that became a log event (its rules are checked when the log prepares it).
@@ -73,7 +73,7 @@ public struct Collector: Sendable {
             throw BatchError(.unprocessable, "a batch holds at most \(Self.maxEvents) \(kind); this one has \(items.count)")
         }
         var messages: [OutgoingMessage] = []
-        var rejected: [(answer: CollectAnswer.Rejected, raw: RawJSON)] = []
+        var rejected: [(answer: CollectAnswer.Rejected, raw: JSONValue)] = []
         for (index, item) in items.enumerated() {
             var rejection: Rejection
             switch item {
@@ -82,7 +82,7 @@ public struct Collector: Sendable {
                     messages.append(try prepare(good.payload, key: "\(app):\(good.id)", actor: actor))
                     continue
                 } catch {
-                    rejection = Rejection(error: error, raw: RawJSON(encoding: good.wire))
+                    rejection = Rejection(error: error, raw: JSONValue(encoding: good.wire))
                 }
             case .failure(let failure):
                 rejection = failure
@@ -90,14 +90,14 @@ public struct Collector: Sendable {
             let raw = rejection.raw?.redacted(by: redactor) ?? .null
             rejected.append((.init(index: index, id: raw.id, reason: Self.reason(rejection.error)), raw))
         }
-        let acks: [Result<PubAck, NATSError>]
-        do { acks = try await log.jetStream.publishAll(messages) } catch {
+        let results: [Result<AppendResult, AppendError>]
+        do { results = try await log.appendAll(prepared: messages) } catch {
             throw BatchError(.unavailable, "the log did not confirm the batch (\(error))")
         }
         var duplicates = 0
-        for ack in acks {
-            switch ack {
-            case .success(let ack): if ack.duplicate { duplicates += 1 }
+        for result in results {
+            switch result {
+            case .success(let stored): if stored.duplicate { duplicates += 1 }
             case .failure(let error): throw BatchError(.unavailable, "the log did not confirm the batch (\(error))")
             }
         }
@@ -113,7 +113,7 @@ public struct Collector: Sendable {
         return CollectAnswer(accepted: messages.count - duplicates, duplicates: duplicates, rejected: rejected.map(\.answer))
     }
 
-    private func deadLetter(_ entry: CollectAnswer.Rejected, _ raw: RawJSON, family: String, app: String, kind: String) async throws {
+    private func deadLetter(_ entry: CollectAnswer.Rejected, _ raw: JSONValue, family: String, app: String, kind: String) async throws {
         try await log.deadLetter(subject: "events.\(family).rejected.\(app)", payload: try JSONEncoder().encode(raw), originSequence: nil,
                                  consumer: "collector", reason: "\(kind)[\(entry.index)]: \(entry.reason)",
                                  messageID: entry.id.flatMap { id in

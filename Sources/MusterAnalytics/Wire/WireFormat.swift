@@ -1,3 +1,5 @@
+import MusterEvents
+
 /// The collector's wire format, as apps send it (snake_case, like the OFFLEASH contract).
 ///
 /// From Sentry's envelope: one header per batch with the device's `sent_at`, which, with each
@@ -128,7 +130,7 @@ public struct WireCrashReport: Codable, Sendable {
 /// the DLQ copy, the JSON it came as. (An item that decodes but breaks a rule is copied as decoded.)
 public struct Lenient<Value: Codable & Sendable>: Decodable, Sendable {
     public let result: Result<Value, DecodingError>
-    public let raw: RawJSON?
+    public let raw: JSONValue?
 
     public init(from decoder: any Decoder) throws {
         do {
@@ -136,7 +138,7 @@ public struct Lenient<Value: Codable & Sendable>: Decodable, Sendable {
             raw = nil
         } catch let error as DecodingError {
             result = .failure(error)
-            raw = try? RawJSON(from: decoder)
+            raw = try? JSONValue(from: decoder)
         }
     }
 }

@@ -126,7 +126,12 @@ extension EventLog {
 
     /// Appends many events pipelined (at most `maxInFlight` unacknowledged), in order.
     public func appendAll<P: EventPayload>(_ payloads: [P], options: AppendOptions = .init(), maxInFlight: Int = 4096) async throws -> [Result<AppendResult, AppendError>] {
-        let messages = try payloads.map { try prepare($0, options: options) }
+        try await appendAll(prepared: try payloads.map { try prepare($0, options: options) }, maxInFlight: maxInFlight)
+    }
+
+    /// Appends events `prepare` made (a caller that validates a mixed batch item by item first),
+    /// pipelined and in order; each result says stored (or a duplicate) or why not.
+    public func appendAll(prepared messages: [OutgoingMessage], maxInFlight: Int = 4096) async throws -> [Result<AppendResult, AppendError>] {
         let acks = try await jetStream.publishAll(messages, maxInFlight: maxInFlight)
         return zip(messages, acks).map { message, ack in
             ack.map { AppendResult(sequence: $0.seq, duplicate: $0.duplicate, eventID: message.headers["Muster-Event-Id"] ?? "",

@@ -2,6 +2,7 @@ import Foundation
 @testable import MusterAnalytics
 import MusterEvents
 import NIOCore
+import NIOFoundationEssentialsCompat
 
 extension FuzzTarget {
     static let redactor = Redactor()
@@ -46,6 +47,6 @@ extension FuzzTarget {
         let text = String(decoding: bytes, as: UTF8.self)
         let once = redactor.redact(text)
         require(redactor.redact(once) == once, "redaction is not idempotent on \(text.debugDescription)")
-        if let json = try? JSONDecoder().decode(RawJSON.self, from: Data(bytes)) { _ = json.redacted(by: redactor) }
+        if let json = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) { _ = json.redacted(by: redactor) }
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Any JSON value, kept as it came: the `data` of an append over NATS before its typed decode, the
+/// DLQ copy of an analytics event the collector could not read. Integers stay integers, so a
+/// 64-bit id survives the round trip.
+public indirect enum JSONValue: Codable, Sendable, Equatable {
+    case null, bool(Bool), integer(Int64), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let v = try? c.decode(Bool.self) { self = .bool(v) }
+        else if let v = try? c.decode(Int64.self) { self = .integer(v) }
+        else if let v = try? c.decode(Double.self) { self = .number(v) }
+        else if let v = try? c.decode(String.self) { self = .string(v) }
+        else if let v = try? c.decode([JSONValue].self) { self = .array(v) }
+        else { self = .object(try c.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let v): try c.encode(v)
+        case .integer(let v): try c.encode(v)
+        case .number(let v): try c.encode(v)
+        case .string(let v): try c.encode(v)
+        case .array(let v): try c.encode(v)
+        case .object(let v): try c.encode(v)
+        }
+    }
+
+    /// What an encodable value looks like as JSON (nil if it cannot be encoded).
+    public init?(encoding value: some Encodable) {
+        guard let data = try? JSONEncoder().encode(value), let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        self = json
+    }
+
+    /// `id` of an object, when it is a string.
+    public var id: String? {
+        if case .object(let o) = self, case .string(let id)? = o["id"] { return id }
+        return nil
+    }
+}
