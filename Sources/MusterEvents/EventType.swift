@@ -34,6 +34,9 @@ public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable
         "events.\(app).\(aggregate).\(aggregateID).\(event).v\(major)"
     }
 
+    /// Every event of this type, whatever its aggregate: what a NATS permission must allow.
+    public var subjectFilter: String { subject(aggregateID: "*") }
+
     /// Every event of one aggregate, whatever its type: the optimistic-concurrency filter.
     public func aggregateFilter(aggregateID: String) -> String {
         "events.\(app).\(aggregate).\(aggregateID).>"

@@ -18,9 +18,11 @@ public struct AnalyticsApp: MusterApp {
         switch role {
         case .collector:
             let (keys, collector) = (APIKeyDirectory.shared(in: environment), Collector(log: environment.log))
+            parts.appends([ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self, CustomTracked.self, CrashRecorded.self])
             parts.routes.append { CollectorRoutes.add(to: $0, keys: keys, collector: collector) }
         case .notifier:
             let runner = environment.projections.runner(AnalyticsProjection.self)
+            parts.appends([AlertRaised.self, AlertResolved.self])
             parts.services.append(AlertPublisher(runner: runner, log: environment.log, logger: environment.logger))
             let urls = environment.configuration.alertWebhooks
             guard !urls.isEmpty else {

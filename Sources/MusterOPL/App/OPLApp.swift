@@ -20,17 +20,21 @@ public struct OPLApp: MusterApp {
         case .ingest:
             let opl = OPLParts.shared(in: environment)
             let keys = keys
+            parts.appends([ActionSubmitted.self, SnapshotSubmitted.self, DNSStatsReported.self])
             parts.routes.append { MobileWriteRoutes.add(to: $0, keys: keys, rate: opl.writeRate, opl: opl.runner, log: environment.log) }
         case .geocode:
             // Not OPLParts: geocoding reads no fold, and asking for OPLParts would run one.
             let (geocoder, keys) = (Geocoder.shared(in: environment), keys)
             let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
+            parts.appends([ActionGeocoded.self])
             parts.services += [GazetteerLoader(geocoder: geocoder, logger: environment.logger),
                                GeocodeEnrichment.processor(geocoder: geocoder, log: environment.log, logger: environment.logger)]
             parts.routes.append { GeocodeRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, scope: OPLScopes.readMobile), rate: rate, geocoder: geocoder) }
             parts.endpoints += GeocodeEndpoints.make(geocoder: geocoder)
         case .moderation:
             let opl = OPLParts.shared(in: environment)
+            parts.appends([ActionChecked.self, ActionApproved.self, ActionRejected.self, ActionReopened.self, ActionMerged.self,
+                           ActionEnded.self, ActionExtended.self, SnapshotChecked.self, SnapshotApproved.self, SnapshotRejected.self])
             parts.services += [ModerationChecksProcessor.make(opl: opl.runner, log: environment.log, logger: environment.logger),
                                ExpirySweeper(runner: opl.runner, log: environment.log, logger: environment.logger)]
             let (desk, keys) = (ModerationDesk(runner: opl.runner, log: environment.log), keys)

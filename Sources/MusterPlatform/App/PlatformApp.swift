@@ -16,6 +16,7 @@ public struct PlatformApp: MusterApp {
         switch role {
         case .ingest:
             parts.endpoints.append(LogAppendEndpoint.make(log: environment.log))
+            parts.appends.append("events.>") // the endpoint appends any type the catalog knows
         case .query:
             let keys = APIKeyDirectory.shared(in: environment)
             parts.routes.append { PlatformRoutes.add(to: $0, keys: keys, environment: environment) }

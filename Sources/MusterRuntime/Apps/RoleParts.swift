@@ -1,4 +1,5 @@
 import Hummingbird
+import MusterEvents
 import MusterNATS
 import ServiceLifecycle
 
@@ -15,6 +16,15 @@ public struct RoleParts: Sendable {
     public var endpoints: [MicroEndpoint] = []
     /// Answers given in the channel pipeline before routing (cached 304s).
     public var fastPaths: [FastPath] = []
+    /// Subject filters of the events the role appends (`events.opl.action.*.geocoded.v1`): what
+    /// its NATS user must be allowed to publish, and all it should be (`deploy/nats/permissions.conf`
+    /// is checked against them).
+    public var appends: [String] = []
+
+    /// Declares that the role appends events of these types.
+    public mutating func appends(_ types: [any EventPayload.Type]) {
+        appends += types.map { $0.eventType.subjectFilter }
+    }
 
     public init() {}
 }

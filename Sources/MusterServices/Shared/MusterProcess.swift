@@ -44,11 +44,14 @@ public enum MusterProcess {
     /// The roles `names` asks for, each with what every app adds to it. The folds they ask for
     /// are in `environment.projections`; `services(of:environment:)` runs them once.
     public static func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
-        ServiceRole.allCases.filter { names.contains($0.name) }.map { role in
-            var parts = RoleParts()
-            for app in apps { app.add(to: &parts, role: role, environment: environment) }
-            return RoleService(role: role, parts: parts)
-        }
+        ServiceRole.allCases.filter { names.contains($0.name) }.map { RoleService(role: $0, parts: parts(for: $0, environment: environment)) }
+    }
+
+    /// What every app adds to `role`.
+    public static func parts(for role: ServiceRole, environment: MusterEnvironment) -> RoleParts {
+        var parts = RoleParts()
+        for app in apps { app.add(to: &parts, role: role, environment: environment) }
+        return parts
     }
 
     /// What runs besides HTTP: every fold the roles asked for, once, then each role's own parts.
