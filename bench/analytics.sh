@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 BATCHES=${BENCH_BATCHES:-400}
 FUNNEL=${BENCH_FUNNEL:-1000000}
 MUSTER=.build/release/muster
+BENCH=.build/release/muster-bench
 mkdir -p bench/out
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -27,7 +28,7 @@ trap cleanup EXIT
 . bench/lib.sh
 
 start_nats
-sizes=$($MUSTER bench analytics-size --nats-url "$url" 2>/dev/null)
+sizes=$($BENCH analytics-size --nats-url "$url" 2>/dev/null)
 event_bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["event_bytes"])' "$sizes")
 funnel_bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["funnel_bytes"])' "$sizes")
 events=$((BATCHES * 500))
@@ -47,15 +48,15 @@ for _ in $(seq 1 100); do
   [ "$code" = 400 ] && break; sleep 0.1
 done
 echo "muster: $BATCHES batches over HTTP (decode, redact, correct clocks, validate, envelope, pipelined publish with acks)…"
-post=$($MUSTER bench analytics-post --url "http://127.0.0.1:$port" --key "$key" --batches "$BATCHES" --connections 4)
+post=$($BENCH analytics-post --url "http://127.0.0.1:$port" --key "$key" --batches "$BATCHES" --connections 4)
 kill -TERM "$muster_pid"; wait "$muster_pid" 2>/dev/null || true; muster_pid=""
 stop_nats
 
 start_nats
 echo "muster: loading $FUNNEL funnel steps…"
-$MUSTER bench funnel-load --count "$FUNNEL" --nats-url "$url" >/dev/null 2>&1
+$BENCH funnel-load --count "$FUNNEL" --nats-url "$url" >/dev/null 2>&1
 echo "muster: rebuilding the funnel fold from sequence 1 (pull, decode, validate, apply)…"
-replay=$($MUSTER bench funnel-replay --nats-url "$url" 2>/dev/null)
+replay=$($BENCH funnel-replay --nats-url "$url" 2>/dev/null)
 stop_nats
 
 start_nats

@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MUSTER=.build/release/muster
+BENCH=.build/release/muster-bench
 DURATION=${BENCH_WRK_SECONDS:-10}
 mkdir -p bench/out
 work=$(mktemp -d)
@@ -28,7 +29,7 @@ export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_RATE_READ=0 MUST
 $MUSTER serve query --port "$http_port" 2>"$work/muster.log" &
 pids+=($!)
 echo "loading 10,000 actions with 50,000 geofences…"
-$MUSTER bench opl-load --actions 10000 --sites 4 >/dev/null
+$BENCH opl-load --actions 10000 --sites 4 >/dev/null
 key=$($MUSTER keys issue --app opl --scopes read:mobile --label bench 2>/dev/null)
 query="lat=44.0805&lng=-103.2310"
 for _ in $(seq 1 600); do
@@ -81,12 +82,12 @@ echo "== geocoding: Muster's gazetteer against Python's reverse_geocoder on the 
 python3 -c "
 import random; r = random.Random(1)
 open('$work/points.txt', 'w').write(''.join('%.5f,%.5f\n' % (r.uniform(25, 49), r.uniform(-124, -67)) for _ in range(5000)))"
-geo=$($MUSTER bench geocode --gazetteer .data/gazetteer/places.tsv --queries 500000 --points "$work/points.txt")
+geo=$($BENCH geocode --gazetteer .data/gazetteer/places.tsv --queries 500000 --points "$work/points.txt")
 rg=$(PYTHONPATH=.tools/bench-py python3 bench/rg_baseline.py "$work/points.txt" 20000)
 
 echo "== moderation checks: a fold of 100 actions against one of 100,000 (the checks look up an index, not every action)"
-checks100=$($MUSTER bench moderation-checks --actions 100 --checks 20000)
-checks100k=$($MUSTER bench moderation-checks --actions 100000 --checks 20000)
+checks100=$($BENCH moderation-checks --actions 100 --checks 20000)
+checks100k=$($BENCH moderation-checks --actions 100000 --checks 20000)
 
 python3 - "$nginx304" "$muster304" "$nginx200" "$muster200" "$geo" "$rg" "$checks100" "$checks100k" <<'PY'
 import json, os, platform, sys

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 COUNT=${BENCH_COUNT:-1000000}
 MUSTER=.build/release/muster
+BENCH=.build/release/muster-bench
 mkdir -p bench/out
 work=$(mktemp -d)
 cleanup() { [ -n "${nats_pid:-}" ] && kill "$nats_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
@@ -18,7 +19,7 @@ gcc -O2 -o bench/out/raw_js bench/raw_js.c $(pkg-config --cflags --libs libnats)
 . bench/lib.sh
 
 start_nats
-size=$($MUSTER bench envelope-size --nats-url "$url" 2>/dev/null)
+size=$($BENCH envelope-size --nats-url "$url" 2>/dev/null)
 echo "events of $size bytes (the stored envelope), $COUNT of them, $(nproc) cores"
 echo "raw libnats: async publish, then pull consume…"
 raw=$(bench/out/raw_js "$url" "$COUNT" "$size")
@@ -26,9 +27,9 @@ stop_nats
 
 start_nats
 echo "muster: append (validate + envelope + pipelined publish with acks)…"
-append=$($MUSTER bench append --count "$COUNT" --nats-url "$url" 2>/dev/null)
+append=$($BENCH append --count "$COUNT" --nats-url "$url" 2>/dev/null)
 echo "muster: replay (rebuild a projection from sequence 1: pull + decode + validate + apply)…"
-replay=$($MUSTER bench replay --nats-url "$url" 2>/dev/null)
+replay=$($BENCH replay --nats-url "$url" 2>/dev/null)
 stop_nats
 
 python3 - "$raw" "$append" "$replay" <<'PY'

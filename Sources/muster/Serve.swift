@@ -1,4 +1,5 @@
 import ArgumentParser
+import MusterCommandLine
 import Logging
 import Metrics
 import MusterRuntime

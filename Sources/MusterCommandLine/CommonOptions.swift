@@ -7,24 +7,26 @@ import MusterNATS
 import MusterRuntime
 import MusterServices
 
-/// Options every command shares. Flags win over MUSTER_* variables, which win over defaults.
-struct CommonOptions: ParsableArguments {
+/// Options every command (`muster`, `muster-bench`) shares. Flags win over MUSTER_* variables, which win over defaults.
+public struct CommonOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: "NATS server URL (MUSTER_NATS_URL; default nats://127.0.0.1:4222).")
-    var natsURL: String?
+    public var natsURL: String?
 
     @Option(name: .long, help: "NATS credentials file (MUSTER_NATS_CREDS).")
-    var natsCreds: String?
+    public var natsCreds: String?
 
     @Option(name: .long, help: "Folder for projection snapshots (MUSTER_DATA_DIR; default .data/muster).")
-    var dataDir: String?
+    public var dataDir: String?
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical (MUSTER_LOG_LEVEL).")
-    var logLevel: String?
+    public var logLevel: String?
 
     @Option(name: .long, help: "Name of this process's projection consumers (MUSTER_INSTANCE; default local).")
-    var instance: String?
+    public var instance: String?
 
-    func configuration() throws -> MusterConfiguration {
+    public init() {}
+
+    public func configuration() throws -> MusterConfiguration {
         var config = try MusterConfiguration.fromEnvironment()
         try config.set(.natsURL, flag: natsURL, source: "--nats-url")
         try config.set(.natsCredentials, flag: natsCreds, source: "--nats-creds")
@@ -34,14 +36,14 @@ struct CommonOptions: ParsableArguments {
         return config
     }
 
-    func logger(_ config: MusterConfiguration, label: String = "muster") -> Logger {
+    public func logger(_ config: MusterConfiguration, label: String = "muster") -> Logger {
         var logger = Logger(label: label)
         logger.logLevel = config.logLevel
         return logger
     }
 
     /// Connects and opens the log (creating its streams if this is a fresh server), then runs `body`.
-    func withLog<T: Sendable>(quiet: Bool = true, _ body: (EventLog, MusterConfiguration, Logger) async throws -> T) async throws -> T {
+    public func withLog<T: Sendable>(quiet: Bool = true, _ body: (EventLog, MusterConfiguration, Logger) async throws -> T) async throws -> T {
         var config = try configuration()
         if quiet && logLevel == nil { config.logLevel = .warning }
         let logger = logger(config)
@@ -67,18 +69,18 @@ struct CommonOptions: ParsableArguments {
 
 extension MusterConfiguration {
     /// A flag overrides the environment only when it was given.
-    mutating func set(_ setting: Setting, flag: String?, source: String) throws {
+    public mutating func set(_ setting: Setting, flag: String?, source: String) throws {
         if let flag { try set(setting, flag, source: source) }
     }
 }
 
 /// Writes to standard error.
-func printError(_ text: String) {
+public func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 /// A failure the user can act on: printed as is, exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct CommandFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MusterCommandLine
 import Foundation
 import MusterEvents
 import MusterGeo

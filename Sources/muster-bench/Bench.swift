@@ -7,12 +7,26 @@ import MusterNATS
 import MusterPlatform
 import MusterRuntime
 import MusterServices
+import MusterCommandLine
+import NIOCore
+import NIOPosix
 
-/// `make bench` drives these against a fresh nats-server; `bench/run.sh` prints the ratios.
+/// `make bench` drives these against a fresh nats-server (`bench/*.sh` print the ratios). A
+/// program of its own, so no benchmark code ships in the production `muster`.
+@main
 struct Bench: AsyncParsableCommand {
+    /// The same executor as `muster` (Swift concurrency on NIO's event loops), so the figures
+    /// measure what production runs.
+    static func main() async {
+        if ProcessInfo.processInfo.environment["MUSTER_EXECUTOR"] != "dispatch" {
+            _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
+        await Self.main(nil)
+    }
+
     static let configuration = CommandConfiguration(
-        abstract: "Measure Muster's append and projection replay (used by make bench).",
-        shouldDisplay: false,
+        commandName: "muster-bench",
+        abstract: "Measure Muster's append, replay, HTTP and geocoding against the baselines (used by make bench).",
         subcommands: [Append.self, Replay.self, EnvelopeSize.self, Decode.self, OPLLoad.self, Geocode.self,
                        AnalyticsSize.self, AnalyticsPost.self, FunnelLoad.self, FunnelReplay.self, ModerationChecksCost.self])
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MusterCommandLine
 import AsyncHTTPClient
 import Foundation
 import Logging
