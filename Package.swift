@@ -209,7 +209,20 @@ let package = Package(
         // Test support: starts a real nats-server with JetStream on a free port in a temporary folder.
         .target(
             name: "MusterTesting",
-            dependencies: ["MusterNATS"],
+            dependencies: [
+                "MusterNATS",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // One test target per library target, each depending on its own layer only (the rest,
+        // which composes apps and services, is still MusterTests).
+        .testTarget(
+            name: "MusterNATSTests",
+            dependencies: [
+                "MusterNATS", "MusterTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

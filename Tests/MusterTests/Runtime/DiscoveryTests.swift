@@ -1,5 +1,6 @@
 import Foundation
 import MusterNATS
+import MusterTesting
 import Testing
 
 @Suite("NATS service discovery ($SRV)")

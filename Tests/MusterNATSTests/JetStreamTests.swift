@@ -1,5 +1,6 @@
 import Foundation
 import MusterNATS
+import MusterTesting
 import Testing
 
 @Suite("JetStream over the JSON API")

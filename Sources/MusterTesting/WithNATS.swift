@@ -1,10 +1,9 @@
 import Foundation
 import Logging
 import MusterNATS
-import MusterTesting
 
 /// Runs `body` with a fresh nats-server and a connection to it; both are gone afterwards.
-func withNATS<T>(_ body: (NATSConnection, NATSTestServer) async throws -> T) async throws -> T {
+public func withNATS<T>(_ body: (NATSConnection, NATSTestServer) async throws -> T) async throws -> T {
     let server = try await NATSTestServer.start()
     defer { server.stop() }
     var logger = Logger(label: "test")
