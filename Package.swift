@@ -218,6 +218,14 @@ let package = Package(
         // One test target per library target, each depending on its own layer only (the rest,
         // which composes apps and services, is still MusterTests).
         .testTarget(
+            name: "MusterLogTests",
+            dependencies: [
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MusterNATSTests",
             dependencies: [
                 "MusterNATS", "MusterTesting",

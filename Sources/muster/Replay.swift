@@ -1,8 +1,10 @@
 import ArgumentParser
-import MusterCommandLine
 import Foundation
+import Logging
+import MusterCommandLine
 import MusterLog
 import MusterNATS
+import MusterRuntime
 import MusterServices
 
 struct Replay: AsyncParsableCommand {
@@ -66,6 +68,3 @@ enum ProjectionCatalog {
 
     static var names: [String] { rebuilders.keys.sorted() }
 }
-
-import Logging
-import MusterRuntime

@@ -1,3 +1,4 @@
+import Foundation
 @testable import MusterNATS
 import Testing
 
@@ -49,5 +50,3 @@ struct PullStateTests {
         #expect(PubAck.fastParse(Data(#"{"error":{"code":400}}"#.utf8)) == nil)
     }
 }
-
-import Foundation

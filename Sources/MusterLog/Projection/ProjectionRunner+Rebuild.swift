@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MusterEvents
 import MusterNATS
 
 /// How far a rebuild has come.
@@ -77,5 +78,3 @@ extension ProjectionRunner {
         return snapshot
     }
 }
-
-import MusterEvents

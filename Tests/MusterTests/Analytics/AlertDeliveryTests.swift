@@ -8,6 +8,7 @@ import MusterNATS
 import MusterRuntime
 import NIOFoundationEssentialsCompat
 import Synchronization
+import MusterTesting
 import Testing
 
 @Suite("Alerts: raised and resolved as events, delivered to webhooks")

@@ -6,6 +6,7 @@ import MusterEvents
 import MusterLog
 import MusterNATS
 import NIOPosix
+import MusterTesting
 import Testing
 
 /// The HTML dashboards as a browser draws them: Debian's headless Chromium loads each page from

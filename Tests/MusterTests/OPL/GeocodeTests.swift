@@ -9,6 +9,7 @@ import MusterPlatform
 import MusterRuntime
 import MusterServices
 import NIOFoundationEssentialsCompat
+import MusterTesting
 import Testing
 
 @Suite("OPL geocoding: routes, NATS, enrichment of submissions")

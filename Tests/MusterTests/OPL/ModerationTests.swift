@@ -10,6 +10,7 @@ import MusterRuntime
 import MusterServices
 import NIOFoundationEssentialsCompat
 import ServiceLifecycle
+import MusterTesting
 import Testing
 
 @Suite("OPL moderation: checks, decisions, the page")

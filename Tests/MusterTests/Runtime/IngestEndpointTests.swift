@@ -4,6 +4,7 @@ import MusterNATS
 import MusterPlatform
 import MusterRuntime
 import MusterServices
+import MusterTesting
 import Testing
 
 @Suite("ingest: validated appends over NATS")

@@ -4,6 +4,7 @@ import MusterOPL
 import MusterPlatform
 import MusterRuntime
 import MusterServices
+import MusterTesting
 import Testing
 
 /// One fold per process, made on first request, run once; readers wait for it without polling.

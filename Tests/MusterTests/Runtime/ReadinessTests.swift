@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import MusterServices
+import MusterTesting
 import Testing
 
 @Suite("Each service on its own becomes ready")

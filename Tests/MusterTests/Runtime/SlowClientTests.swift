@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import MusterRuntime
+import MusterTesting
 import Testing
 
 /// Slow and stalled clients on real sockets: each is closed when its time runs out, the number

@@ -78,15 +78,6 @@ func withTestLog<T>(on cluster: NATSTestCluster? = nil, _ configure: (inout Must
     }
 }
 
-/// Polls until `condition` holds, failing after `timeout`.
-func eventually(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(25))
-    }
-    throw TestServerError("timed out waiting for \(what)")
-}
 
 /// Makes an issued-key event with a real key.
 func issuedKey(app: String = "opl", scopes: [String]) -> (key: String, event: APIKeyIssued) {

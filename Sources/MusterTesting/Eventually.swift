@@ -1,0 +1,10 @@
+/// Polls until `condition` holds, failing after `timeout`. (For what a test cannot wait on
+/// directly: another process, a server's state.)
+public func eventually(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    throw TestServerError("timed out waiting for \(what)")
+}
