@@ -63,15 +63,37 @@ public struct ModerationDesk: Sendable {
         }
     }
 
-    public func approve(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
-        try await retryingOnce("action", id) { try await approveOnce(id, edits: edits, moderator: moderator) }
+    /// One decision on an action: read it, check that its status allows `what`, append the event
+    /// `make` builds from it on that version (retried once on a fresh fold, see `retryingOnce`).
+    func decideOnAction(_ id: String, allowed: Set<OPLProjection.Action.Status>, _ what: String, moderator: String,
+                        _ make: @escaping (OPLProjection.Action) async throws -> any EventPayload) async throws -> UInt64 {
+        try await retryingOnce("action", id) {
+            let current = try await action(id)
+            try Self.require(current, allowed, what)
+            return try await decide(try await make(current), expected: current.sequence, moderator: moderator)
+        }
     }
 
-    func approveOnce(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
-        let current = try await action(id)
-        // A rejected action is approved only after a moderator reopens it (its own decision):
-        // otherwise a late approval silently overturns a rejection.
-        try Self.require(current, [.submitted, .approved], "approve")
+    /// The same for a snapshot, which only a submitted one allows.
+    func decideOnSnapshot(_ id: String, moderator: String,
+                          _ make: @escaping (OPLProjection.Snapshot) throws -> any EventPayload) async throws -> UInt64 {
+        try await retryingOnce("snapshot", id) {
+            let current = try await snapshot(id)
+            guard current.status == .submitted else { throw ModerationError(.wrongState, "snapshot \(id) is \(current.status.rawValue)") }
+            return try await decide(try make(current), expected: current.sequence, moderator: moderator)
+        }
+    }
+
+    /// A rejected action is approved only after a moderator reopens it (its own decision):
+    /// otherwise a late approval silently overturns a rejection.
+    public func approve(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
+        try await decideOnAction(id, allowed: [.submitted, .approved], "approve", moderator: moderator) { current in
+            try Self.approval(of: current, edits: edits, moderator: moderator)
+        }
+    }
+
+    static func approval(of current: OPLProjection.Action, edits: ApproveEdits, moderator: String) throws -> ActionApproved {
+        let id = current.id
         var employer = current.employer
         if let e = edits.employer {
             employer.name = e.name ?? employer.name
@@ -111,95 +133,59 @@ public struct ModerationDesk: Sendable {
         } else {
             sites = current.locations
         }
-        let event = ActionApproved(actionId: id, employerId: OPLIDs.employer(named: employer.name), employer: employer, action: details,
-                                   urls: urls, locations: sites, moderator: moderator, reason: try Self.reason(edits.reason, default: "approved"))
-        return try await decide(event, expected: current.sequence, moderator: moderator)
-    }
-
-    func rejectOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        let current = try await action(id)
-        try Self.require(current, [.submitted], "reject")
-        return try await decide(ActionRejected(actionId: id, moderator: moderator, reason: try Self.reason(request.reason)),
-                                expected: current.sequence, moderator: moderator)
-    }
-
-    func reopenOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        let current = try await action(id)
-        try Self.require(current, [.rejected], "reopen")
-        return try await decide(ActionReopened(actionId: id, moderator: moderator, reason: try Self.reason(request.reason)),
-                                expected: current.sequence, moderator: moderator)
-    }
-
-    func mergeOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        let current = try await action(id)
-        try Self.require(current, [.submitted, .approved], "merge")
-        guard let into = request.into, into != id else { throw ModerationError(.invalid, "into must name another action") }
-        let target = try await action(into)
-        guard target.status != .rejected, target.status != .merged else {
-            throw ModerationError(.wrongState, "cannot merge into \(into): it is \(target.status.rawValue)")
-        }
-        return try await decide(ActionMerged(actionId: id, into: into, moderator: moderator, reason: try Self.reason(request.reason)),
-                                expected: current.sequence, moderator: moderator)
-    }
-
-    func endOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        let current = try await action(id)
-        try Self.require(current, [.approved], "end")
-        return try await decide(ActionEnded(actionId: id, moderator: moderator, reason: try Self.reason(request.reason)),
-                                expected: current.sequence, moderator: moderator)
-    }
-
-    func extendOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        let current = try await action(id)
-        try Self.require(current, [.approved, .ended], "extend")
-        guard let days = request.durationDays else { throw ModerationError(.invalid, "durationDays is required (the new total)") }
-        return try await decide(ActionExtended(actionId: id, durationDays: days, moderator: moderator, reason: try Self.reason(request.reason)),
-                                expected: current.sequence, moderator: moderator)
-    }
-
-    func approveSnapshotOnce(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
-        let current = try await snapshot(id)
-        guard current.status == .submitted else { throw ModerationError(.wrongState, "snapshot \(id) is \(current.status.rawValue)") }
-        let site = ActionSite(locationId: OPLIDs.siteID(forSnapshot: id), type: request.type ?? "picket-site",
-                              name: (request.name ?? current.address).map { String($0.prefix(300)) }, latitude: current.latitude, longitude: current.longitude,
-                              notificationRadius: request.notificationRadius ?? 250)
-        return try await decide(SnapshotApproved(snapshotId: id, actionId: current.actionId, site: site, moderator: moderator,
-                                                 reason: try Self.reason(request.reason, default: "approved")),
-                                expected: current.sequence, moderator: moderator)
-    }
-
-    func rejectSnapshotOnce(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        let current = try await snapshot(id)
-        guard current.status == .submitted else { throw ModerationError(.wrongState, "snapshot \(id) is \(current.status.rawValue)") }
-        return try await decide(SnapshotRejected(snapshotId: id, moderator: moderator, reason: try Self.reason(request.reason)),
-                                expected: current.sequence, moderator: moderator)
+        return ActionApproved(actionId: id, employerId: OPLIDs.employer(named: employer.name), employer: employer, action: details,
+                              urls: urls, locations: sites, moderator: moderator, reason: try Self.reason(edits.reason, default: "approved"))
     }
 
     public func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce("action", id) { try await rejectOnce(id, request, moderator: moderator) }
+        try await decideOnAction(id, allowed: [.submitted], "reject", moderator: moderator) { _ in
+            ActionRejected(actionId: id, moderator: moderator, reason: try Self.reason(request.reason))
+        }
     }
 
     public func reopen(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce("action", id) { try await reopenOnce(id, request, moderator: moderator) }
+        try await decideOnAction(id, allowed: [.rejected], "reopen", moderator: moderator) { _ in
+            ActionReopened(actionId: id, moderator: moderator, reason: try Self.reason(request.reason))
+        }
     }
 
     public func merge(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce("action", id) { try await mergeOnce(id, request, moderator: moderator) }
+        try await decideOnAction(id, allowed: [.submitted, .approved], "merge", moderator: moderator) { _ in
+            guard let into = request.into, into != id else { throw ModerationError(.invalid, "into must name another action") }
+            let target = try await self.action(into)
+            guard target.status != .rejected, target.status != .merged else {
+                throw ModerationError(.wrongState, "cannot merge into \(into): it is \(target.status.rawValue)")
+            }
+            return ActionMerged(actionId: id, into: into, moderator: moderator, reason: try Self.reason(request.reason))
+        }
     }
 
     public func end(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce("action", id) { try await endOnce(id, request, moderator: moderator) }
+        try await decideOnAction(id, allowed: [.approved], "end", moderator: moderator) { _ in
+            ActionEnded(actionId: id, moderator: moderator, reason: try Self.reason(request.reason))
+        }
     }
 
     public func extend(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce("action", id) { try await extendOnce(id, request, moderator: moderator) }
+        try await decideOnAction(id, allowed: [.approved, .ended], "extend", moderator: moderator) { _ in
+            guard let days = request.durationDays else { throw ModerationError(.invalid, "durationDays is required (the new total)") }
+            return ActionExtended(actionId: id, durationDays: days, moderator: moderator, reason: try Self.reason(request.reason))
+        }
     }
 
     public func approveSnapshot(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
-        try await retryingOnce("snapshot", id) { try await approveSnapshotOnce(id, request, moderator: moderator) }
+        try await decideOnSnapshot(id, moderator: moderator) { current in
+            let site = ActionSite(locationId: OPLIDs.siteID(forSnapshot: id), type: request.type ?? "picket-site",
+                                  name: (request.name ?? current.address).map { String($0.prefix(300)) }, latitude: current.latitude,
+                                  longitude: current.longitude, notificationRadius: request.notificationRadius ?? 250)
+            return SnapshotApproved(snapshotId: id, actionId: current.actionId, site: site, moderator: moderator,
+                                    reason: try Self.reason(request.reason, default: "approved"))
+        }
     }
 
     public func rejectSnapshot(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
-        try await retryingOnce("snapshot", id) { try await rejectSnapshotOnce(id, request, moderator: moderator) }
+        try await decideOnSnapshot(id, moderator: moderator) { _ in
+            SnapshotRejected(snapshotId: id, moderator: moderator, reason: try Self.reason(request.reason))
+        }
     }
 }
