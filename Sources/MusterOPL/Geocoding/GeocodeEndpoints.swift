@@ -1,4 +1,5 @@
 import Foundation
+import MusterEvents
 import MusterGeo
 import MusterNATS
 

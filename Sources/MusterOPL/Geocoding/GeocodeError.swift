@@ -1,13 +1,6 @@
+import MusterEvents
+
 /// Geocoding cannot answer yet (the gazetteer is loading) or at all (it failed to load).
-public struct GeocodeError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable { case loading, unavailable }
+public typealias GeocodeError = DomainError<GeocodeErrorCode>
 
-    public let code: Code
-    public let message: String
-    public var description: String { message }
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-}
+public enum GeocodeErrorCode: String, Sendable, Hashable { case loading, unavailable }

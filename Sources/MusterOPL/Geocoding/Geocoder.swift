@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MusterEvents
 import MusterGeo
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import MusterEvents
 import MusterLog
 import MusterRuntime
 import Synchronization

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import MusterEvents
 import MusterLog
 import MusterRuntime
 

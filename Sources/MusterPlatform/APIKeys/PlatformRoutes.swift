@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MusterEvents
 import MusterLog
 import MusterRuntime
 

@@ -2,9 +2,9 @@ import HTTPTypes
 import MusterRuntime
 
 /// Both are 503: loading asks the app to retry shortly, a failed load says why.
-extension GeocodeError: HTTPMappedError {
-    public var apiError: APIError {
-        switch code {
+extension GeocodeErrorCode: HTTPMappedCode {
+    public func apiError(message: String) -> APIError {
+        switch self {
         case .loading: APIError(.serviceUnavailable, message, headers: [.retryAfter: "2"])
         case .unavailable: APIError(.serviceUnavailable, message)
         }

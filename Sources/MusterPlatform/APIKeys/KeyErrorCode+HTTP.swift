@@ -3,9 +3,9 @@ import MusterRuntime
 
 /// 401 only when the key really is missing or refused (apps delete their key on a 401), 403 for a
 /// missing scope, 503 with `Retry-After` while the keys are loading.
-extension KeyError: HTTPMappedError {
-    public var apiError: APIError {
-        switch code {
+extension KeyErrorCode: HTTPMappedCode {
+    public func apiError(message: String) -> APIError {
+        switch self {
         case .missing, .refused: APIError(.unauthorized, message)
         case .lacksScope: APIError(.forbidden, message)
         case .loading: APIError(.serviceUnavailable, message, headers: [.retryAfter: "2"])

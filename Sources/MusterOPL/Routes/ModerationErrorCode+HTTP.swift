@@ -1,9 +1,9 @@
 import HTTPTypes
 import MusterRuntime
 
-extension ModerationError: HTTPMappedError {
-    public var apiError: APIError {
-        switch code {
+extension ModerationErrorCode: HTTPMappedCode {
+    public func apiError(message: String) -> APIError {
+        switch self {
         case .notFound: APIError(.notFound, message)
         case .invalid: APIError(.unprocessableContent, message)
         case .wrongState, .changedMeanwhile: APIError(.conflict, message)
