@@ -12,8 +12,8 @@ public final class ProjectionRegistry: Sendable {
     private let store: SnapshotStore
     private let instance: String
     private let logger: Logger
-    /// In the order they were first asked for.
-    private let runners = Mutex<[any ProjectionStatus & Service]>([])
+    /// In the order they were first asked for; `started` once the process took them as services.
+    private let runners = Mutex<(list: [any ProjectionStatus & Service], started: Bool)>(([], false))
 
     init(log: EventLog, store: SnapshotStore, instance: String, logger: Logger) {
         self.log = log
@@ -23,18 +23,27 @@ public final class ProjectionRegistry: Sendable {
     }
 
     /// The process's runner of `projection`, made now if nobody asked before.
+    /// Ask while composing a role (in `MusterApp.add`), not while serving: a fold first asked for
+    /// after the process started would never run, and says so in the log.
     public func runner<P: Projection>(_ projection: P.Type) -> ProjectionRunner<P> {
-        runners.withLock { runners in
-            if let made = runners.first(where: { $0.projectionName == P.name }) as? ProjectionRunner<P> { return made }
+        let (runner, late) = runners.withLock { runners -> (ProjectionRunner<P>, Bool) in
+            if let made = runners.list.first(where: { $0.projectionName == P.name }) as? ProjectionRunner<P> { return (made, false) }
             let made = ProjectionRunner(P.self, log: log, store: store, instance: instance, logger: logger)
-            runners.append(made)
-            return made
+            runners.list.append(made)
+            return (made, runners.started)
         }
+        if late { logger.error("projection asked for after start-up; it does not run", metadata: ["projection": "\(P.name)"]) }
+        return runner
     }
 
     /// Every fold asked for so far, in that order.
-    public var all: [any ProjectionStatus] { runners.withLock { $0 } }
+    public var all: [any ProjectionStatus] { runners.withLock { $0.list } }
 
     /// The runners as services, for the process's service group: each runs once.
-    public var services: [any Service] { runners.withLock { $0 } }
+    public var services: [any Service] {
+        runners.withLock { runners in
+            runners.started = true
+            return runners.list
+        }
+    }
 }
