@@ -218,6 +218,11 @@ let package = Package(
         // One test target per library target, each depending on its own layer only (the rest,
         // which composes apps and services, is still MusterTests).
         .testTarget(
+            name: "MusterEventsTests",
+            dependencies: ["MusterEvents"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MusterLogTests",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterTesting",
