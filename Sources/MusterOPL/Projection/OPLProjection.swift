@@ -20,9 +20,9 @@ public enum OPLProjection: Projection {
         public var blocklistRevision: UInt64 = 0
 
         /// Derived, never stored (rebuilt when a snapshot file is read): action ids by employer
-        /// (`OPLIDs.employer(named:)`), and each submitter's submission times in log order (one
-        /// app key submits for every install of the app). The moderation checks look a submission
-        /// up here, so they cost the same with 100 actions as with 100k.
+        /// (`OPLIDs.employer(named:)`), and each submitter's submission times in ascending order
+        /// (one app key submits for every install of the app). The moderation checks look a
+        /// submission up here, so they cost the same with 100 actions as with 100k.
         public internal(set) var actionsByEmployer: [String: Set<String>] = [:]
         public internal(set) var actionTimesBySubmitter: [String: [Int64]] = [:]
         public internal(set) var snapshotTimesBySubmitter: [String: [Int64]] = [:]
@@ -36,28 +36,44 @@ public enum OPLProjection: Projection {
             actions = try c.decode([String: Action].self, forKey: .actions)
             snapshots = try c.decode([String: Snapshot].self, forKey: .snapshots)
             blocklistRevision = try c.decode(UInt64.self, forKey: .blocklistRevision)
-            for action in actions.values.sorted(by: { $0.sequence < $1.sequence }) { index(action) }
-            for snapshot in snapshots.values.sorted(by: { $0.sequence < $1.sequence }) { index(snapshot) }
+            // In submission-time order, so each time lands at the end of its list. (Not by
+            // `sequence`: that is an action's latest event, and an approval moves it.)
+            for action in actions.values.sorted(by: { Self.millis($0.submittedAt) < Self.millis($1.submittedAt) }) { index(action) }
+            for snapshot in snapshots.values.sorted(by: { Self.millis($0.submittedAt) < Self.millis($1.submittedAt) }) { index(snapshot) }
         }
+
+        static func millis(_ time: String) -> Int64 { Timestamp.millis(time) ?? 0 }
 
         mutating func index(_ action: Action) {
             actionsByEmployer[OPLIDs.employer(named: action.employer.name), default: []].insert(action.id)
-            actionTimesBySubmitter[action.submittedBy, default: []].append(Timestamp.millis(action.submittedAt) ?? 0)
+            Self.insert(Self.millis(action.submittedAt), into: &actionTimesBySubmitter[action.submittedBy, default: []])
         }
 
         mutating func index(_ snapshot: Snapshot) {
-            snapshotTimesBySubmitter[snapshot.submittedBy, default: []].append(Timestamp.millis(snapshot.submittedAt) ?? 0)
+            Self.insert(Self.millis(snapshot.submittedAt), into: &snapshotTimesBySubmitter[snapshot.submittedBy, default: []])
         }
 
-        /// How many of `times` (in log order) lie within `window` before `now`: read from the end.
+        /// Keeps `times` ascending: an append when `time` is the newest (almost always), else a
+        /// binary-searched insert (clocks of two appending processes may disagree a little).
+        static func insert(_ time: Int64, into times: inout [Int64]) {
+            guard let last = times.last, time < last else { return times.append(time) }
+            times.insert(time, at: firstIndex(in: times) { $0 > time })
+        }
+
+        /// The first index whose time satisfies `isAfter` (false, then true, along ascending `times`).
+        static func firstIndex(in times: [Int64], where isAfter: (Int64) -> Bool) -> Int {
+            var (low, high) = (0, times.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if isAfter(times[middle]) { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+
+        /// How many of `times` (ascending) lie within `window` before `now` (or after it).
         public static func recent(_ times: [Int64]?, now: Int64, window: Int64 = 3_600_000) -> Int {
             guard let times else { return 0 }
-            var count = 0
-            for time in times.reversed() {
-                guard now - time < window else { break }
-                count += 1
-            }
-            return count
+            return times.count - firstIndex(in: times) { now - $0 < window }
         }
 
         /// Moves an action to its new employer's entry when an approval renamed the employer.

@@ -27,11 +27,13 @@ struct OPLRulesTests {
                         submittedBy: by)
     }
 
-    func fold(_ events: [any EventPayload]) throws -> OPLProjection.State {
+    /// - Parameter times: each event's time, when they are not all the same.
+    func fold(_ events: [any EventPayload], times: [String]? = nil) throws -> OPLProjection.State {
         var state = OPLProjection.initialState
         for (index, payload) in events.enumerated() {
             try OPLProjection.apply(RecordedEvent(sequence: UInt64(index + 1), subject: payload.eventType.subject(aggregateID: payload.aggregateID),
-                                                  id: "e\(index)", source: "test", time: "2026-11-20T00:00:00Z", actor: nil, traceparent: nil,
+                                                  id: "e\(index)", source: "test", time: times?[index] ?? "2026-11-20T00:00:00Z",
+                                                  actor: nil, traceparent: nil,
                                                   storedType: payload.eventType, aggregateID: payload.aggregateID, payload: payload), to: &state)
         }
         return state
@@ -68,6 +70,21 @@ struct OPLRulesTests {
         let now = OPLDates.parse("2026-11-20T00:30:00Z")!
         let flags = ModerationChecks.flags(for: submitted("ACME logistics"), in: reloaded, now: now).map(\.code)
         #expect(flags == ["duplicate", "rate"])
+    }
+
+    /// A submitter's times stay in submission order after a snapshot is read back, even when an
+    /// older submission's latest event (its approval) came after a newer submission.
+    @Test func submissionTimesKeepTheirOrderAcrossAReload() throws {
+        let old = submitted("Old Co"), new = submitted("New Co")
+        let approved = ActionApproved(actionId: old.actionId, employerId: OPLIDs.employer(named: "Old Co"),
+                                      employer: old.employer, action: old.action, urls: [], locations: [], moderator: "m", reason: "ok")
+        let state = try fold([old, new, approved], times: ["2026-11-19T22:00:00Z", "2026-11-19T23:50:00Z", "2026-11-19T23:55:00Z"])
+        let reloaded = try JSONDecoder().decode(OPLProjection.State.self, from: JSONEncoder().encode(state))
+        #expect(reloaded == state)
+        let now = try #require(Timestamp.millis("2026-11-20T00:00:00Z"))
+        for folded in [state, reloaded] {
+            #expect(OPLProjection.State.recent(folded.actionTimesBySubmitter[old.submittedBy], now: now) == 1, "only the 23:50 submission is within the hour")
+        }
     }
 
     @Test func theBlocklistRevisionMovesOnlyWithWhatTheBlocklistsShow() throws {
