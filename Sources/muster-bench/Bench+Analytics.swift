@@ -1,9 +1,9 @@
 import ArgumentParser
-import MusterCommandLine
 import AsyncHTTPClient
 import Foundation
 import Logging
 import MusterAnalytics
+import MusterCommandLine
 import MusterEvents
 import MusterLog
 import MusterNATS

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MusterCommandLine
 import MusterEvents
 import MusterLog
 import MusterNATS
 import MusterPlatform
 import MusterRuntime
 import MusterServices
-import MusterCommandLine
 import NIOCore
 import NIOPosix
 

@@ -1,7 +1,7 @@
 import ArgumentParser
-import MusterCommandLine
 import Foundation
 import Logging
+import MusterCommandLine
 import MusterLog
 import MusterPlatform
 import MusterServices
@@ -33,6 +33,15 @@ struct Keys: AsyncParsableCommand {
             }
             return list
         }
+
+        /// The issued event for `key`, with these options' app, scopes and label, checked by the
+        /// event's own rules.
+        func issued(_ key: String, keyId: String, defaultLabel: String? = nil, issuedBy: String) throws -> APIKeyIssued {
+            let event = APIKeyIssued(keyId: keyId, app: app, scopes: try checkedScopes(), keyHash: APIKey.hash(key),
+                                     keyPrefix: APIKey.prefix(key), label: label ?? defaultLabel, issuedBy: issuedBy)
+            do { try event.validate() } catch { throw ValidationError("\(error)") }
+            return event
+        }
     }
 
     struct Issue: AsyncParsableCommand {
@@ -43,16 +52,12 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            let scopeList = try options.checkedScopes()
-            let app = options.app
-            let (key, keyId) = APIKey.generate(app: app)
-            let event = APIKeyIssued(keyId: keyId, app: app, scopes: scopeList, keyHash: APIKey.hash(key),
-                                     keyPrefix: APIKey.prefix(key), label: options.label, issuedBy: "cli:\(NSUserName())")
-            do { try event.validate() } catch { throw ValidationError("\(error)") }
+            let (key, keyId) = APIKey.generate(app: options.app)
+            let event = try options.issued(key, keyId: keyId, issuedBy: "cli:\(NSUserName())")
             try await common.withLog { log, _, _ in
                 let result = try await log.append(event, options: .init(expected: .noEvents, actor: "cli"))
                 print(key)
-                printError("issued \(keyId) for \(app) with scopes \(scopeList.joined(separator: ",")) (sequence \(result.sequence)); the key is shown only now")
+                printError("issued \(keyId) for \(event.app) with scopes \(event.scopes.joined(separator: ",")) (sequence \(result.sequence)); the key is shown only now")
             }
         }
     }
@@ -66,20 +71,18 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var common: CommonOptions
 
         func run() async throws {
-            let scopeList = try options.checkedScopes()
             let app = options.app
+            _ = try options.checkedScopes() // a wrong --app or scope is said before a key is read
             let key = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
             guard APIKey.isWellFormed(key), key.hasPrefix(app + "_") else {
                 throw ValidationError("standard input must hold one key: \(app)_ followed by 64 lowercase hex digits")
             }
             let keyId = APIKey.importedID(for: key)
-            let event = APIKeyIssued(keyId: keyId, app: app, scopes: scopeList, keyHash: APIKey.hash(key),
-                                     keyPrefix: APIKey.prefix(key), label: options.label ?? "imported", issuedBy: "cli:\(NSUserName()):import")
-            do { try event.validate() } catch { throw ValidationError("\(error)") }
+            let event = try options.issued(key, keyId: keyId, defaultLabel: "imported", issuedBy: "cli:\(NSUserName()):import")
             try await common.withLog { log, _, _ in
                 do {
                     let result = try await log.append(event, options: .init(expected: .noEvents, actor: "cli"))
-                    print("imported \(keyId) (\(APIKey.prefix(key))…) for \(app) with scopes \(scopeList.joined(separator: ",")) (sequence \(result.sequence))")
+                    print("imported \(keyId) (\(event.keyPrefix)…) for \(app) with scopes \(event.scopes.joined(separator: ",")) (sequence \(result.sequence))")
                 } catch let error as AppendError where error.code == .conflict {
                     throw CommandFailure("this key was imported before as \(keyId) (`muster keys list` shows whether it is active)")
                 }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import MusterCommandLine
 import Foundation
+import MusterCommandLine
 import MusterEvents
 import MusterLog
 

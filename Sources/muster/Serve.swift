@@ -1,7 +1,7 @@
 import ArgumentParser
-import MusterCommandLine
 import Logging
 import Metrics
+import MusterCommandLine
 import MusterRuntime
 import MusterServices
 import Prometheus
