@@ -170,6 +170,8 @@ let package = Package(
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterServices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

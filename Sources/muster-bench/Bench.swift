@@ -15,12 +15,8 @@ import NIOPosix
 /// program of its own, so no benchmark code ships in the production `muster`.
 @main
 struct Bench: AsyncParsableCommand {
-    /// The same executor as `muster` (Swift concurrency on NIO's event loops), so the figures
-    /// measure what production runs.
     static func main() async {
-        if ProcessInfo.processInfo.environment["MUSTER_EXECUTOR"] != "dispatch" {
-            _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        }
+        installMusterExecutor()
         await Self.main(nil)
     }
 

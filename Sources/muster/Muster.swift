@@ -1,18 +1,10 @@
 import ArgumentParser
-import Foundation
-import NIOCore
-import NIOPosix
+import MusterCommandLine
 
 @main
 struct Muster: AsyncParsableCommand {
-    /// Runs Swift concurrency on NIO's event loops (the ones Hummingbird serves on), so a
-    /// request's handler runs on the thread that read it instead of hopping to Dispatch's pool
-    /// and back: on two cores that hop cost more than the handlers did. Done first, before any
-    /// task exists; `MUSTER_EXECUTOR=dispatch` keeps the default executor.
     static func main() async {
-        if ProcessInfo.processInfo.environment["MUSTER_EXECUTOR"] != "dispatch" {
-            _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        }
+        installMusterExecutor()
         await Self.main(nil)
     }
 

@@ -1,0 +1,14 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// Runs Swift concurrency on NIO's event loops (the ones Hummingbird serves on), so a request's
+/// handler runs on the thread that read it instead of hopping to Dispatch's pool and back: on two
+/// cores that hop cost more than the handlers did. Call first in `main`, before any task exists;
+/// `MUSTER_EXECUTOR=dispatch` keeps the default executor. `muster` and `muster-bench` both do, so
+/// the benchmarks measure what production runs.
+public func installMusterExecutor() {
+    if ProcessInfo.processInfo.environment["MUSTER_EXECUTOR"] != "dispatch" {
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+}
