@@ -8,8 +8,6 @@ import MusterNATS
 import MusterPlatform
 import MusterRuntime
 import MusterServices
-import NIOCore
-import NIOPosix
 
 /// `make bench` drives these against a fresh nats-server (`bench/*.sh` print the ratios). A
 /// program of its own, so no benchmark code ships in the production `muster`.
