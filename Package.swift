@@ -208,7 +208,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Test support: starts a real nats-server with JetStream on a free port in a temporary folder.
+        // Test support: a real nats-server with JetStream on a free port in a temporary folder, paths in the repository, raw sockets.
         .target(
             name: "MusterTesting",
             dependencies: [
@@ -217,21 +217,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // One test target per library target, each depending on its own layer only (the rest,
-        // which composes apps and services, is still MusterTests).
-        .testTarget(
-            name: "MusterEventsTests",
-            dependencies: ["MusterEvents"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "MusterLogTests",
+        // Test support for apps: a fresh log and the roles of a list of apps (`MusterApps`) composed on it, as a process composes them.
+        .target(
+            name: "MusterAppTesting",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterLog", "MusterTesting",
+                "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
+        // One test target per library target; each composes only the apps it tests (the runtime and
+        // the log engine have test domains of their own). MusterServicesTests holds what needs every app.
         .testTarget(
             name: "MusterNATSTests",
             dependencies: [
@@ -241,21 +244,88 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "MusterTests",
+            name: "MusterEventsTests",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL", "MusterAnalytics", "MusterServices", "MusterTesting",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CompressNIO", package: "compress-nio"),
+                "MusterEvents",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterLogTests",
+            dependencies: [
+                "MusterEvents", "MusterLog", "MusterNATS", "MusterTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterRuntimeTests",
+            dependencies: [
+                "MusterAppTesting", "MusterEvents", "MusterLog", "MusterRuntime", "MusterTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterGeoTests",
+            dependencies: [
+                "MusterGeo", "MusterTesting",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterPlatformTests",
+            dependencies: [
+                "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterOPLTests",
+            dependencies: [
+                "MusterAppTesting", "MusterEvents", "MusterGeo", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterAnalyticsTests",
+            dependencies: [
+                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterServicesTests",
+            dependencies: [
+                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterRuntime", "MusterServices", "MusterTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings

@@ -53,7 +53,7 @@ public struct CommonOptions: ParsableArguments, Sendable {
         } catch {
             throw CleanExit.message("error: cannot reach NATS at \(config.nats.redactedURL): \(error)\nIs it running? `make run` starts one.")
         }
-        let log = EventLog(jetStream: JetStream(connection), catalog: MusterProcess.catalog, configuration: config.logConfiguration,
+        let log = EventLog(jetStream: JetStream(connection), catalog: MusterProcess.apps.catalog, configuration: config.logConfiguration,
                            source: "muster/cli")
         do {
             try await log.bootstrap()

@@ -56,7 +56,7 @@ struct Bench: AsyncParsableCommand {
     }
 
     static var catalog: EventCatalog {
-        var catalog = MusterProcess.catalog
+        var catalog = MusterProcess.apps.catalog
         catalog.register(Sample.self)
         return catalog
     }

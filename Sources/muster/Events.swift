@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import MusterEvents
+import MusterRuntime
 import MusterServices
 
 struct Events: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List every event type with its versions and schema.")
 
     func run() throws {
-        let catalog = MusterProcess.catalog
+        let catalog = MusterProcess.apps.catalog
         print("TYPE".padding(toLength: 34, withPad: " ", startingAt: 0) + "SWIFT TYPE".padding(toLength: 20, withPad: " ", startingAt: 0) + "SCHEMA")
         for type in catalog.types {
             var line = type.description.padding(toLength: 34, withPad: " ", startingAt: 0)

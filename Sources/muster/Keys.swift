@@ -4,6 +4,7 @@ import Logging
 import MusterCommandLine
 import MusterLog
 import MusterPlatform
+import MusterRuntime
 import MusterServices
 
 struct Keys: AsyncParsableCommand {
@@ -16,7 +17,7 @@ struct Keys: AsyncParsableCommand {
         @Option(name: .long, help: "App the key is for: \(KeyApps.all.sorted().joined(separator: ", ")).")
         var app: String
 
-        @Option(name: .long, help: "Comma-separated scopes, e.g. read:mobile,write:submit-strike (\(MusterProcess.scopes.joined(separator: ", "))).")
+        @Option(name: .long, help: "Comma-separated scopes, e.g. read:mobile,write:submit-strike (\(MusterProcess.apps.scopes.joined(separator: ", "))).")
         var scopes: String
 
         @Option(name: .long, help: "A note to tell keys apart (no secrets).")
@@ -28,8 +29,8 @@ struct Keys: AsyncParsableCommand {
                 throw ValidationError("--app \(app) is not one of \(KeyApps.all.sorted().joined(separator: ", "))")
             }
             let list = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            for scope in list where !MusterProcess.scopes.contains(scope) {
-                throw ValidationError("unknown scope \(scope); known scopes: \(MusterProcess.scopes.joined(separator: ", "))")
+            for scope in list where !MusterProcess.apps.scopes.contains(scope) {
+                throw ValidationError("unknown scope \(scope); known scopes: \(MusterProcess.apps.scopes.joined(separator: ", "))")
             }
             return list
         }

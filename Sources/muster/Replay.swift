@@ -53,7 +53,7 @@ enum ProjectionCatalog {
 
     static let rebuilders: [String: Rebuild] = {
         var rebuilders: [String: Rebuild] = [:]
-        for projection in MusterProcess.apps.flatMap(\.projections) {
+        for projection in MusterProcess.apps.projections {
             let (name, rebuild) = entry(projection)
             rebuilders[name] = rebuild
         }

@@ -8,7 +8,7 @@ import Prometheus
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run services: any of \(MusterProcess.serviceNames.joined(separator: ", ")), or all.",
+        abstract: "Run services: any of \(ServiceRole.names.joined(separator: ", ")), or all.",
         discussion: "SIGTERM or Ctrl-C stops taking requests, finishes those in flight, saves projections and drains NATS.")
 
     @Argument(help: "Services to run (default: all).")
@@ -36,7 +36,7 @@ struct Serve: AsyncParsableCommand {
         try config.set(.metricsPort, flag: metricsPort, source: "--metrics-port")
         let settings = config
         let names: [String]
-        do { names = try MusterProcess.resolve(services) } catch { throw ValidationError("\(error)") }
+        do { names = try ServiceRole.resolve(services) } catch { throw ValidationError("\(error)") }
         LoggingSystem.bootstrap { label in settings.logFormat.handler(label: label, level: settings.logLevel) }
         // One registry for the process: the metrics API is process-wide by design.
         let registry = PrometheusCollectorRegistry()

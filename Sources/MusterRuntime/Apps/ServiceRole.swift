@@ -28,4 +28,17 @@ public enum ServiceRole: String, CaseIterable, Sendable {
         case .query: "projections over HTTP"
         }
     }
+
+    /// Every role's name, in start order.
+    public static var names: [String] { allCases.map(\.name) }
+
+    /// Resolves `all` (or nothing) to every role and checks names, with an error that lists what exists.
+    public static func resolve(_ names: [String]) throws -> [String] {
+        let known = Self.names
+        let wanted = names.isEmpty || names.contains("all") ? known : names
+        for name in wanted where !known.contains(name) {
+            throw ConfigurationError("unknown service \(name); known: \(known.joined(separator: ", ")) or all")
+        }
+        return known.filter(wanted.contains)
+    }
 }

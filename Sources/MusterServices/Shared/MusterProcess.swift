@@ -17,57 +17,17 @@ import UnixSignals
 /// one HTTP port, discovery, and the order they start and stop in.
 public enum MusterProcess {
     /// Every app this build serves: the one list an app is added to.
-    public static let apps: [any MusterApp] = [PlatformApp(), OPLApp(), AnalyticsApp()]
-
-    /// Every service `muster serve` knows, in start order.
-    public static let serviceNames = ServiceRole.allCases.map(\.name)
-
-    /// Every event type of every app.
-    public static var catalog: EventCatalog {
-        var catalog = EventCatalog()
-        for app in apps { catalog.merge(app.events) }
-        return catalog
-    }
-
-    /// Every scope a route asks for; a key with any other scope could open nothing.
-    public static var scopes: [String] { Set(apps.flatMap(\.scopes)).sorted() }
-
-    /// Resolves `all` and checks names, with an error that lists what exists.
-    public static func resolve(_ names: [String]) throws -> [String] {
-        let wanted = names.isEmpty || names.contains("all") ? serviceNames : names
-        for name in wanted where !serviceNames.contains(name) {
-            throw ConfigurationError("unknown service \(name); known: \(serviceNames.joined(separator: ", ")) or all")
-        }
-        return serviceNames.filter(wanted.contains)
-    }
-
-    /// The roles `names` asks for, each with what every app adds to it. The folds they ask for
-    /// are in `environment.projections`; `services(of:environment:)` runs them once.
-    public static func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
-        ServiceRole.allCases.filter { names.contains($0.name) }.map { RoleService(role: $0, parts: parts(for: $0, environment: environment)) }
-    }
-
-    /// What every app adds to `role`.
-    public static func parts(for role: ServiceRole, environment: MusterEnvironment) -> RoleParts {
-        var parts = RoleParts()
-        for app in apps { app.add(to: &parts, role: role, environment: environment) }
-        return parts
-    }
-
-    /// What runs besides HTTP: every fold the roles asked for, once, then each role's own parts.
-    public static func services(of modules: [any MusterServiceModule], environment: MusterEnvironment) -> [any Service] {
-        environment.projections.services + modules.flatMap { $0.services(in: environment) }
-    }
+    public static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp()])
 
     /// Runs until SIGTERM/SIGINT, then stops in reverse order within `shutdownGrace`: HTTP stops
     /// taking requests and finishes those in flight, projections save, NATS drains.
     public static func run(_ names: [String], configuration: MusterConfiguration, logger: Logger,
                            metrics: PrometheusCollectorRegistry,
                            onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let names = try resolve(names)
+        let names = try ServiceRole.resolve(names)
         let connection = try await NATSConnection.connect(configuration.nats, logger: logger)
         let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
-                                            catalog: catalog, metrics: metrics, source: "muster/\(configuration.instance)")
+                                            catalog: apps.catalog, metrics: metrics, source: "muster/\(configuration.instance)")
         do {
             // A cluster that starts with us has no JetStream leader for a few seconds.
             try await environment.log.bootstrap(patience: .seconds(60), logger: logger)
@@ -75,7 +35,7 @@ public enum MusterProcess {
             await connection.close()
             throw error
         }
-        let modules = modules(names, environment: environment)
+        let modules = apps.modules(names, environment: environment)
         let http = MusterHTTP.makeApplication(environment: environment, modules: modules, onServerRunning: onServerRunning)
         var discovery: [any Service] = []
         for (index, module) in modules.enumerated() {
@@ -91,7 +51,7 @@ public enum MusterProcess {
             }]
         } ?? []
         // Started in this order, stopped in reverse: NATS last, HTTP first.
-        let services: [any Service] = [connection] + services(of: modules, environment: environment) + discovery + metricsHTTP + [http]
+        let services: [any Service] = [connection] + apps.services(of: modules, environment: environment) + discovery + metricsHTTP + [http]
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
                                            failureTerminationBehavior: .gracefullyShutdownGroup) },

@@ -1,6 +1,7 @@
 import Foundation
 import MusterEvents
 import MusterNATS
+import MusterRuntime
 import MusterServices
 
 extension FuzzTarget {
@@ -25,7 +26,7 @@ extension FuzzTarget {
         }
     }
 
-    static let catalog = MusterProcess.catalog
+    static let catalog = MusterProcess.apps.catalog
 
     /// A stored message as a consumer reads it: first line the subject (also read as the
     /// `$JS.ACK…` reply subject a delivery carries), the rest the payload.

@@ -2,7 +2,6 @@ import Foundation
 import MusterNATS
 @testable import MusterOPL
 @testable import MusterPlatform
-import MusterServices
 
 extension FuzzTarget {
     /// The NATS request endpoints (`muster.ingest.append`, `svc.geocode.forward` and `.reverse`)

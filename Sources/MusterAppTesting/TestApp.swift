@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import MusterLog
+import MusterPlatform
+import NIOCore
+import NIOFoundationEssentialsCompat
+
+/// A composed process on a fresh log, as a test talks to it: the log, and a client for its routes.
+public struct TestApp: Sendable {
+    public let env: TestLog
+    public let client: any TestClientProtocol
+
+    public var log: EventLog { env.log }
+
+    public func settled(_ name: String, at sequence: UInt64) async throws {
+        try await env.settled(name, at: sequence)
+    }
+
+    public func key(app: String = "opl", _ scopes: [String]) async throws -> String {
+        try await env.key(app: app, scopes)
+    }
+
+    @discardableResult
+    public func request(_ uri: String, method: HTTPRequest.Method = .get, key: String? = nil, headers: HTTPFields = [:],
+                        json: String? = nil) async throws -> TestResponse {
+        var headers = headers
+        if let key { headers[.apiKey] = key }
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+}
+
+extension TestResponse {
+    public var text: String { String(buffer: body) }
+    public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
+    public var errorMessage: String { json["error"] as? String ?? "<no {error} body: \(text.prefix(200))>" }
+}

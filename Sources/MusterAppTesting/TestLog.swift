@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterPlatform
+import MusterRuntime
+import MusterTesting
+import Prometheus
+
+/// A real nats-server (or a cluster of them), a connection, the log with its streams, and a data
+/// folder: all fresh, for the apps a test composes.
+public struct TestLog: Sendable {
+    /// The server, or a cluster's first node.
+    public let server: NATSTestServer
+    public let cluster: NATSTestCluster?
+    public let connection: NATSConnection
+    public let environment: MusterEnvironment
+    public let dataDirectory: URL
+    public var log: EventLog { environment.log }
+
+    /// - Parameter cluster: run on these nodes with the log replicated on each; a fresh server otherwise.
+    public static func start(apps: MusterApps, on cluster: NATSTestCluster? = nil,
+                             _ configure: (inout MusterConfiguration) -> Void = { _ in }) async throws -> TestLog {
+        let server: NATSTestServer
+        if let first = cluster?.nodes.first { server = first } else { server = try await NATSTestServer.start() }
+        let url = cluster?.urls ?? server.url
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        let connection = try await NATSConnection.connect(NATSConfiguration(url: url, name: "test"), logger: logger)
+        var configuration = MusterConfiguration()
+        configuration.natsURL = url
+        configuration.streamReplicas = cluster?.nodes.count ?? 1
+        configuration.dataDirectory = server.directory.appendingPathComponent("muster").path
+        configuration.instance = "test"
+        configuration.gazetteerPath = Repository.path("Tests/Fixtures/gazetteer-sample.tsv")
+        configure(&configuration)
+        let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
+                                            catalog: apps.catalog, metrics: PrometheusCollectorRegistry(), source: "test")
+        try await environment.log.bootstrap(patience: .seconds(30))
+        return TestLog(server: server, cluster: cluster, connection: connection, environment: environment,
+                       dataDirectory: URL(fileURLWithPath: configuration.dataDirectory))
+    }
+
+    public func stop() async {
+        await connection.close()
+        if let cluster { cluster.stop() } else { server.stop() }
+    }
+}
+
+extension TestLog {
+    /// Waits until projection `name` has folded the event at `sequence`.
+    public func settled(_ name: String, at sequence: UInt64) async throws {
+        try await eventually("\(name) at \(sequence)") {
+            await environment.projectionReports().first { $0.name == name }.map { $0.checkpoint >= sequence } ?? false
+        }
+    }
+
+    /// Issues a key with `scopes` and waits until the keys projection knows it.
+    public func key(app: String = "opl", _ scopes: [String]) async throws -> String {
+        let (key, event) = issuedKey(app: app, scopes: scopes)
+        try await settled("keys", at: try await log.append(event).sequence)
+        return key
+    }
+}
+
+/// Makes an issued-key event with a real key.
+public func issuedKey(app: String = "opl", scopes: [String]) -> (key: String, event: APIKeyIssued) {
+    let (key, keyId) = APIKey.generate(app: app)
+    return (key, APIKeyIssued(keyId: keyId, app: app, scopes: scopes, keyHash: APIKey.hash(key), keyPrefix: APIKey.prefix(key)))
+}

@@ -1,0 +1,45 @@
+import MusterEvents
+import MusterLog
+import ServiceLifecycle
+
+/// The apps a process serves, and what they add up to: the events, the scopes, the folds, and
+/// each role as the sum of every app's part in it. `MusterProcess.apps` is the production list;
+/// a test target composes the few apps it tests the same way.
+public struct MusterApps: Sendable {
+    public let list: [any MusterApp]
+
+    public init(_ list: [any MusterApp]) {
+        self.list = list
+    }
+
+    /// Every event type of every app.
+    public var catalog: EventCatalog {
+        var catalog = EventCatalog()
+        for app in list { catalog.merge(app.events) }
+        return catalog
+    }
+
+    /// Every scope a route asks for; a key with any other scope could open nothing.
+    public var scopes: [String] { Set(list.flatMap(\.scopes)).sorted() }
+
+    /// Every fold the apps define.
+    public var projections: [any Projection.Type] { list.flatMap(\.projections) }
+
+    /// The roles `names` asks for, each with what every app adds to it. The folds they ask for
+    /// are in `environment.projections`; `services(of:environment:)` runs them once.
+    public func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
+        ServiceRole.allCases.filter { names.contains($0.name) }.map { RoleService(role: $0, parts: parts(for: $0, environment: environment)) }
+    }
+
+    /// What every app adds to `role`.
+    public func parts(for role: ServiceRole, environment: MusterEnvironment) -> RoleParts {
+        var parts = RoleParts()
+        for app in list { app.add(to: &parts, role: role, environment: environment) }
+        return parts
+    }
+
+    /// What runs besides HTTP: every fold the roles asked for, once, then each role's own parts.
+    public func services(of modules: [any MusterServiceModule], environment: MusterEnvironment) -> [any Service] {
+        environment.projections.services + modules.flatMap { $0.services(in: environment) }
+    }
+}

@@ -1,0 +1,55 @@
+import Glibc
+
+/// A blocking TCP client socket on loopback, closed when released.
+public final class RawSocket: Sendable {
+    public let fd: Int32
+
+    public init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestServerError("socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw TestServerError("connect: \(errno)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    public func send(_ text: String) throws {
+        let sent = text.utf8CString.withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+        guard sent >= 0 else { throw TestServerError("send: \(errno)") }
+    }
+
+    /// What arrives within `wait` (empty if nothing, or the connection ended).
+    public func receive(wait: Duration = .seconds(2)) -> String {
+        var timeout = timeval(tv_sec: Int(wait.components.seconds), tv_usec: Int(wait.components.attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+    }
+
+    public enum State { case open, closed, reset }
+
+    /// Whether the server has closed its end (a read returns end-of-file after any answer it
+    /// sent), the connection was reset, or it is still open.
+    public func state(wait: Duration = .milliseconds(200)) -> State {
+        var timeout = timeval(tv_sec: Int(wait.components.seconds), tv_usec: Int(wait.components.attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 { return .closed }
+            if n < 0 { return errno == ECONNRESET ? .reset : .open }
+        }
+    }
+
+    public func isClosedByPeer(wait: Duration = .milliseconds(200)) -> Bool { state(wait: wait) != .open }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MusterAppTesting
+import MusterEvents
+import MusterLog
+import MusterOPL
+import MusterPlatform
+import MusterRuntime
+import NIOFoundationEssentialsCompat
+import Testing
+
+/// One test per rule of contracts/opl-api.md for the read routes.
+@Suite("OPL contract: mobile data, active strikes, blocklist.json")
+struct OPLReadContractTests {
+    static let rapidCity = (lat: 44.0805, lng: -103.2310)
+
+    @Test func mobileDataHasTheContractShapeSortedByDistanceWithAGlobalURLList() async throws {
+        try await apps.withTestApp { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            let near = SeededAction(latitude: 44.09, longitude: -103.22,
+                                    sites: [ActionSite(locationId: OPLIDs.random("loc_"), type: "picket-site", name: "Gate 2",
+                                                       latitude: 44.0806, longitude: -103.2311, notificationRadius: 200)])
+            let far = SeededAction(employer: "Puget Sound Parcel", urls: ["pugetparcel.com"], latitude: 47.6, longitude: -122.3)
+            try await app.seed([near, far])
+
+            // iOS also sends Content-Type: application/json on GETs: ignored.
+            let response = try await app.request("/api/mobile/data?lat=44.0805&lng=-103.2310", key: key,
+                                                 headers: [.contentType: "application/json", .accept: "application/json"])
+            #expect(response.status == .ok)
+            let hash = try #require(response.headers[.contentHash])
+            #expect(hash.count == 64 && hash.allSatisfy(\.isHexDigit))
+            let data = try Client.decode(Client.MobileData.self, Data(buffer: response.body))
+            #expect(data.version == "1")
+            #expect(data.suggestedRefreshInterval == 3_600_000)
+            #expect(data.cachedRegion.radiusMeters == 160_934)
+            #expect(data.cachedRegion.refreshThresholdMeters == 128_747)
+            #expect(data.cachedRegion.center.lat == 44.0805)
+            // Regional: the Seattle action is outside 100 miles; nearest first.
+            #expect(data.geofences.total == 2)
+            #expect(data.geofences.all.map(\.type) == ["picket-site", "action"])
+            #expect(data.geofences.all.map(\.distance) == data.geofences.all.map(\.distance).sorted())
+            #expect(data.geofences.all.allSatisfy { $0.actionId == near.id })
+            #expect(data.geofences.byEmployer.count == 1 && data.geofences.byEmployer[0].geofences.count == 2)
+            #expect(data.geofences.all[1].notificationRadius == BlocklistView.actionRadius)
+            // Global: both employers' URLs, plain hosts; never a path on a shared host (the apps
+            // match by host alone, so facebook.com/acmelogistics would block all of facebook.com).
+            #expect(Set(data.blocklist.urls.map(\.url)) == ["acme-logistics.com", "pugetparcel.com"])
+            #expect(data.blocklist.totalEmployers == 2 && data.blocklist.totalUrls == 2)
+            // (Decoding `distance`, `radiusMeters` … as Int above is the iOS app's check that no integer carries a fraction.)
+        }
+    }
+
+    @Test func zeroZeroAnswers200AndOddNumbersAreReadOrRefusedClearly() async throws {
+        try await apps.withTestApp { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            // The iOS app validates a new key with lat=0&lng=0 and deletes it on any failure.
+            #expect(try await app.request("/api/mobile/data?lat=0&lng=0", key: key).status == .ok)
+            for query in ["lat=4.40805e1&lng=-1.03231E2", "lat=1e-05&lng=1.0E-4", "lat=44&lng=-103&radius=1e4", "lat=-90&lng=180",
+                          "lat=0&lng=0&hash=", "lat=0&lng=0&hash=\(String(repeating: "0", count: 64))", "lat=0&lng=0&includeInactive=false"] {
+                #expect(try await app.request("/api/mobile/data?\(query)", key: key).status == .ok, "\(query)")
+            }
+            for query in ["lat=91&lng=0", "lat=NaN&lng=0", "lat=nan&lng=0", "lat=inf&lng=0", "lat=0x1p3&lng=0", "lat=abc&lng=0",
+                          "lng=0", "lat=0&lng=0&radius=0", "lat=0&lng=0&radius=1e9", "lat=0&lng=0&includeInactive=maybe",
+                          // What the description refuses: flags other than true/false, hashes that are not ours.
+                          "lat=0&lng=0&includeInactive=", "lat=0&lng=0&includeInactive=1", "lat=0&lng=0&hash=abc",
+                          "lat=0&lng=0&hash=\(String(repeating: "A", count: 64))", "lat=0&lng=0&hash=%02%C2%99"] {
+                let response = try await app.request("/api/mobile/data?\(query)", key: key)
+                #expect(response.status == .badRequest, "\(query)")
+                #expect(!response.errorMessage.hasPrefix("<no"), "\(query)")
+            }
+        }
+    }
+
+    @Test func keysAndScopes() async throws {
+        try await apps.withTestApp { app in
+            let reader = try await app.key([OPLScopes.readMobile])
+            let writer = try await app.key([OPLScopes.submitStrike])
+            for uri in ["/api/mobile/data?lat=0&lng=0", "/api/mobile/active-strikes", "/api/blocklist.json"] {
+                // The DNS client may send no key at all: 401 with {error}, never 500.
+                let none = try await app.request(uri)
+                #expect(none.status == .unauthorized && none.errorMessage.contains("missing API key"), "\(uri)")
+                #expect(try await app.request(uri, key: "").status == .unauthorized)
+                #expect(try await app.request(uri, key: writer).status == .forbidden)
+                #expect(try await app.request(uri, key: reader).status == .ok)
+            }
+        }
+    }
+
+    /// An employer with three actions lists each of its URLs once (the iOS "Sites" tile counts
+    /// entries), and shared-host paths stay out of the mobile answer (not of the extension's map).
+    @Test func eachEmployerURLPairOnceAndNoSharedHostPaths() async throws {
+        try await apps.withTestApp { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            let urls = ["acme-logistics.com", "shop.acme-logistics.com", "facebook.com/acmelogistics", "instagram.com/acme"]
+            try await app.seed((0..<3).map { _ in SeededAction(urls: urls) })
+            let data = try Client.decode(Client.MobileData.self,
+                                         Data(buffer: try await app.request("/api/mobile/data?lat=44.0805&lng=-103.2310", key: key).body))
+            #expect(data.blocklist.urls.map(\.url) == ["acme-logistics.com", "shop.acme-logistics.com"])
+            #expect(data.blocklist.totalUrls == 2)
+            let map = try Client.decode([String: Client.ExtensionEntry].self,
+                                        Data(buffer: try await app.request("/api/blocklist.json?format=extension", key: key).body))
+            #expect(map["Acme Logistics"]?.matchingUrlRegexes.contains("facebook.com/acmelogistics") == true)
+        }
+    }
+
+    @Test func hashGives304ForTheSameRegionOnlyAndChangesWithTheData() async throws {
+        try await apps.withTestApp { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            try await app.seed([SeededAction()])
+            let uri = "/api/mobile/data?lat=44.0805&lng=-103.2310"
+            let first = try await app.request(uri, key: key)
+            let hash = try #require(first.headers[.contentHash])
+            let again = try await app.request(uri + "&hash=\(hash)", key: key)
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
+            #expect(again.headers[.contentHash] == hash)
+            #expect(try await app.request(uri, key: key, headers: [.ifNoneMatch: "\"\(hash)\""]).status == .notModified)
+            // A client that moved gets 200 with its new region, never a stale 304.
+            let moved = try await app.request("/api/mobile/data?lat=44.5&lng=-103.2310&hash=\(hash)", key: key)
+            #expect(moved.status == .ok)
+            #expect(try Client.decode(Client.MobileData.self, Data(buffer: moved.body)).cachedRegion.center.lat == 44.5)
+            #expect(try await app.request(uri + "&radius=50000&hash=\(hash)", key: key).status == .ok)
+            // The hash covers everything but generatedAt: the same data gives the same hash.
+            #expect(try await app.request(uri, key: key).headers[.contentHash] == hash)
+            // New data, new hash.
+            try await app.seed([SeededAction(employer: "Northstar Hotels", urls: ["northstarhotels.com"], latitude: 47, longitude: -122)])
+            let changed = try await app.request(uri + "&hash=\(hash)", key: key)
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.contentHash] != hash)
+        }
+    }
+
+    @Test func endedAndExpiredActionsLeaveUnlessIncludeInactive() async throws {
+        try await apps.withTestApp { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            let live = SeededAction()
+            let expired = SeededAction(employer: "Old Mill", urls: ["oldmill.com"], start: Date().addingTimeInterval(-40 * 86_400), durationDays: 10)
+            let future = SeededAction(employer: "Future Foods", urls: ["futurefoods.com"], start: Date().addingTimeInterval(5 * 86_400))
+            try await app.seed([live, expired, future])
+
+            let strikes = try Client.decode(Client.ActiveStrikes.self, Data(buffer: try await app.request("/api/mobile/active-strikes", key: key).body))
+            #expect(strikes.success && strikes.count == 2)
+            #expect(Set(strikes.strikes.map(\.id)) == [live.id, future.id])
+
+            let map = try Client.decode([String: Client.ExtensionEntry].self, Data(buffer: try await app.request("/api/blocklist.json", key: key).body))
+            #expect(Set(map.keys) == ["Acme Logistics", "Future Foods"])
+            #expect(map["Acme Logistics"]?.actionDetails.status == "active")
+            #expect(map["Future Foods"]?.actionDetails.status == "approved")
+            let all = try Client.decode([String: Client.ExtensionEntry].self,
+                                        Data(buffer: try await app.request("/api/blocklist.json?includeInactive=true", key: key).body))
+            #expect(all["Old Mill"]?.actionDetails.status == "ended")
+
+            let data = try Client.decode(Client.MobileData.self, Data(buffer: try await app.request("/api/mobile/data?lat=44.08&lng=-103.23", key: key).body))
+            #expect(!data.blocklist.urls.contains { $0.url == "oldmill.com" })
+            let inactive = try Client.decode(Client.MobileData.self,
+                                             Data(buffer: try await app.request("/api/mobile/data?lat=44.08&lng=-103.23&includeInactive=true", key: key).body))
+            #expect(inactive.blocklist.urls.contains { $0.url == "oldmill.com" })
+        }
+    }
+
+    @Test func blocklistJSONIsPlainHostsWithDNSSafeDefault() async throws {
+        try await apps.withTestApp { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            try await app.seed([SeededAction(employer: "_Underscore Inc", urls: ["underscore.com", "shop.underscore.com", "facebook.com/underscore",
+                                                                               "underscore.com/careers"])])
+            // The DNS filter sends no format: same map, but no host/path entries on shared hosts.
+            let dns = try await app.request("/api/blocklist.json", key: key)
+            let dnsMap = try Client.decode([String: Client.ExtensionEntry].self, Data(buffer: dns.body))
+            #expect(dnsMap.keys.allSatisfy { !$0.hasPrefix("_") }, "no key but _optimizedPatterns may start with _")
+            let entry = try #require(dnsMap["Underscore Inc"])
+            #expect(entry.matchingUrlRegexes == ["underscore.com", "shop.underscore.com", "underscore.com/careers"])
+            #expect(entry.actionDetails.status == "active")
+            #expect(entry.moreInfoUrl == "https://example.org/strike")
+            let ext = try Client.decode([String: Client.ExtensionEntry].self,
+                                        Data(buffer: try await app.request("/api/blocklist.json?format=extension", key: key).body))
+            #expect(ext["Underscore Inc"]?.matchingUrlRegexes.contains("facebook.com/underscore") == true)
+            for pattern in ext.values.flatMap(\.matchingUrlRegexes) {
+                #expect(!pattern.contains("\\") && !pattern.contains("://") && !pattern.hasPrefix("^") && pattern == pattern.lowercased())
+            }
+            #expect(try await app.request("/api/blocklist.json?format=regex", key: key).status == .badRequest)
+            let hash = try #require(dns.headers[.contentHash])
+            // The extension appends the hash unencoded: it is plain hex.
+            #expect(try await app.request("/api/blocklist.json?hash=\(hash)", key: key).status == .notModified)
+            #expect(try await app.request("/api/blocklist.json?format=extension&hash=\(hash)", key: key).status == .ok)
+        }
+    }
+
+    @Test func rateLimitAnswers429WithRetryAfter() async throws {
+        try await apps.withTestApp(configure: { $0.readRatePerMinute = 3 }) { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            for _ in 0..<3 { #expect(try await app.request("/api/mobile/active-strikes", key: key).status == .ok) }
+            let limited = try await app.request("/api/mobile/active-strikes", key: key)
+            #expect(limited.status == .tooManyRequests)
+            #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            #expect(limited.errorMessage.contains("rate limit"))
+            // Another key has its own bucket.
+            #expect(try await app.request("/api/mobile/active-strikes", key: try await app.key([OPLScopes.readMobile])).status == .ok)
+        }
+    }
+}
+
+/// The same rules over a real socket, where the 304s are answered in the channel pipeline.
+@Suite("OPL contract over HTTP on a socket (the 304 fast path)")
+struct OPLFastPathTests {
+    @Test func fastPathAnswersOnlyWhatTheRouteWouldAnswer() async throws {
+        try await apps.withTestApp(["query"], live: true, configure: { $0.readRatePerMinute = 6 }) { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            try await app.seed([SeededAction()])
+            let uri = "/api/mobile/data?lat=44.0805&lng=-103.2310"
+            let first = try await app.request(uri, key: key)
+            #expect(first.status == .ok)
+            let hash = try #require(first.headers[.contentHash])
+            for _ in 0..<3 {
+                let again = try await app.request(uri + "&hash=\(hash)", key: key)
+                #expect(again.status == .notModified)
+                #expect(again.headers[.contentHash] == hash && again.headers[.eTag] == "\"\(hash)\"")
+                #expect(again.body.readableBytes == 0)
+            }
+            // Same hash, another region: never a stale 304.
+            #expect(try await app.request("/api/mobile/data?lat=45&lng=-103.2310&hash=\(hash)", key: key).status == .ok)
+            // Malformed queries and foreign keys take the ordinary way and get its answers.
+            #expect(try await app.request("/api/mobile/data?lat=NaN&lng=0&hash=\(hash)", key: key).status == .badRequest)
+            #expect(try await app.request(uri + "&hash=\(hash)", key: "opl_" + String(repeating: "ab", count: 32)).status == .unauthorized)
+            #expect(try await app.request(uri + "&hash=\(hash)").status == .unauthorized)
+            // The rate limit holds on the fast path too: 6 a minute, 6 used above.
+            let limited = try await app.request(uri + "&hash=\(hash)", key: key)
+            #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil)
+            // A revoked key is refused at once, even with a current hash and after the fast path knew it.
+            let (other, issued) = issuedKey(scopes: [OPLScopes.readMobile])
+            try await app.settled("keys", at: try await app.log.append(issued).sequence)
+            #expect(try await app.request(uri + "&hash=\(hash)", key: other).status == .notModified)
+            #expect(try await app.request(uri + "&hash=\(hash)", key: other).status == .notModified)
+            let revoked = try await app.log.append(APIKeyRevoked(keyId: issued.keyId, reason: "lost phone", revokedBy: "test")).sequence
+            try await app.settled("keys", at: revoked)
+            #expect(try await app.request(uri + "&hash=\(hash)", key: other).status == .unauthorized)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import MusterAppTesting
+import MusterLog
+import MusterOPL
+import MusterPlatform
+import MusterRuntime
+import MusterTesting
+import Testing
+
+/// The production list of apps: each role runs only the folds it reads, each once.
+@Suite("Composition of the production apps")
+struct CompositionTests {
+    @Test func eachRoleRunsOnlyTheFoldsItAsksForAndEachOnce() async throws {
+        try await apps.withTestLog { env in
+            func folds(_ roles: [String]) -> [String] {
+                let environment = MusterEnvironment(configuration: env.environment.configuration, logger: env.environment.logger,
+                                                    connection: env.connection, catalog: apps.catalog,
+                                                    metrics: env.environment.metrics, source: "test")
+                _ = apps.modules(roles, environment: environment)
+                return environment.projections.all.map(\.projectionName)
+            }
+            #expect(folds(["collector"]) == ["keys"])
+            #expect(folds(["notifier"]) == ["analytics"])
+            #expect(folds(["geocode"]) == ["keys"])
+            #expect(Set(folds(["ingest"])) == ["keys", "opl"])
+            #expect(Set(folds(["moderation"])) == ["keys", "opl"])
+            let all = folds(ServiceRole.names)
+            #expect(Set(all) == ["keys", "opl", "analytics", "funnel"] && all.count == 4, "each once: \(all)")
+            // What `muster replay` can rebuild is what the apps define.
+            #expect(Set(apps.projections.map { $0.name }) == Set(all))
+        }
+    }
+}

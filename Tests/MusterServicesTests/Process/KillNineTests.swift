@@ -1,0 +1,75 @@
+import Foundation
+import MusterAppTesting
+import MusterLog
+import MusterPlatform
+import MusterRuntime
+import MusterTesting
+import Testing
+
+/// The process is killed with SIGKILL while it folds 100k events; after a restart its projection
+/// equals one built in a single clean run.
+@Suite("Projections survive kill -9", .serialized)
+struct KillNineTests {
+    static var binary: String {
+        ProcessInfo.processInfo.environment["MUSTER_BIN"] ?? Repository.path(".build/debug/muster")
+    }
+
+    func startServe(natsURL: String, dataDirectory: URL, log: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["serve", "query", "--nats-url", natsURL, "--data-dir", dataDirectory.path,
+                             "--port", "0", "--metrics-port", "off", "--instance", "killtest", "--log-level", "warning"]
+        if !FileManager.default.fileExists(atPath: log.path) {
+            try #require(FileManager.default.createFile(atPath: log.path, contents: nil)) // both runs share one log
+        }
+        let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
+
+    func snapshotCheckpoint(_ store: SnapshotStore) -> UInt64 {
+        (try? store.load(KeysProjection.State.self, name: "keys", version: 1))?.checkpoint ?? 0
+    }
+
+    @Test func killNineWhileApplyingThenRestartEqualsACleanRun() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build muster first (swift build)")
+        try await apps.withTestLog { env in
+            let total = 100_000
+            var appended = 0
+            while appended < total { // in chunks, to bound memory
+                let chunk = (0..<min(10_000, total - appended)).map { _ in issuedKey(scopes: ["read:mobile"]).event }
+                let results = try await env.log.appendAll(chunk)
+                #expect(results.allSatisfy { (try? $0.get()) != nil })
+                appended += chunk.count
+            }
+            let data = env.server.directory.appendingPathComponent("killtest")
+            let store = SnapshotStore(directory: data.appendingPathComponent("projections"))
+            let logFile = env.server.directory.appendingPathComponent("muster.log")
+
+            let first = try startServe(natsURL: env.server.url, dataDirectory: data, log: logFile)
+            try await eventually("a first snapshot", timeout: .seconds(120)) { snapshotCheckpoint(store) > 0 }
+            kill(first.processIdentifier, SIGKILL)
+            first.waitUntilExit()
+            let atKill = snapshotCheckpoint(store)
+            #expect(first.terminationReason == .uncaughtSignal)
+            #expect(atKill < UInt64(total), "killed only after it had finished; the test proves less than it should")
+
+            let second = try startServe(natsURL: env.server.url, dataDirectory: data, log: logFile)
+            try await eventually("caught up after restart", timeout: .seconds(180)) { snapshotCheckpoint(store) == UInt64(total) }
+            second.terminate() // SIGTERM: graceful
+            second.waitUntilExit()
+            #expect(second.terminationStatus == 0, "graceful stop exits 0; log: \(String(decoding: (try? Data(contentsOf: logFile)) ?? Data(), as: UTF8.self).suffix(2000))")
+
+            let restarted = try #require(try store.load(KeysProjection.State.self, name: "keys", version: 1))
+            let clean = try await ProjectionRunner<KeysProjection>.rebuild(
+                log: env.log, store: SnapshotStore(directory: env.server.directory.appendingPathComponent("clean")),
+                logger: env.environment.logger) { _ in }
+            #expect(restarted.checkpoint == clean.checkpoint)
+            #expect(restarted.state.keys.count == total)
+            #expect(restarted.state == clean.state)
+        }
+    }
+}
