@@ -10,10 +10,12 @@ import PackageDescription
 let fuzzing = Context.environment["MUSTER_FUZZ"] == "1"
 
 // MemberImportVisibility: a file sees only the members of modules it imports itself, so each
-// target's dependency list is what its files really use (as Hummingbird builds).
+// target's dependency list is what its files really use; InternalImportsByDefault: an import is
+// internal unless a file's public API shows the module's types (`public import`). As Hummingbird builds.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ] + (fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : [])
 
 let package = Package(

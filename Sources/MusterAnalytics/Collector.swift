@@ -1,6 +1,6 @@
 import Foundation
 import MusterEvents
-import MusterLog
+public import MusterLog
 import MusterNATS
 import MusterRuntime
 

@@ -1,5 +1,5 @@
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 import MusterNATS
 
 extension EventLog {

@@ -1,8 +1,8 @@
 import Hummingbird
 import HummingbirdTesting
 import MusterNATS
-import MusterRuntime
-import MusterTesting
+public import MusterRuntime
+public import MusterTesting
 import ServiceLifecycle
 
 /// How a test target runs the apps it tests: `let apps = MusterApps([PlatformApp(), OPLApp()])`,

@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTypes
-import HummingbirdTesting
-import MusterLog
+public import HTTPTypes
+public import HummingbirdTesting
+public import MusterLog
 import MusterPlatform
 import NIOCore
 import NIOFoundationEssentialsCompat

@@ -1,11 +1,11 @@
-import Foundation
+public import Foundation
 import Logging
 import MusterEvents
-import MusterLog
-import MusterNATS
-import MusterPlatform
-import MusterRuntime
-import MusterTesting
+public import MusterLog
+public import MusterNATS
+public import MusterPlatform
+public import MusterRuntime
+public import MusterTesting
 import Prometheus
 
 /// A real nats-server (or a cluster of them), a connection, the log with its streams, and a data

@@ -1,10 +1,10 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
-import Logging
+public import Logging
 import MusterEvents
-import MusterLog
+public import MusterLog
 import MusterNATS
-import MusterRuntime
+public import MusterRuntime
 import MusterServices
 
 /// Options every command (`muster`, `muster-bench`) shares. Flags win over MUSTER_* variables, which win over defaults.

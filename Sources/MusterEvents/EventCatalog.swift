@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An event read back from the log, decoded, validated and upcast to its type's newest major.
 public struct RecordedEvent: Sendable {

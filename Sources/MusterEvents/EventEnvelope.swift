@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A CloudEvents 1.0 event in structured JSON mode, as stored in the log.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Timestamps as Muster writes and reads them, without `DateFormatter` (these run once per
 /// analytics event, hundreds of thousands of times in a replay).

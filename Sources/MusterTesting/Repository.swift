@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Paths in this repository, found from this file's location.
 public enum Repository {

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import MusterNATS
+public import MusterNATS
 
 /// Runs `body` with a fresh nats-server and a connection to it; both are gone afterwards.
 public func withNATS<T>(_ body: (NATSConnection, NATSTestServer) async throws -> T) async throws -> T {

@@ -1,7 +1,7 @@
-import Logging
+public import Logging
 import MusterEvents
-import MusterLog
-import ServiceLifecycle
+public import MusterLog
+public import ServiceLifecycle
 
 /// Records what the alert rules decided: watches the analytics fold and appends
 /// `analytics.alert.raised.v1` / `.resolved.v1` for each transition the log does not hold yet.

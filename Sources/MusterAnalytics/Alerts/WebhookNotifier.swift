@@ -1,9 +1,9 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Foundation
-import Logging
-import MusterEvents
+public import Logging
+public import MusterEvents
 import MusterLog
-import NIOCore
+public import NIOCore
 import NIOHTTP1
 
 /// Delivers alert events to the configured webhooks as JSON (`AlertWebhookBody`), at least once.

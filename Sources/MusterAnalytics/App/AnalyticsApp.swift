@@ -1,8 +1,8 @@
 import Logging
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 import MusterPlatform
-import MusterRuntime
+public import MusterRuntime
 
 /// Analytics and crashes for every app: collection (collector), alert rules and their delivery
 /// (notifier), and the reports and dashboards (query).

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// The rules that raise alerts.
 public enum AlertRule: String, Codable, Sendable, CaseIterable {

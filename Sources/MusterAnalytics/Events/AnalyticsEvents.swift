@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// What all analytics events share: the client's event id (dedup), the session (the aggregate),
 /// the context and the clocks.

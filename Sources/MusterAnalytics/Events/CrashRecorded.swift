@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// `crash.report.recorded.v1`: one crash, redacted, with the fingerprint Muster groups it by.
 /// Aggregate: the report (the client's id, so a resent report is one aggregate).

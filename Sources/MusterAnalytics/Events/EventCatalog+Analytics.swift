@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 extension EventCatalog {
     /// Every analytics, crash and alert event type.

@@ -1,5 +1,5 @@
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 
 /// The analytics fold behind the dashboards (all but the funnel, which has its own): screens and
 /// time on screen, time-to-interactive, API error rates, crash groups, crash-free sessions, and

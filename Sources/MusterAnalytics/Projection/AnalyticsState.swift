@@ -1,4 +1,4 @@
-import Histogram
+public import Histogram
 
 /// Histograms of milliseconds, 1 ms to 10 minutes at two significant digits (HdrHistogram).
 public typealias MillisHistogram = Histogram<UInt64>

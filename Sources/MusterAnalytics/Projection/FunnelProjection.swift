@@ -1,5 +1,5 @@
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 
 /// Every funnel step each person reached, kept per person so a funnel can be asked with any
 /// ordered steps and conversion window (`FunnelReport`). A person is the app's install id

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 extension JSONValue {
     /// Every string, keys included, through the redactor.

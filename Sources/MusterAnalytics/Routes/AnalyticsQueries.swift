@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import MusterEvents
-import MusterLog
+public import MusterLog
 import MusterRuntime
 
 /// The analytics folds, as the read routes and pages see them.

@@ -1,6 +1,6 @@
-import Hummingbird
-import MusterPlatform
-import MusterRuntime
+public import Hummingbird
+public import MusterPlatform
+public import MusterRuntime
 
 /// The dashboards' data as JSON, for a key with `read:analytics` (its own app's data).
 public enum AnalyticsRoutes {

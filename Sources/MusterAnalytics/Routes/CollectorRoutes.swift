@@ -1,9 +1,9 @@
 import CompressNIO
 import Foundation
-import Hummingbird
+public import Hummingbird
 import MusterEvents
-import MusterPlatform
-import MusterRuntime
+public import MusterPlatform
+public import MusterRuntime
 import NIOFoundationEssentialsCompat
 
 /// `POST /api/analytics/events` and `POST /api/analytics/crashes`: the collector's two routes.

@@ -1,7 +1,7 @@
 import Foundation
-import Hummingbird
-import MusterPlatform
-import MusterRuntime
+public import Hummingbird
+public import MusterPlatform
+public import MusterRuntime
 
 /// The HTML dashboards under `/dashboards`. A person signs in with a `read:analytics` key, kept in
 /// an HttpOnly, SameSite=Strict cookie scoped to `/dashboards`; a script may send `X-API-Key`

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// The collector's wire format, as apps send it (snake_case, like the OFFLEASH contract).
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import MusterEvents
-import MusterNATS
+public import MusterEvents
+public import MusterNATS
 
 /// What an append expects of the aggregate's history (optimistic concurrency).
 public enum ExpectedVersion: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MusterNATS
 
 /// Headers that say why a message is in the DLQ.

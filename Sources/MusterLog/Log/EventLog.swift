@@ -1,7 +1,7 @@
 import Foundation
-import Logging
-import MusterEvents
-import MusterNATS
+public import Logging
+public import MusterEvents
+public import MusterNATS
 
 /// The append-only log on JetStream: the `EVENTS` stream and its `DLQ`.
 public struct EventLog: Sendable {

@@ -1,8 +1,8 @@
 import Foundation
-import Logging
-import MusterEvents
+public import Logging
+public import MusterEvents
 import MusterNATS
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// Reacts to events with side effects (geocode a submission, run moderation checks), at least
 /// once: a durable consumer with explicit acks. An event is acknowledged after its handler

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// A read model: a pure fold of events into state.
 ///

@@ -1,9 +1,9 @@
 import Foundation
-import Logging
+public import Logging
 import Metrics
 import MusterEvents
 import MusterNATS
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// Keeps one projection up to date from the log, as a `Service`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Snapshot and checkpoint of a projection, saved together in one file so they never disagree.
 public struct Snapshot<State: Codable & Sendable>: Codable, Sendable {

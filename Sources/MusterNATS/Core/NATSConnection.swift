@@ -1,7 +1,7 @@
 import CNats
-import Foundation
-import Logging
-import ServiceLifecycle
+public import Foundation
+public import Logging
+public import ServiceLifecycle
 import Synchronization
 
 /// One connection to NATS over libnats.

@@ -1,5 +1,5 @@
 import CNats
-import Foundation
+public import Foundation
 
 /// Message headers: case-sensitive names, each with one or more values, in insertion order.
 public struct NATSHeaders: Sendable, Hashable, Sequence {

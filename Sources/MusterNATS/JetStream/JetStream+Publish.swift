@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The server's answer to a JetStream publish: where the message landed, and whether the
 /// `Nats-Msg-Id` had been seen within the duplicate window (then nothing new was stored).

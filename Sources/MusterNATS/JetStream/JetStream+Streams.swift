@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A stream's configuration: the subset Muster sets, in the JetStream API's shape.
 public struct StreamConfig: Codable, Sendable, Equatable {

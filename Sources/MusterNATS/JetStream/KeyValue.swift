@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A JetStream key-value bucket (`KV_<bucket>` stream, `$KV.<bucket>.<key>` subjects).
 public struct KeyValue: Sendable {

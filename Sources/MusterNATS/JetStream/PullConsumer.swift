@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A message delivered by a pull consumer, with its delivery facts and ack operations.
 public struct JetStreamMessage: Sendable {

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import Logging
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// One request endpoint of a NATS micro service.

@@ -1,7 +1,7 @@
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 import MusterPlatform
-import MusterRuntime
+public import MusterRuntime
 
 /// Online Picket Line: strike submissions and GPS snapshots (ingest), geocoding (geocode), the
 /// automatic checks, the moderators' desk and expiry (moderation), and the apps' reads (query).

@@ -1,5 +1,5 @@
-import MusterLog
-import MusterRuntime
+public import MusterLog
+public import MusterRuntime
 
 /// The OPL pieces the roles of one process share: the fold, the views over it and the rate
 /// limits. Made once per process, on first need (`OPLParts.shared(in:)`).

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// `opl.action.submitted.v1`: someone reported a labor action. It waits for moderation.
 public struct ActionSubmitted: EventPayload {

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// `opl.dnsfilter.reported.v1`: one DNS filter's periodic counters. Aggregate: the filter instance.
 public struct DNSStatsReported: EventPayload {

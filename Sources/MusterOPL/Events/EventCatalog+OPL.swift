@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 extension EventCatalog {
     /// Every Online Picket Line event type.

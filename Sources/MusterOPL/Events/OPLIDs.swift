@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 import MusterEvents
 
 /// Identifiers of OPL aggregates: a prefix and 16 lowercase hex digits.

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// `opl.snapshot.submitted.v1`: a person sent the GPS position of a picket for an action.
 public struct SnapshotSubmitted: EventPayload {

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// Geocoding cannot answer yet (the gazetteer is loading) or at all (it failed to load).
 public typealias GeocodeError = DomainError<GeocodeErrorCode>

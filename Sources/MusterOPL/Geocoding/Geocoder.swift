@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import MusterEvents
-import MusterGeo
+public import MusterGeo
 import Synchronization
 
 /// Forward and reverse geocoding for OPL: the offline gazetteer, loaded once, off the request

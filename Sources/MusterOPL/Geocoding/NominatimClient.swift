@@ -1,7 +1,7 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Foundation
-import MusterGeo
-import NIOCore
+public import MusterGeo
+public import NIOCore
 import NIOFoundationEssentialsCompat
 import NIOHTTP1
 

@@ -1,7 +1,7 @@
-import Foundation
-import Logging
-import MusterLog
-import ServiceLifecycle
+public import Foundation
+public import Logging
+public import MusterLog
+public import ServiceLifecycle
 
 /// Ends approved actions whose duration ran out, as `opl.action.ended.v1` events by
 /// `system:expiry`. The views already hide them at that moment; the event makes it a fact in the

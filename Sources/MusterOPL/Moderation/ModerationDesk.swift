@@ -1,6 +1,6 @@
 import Foundation
 import MusterEvents
-import MusterLog
+public import MusterLog
 
 /// Moderators' decisions, turned into events. Each is checked against the current state and
 /// appended with the aggregate's last sequence as the expected version, so two moderators

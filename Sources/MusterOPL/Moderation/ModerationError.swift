@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// Why a moderation request cannot be carried out (a retry looks at `.changedMeanwhile`, never at the text).
 public typealias ModerationError = DomainError<ModerationErrorCode>

@@ -1,5 +1,5 @@
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 
 /// The Online Picket Line fold: every action and snapshot with its moderation history.
 ///

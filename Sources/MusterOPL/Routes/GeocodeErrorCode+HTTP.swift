@@ -1,5 +1,5 @@
 import HTTPTypes
-import MusterRuntime
+public import MusterRuntime
 
 /// Both are 503: loading asks the app to retry shortly, a failed load says why.
 extension GeocodeErrorCode: HTTPMappedCode {

@@ -1,8 +1,8 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import MusterGeo
-import MusterPlatform
-import MusterRuntime
+public import MusterPlatform
+public import MusterRuntime
 import NIOFoundationEssentialsCompat
 
 /// `POST /api/mobile/geocode` and `POST /api/mobile/reverse-geocode`, answered from the gazetteer.

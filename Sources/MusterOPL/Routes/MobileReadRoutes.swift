@@ -1,9 +1,9 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import HummingbirdCore
 import MusterEvents
-import MusterPlatform
-import MusterRuntime
+public import MusterPlatform
+public import MusterRuntime
 
 /// The read side of the OPL contract: `/api/mobile/data`, `/api/mobile/active-strikes`,
 /// `/api/blocklist.json`. Every answer is cached per view; a matching hash costs a 304.

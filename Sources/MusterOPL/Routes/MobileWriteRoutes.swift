@@ -1,10 +1,10 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
+public import HTTPTypes
+public import Hummingbird
 import MusterEvents
-import MusterLog
-import MusterPlatform
-import MusterRuntime
+public import MusterLog
+public import MusterPlatform
+public import MusterRuntime
 import NIOFoundationEssentialsCompat
 
 /// The write side of the OPL contract: strike submissions, GPS snapshots and DNS-filter stats.

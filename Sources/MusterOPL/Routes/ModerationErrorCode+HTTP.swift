@@ -1,5 +1,5 @@
 import HTTPTypes
-import MusterRuntime
+public import MusterRuntime
 
 extension ModerationErrorCode: HTTPMappedCode {
     public func apiError(message: String) -> APIError {

@@ -1,8 +1,8 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import MusterLog
-import MusterPlatform
-import MusterRuntime
+public import MusterPlatform
+public import MusterRuntime
 
 /// The plain HTML moderation page at `/moderation`. A moderator signs in with a key that has
 /// `moderate:opl`; it is kept in an HttpOnly, SameSite=Strict cookie scoped to `/moderation`

@@ -1,8 +1,8 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import MusterLog
-import MusterPlatform
-import MusterRuntime
+public import MusterPlatform
+public import MusterRuntime
 import NIOFoundationEssentialsCompat
 
 /// The moderators' JSON API under `/api/moderation`, for keys with `moderate:opl`. Every decision

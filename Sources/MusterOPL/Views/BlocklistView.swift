@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import MusterGeo
 
 /// An immutable picture of what the blocklists show at one revision and moment: live actions,

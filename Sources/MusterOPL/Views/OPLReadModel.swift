@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import Hummingbird
-import MusterLog
+public import Hummingbird
+public import MusterLog
 import MusterRuntime
 import Synchronization
 

@@ -1,7 +1,7 @@
 import Foundation
 import MusterEvents
-import MusterLog
-import MusterRuntime
+public import MusterLog
+public import MusterRuntime
 import Synchronization
 
 /// Who a presented API key is, answered from the keys projection, with the answers of known

@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// The apps a key can be for, as they prefix their keys (apps whose module comes later included);
 /// `platform` keys are for operators.

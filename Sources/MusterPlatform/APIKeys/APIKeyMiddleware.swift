@@ -1,8 +1,8 @@
-import HTTPTypes
-import Hummingbird
+public import HTTPTypes
+public import Hummingbird
 import MusterEvents
 import MusterLog
-import MusterRuntime
+public import MusterRuntime
 
 /// Authenticates `X-API-Key` against the keys projection and checks a scope.
 ///

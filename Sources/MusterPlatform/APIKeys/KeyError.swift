@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// Why a presented key opens nothing.
 public typealias KeyError = DomainError<KeyErrorCode>

@@ -1,5 +1,5 @@
 import HTTPTypes
-import MusterRuntime
+public import MusterRuntime
 
 /// 401 only when the key really is missing or refused (apps delete their key on a 401), 403 for a
 /// missing scope, 503 with `Retry-After` while the keys are loading.

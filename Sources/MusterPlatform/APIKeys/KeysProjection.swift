@@ -1,5 +1,5 @@
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 
 /// The keys projection: every key ever issued, whether it is revoked, and a lookup by hash.
 public enum KeysProjection: Projection {

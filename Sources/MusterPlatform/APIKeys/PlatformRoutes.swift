@@ -1,8 +1,8 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import MusterEvents
 import MusterLog
-import MusterRuntime
+public import MusterRuntime
 
 /// Platform routes: who a key is, what it may do, the keys and the projections.
 public enum PlatformRoutes {

@@ -1,6 +1,6 @@
-import MusterEvents
-import MusterLog
-import MusterRuntime
+public import MusterEvents
+public import MusterLog
+public import MusterRuntime
 
 /// The platform every app stands on: API keys (their events, fold and routes) and validated
 /// appends over NATS for scripts in any language.

@@ -1,5 +1,5 @@
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 
 /// One app (or the platform every app stands on), as a process sees it: the events it owns, the
 /// scopes its routes ask for, and what it adds to each role. A process is composed from the list

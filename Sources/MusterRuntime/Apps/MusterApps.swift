@@ -1,6 +1,6 @@
-import MusterEvents
-import MusterLog
-import ServiceLifecycle
+public import MusterEvents
+public import MusterLog
+public import ServiceLifecycle
 
 /// The apps a process serves, and what they add up to: the events, the scopes, the folds, and
 /// each role as the sum of every app's part in it. `MusterProcess.apps` is the production list;

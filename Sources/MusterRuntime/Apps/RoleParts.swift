@@ -1,7 +1,7 @@
-import Hummingbird
-import MusterEvents
-import MusterNATS
-import ServiceLifecycle
+public import Hummingbird
+public import MusterEvents
+public import MusterNATS
+public import ServiceLifecycle
 
 /// What the apps add to one role of a process: long-running parts, HTTP routes, NATS endpoints
 /// and pipeline fast paths. The projections they read are not listed here: asking

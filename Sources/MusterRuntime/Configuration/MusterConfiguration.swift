@@ -1,8 +1,8 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import MusterEvents
-import MusterLog
-import MusterNATS
+public import MusterLog
+public import MusterNATS
 
 /// Everything a `muster` process is told at start: flags win over environment, environment over defaults.
 public struct MusterConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 
 /// Answers of the server-rendered pages (moderation, dashboards): no caching, and a policy that
 /// allows nothing but the page's own inline styles and forms posting back to it.

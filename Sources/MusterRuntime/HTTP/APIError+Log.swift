@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import MusterEvents
-import MusterLog
+public import MusterEvents
+public import MusterLog
 
 extension APIError {
     /// An event refused by its own rules: 422 naming the field as the request spells it

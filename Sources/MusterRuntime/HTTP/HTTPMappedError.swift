@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// A domain error with one answer over HTTP. The domain type knows nothing of HTTP: its
 /// conformance lives beside the module's routes, and `ErrorBodyMiddleware` turns any such error

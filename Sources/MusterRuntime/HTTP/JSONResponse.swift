@@ -1,5 +1,5 @@
-import Foundation
-import Hummingbird
+public import Foundation
+public import Hummingbird
 
 /// JSON answers with a chosen status (Hummingbird's `ResponseEncodable` always answers 200).
 public enum JSONResponse {

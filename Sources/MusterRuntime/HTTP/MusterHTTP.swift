@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 import Logging
 
 /// The HTTP application of one `muster` process: every selected service's routes on one port,

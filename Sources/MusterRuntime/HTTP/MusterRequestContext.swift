@@ -1,5 +1,5 @@
-import Foundation
-import Hummingbird
+public import Foundation
+public import Hummingbird
 
 /// The app client or person a request acts for, once authenticated.
 public struct AuthenticatedClient: Sendable, Equatable {

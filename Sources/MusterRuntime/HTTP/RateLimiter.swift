@@ -1,5 +1,5 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
 import Synchronization
 
 /// Token buckets per client: `perMinute` requests a minute with bursts up to the same number.

@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 import MusterEvents
 
 /// Checks on a JSON request body as it was sent, shared by the routes that take one: what the

@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 import Synchronization
 
 /// Every route the process serves, recorded as it is added, so a test can hold the router and

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
-import MusterLog
+public import Hummingbird
+public import MusterLog
 import MusterNATS
 
 /// `/health` (the process answers) and `/ready` (NATS connected, streams present, projections

@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 
 /// One JSON object per line on standard error: what log shippers in compose and Kubernetes read.
 /// `{"ts":"…","level":"info","label":"muster","msg":"…","source":"MusterNATS","nats":"…",…}`

@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 import Metrics
 import MusterNATS
 

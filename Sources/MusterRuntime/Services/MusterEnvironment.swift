@@ -1,9 +1,9 @@
 import Foundation
-import Logging
-import MusterEvents
-import MusterLog
-import MusterNATS
-import Prometheus
+public import Logging
+public import MusterEvents
+public import MusterLog
+public import MusterNATS
+public import Prometheus
 import Synchronization
 
 /// What every service of one `muster` process shares: configuration, the NATS connection, the

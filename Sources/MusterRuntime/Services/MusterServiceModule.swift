@@ -1,6 +1,6 @@
-import Hummingbird
-import MusterNATS
-import ServiceLifecycle
+public import Hummingbird
+public import MusterNATS
+public import ServiceLifecycle
 
 /// One Muster service (`ingest`, `query`, …): a thin composition of domain modules.
 /// `muster serve NAME…` runs any subset of them in one process, on one HTTP port.

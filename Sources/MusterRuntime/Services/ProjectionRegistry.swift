@@ -1,6 +1,6 @@
 import Logging
-import MusterLog
-import ServiceLifecycle
+public import MusterLog
+public import ServiceLifecycle
 import Synchronization
 
 /// The folds one process runs. Each is made once, on first request, whichever role asks first;

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Logging
+public import Logging
 import Metrics
 import MusterAnalytics
 import MusterEvents
@@ -8,8 +8,8 @@ import MusterLog
 import MusterNATS
 import MusterOPL
 import MusterPlatform
-import MusterRuntime
-import Prometheus
+public import MusterRuntime
+public import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
