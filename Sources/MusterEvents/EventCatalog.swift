@@ -1,4 +1,5 @@
 public import Foundation
+import MusterJSON
 
 /// An event read back from the log, decoded, validated and upcast to its type's newest major.
 public struct RecordedEvent: Sendable {
@@ -25,6 +26,7 @@ public struct EventCatalog: Sendable {
     struct Entry: Sendable {
         var type: EventType
         var swiftType: String
+        var payloadType: any EventPayload.Type
         var decodeData: @Sendable (Data) throws -> any EventPayload
         var decodeEnvelope: @Sendable (Data) throws -> (any EventPayload, EnvelopeFields)
         var upcast: (@Sendable (any EventPayload) -> any EventPayload)?
@@ -65,10 +67,10 @@ public struct EventCatalog: Sendable {
     private func entry<P: EventPayload>(for type: P.Type, upcast: (@Sendable (any EventPayload) -> any EventPayload)?,
                                         target: EventType?) -> Entry {
         Entry(
-            type: P.eventType, swiftType: String(describing: P.self),
+            type: P.eventType, swiftType: String(describing: P.self), payloadType: P.self,
             decodeData: { data in try EventCatalog.decoder.decode(P.self, from: data) },
             decodeEnvelope: { data in
-                let envelope = try EventCatalog.decoder.decode(EventEnvelope<P>.self, from: data)
+                let envelope = try EventEnvelope<P>.decodeStored(data)
                 try envelope.validate()
                 return (envelope.data, EnvelopeFields(id: envelope.id, source: envelope.source, time: envelope.time,
                                                      subject: envelope.subject, actor: envelope.actor,
@@ -77,12 +79,14 @@ public struct EventCatalog: Sendable {
             upcast: upcast, upcastTarget: target)
     }
 
-    static let decoder = JSONDecoder()
+    static let decoder = JSONBytesDecoder()
 
     /// Every registered type, oldest first within a family.
     public var types: [EventType] { entries.keys.sorted() }
     public func contains(_ type: EventType) -> Bool { entries[type] != nil }
     public func swiftTypeName(_ type: EventType) -> String? { entries[type]?.swiftType }
+    /// The Swift type registered for `type` (tools and tests that work on every type).
+    public func payloadType(_ type: EventType) -> (any EventPayload.Type)? { entries[type]?.payloadType }
     /// The major an old type is upcast to, if any.
     public func upcastTarget(of type: EventType) -> EventType? { entries[type]?.upcastTarget }
 

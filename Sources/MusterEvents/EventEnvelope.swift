@@ -32,6 +32,22 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
         self.data = data
     }
 
+    /// Every attribute as stored (`decodeStored`).
+    init(specversion: String, id: String, source: String, type: String, subject: String, time: String, datacontenttype: String,
+         dataschema: String, traceparent: String?, actor: String?, data: Payload) {
+        self.specversion = specversion
+        self.id = id
+        self.source = source
+        self.type = type
+        self.subject = subject
+        self.time = time
+        self.datacontenttype = datacontenttype
+        self.dataschema = dataschema
+        self.traceparent = traceparent
+        self.actor = actor
+        self.data = data
+    }
+
     /// The envelope's own rules: CloudEvents' required attributes, and agreement with the payload type.
     public func validate() throws {
         guard specversion == "1.0" else { throw EventValidationError(field: "/specversion", "must be \"1.0\"") }

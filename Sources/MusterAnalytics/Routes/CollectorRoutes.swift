@@ -2,6 +2,7 @@ import CompressNIO
 import Foundation
 public import Hummingbird
 import MusterEvents
+import MusterJSON
 public import MusterPlatform
 public import MusterRuntime
 import NIOFoundationEssentialsCompat
@@ -36,7 +37,7 @@ public enum CollectorRoutes {
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
         let body = try inflate(try await request.body.collect(upTo: maxBytes), encoding: request.headers[.contentEncoding])
         do {
-            return try JSONDecoder().decode(T.self, from: body)
+            return try body.withUnsafeReadableBytes { try JSONBytesDecoder().decode(T.self, from: $0) }
         } catch let error as DecodingError {
             throw APIError(.badRequest, "invalid batch: \(ErrorBodyMiddleware<MusterRequestContext>.describe(error))")
         }

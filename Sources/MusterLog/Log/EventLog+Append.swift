@@ -55,12 +55,6 @@ public struct AppendError: Error, Sendable, CustomStringConvertible {
 }
 
 extension EventLog {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// The envelope names payload fields under `/data`: the payload's own pointer, so a caller can
     /// answer in its own terms; nil for a field of the envelope itself.
     static func payloadError(_ field: String, _ reason: String) -> EventValidationError? {
@@ -77,7 +71,7 @@ extension EventLog {
         guard Subject.isToken(payload.aggregateID) else {
             throw AppendError(code: .invalid, message: "aggregate id \(payload.aggregateID.debugDescription) must be 1-128 letters, digits, - or _")
         }
-        let body = try Self.encoder.encode(envelope)
+        let body = try envelope.encodeStored()
         // Checked on the encoded bytes, so every text field of every type is covered; only new
         // events are held to it (stored ones are folded as they were written).
         if let field = body.withUnsafeBytes({ ControlCharacters.firstField(inJSON: $0) }) {

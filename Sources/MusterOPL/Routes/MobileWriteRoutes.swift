@@ -2,6 +2,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import MusterEvents
+import MusterJSON
 public import MusterLog
 public import MusterPlatform
 public import MusterRuntime
@@ -59,7 +60,7 @@ public enum MobileWriteRoutes {
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: MusterRequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: maxBody)
-        let value = try JSONDecoder().decode(T.self, from: buffer)
+        let value = try buffer.withUnsafeReadableBytes { try JSONBytesDecoder().decode(T.self, from: $0) }
         try RequestJSON.refuseNulls(buffer)
         try RequestJSON.refuseControlCharacters(buffer)
         return value

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import MusterEvents
+import MusterJSON
 import MusterLog
 import MusterNATS
 import MusterRuntime
@@ -41,12 +42,12 @@ enum LogAppendEndpoint {
             throw MicroServiceError(code: 413, "request larger than \(maxBytes) bytes")
         }
         let body: Request
-        do { body = try JSONDecoder().decode(Request.self, from: bytes) } catch {
+        do { body = try JSONBytesDecoder().decode(Request.self, from: bytes) } catch {
             throw MicroServiceError(code: 400, "expected {\"type\": \"app.aggregate.event.vN\", \"data\": {…}}")
         }
         guard let type = EventType(body.type) else { throw MicroServiceError(code: 400, "\(body.type) is not app.aggregate.event.vN") }
         do {
-            return (try catalog.decodeData(type, from: try JSONEncoder().encode(body.data)), body.idempotencyKey)
+            return (try catalog.decodeData(type, from: try JSONBytesEncoder().encodeData(body.data)), body.idempotencyKey)
         } catch {
             throw MicroServiceError(code: 422, "\(error)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 import Logging
+import MusterJSON
 import MusterLog
 import MusterNATS
 
@@ -76,6 +77,7 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         case .dataCorrupted(let context):
             // Foundation reports "number <7.5> does not fit in Int" without a coding path; say that, not "invalid JSON".
             if context.codingPath.isEmpty, context.debugDescription.contains("does not fit") { return String(context.debugDescription.prefix(200)) }
+            if context.codingPath.isEmpty, let json = context.underlyingError as? JSONError { return "not valid JSON: \(json)" }
             return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)) is invalid"
         @unknown default: return "unreadable"
         }

@@ -1,0 +1,175 @@
+/// Decodes any `Decodable` from JSON bytes: one pass of `JSONScanner`, then the value's own
+/// `init(from:)` reads straight from the tokens and the bytes. Errors are `DecodingError`s with
+/// the coding path, as Foundation's `JSONDecoder` throws them; a text that is not JSON is a
+/// `.dataCorrupted` whose underlying error is the `JSONError` saying why.
+public struct JSONBytesDecoder: Sendable {
+    public var limits = JSONLimits()
+
+    public init() {}
+
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+        let typed = bytes.assumingMemoryBound(to: UInt8.self)
+        let tokens: [JSONToken]
+        do {
+            tokens = try JSONScanner.scan(typed, limits: limits)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(error)", underlyingError: error))
+        }
+        // The decoders borrow the tokens for this call only: a Decodable that kept its decoder
+        // would break Decodable's contract, not just this one.
+        return try tokens.withUnsafeBufferPointer { tokens in
+            try T(from: TapeDecoder(document: JSONDocument(bytes: typed, tokens: tokens), index: 0, parent: nil, key: nil))
+        }
+    }
+
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try bytes.withUnsafeBytes { try decode(type, from: $0) }
+    }
+
+    /// Checks that `bytes` are one JSON text within the limits, decoding nothing.
+    public func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
+        _ = try JSONScanner.scan(bytes.assumingMemoryBound(to: UInt8.self), limits: limits)
+    }
+}
+
+/// A coding key for array positions and `super`.
+struct JSONKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+
+    init(intValue: Int) {
+        stringValue = "\(intValue)"
+        self.intValue = intValue
+    }
+
+    static let `super` = JSONKey(stringValue: "super")
+}
+
+/// The decoder of one value (the token at `index`). Nested values get their own, linked to their
+/// parent, so the coding path is made only when an error needs it.
+final class TapeDecoder: Decoder, SingleValueDecodingContainer {
+    let document: JSONDocument
+    let index: Int
+    let parent: TapeDecoder?
+    let key: (any CodingKey)?
+
+    init(document: JSONDocument, index: Int, parent: TapeDecoder?, key: (any CodingKey)?) {
+        self.document = document
+        self.index = index
+        self.parent = parent
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var decoder: TapeDecoder? = self
+        while let current = decoder {
+            if let key = current.key { path.append(key) }
+            decoder = current.parent
+        }
+        return path.reversed()
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func child(_ index: Int, key: any CodingKey) -> TapeDecoder {
+        TapeDecoder(document: document, index: index, parent: self, key: key)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try expect(.object, [String: Int].self, at: index, key: nil)
+        return KeyedDecodingContainer(KeyedTapeContainer<Key>(decoder: self, object: index))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try expect(.array, [Int].self, at: index, key: nil)
+        return UnkeyedTapeContainer(decoder: self, array: index)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    // MARK: Reading one token
+
+    func path(_ key: (any CodingKey)?) -> [any CodingKey] {
+        key.map { codingPath + [$0] } ?? codingPath
+    }
+
+    func expect(_ kind: JSONToken.Kind, _ type: Any.Type, at index: Int, key: (any CodingKey)?) throws {
+        let found = document.tokens[index].kind
+        guard found != kind else { return }
+        if found == .null {
+            throw DecodingError.valueNotFound(type, .init(codingPath: path(key), debugDescription: "Expected \(type) value but found null instead."))
+        }
+        throw DecodingError.typeMismatch(type, .init(codingPath: path(key), debugDescription: "Expected to decode \(type) but found \(found) instead."))
+    }
+
+    func bool(at index: Int, key: (any CodingKey)?) throws -> Bool {
+        switch document.tokens[index].kind {
+        case .true: return true
+        case .false: return false
+        default:
+            try expect(.true, Bool.self, at: index, key: key)
+            return false
+        }
+    }
+
+    func string(at index: Int, key: (any CodingKey)?) throws -> String {
+        try expect(.string, String.self, at: index, key: key)
+        return document.string(at: index)
+    }
+
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int, key: (any CodingKey)?) throws -> T {
+        try expect(.number, T.self, at: index, key: key)
+        let raw = document.raw(index)
+        if !document.tokens[index].flag, let value = JSONNumbers.integer(T.self, raw) { return value }
+        // A fraction or exponent that still names a whole number (`1.0`, `1e2`) is taken, as Foundation does.
+        if document.tokens[index].flag, let double = Double(String(decoding: raw, as: UTF8.self)),
+           let value = T(exactly: double) {
+            return value
+        }
+        throw DecodingError.dataCorrupted(.init(codingPath: path(key),
+                                                debugDescription: "Number \(String(decoding: raw, as: UTF8.self)) does not fit in \(T.self)."))
+    }
+
+    func floatingPoint<T: LosslessStringConvertible & BinaryFloatingPoint>(_ type: T.Type, at index: Int, key: (any CodingKey)?) throws -> T {
+        try expect(.number, T.self, at: index, key: key)
+        let text = String(decoding: document.raw(index), as: UTF8.self)
+        guard let value = T(text), value.isFinite else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path(key), debugDescription: "Number \(text) does not fit in \(T.self)."))
+        }
+        return value
+    }
+
+    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int, key: any CodingKey) throws -> T {
+        // The common leaves without a decoder of their own.
+        if T.self == String.self, let value = try string(at: index, key: key) as? T { return value }
+        if T.self == Int.self, let value = try integer(Int.self, at: index, key: key) as? T { return value }
+        if T.self == Bool.self, let value = try bool(at: index, key: key) as? T { return value }
+        if T.self == Double.self, let value = try floatingPoint(Double.self, at: index, key: key) as? T { return value }
+        return try T(from: child(index, key: key))
+    }
+
+    // MARK: SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { document.tokens[index].kind == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try bool(at: index, key: nil) }
+    func decode(_ type: String.Type) throws -> String { try string(at: index, key: nil) }
+    func decode(_ type: Double.Type) throws -> Double { try floatingPoint(type, at: index, key: nil) }
+    func decode(_ type: Float.Type) throws -> Float { try floatingPoint(type, at: index, key: nil) }
+    func decode(_ type: Int.Type) throws -> Int { try integer(type, at: index, key: nil) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type, at: index, key: nil) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type, at: index, key: nil) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type, at: index, key: nil) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type, at: index, key: nil) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type, at: index, key: nil) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type, at: index, key: nil) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type, at: index, key: nil) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type, at: index, key: nil) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type, at: index, key: nil) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }
+}
