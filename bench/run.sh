@@ -32,9 +32,13 @@ echo "muster: replay (rebuild a projection from sequence 1: pull + decode + vali
 replay=$($BENCH replay --nats-url "$url" 2>/dev/null)
 stop_nats
 
-python3 - "$raw" "$append" "$replay" <<'PY'
+echo "muster: the JSON codec against Foundation's on stored envelopes (no NATS)…"
+codec=$($BENCH codec --count 100000 2>/dev/null | tr '\n' ' ')
+
+python3 - "$raw" "$append" "$replay" "$codec" <<'PY'
 import json, sys, platform, os
 raw, append, replay = (json.loads(a) for a in sys.argv[1:4])
+codec = [json.loads(line) for line in sys.argv[4].replace("} {", "}\n{").splitlines() if line.strip()]
 rows = [
     ("append vs raw async publish", append["append_per_sec"], raw["publish_per_sec"], 0.9),
     ("replay vs raw pull consume", replay["replay_per_sec"], raw["consume_per_sec"], 0.5),
@@ -48,6 +52,15 @@ for name, ours, base, target in rows:
     mark = "ok" if ratio >= target else "BELOW"
     print(f"{name:34} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {mark}")
     results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratio": round(ratio, 3), "target": target})
+print()
+print(f"{'codec, µs an event':34} {'muster':>10} {'Foundation':>10} {'ratio':>7} {'target':>7}")
+for row in codec:
+    for way in ("decode", "encode"):
+        ours, base = row[f"{way}_us"], row[f"foundation_{way}_us"]
+        ratio = base / ours
+        name = f"{way} {row['type']} ({row['bytes']} B)"
+        print(f"{name:34} {ours:>10.2f} {base:>10.2f} {ratio:>7.2f} {5.0:>6.1f}x {'ok' if ratio >= 5 else 'BELOW'}")
+        results["rows"].append({"name": f"codec {name}", "muster_us": ours, "foundation_us": base, "ratio": round(ratio, 3), "target": 5.0})
 json.dump(results, open("bench/out/results.json", "w"), indent=1)
 print("\nwritten to bench/out/results.json")
 PY

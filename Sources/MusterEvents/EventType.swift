@@ -52,19 +52,49 @@ public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable
 public enum Subject {
     /// A subject token as Muster allows it: letters, digits, `-` and `_`, at most 128 characters.
     public static func isToken(_ token: Substring) -> Bool {
-        !token.isEmpty && token.count <= 128 && token.utf8.allSatisfy { byte in
-            (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 45 || byte == 95
-        }
+        // Every allowed character is one UTF-8 byte, so the byte count is the character count.
+        !token.isEmpty && token.utf8.count <= 128 && token.utf8.allSatisfy(isTokenByte)
+    }
+
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 45 || byte == 95
     }
 
     public static func isToken(_ token: String) -> Bool { isToken(Substring(token)) }
 
     /// Splits `events.<app>.<aggregate>.<id>.<event>.v<major>` into its type and aggregate id.
     public static func parse(_ subject: String) -> (type: EventType, aggregateID: String)? {
-        let parts = subject.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 6, parts[0] == "events", parts[1...4].allSatisfy(isToken),
-              parts[5].hasPrefix("v"), let major = Int(parts[5].dropFirst()), major > 0 else { return nil }
-        return (EventType(app: String(parts[1]), aggregate: String(parts[2]), event: String(parts[4]), major: major),
-                String(parts[3]))
+        // One pass over the bytes (every stored event's subject is parsed as it is folded).
+        var subject = subject
+        return subject.withUTF8 { bytes -> (EventType, String)? in
+            // Where each of the six parts starts and ends.
+            var bounds: [Range<Int>] = []
+            bounds.reserveCapacity(6)
+            var start = 0
+            for index in 0...bytes.count {
+                guard index == bytes.count || bytes[index] == UInt8(ascii: ".") else { continue }
+                guard bounds.count < 6 else { return nil }
+                bounds.append(start..<index)
+                start = index + 1
+            }
+            guard bounds.count == 6 else { return nil }
+            func part(_ i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[bounds[i]]) }
+            guard part(0).elementsEqual("events".utf8) else { return nil }
+            for i in 1...4 {
+                let token = part(i)
+                guard !token.isEmpty, token.count <= 128, token.allSatisfy(isTokenByte) else { return nil }
+            }
+            let version = part(5)
+            guard version.count >= 2, version.count <= 10, version[0] == UInt8(ascii: "v") else { return nil }
+            var major = 0
+            for byte in version.dropFirst() {
+                guard byte >= 48, byte <= 57 else { return nil }
+                major = major * 10 + Int(byte - 48)
+            }
+            guard major > 0 else { return nil }
+            func string(_ i: Int) -> String { String(decoding: part(i), as: UTF8.self) }
+            return (EventType(app: string(1), aggregate: string(2), event: string(4), major: major), string(3))
+        }
     }
 }

@@ -8,7 +8,8 @@ import MusterOPL
 
 extension Bench {
     /// Our JSON codec against Foundation's on the same stored envelopes (each event type's first
-    /// schema example in its envelope): µs an event and the ratio, decoding and encoding.
+    /// schema example in its envelope): µs an event, decoding and encoding, one JSON line a type.
+    /// "generic" is our Codable coder on the whole envelope, without the hand-read attributes.
     struct Codec: ParsableCommand {
         @Option var count = 100_000
         @Option(help: "Run only our decoder or encoder, for a profile: decode or encode.") var only: String?
@@ -50,10 +51,8 @@ extension Bench {
             let encodeFoundation = try perEvent { _ = try foundationEncoder.encode(envelope) }
             let encodeOurs = try perEvent { _ = try envelope.encodeStored() }
             let encodeGeneric = try perEvent { _ = try oursEncoder.encodeData(envelope) }
-            func f(_ value: Double) -> String { String(format: "%.2f", value) }
-            print("codec \(name) (\(stored.count) bytes): decode \(f(decodeOurs)) µs vs Foundation \(f(decodeFoundation)) µs = \(f(decodeFoundation / decodeOurs))×;",
-                  "encode \(f(encodeOurs)) µs vs \(f(encodeFoundation)) µs = \(f(encodeFoundation / encodeOurs))×",
-                  "(generic Codable envelope: decode \(f(decodeGeneric)) µs, encode \(f(encodeGeneric)) µs)")
+            func f(_ value: Double) -> String { String(format: "%.3f", value) }
+            print(#"{"type": "\#(name)", "bytes": \#(stored.count), "decode_us": \#(f(decodeOurs)), "foundation_decode_us": \#(f(decodeFoundation)), "generic_decode_us": \#(f(decodeGeneric)), "encode_us": \#(f(encodeOurs)), "foundation_encode_us": \#(f(encodeFoundation)), "generic_encode_us": \#(f(encodeGeneric))}"#)
         }
     }
 }

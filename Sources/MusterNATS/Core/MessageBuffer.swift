@@ -70,15 +70,21 @@ final class MessageBuffer: @unchecked Sendable {
             items.removeFirst(head)
             head = 0
         }
-        if producerWaiting { condition.signal() }
+        // A producer blocked on a full buffer is woken once half of it is free, not on every pop:
+        // otherwise a consumer slower than the server wakes it once a message.
+        if producerWaiting, items.count - head <= capacity / 2 { condition.signal() }
         return message
     }
 
-    /// A buffered message if there is one, without waiting.
-    func tryPop() -> NATSMessage? {
+    /// Up to `max` buffered messages, without waiting, under one lock.
+    func popAvailable(max: Int, into messages: inout [NATSMessage]) {
         condition.lock()
         defer { condition.unlock() }
-        return popLocked()
+        var taken = 0
+        while taken < max, let message = popLocked() {
+            messages.append(message)
+            taken += 1
+        }
     }
 
     /// A buffered message at once, or whether the buffer is finished. (Locks live in sync code.)

@@ -117,8 +117,11 @@ public struct PullConsumer: AsyncSequence, Sendable {
             guard case .message(let message) = first else { return .idle }
             var batch = [message]
             batch.reserveCapacity(max)
-            while batch.count < max, let raw = subscription?.buffer.tryPop() {
-                if case .message(let next) = try process(raw) { batch.append(next) }
+            var raw: [NATSMessage] = []
+            raw.reserveCapacity(max - 1)
+            subscription?.buffer.popAvailable(max: max - 1, into: &raw)
+            for message in raw {
+                if case .message(let next) = try process(message) { batch.append(next) }
             }
             return .messages(batch)
         }
