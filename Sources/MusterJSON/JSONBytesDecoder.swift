@@ -8,6 +8,13 @@ public struct JSONBytesDecoder: Sendable {
     public init() {}
 
     public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+        try withRoot(of: bytes) { try T(from: $0) }
+    }
+
+    /// Scans `bytes` and hands the decoder of the whole document to `body`. The decoders borrow
+    /// the tokens for this call only: a Decodable that kept its decoder would break Decodable's
+    /// contract, not just this one.
+    func withRoot<R>(of bytes: UnsafeRawBufferPointer, _ body: (TapeDecoder) throws -> R) throws -> R {
         let typed = bytes.assumingMemoryBound(to: UInt8.self)
         let tokens: [JSONToken]
         do {
@@ -15,10 +22,8 @@ public struct JSONBytesDecoder: Sendable {
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(error)", underlyingError: error))
         }
-        // The decoders borrow the tokens for this call only: a Decodable that kept its decoder
-        // would break Decodable's contract, not just this one.
         return try tokens.withUnsafeBufferPointer { tokens in
-            try T(from: TapeDecoder(document: JSONDocument(bytes: typed, tokens: tokens), index: 0, parent: nil, key: nil))
+            try body(TapeDecoder(document: JSONDocument(bytes: typed, tokens: tokens), index: 0, parent: nil, key: nil))
         }
     }
 

@@ -34,15 +34,7 @@ public struct JSONFields {
 extension JSONBytesDecoder {
     /// Scans `bytes`, which must be one object, and hands its members to `body`.
     public func withFields<R>(of bytes: UnsafeRawBufferPointer, _ body: (JSONFields) throws -> R) throws -> R {
-        let typed = bytes.assumingMemoryBound(to: UInt8.self)
-        let tokens: [JSONToken]
-        do {
-            tokens = try JSONScanner.scan(typed, limits: limits)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(error)", underlyingError: error))
-        }
-        return try tokens.withUnsafeBufferPointer { tokens in
-            let root = TapeDecoder(document: JSONDocument(bytes: typed, tokens: tokens), index: 0, parent: nil, key: nil)
+        try withRoot(of: bytes) { root in
             try root.expect(.object, [String: Int].self, at: 0, key: nil)
             return try body(JSONFields(decoder: root))
         }
