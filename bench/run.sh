@@ -30,18 +30,23 @@ echo "muster: append (validate + envelope + pipelined publish with acks)…"
 append=$($BENCH append --count "$COUNT" --nats-url "$url" 2>/dev/null)
 echo "muster: replay (rebuild a projection from sequence 1: pull + decode + validate + apply)…"
 replay=$($BENCH replay --nats-url "$url" 2>/dev/null)
+echo "muster: the pull consumer alone (nothing decoded: what reading the log costs before the fold)…"
+pull=$($BENCH pull --nats-url "$url" 2>/dev/null)
 stop_nats
 
 echo "muster: the JSON codec against Foundation's on stored envelopes (no NATS)…"
 codec=$($BENCH codec --count 100000 2>/dev/null | tr '\n' ' ')
 
-python3 - "$raw" "$append" "$replay" "$codec" <<'PY'
+python3 - "$raw" "$append" "$replay" "$codec" "$pull" <<'PY'
 import json, sys, platform, os
 raw, append, replay = (json.loads(a) for a in sys.argv[1:4])
 codec = [json.loads(line) for line in sys.argv[4].replace("} {", "}\n{").splitlines() if line.strip()]
+pull = json.loads(sys.argv[5])
 rows = [
     ("append vs raw async publish", append["append_per_sec"], raw["publish_per_sec"], 0.9),
     ("replay vs raw pull consume", replay["replay_per_sec"], raw["consume_per_sec"], 0.5),
+    # Not a target of its own: the ceiling replay has before any event is decoded.
+    ("pull alone vs raw pull consume", pull["pull_per_sec"], raw["consume_per_sec"], 0.5),
 ]
 print()
 print(f"{'measure':34} {'muster/s':>10} {'raw/s':>10} {'ratio':>7} {'target':>7}")

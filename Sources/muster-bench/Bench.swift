@@ -21,7 +21,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "muster-bench",
         abstract: "Measure Muster's append, replay, HTTP and geocoding against the baselines (used by make bench).",
-        subcommands: [Append.self, Replay.self, EnvelopeSize.self, Decode.self, Codec.self, OPLLoad.self, Geocode.self,
+        subcommands: [Append.self, Replay.self, Pull.self, EnvelopeSize.self, Decode.self, Codec.self, OPLLoad.self, Geocode.self,
                        AnalyticsSize.self, AnalyticsPost.self, FunnelLoad.self, FunnelReplay.self, ModerationChecksCost.self])
 
     /// A small event used only by the benchmark (registered only in the benchmark's catalog).
