@@ -1,26 +1,53 @@
-/// The members of one scanned object, for the few hot readers that pick their fields by hand
-/// (the stored envelope) instead of through a `Decodable`. Valid only inside the call that gives it.
+/// The members of one scanned object, for the few hot readers that pick their fields by hand (the
+/// stored envelope, the most frequent event types) instead of through a `Decodable`. Valid only
+/// inside the call that gives it. Reads like `decodeIfPresent`: a missing member and `null` are
+/// nil, a member of another type is a `DecodingError` with its path.
 public struct JSONFields {
     let decoder: TapeDecoder
 
-    /// The string under `key`; nil when it is missing or null; a `DecodingError` for another type.
     public func string(_ key: String) throws -> String? {
-        guard let index = find(key), decoder.document.tokens[index].kind != .null else { return nil }
+        guard let index = find(key) else { return nil }
         return try decoder.string(at: index, key: JSONKey(stringValue: key))
+    }
+
+    public func int(_ key: String) throws -> Int? {
+        guard let index = find(key) else { return nil }
+        return try decoder.integer(Int.self, at: index, key: JSONKey(stringValue: key))
+    }
+
+    public func bool(_ key: String) throws -> Bool? {
+        guard let index = find(key) else { return nil }
+        return try decoder.bool(at: index, key: JSONKey(stringValue: key))
+    }
+
+    /// The object under `key`, read by hand too; nil when missing or null.
+    public func object(_ key: String) throws -> JSONFields? {
+        guard let index = find(key) else { return nil }
+        try decoder.expect(.object, [String: Int].self, at: index, key: JSONKey(stringValue: key))
+        return JSONFields(decoder: decoder.child(index, key: JSONKey(stringValue: key)))
     }
 
     /// Decodes the value under `key` with its `Decodable` conformance.
     public func decode<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
-        guard let index = find(key) else {
-            throw DecodingError.keyNotFound(JSONKey(stringValue: key), .init(codingPath: [], debugDescription: "No value for key \(key.debugDescription)."))
-        }
+        guard let index = find(key) else { throw missing(key) }
         return try decoder.decodeValue(type, at: index, key: JSONKey(stringValue: key))
     }
 
+    /// `value`, or the error a `Decodable` throws for a missing required member.
+    public func required<T>(_ value: T?, _ key: String) throws -> T {
+        guard let value else { throw missing(key) }
+        return value
+    }
+
+    private func missing(_ key: String) -> DecodingError {
+        .keyNotFound(JSONKey(stringValue: key), .init(codingPath: decoder.codingPath, debugDescription: "No value for key \(key.debugDescription)."))
+    }
+
+    /// The value's token under `key`, unless missing or null.
     private func find(_ key: String) -> Int? {
         var name = key
         let document = decoder.document
-        return name.withUTF8 { utf8 in
+        let index: Int? = name.withUTF8 { utf8 in
             var at = decoder.index + 1
             for _ in 0..<document.tokens[decoder.index].count {
                 if document.key(at, equals: utf8) { return at + 1 }
@@ -28,6 +55,8 @@ public struct JSONFields {
             }
             return nil
         }
+        guard let index, document.tokens[index].kind != .null else { return nil }
+        return index
     }
 }
 

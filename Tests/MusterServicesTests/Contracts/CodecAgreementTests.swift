@@ -1,4 +1,5 @@
 import Foundation
+import MusterAnalytics
 import MusterEvents
 import MusterJSON
 import MusterRuntime
@@ -79,6 +80,14 @@ struct CodecAgreementTests {
             return "\(P.self): the stored envelope differs"
         }
         return nil
+    }
+
+    /// The hand-read types go through `StoredFieldsDecodable` in `decodeStored`, which the
+    /// envelope check below compares with Foundation's reading.
+    @Test func theHotAnalyticsTypesAreReadByHand() {
+        for type in [ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self] as [any EventPayload.Type] {
+            #expect(type is any StoredFieldsDecodable.Type, "\(type)")
+        }
     }
 
     @Test func everyTypeHasExamples() {
