@@ -108,9 +108,9 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         let found = document.tokens[index].kind
         guard found != kind else { return }
         if found == .null {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path(key), debugDescription: "Expected \(type) value but found null instead."))
+            throw DecodingError.valueNotFound(type, .init(codingPath: path(key), debugDescription: "Expected \(kind.name) but found null instead."))
         }
-        throw DecodingError.typeMismatch(type, .init(codingPath: path(key), debugDescription: "Expected to decode \(type) but found \(found) instead."))
+        throw DecodingError.typeMismatch(type, .init(codingPath: path(key), debugDescription: "Expected \(kind.name) but found \(found.name) instead."))
     }
 
     func bool(at index: Int, key: (any CodingKey)?) throws -> Bool {

@@ -3,6 +3,18 @@
 struct JSONToken: Sendable {
     enum Kind: UInt8, Sendable {
         case object, array, string, number, `true`, `false`, null
+
+        /// As an error message says it.
+        var name: String {
+            switch self {
+            case .object: "an object"
+            case .array: "an array"
+            case .string: "a string"
+            case .number: "a number"
+            case .true, .false: "a boolean"
+            case .null: "null"
+            }
+        }
     }
 
     var kind: Kind
