@@ -44,6 +44,20 @@ struct JSONDocument {
         return true
     }
 
+    /// The index of the value under the key spelled `name` (UTF-8) in the object at `object`:
+    /// a walk over its members comparing bytes in place (objects in events are small).
+    func value(forKey name: String, inObject object: Int) -> Int? {
+        var name = name
+        return name.withUTF8 { utf8 in
+            var at = object + 1
+            for _ in 0..<tokens[object].count {
+                if key(at, equals: utf8) { return at + 1 }
+                at = next(after: at + 1)
+            }
+            return nil
+        }
+    }
+
     /// A string's bytes with its escapes resolved (the scanner has checked every escape).
     func unescapedBytes(at index: Int) -> [UInt8] {
         let source = raw(index)

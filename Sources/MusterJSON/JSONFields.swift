@@ -45,17 +45,8 @@ public struct JSONFields {
 
     /// The value's token under `key`, unless missing or null.
     private func find(_ key: String) -> Int? {
-        var name = key
         let document = decoder.document
-        let index: Int? = name.withUTF8 { utf8 in
-            var at = decoder.index + 1
-            for _ in 0..<document.tokens[decoder.index].count {
-                if document.key(at, equals: utf8) { return at + 1 }
-                at = document.next(after: at + 1)
-            }
-            return nil
-        }
-        guard let index, document.tokens[index].kind != .null else { return nil }
+        guard let index = document.value(forKey: key, inObject: decoder.index), document.tokens[index].kind != .null else { return nil }
         return index
     }
 }

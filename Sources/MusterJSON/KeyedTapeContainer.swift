@@ -18,15 +18,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The index of the value under `key`, if the object has it.
     private func find(_ key: Key) -> Int? {
-        var name = key.stringValue
-        return name.withUTF8 { utf8 in
-            var at = object + 1
-            for _ in 0..<document.tokens[object].count {
-                if document.key(at, equals: utf8) { return at + 1 }
-                at = document.next(after: at + 1)
-            }
-            return nil
-        }
+        document.value(forKey: key.stringValue, inObject: object)
     }
 
     private func value(_ key: Key) throws -> Int {
