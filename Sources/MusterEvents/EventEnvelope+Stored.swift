@@ -28,11 +28,11 @@ extension EventEnvelope {
     }
 
     private static func data(_ fields: JSONFields) throws -> Payload {
-        guard let handWritten = Payload.self as? any StoredFieldsDecodable.Type else { return try fields.decode(Payload.self, "data") }
-        guard let payload = try handWritten.init(storedFields: fields.required(fields.object("data"), "data")) as? Payload else {
-            return try fields.decode(Payload.self, "data") // unreachable: the cast is of Payload to itself
+        if let handWritten = Payload.self as? any StoredFieldsDecodable.Type,
+           let payload = try handWritten.init(storedFields: fields.required(fields.object("data"), "data")) as? Payload {
+            return payload
         }
-        return payload
+        return try fields.decode(Payload.self, "data")
     }
 
     /// Writes the stored form: keys in order, nil attributes left out, as the synthesized
