@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        // SQLite (Debian's libsqlite3) for the projections whose state outgrows one snapshot file.
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // Tests only: property checks (random inputs, shrinking to a small failing one).
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
@@ -77,11 +79,13 @@ let package = Package(
             dependencies: ["MusterJSON"],
             swiftSettings: swiftSettings
         ),
-        // The log on JetStream: streams, validated appends, the DLQ, and the projection engine.
+        // The log on JetStream: streams, validated appends, the DLQ, and the projection engine
+        // (folds kept whole in a snapshot file, or in SQLite tables for the big ones).
         .target(
             name: "MusterLog",
             dependencies: [
-                "MusterNATS", "MusterEvents",
+                "MusterNATS", "MusterEvents", "MusterJSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,6 +151,7 @@ let package = Package(
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

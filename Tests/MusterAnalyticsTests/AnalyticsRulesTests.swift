@@ -87,7 +87,7 @@ struct AnalyticsRulesTests {
             // Two journeys; the second gets further.
             "f": [hit("login", 0), hit("login", 3000), hit("services", 3001), hit("location", 3002)],
         ]
-        let report = FunnelReport(query: FunnelQuery(funnel: "booking", steps: FunnelQuery.bookingSteps), people: people)
+        let report = FunnelReport(query: FunnelQuery(funnel: "booking", steps: FunnelQuery.bookingSteps), people: people.values)
         // By hand: step reached by a,b,c,d,f = 5; services a,b,c,d,f = 5; location a,d,f = 3; start a,d = 2; complete a = 1.
         #expect(report.steps.map(\.people) == [5, 5, 3, 2, 1])
         #expect(report.steps.map(\.dropOff) == [0, 0, 2, 1, 1])
@@ -98,7 +98,7 @@ struct AnalyticsRulesTests {
         #expect(report.byAppVersion.map(\.key) == ["2.2.0", "2.3.0"])
         #expect(report.byAppVersion[0].steps.map(\.people) == [1, 1, 1, 1, 0])
         // A 26-hour window lets d complete.
-        let wide = FunnelReport(query: FunnelQuery(funnel: "booking", steps: FunnelQuery.bookingSteps, windowMillis: 26 * 3_600_000), people: people)
+        let wide = FunnelReport(query: FunnelQuery(funnel: "booking", steps: FunnelQuery.bookingSteps, windowMillis: 26 * 3_600_000), people: people.values)
         #expect(wide.steps.map(\.people) == [5, 5, 3, 2, 2])
     }
 

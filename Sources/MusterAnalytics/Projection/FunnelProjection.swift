@@ -4,11 +4,20 @@ public import MusterLog
 /// Every funnel step each person reached, kept per person so a funnel can be asked with any
 /// ordered steps and conversion window (`FunnelReport`). A person is the app's install id
 /// (`anonymousId`), or the session when the app sends none.
+///
+/// The steps people reached grow with the people, so they live in SQLite (`FunnelTables`); the
+/// state in memory is only the bounded list of funnels and step names.
 public enum FunnelProjection: Projection {
     public static let name = "funnel"
-    public static let version = 1
+    /// 2: the hits moved from the snapshot file to SQLite.
+    public static let version = 2
     public static let filterSubjects = ["events.analytics.funnel.>"]
     public static let initialState = State()
+    public static let tables: ProjectionTables<Self>? = ProjectionTables(create: FunnelTables.create) { event, state, db in
+        guard let hit = admit(event, to: state) else { return }
+        try FunnelTables.insert(hit, in: db)
+        note(hit, in: &state)
+    }
     /// Steps kept per person and funnel; older ones are dropped first.
     public static let maxHitsPerPerson = 200
     /// Funnels per app and step names per funnel the fold keeps (app keys ship inside apps, so a
@@ -31,39 +40,42 @@ public enum FunnelProjection: Projection {
     }
 
     public struct State: Codable, Sendable, Equatable {
-        /// app → funnel → person → steps in time order.
-        public var people: [String: [String: [String: [Hit]]]] = [:]
         /// app → funnel → step names in the order first seen (the default step order).
         public var steps: [String: [String: [String]]] = [:]
         public var events = 0
         public init() {}
     }
 
+    /// A step one person reached, as the fold stores it.
+    public struct PersonHit: Sendable {
+        public var app: String
+        public var funnel: String
+        public var person: String
+        public var hit: Hit
+    }
+
+    /// What the runner calls for a fold kept in memory; this one keeps its hits in tables, so it
+    /// only notes the step names (and the tests use it for the bounds).
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
-        guard let e = event.payload as? FunnelReached else { return }
+        if let hit = admit(event, to: state) { note(hit, in: &state) }
+    }
+
+    /// The hit to store, or nil when the event is not a funnel step or its funnel or step is
+    /// beyond the bounds.
+    static func admit(_ event: RecordedEvent, to state: State) -> PersonHit? {
+        guard let e = event.payload as? FunnelReached else { return nil }
         let app = e.context.app
         let known = state.steps[app]?[e.funnel]
         guard known != nil || (state.steps[app]?.count ?? 0) < maxFunnels,
-              known?.contains(e.step) ?? false || (known?.count ?? 0) < maxSteps else { return }
-        let person = e.context.anonymousId ?? e.sessionId
-        let hit = Hit(step: e.step, at: e.times.occurredMillis, segment: e.segment, appVersion: e.context.appVersion)
-        state.people[app, default: [:]][e.funnel, default: [:]][person, default: []].insertSorted(hit, limit: maxHitsPerPerson)
-        if !(known?.contains(e.step) ?? false) {
-            state.steps[app, default: [:]][e.funnel, default: []].append(e.step)
+              known?.contains(e.step) ?? false || (known?.count ?? 0) < maxSteps else { return nil }
+        return PersonHit(app: app, funnel: e.funnel, person: e.context.anonymousId ?? e.sessionId,
+                         hit: Hit(step: e.step, at: e.times.occurredMillis, segment: e.segment, appVersion: e.context.appVersion))
+    }
+
+    static func note(_ hit: PersonHit, in state: inout State) {
+        if !(state.steps[hit.app]?[hit.funnel]?.contains(hit.hit.step) ?? false) {
+            state.steps[hit.app, default: [:]][hit.funnel, default: []].append(hit.hit.step)
         }
         state.events += 1
-    }
-}
-
-extension Array where Element == FunnelProjection.Hit {
-    /// Keeps time order when offline batches arrive late; drops the oldest beyond `limit`.
-    mutating func insertSorted(_ hit: Element, limit: Int) {
-        if let last, last.at > hit.at {
-            let index = firstIndex { $0.at > hit.at } ?? endIndex
-            insert(hit, at: index)
-        } else {
-            append(hit)
-        }
-        if count > limit { removeFirst(count - limit) }
     }
 }

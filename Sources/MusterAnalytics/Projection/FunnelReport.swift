@@ -46,20 +46,16 @@ public struct FunnelReport: Codable, Sendable, Equatable {
     public var bySegment: [Breakdown]
     public var byAppVersion: [Breakdown]
 
-    public init(query: FunnelQuery, people: [String: [FunnelProjection.Hit]]) {
+    /// The report over each person's hits (in time order).
+    public init(query: FunnelQuery, people: some Sequence<[FunnelProjection.Hit]>) {
+        var count = FunnelCount(query: query)
+        for hits in people { count.add(hits) }
+        self = count.report
+    }
+
+    init(query: FunnelQuery, all: [Int], segments: [String: [Int]], versions: [String: [Int]]) {
         funnel = query.funnel
         windowHours = Double(query.windowMillis) / 3_600_000
-        var all = [Int](repeating: 0, count: query.steps.count)
-        var segments: [String: [Int]] = [:]
-        var versions: [String: [Int]] = [:]
-        for hits in people.values {
-            guard let journey = Self.bestJourney(hits, query) else { continue }
-            for k in 0...journey.reached {
-                all[k] += 1
-                segments[journey.segment, default: all.map { _ in 0 }][k] += 1
-                versions[journey.appVersion, default: all.map { _ in 0 }][k] += 1
-            }
-        }
         let names = query.steps.map { $0.joined(separator: "|") }
         steps = Self.steps(names, all)
         bySegment = segments.sorted { $0.key < $1.key }.map { Breakdown(key: $0.key, steps: Self.steps(names, $0.value)) }
@@ -104,4 +100,30 @@ public struct FunnelReport: Codable, Sendable, Equatable {
         let x = a.split(separator: ".").map { Int($0) ?? 0 }, y = b.split(separator: ".").map { Int($0) ?? 0 }
         return x.lexicographicallyPrecedes(y) || (x == y && a < b)
     }
+}
+
+/// Counts a funnel one person at a time, so the people need not all be in memory at once.
+struct FunnelCount {
+    let query: FunnelQuery
+    var all: [Int]
+    var segments: [String: [Int]] = [:]
+    var versions: [String: [Int]] = [:]
+
+    init(query: FunnelQuery) {
+        self.query = query
+        all = [Int](repeating: 0, count: query.steps.count)
+    }
+
+    /// Counts one person (their hits in time order); no hits count nothing.
+    mutating func add(_ hits: [FunnelProjection.Hit]) {
+        guard let journey = FunnelReport.bestJourney(hits, query) else { return }
+        let zeros = all.map { _ in 0 }
+        for k in 0...journey.reached {
+            all[k] += 1
+            segments[journey.segment, default: zeros][k] += 1
+            versions[journey.appVersion, default: zeros][k] += 1
+        }
+    }
+
+    var report: FunnelReport { FunnelReport(query: query, all: all, segments: segments, versions: versions) }
 }

@@ -14,8 +14,10 @@ public struct AnalyticsReadModel: Sendable {
         self.funnels = funnels
     }
 
-    public func funnel(app: String, query: FunnelQuery) async -> FunnelReport {
-        await funnels.read { state in FunnelReport(query: query, people: state.people[app]?[query.funnel] ?? [:]) }
+    /// Before the fold has opened its tables there is nobody to count yet.
+    public func funnel(app: String, query: FunnelQuery) async throws -> FunnelReport {
+        try await funnels.readTables { db in try FunnelTables.report(query, app: app, in: db) }
+            ?? FunnelReport(query: query, people: [])
     }
 
     public func knownSteps(app: String, funnel: String) async -> [String] {

@@ -35,7 +35,7 @@ public enum DashboardRoutes {
         routes.get("/dashboards") { request, _ in
             guard let client = await viewer(request) else { return signIn }
             let app = try AnalyticsQueries.app(request, client)
-            let funnel = await model.funnel(app: app, query: FunnelQuery(funnel: "booking", steps: FunnelQuery.bookingSteps))
+            let funnel = try await model.funnel(app: app, query: FunnelQuery(funnel: "booking", steps: FunnelQuery.bookingSteps))
             let (tti, errors, crashes) = await model.read {
                 (AnalyticsReports.tti($0, app: app), AnalyticsReports.errors($0, app: app), AnalyticsReports.crashes($0, app: app))
             }
@@ -45,7 +45,7 @@ public enum DashboardRoutes {
             guard let client = await viewer(request) else { return signIn }
             let app = try AnalyticsQueries.app(request, client)
             let query = try await AnalyticsQueries.funnelQuery(request, model: model, app: app)
-            let report = await model.funnel(app: app, query: query)
+            let report = try await model.funnel(app: app, query: query)
             return html(DashboardPages.funnel(app: app, report: report, steps: query.steps.map { $0.joined(separator: "|") }.joined(separator: ","),
                                               window: String(format: "%g", report.windowHours)))
         }

@@ -14,6 +14,8 @@ public protocol Projection: Sendable {
     static var filterSubjects: [String] { get }
     static var initialState: State { get }
     static func apply(_ event: RecordedEvent, to state: inout State) throws
+    /// Set for a fold whose big state lives in SQLite (`apply` is then not called); nil by default.
+    static var tables: ProjectionTables<Self>? { get }
 }
 
 extension Projection {

@@ -23,7 +23,7 @@ public struct RebuildProgress: Sendable {
 
 extension ProjectionRunner {
     /// Rebuilds the projection from sequence 1 on a scratch consumer into fresh state, reporting
-    /// progress, and when caught up replaces the snapshot file in one rename. A running server
+    /// progress, and when caught up replaces the snapshot file (or the database link) in one rename. A running server
     /// keeps serving its old state until it is told to reload (`muster.projection.<name>.reload`).
     public static func rebuild(log: EventLog, store: SnapshotStore, logger: Logger,
                                progressEvery: Duration = .milliseconds(500),
@@ -48,6 +48,25 @@ extension ProjectionRunner {
         let started = ContinuousClock.now
         state = P.initialState
         checkpoint = 0
+        let generation = try P.tables.map(startGeneration)
+        do {
+            try await fold(from: started, progressEvery: progressEvery, progress: progress)
+        } catch {
+            if let generation { discard(generation) }
+            throw error
+        }
+        let snapshot = Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
+                                savedAt: Timestamp.string(Date()), state: state)
+        if let generation {
+            try store.publishDatabase(generation, name: P.name, version: P.version)
+            closeDatabase()
+        } else {
+            try store.save(snapshot)
+        }
+        return snapshot
+    }
+
+    private func fold(from started: ContinuousClock.Instant, progressEvery: Duration, progress: @Sendable (RebuildProgress) -> Void) async throws {
         try await positionConsumer()
         var applied: UInt64 = 0
         var lastReport = started
@@ -72,9 +91,13 @@ extension ProjectionRunner {
             }
         }
         progress(RebuildProgress(applied: applied, remaining: 0, checkpoint: checkpoint, elapsed: .now - started))
-        let snapshot = Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
-                                savedAt: Timestamp.string(Date()), state: state)
-        try store.save(snapshot)
-        return snapshot
+    }
+
+    /// Closes and removes a generation a failed rebuild leaves.
+    private func discard(_ generation: URL) {
+        closeDatabase()
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: generation.path + suffix)
+        }
     }
 }

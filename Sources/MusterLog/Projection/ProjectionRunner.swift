@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 public import Logging
 import Metrics
 import MusterEvents
@@ -41,8 +42,8 @@ public actor ProjectionRunner<P: Projection> {
     /// whether what it derived from the state is still current (the hot read paths).
     private nonisolated let checkpointCell = Atomic<UInt64>(0)
     public nonisolated var currentCheckpoint: UInt64 { checkpointCell.load(ordering: .acquiring) }
-    public private(set) var caughtUp = false
-    public private(set) var lag: UInt64 = 0
+    public internal(set) var caughtUp = false
+    public internal(set) var lag: UInt64 = 0
     public private(set) var deadLettered = 0
     private var savedCheckpoint: UInt64 = 0
     private var lastSave = ContinuousClock.now
@@ -51,15 +52,17 @@ public actor ProjectionRunner<P: Projection> {
     /// Callers of `waitUntilApplied`, resumed when the checkpoint reaches their sequence. Not
     /// actor state: a cancelled caller removes itself from a synchronous cancellation handler.
     private nonisolated let waiters = Mutex<Waiters>(Waiters())
+    /// The open generation of a fold that keeps tables (nil for the others), shared with readers.
+    nonisolated let database = Mutex<DatabasePool?>(nil)
 
     struct Waiters {
         var next = 0
         var pending: [Int: (sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = [:]
     }
 
-    private let lagGauge: Gauge
-    private let checkpointGauge: Gauge
-    private let appliedCounter: Counter
+    let lagGauge: Gauge
+    let checkpointGauge: Gauge
+    let appliedCounter: Counter
     private let dlqCounter: Counter
 
     /// - Parameter instance: names this process's consumer, so processes with their own data
@@ -144,7 +147,13 @@ public actor ProjectionRunner<P: Projection> {
     public func requestReload() { reloadRequested = true }
 
     private func loadSnapshot() throws {
-        if let snapshot = try store.load(P.State.self, name: P.name, version: P.version) {
+        defer {
+            savedCheckpoint = checkpoint
+            caughtUp = false
+        }
+        if let tables = P.tables {
+            try loadTables(tables)
+        } else if let snapshot = try store.load(P.State.self, name: P.name, version: P.version) {
             state = snapshot.state
             checkpoint = snapshot.checkpoint
             logger.info("snapshot loaded", metadata: ["checkpoint": "\(checkpoint)"])
@@ -152,12 +161,13 @@ public actor ProjectionRunner<P: Projection> {
             state = P.initialState
             checkpoint = 0
         }
-        savedCheckpoint = checkpoint
-        caughtUp = false
+        if P.tables != nil { logger.info("tables opened", metadata: ["checkpoint": "\(checkpoint)"]) }
     }
 
+    /// Writes the snapshot file if the state moved since the last one (a fold that keeps tables
+    /// has committed every batch already).
     public func saveSnapshot() throws {
-        guard checkpoint != savedCheckpoint else { return }
+        guard P.tables == nil, checkpoint != savedCheckpoint else { return }
         try store.save(Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
                                 savedAt: Timestamp.string(Date()), state: state))
         savedCheckpoint = checkpoint
@@ -190,6 +200,7 @@ public actor ProjectionRunner<P: Projection> {
 
     /// Folds a delivered batch in stream order.
     func handle(_ messages: [JetStreamMessage]) async throws {
+        if let tables = P.tables { return try await handle(messages, into: tables) }
         for message in messages {
             try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
                              payload: message.payload, pending: message.delivery.pending)
@@ -209,12 +220,7 @@ public actor ProjectionRunner<P: Projection> {
             try P.apply(event, to: &state)
             appliedCounter.increment()
         } catch {
-            let reason = "\(error)"
-            try await log.deadLetter(subject: subject, payload: payload, originSequence: sequence,
-                                     consumer: "proj_\(P.name)_v\(P.version)", reason: reason)
-            deadLettered += 1
-            dlqCounter.increment()
-            logger.warning("event sent to DLQ", metadata: ["sequence": "\(sequence)", "reason": "\(reason)"])
+            try await deadLetter(subject: subject, sequence: sequence, payload: payload, reason: "\(error)")
         }
         checkpoint = sequence
         checkpointGauge.record(Double(sequence))
@@ -222,6 +228,14 @@ public actor ProjectionRunner<P: Projection> {
             || ContinuousClock.now - lastSave >= options.snapshotInterval {
             try saveSnapshot()
         }
+    }
+
+    func deadLetter(subject: String, sequence: UInt64, payload: Data, reason: String) async throws {
+        try await log.deadLetter(subject: subject, payload: payload, originSequence: sequence,
+                                 consumer: "proj_\(P.name)_v\(P.version)", reason: reason)
+        deadLettered += 1
+        dlqCounter.increment()
+        logger.warning("event sent to DLQ", metadata: ["sequence": "\(sequence)", "reason": "\(reason)"])
     }
 
     /// One pass: position the consumer and fold until reload, cancellation or an error.

@@ -1,0 +1,155 @@
+import CoreMetrics
+import Foundation
+public import GRDB
+import MusterEvents
+import MusterJSON
+import MusterNATS
+import Synchronization
+
+/// A fold that keeps tables (`ProjectionTables`): each batch is one transaction.
+extension ProjectionRunner {
+    /// Opens the current generation (a new one on the first start) and takes the state and
+    /// checkpoint it holds; older generations are removed once the new one is open.
+    func loadTables(_ tables: ProjectionTables<P>) throws {
+        let file: URL
+        if let current = store.currentDatabase(name: P.name, version: P.version) {
+            file = current
+        } else {
+            file = try store.newDatabase(name: P.name, version: P.version)
+            _ = try openGeneration(file, tables)
+            try store.publishDatabase(file, name: P.name, version: P.version)
+        }
+        let pool = try openGeneration(file, tables)
+        let saved = try pool.read { db in try FoldRow.load(P.State.self, from: db) }
+        useDatabase(pool)
+        store.removeDatabases(olderThan: file, name: P.name, version: P.version)
+        state = saved?.state ?? P.initialState
+        checkpoint = saved?.checkpoint ?? 0
+    }
+
+    /// Starts a new, unpublished generation for a rebuild.
+    func startGeneration(_ tables: ProjectionTables<P>) throws -> URL {
+        let file = try store.newDatabase(name: P.name, version: P.version)
+        useDatabase(try openGeneration(file, tables))
+        return file
+    }
+
+    /// Opens a generation, creating the fold row and the projection's tables in a new file.
+    func openGeneration(_ file: URL, _ tables: ProjectionTables<P>) throws -> DatabasePool {
+        let pool = try store.openDatabase(file)
+        try pool.write { db in
+            guard try !db.tableExists(FoldRow.table) else { return }
+            try FoldRow.create(in: db)
+            try tables.create(db)
+        }
+        return pool
+    }
+
+    /// Serves reads from `pool` from now on; the previous one is closed (a read still running on
+    /// it fails, and is answered as unavailable).
+    func useDatabase(_ pool: DatabasePool) {
+        let previous = database.withLock { current in
+            defer { current = pool }
+            return current
+        }
+        if let previous, previous !== pool { try? previous.close() }
+    }
+
+    func closeDatabase() {
+        guard let pool = database.withLock({ current in
+            defer { current = nil }
+            return current
+        }) else { return }
+        try? pool.close()
+    }
+
+    /// Reads the fold's tables as committed; nil before the fold has opened them.
+    public nonisolated func readTables<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T? {
+        guard let pool = database.withLock({ $0 }) else { return nil }
+        return try await pool.read(body)
+    }
+
+    /// Folds a delivered batch in one transaction with the state and checkpoint. Events that do
+    /// not decode or that the fold refuses go to the DLQ once the batch is committed; an error of
+    /// the database itself fails the whole batch, which is read again.
+    func handle(_ messages: [JetStreamMessage], into tables: ProjectionTables<P>) async throws {
+        guard let last = messages.last, last.delivery.streamSequence > checkpoint else { return }
+        guard let pool = database.withLock({ $0 }) else { throw SnapshotError(message: "the \(P.name) database is not open") }
+        var events: [RecordedEvent] = []
+        events.reserveCapacity(messages.count)
+        var refused: [UInt64: String] = [:]
+        for message in messages where message.delivery.streamSequence > checkpoint {
+            do {
+                events.append(try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence,
+                                                     payload: message.payload))
+            } catch {
+                refused[message.delivery.streamSequence] = "\(error)"
+            }
+        }
+        let (start, batch, sequence, name, version) = (state, events, last.delivery.streamSequence, P.name, P.version)
+        let (folded, rejected) = try await pool.write { db in
+            var state = start
+            var rejected: [UInt64: String] = [:]
+            for event in batch {
+                do {
+                    try db.inSavepoint {
+                        try tables.apply(event, &state, db)
+                        return .commit
+                    }
+                } catch let error as DatabaseError {
+                    throw error
+                } catch {
+                    rejected[event.sequence] = "\(error)"
+                }
+            }
+            try FoldRow.save(state, checkpoint: sequence, projection: name, version: version, in: db)
+            return (state, rejected)
+        }
+        state = folded
+        appliedCounter.increment(by: Int64(events.count - rejected.count))
+        refused.merge(rejected) { first, _ in first }
+        for message in messages {
+            guard let reason = refused[message.delivery.streamSequence] else { continue }
+            try await deadLetter(subject: message.subject, sequence: message.delivery.streamSequence,
+                                 payload: message.payload, reason: reason)
+        }
+        checkpoint = sequence
+        checkpointGauge.record(Double(sequence))
+        lag = last.delivery.pending
+        caughtUp = last.delivery.pending == 0
+        lagGauge.record(Double(last.delivery.pending))
+    }
+}
+
+/// The one row of a stored fold that holds its small state and checkpoint, rewritten in every
+/// batch's transaction.
+enum FoldRow {
+    static let table = "muster_fold"
+
+    static func create(in db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE muster_fold (
+              id INTEGER PRIMARY KEY CHECK (id = 1),
+              projection TEXT NOT NULL,
+              version INTEGER NOT NULL,
+              checkpoint INTEGER NOT NULL,
+              saved_at TEXT NOT NULL,
+              state BLOB NOT NULL)
+            """)
+    }
+
+    static func save<State: Encodable>(_ state: State, checkpoint: UInt64, projection: String, version: Int, in db: Database) throws {
+        let bytes = try JSONBytesEncoder().encodeData(state)
+        try db.execute(sql: """
+            INSERT INTO muster_fold (id, projection, version, checkpoint, saved_at, state) VALUES (1, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET checkpoint = excluded.checkpoint, saved_at = excluded.saved_at, state = excluded.state
+            """, arguments: [projection, version, Int64(clamping: checkpoint), Timestamp.string(Date()), bytes])
+    }
+
+    static func load<State: Decodable>(_ type: State.Type, from db: Database) throws -> (state: State, checkpoint: UInt64)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT checkpoint, state FROM muster_fold WHERE id = 1") else { return nil }
+        let checkpoint: Int64 = row["checkpoint"]
+        let bytes: Data = row["state"]
+        return (try JSONBytesDecoder().decode(State.self, from: bytes), UInt64(max(0, checkpoint)))
+    }
+}

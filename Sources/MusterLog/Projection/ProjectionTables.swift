@@ -1,0 +1,25 @@
+public import GRDB
+public import MusterEvents
+
+/// How a projection keeps the part of its state that grows with the log (people, sessions) in
+/// SQLite tables instead of memory. Its `State` then holds only what is small and bounded, and
+/// the runner applies each delivered batch in one transaction that also writes `State` and the
+/// checkpoint: tables, state and cursor always agree, and a kill -9 loses nothing committed.
+public struct ProjectionTables<P: Projection>: Sendable {
+    /// Creates the tables in a new database (each projection version has a database of its own).
+    public var create: @Sendable (Database) throws -> Void
+    /// Folds one event into `state` and the tables. Decide before changing `state`; what it
+    /// wrote to the tables is rolled back when it throws, and the event goes to the DLQ.
+    public var apply: @Sendable (RecordedEvent, inout P.State, Database) throws -> Void
+
+    public init(create: @escaping @Sendable (Database) throws -> Void,
+                apply: @escaping @Sendable (RecordedEvent, inout P.State, Database) throws -> Void) {
+        self.create = create
+        self.apply = apply
+    }
+}
+
+extension Projection {
+    /// Folds kept whole in memory (and in one snapshot file) have none.
+    public static var tables: ProjectionTables<Self>? { nil }
+}
