@@ -276,6 +276,7 @@ let package = Package(
             name: "MusterLogTests",
             dependencies: [
                 "MusterEvents", "MusterLog", "MusterNATS", "MusterTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

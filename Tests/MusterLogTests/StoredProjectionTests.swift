@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+import Logging
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterTesting
+import Testing
+
+/// Credits by account in a table; the state in memory only counts them. A negative credit is
+/// refused after its row was written, to show the row goes with it.
+enum CreditTable: Projection {
+    struct State: Codable, Sendable, Equatable { var credits = 0 }
+    static let name = "credits"
+    static let version = 1
+    static let filterSubjects = ["events.ledger.>"]
+    static let initialState = State()
+    static let tables: ProjectionTables<Self>? = ProjectionTables { db in
+        try db.execute(sql: "CREATE TABLE credits (account TEXT NOT NULL, amount INTEGER NOT NULL)")
+    } apply: { event, state, db in
+        guard let credit = event.payload as? AccountCredited else { return }
+        try db.execute(sql: "INSERT INTO credits VALUES (?, ?)", arguments: [credit.accountId, credit.amount])
+        guard credit.amount >= 0 else { throw ProjectionRejection("a credit cannot be negative") }
+        state.credits += 1
+    }
+
+    static func apply(_ event: RecordedEvent, to state: inout State) throws {}
+
+    static func rows(_ db: Database) throws -> [String: Int] {
+        Dictionary(try Row.fetchAll(db, sql: "SELECT account, SUM(amount) AS total FROM credits GROUP BY account")
+            .map { ($0["account"], $0["total"]) }, uniquingKeysWith: +)
+    }
+}
+
+@Suite("Projections kept in SQLite: one transaction per batch, generations on rebuild")
+struct StoredProjectionTests {
+    func runner(_ env: LedgerLog) -> ProjectionRunner<CreditTable> {
+        ProjectionRunner(CreditTable.self, log: env.log, store: env.snapshots, instance: "test", logger: env.logger)
+    }
+
+    @Test func aBatchCommitsRowsStateAndCheckpointTogetherAndRefusedEventsLeaveNoRow() async throws {
+        try await withLedgerLog { env in
+            let account = AccountOpened.random()
+            try await env.log.append(account)
+            for amount in [10, -5, 7] { try await env.log.append(AccountCredited(accountId: account.accountId, amount: amount)) }
+            _ = try await env.log.jetStream.publish(OutgoingMessage(
+                subject: "events.ledger.account.acc_bad.credited.v1", payload: Data("not json".utf8)))
+            let last = try await env.log.append(AccountCredited(accountId: account.accountId, amount: 1))
+            let first = runner(env)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await first.runUntilCancelled() }
+                try await eventually("folded") { await first.checkpoint == last.sequence }
+                #expect(await first.state.credits == 3)
+                #expect(await first.deadLettered == 2)
+                #expect(try await first.readTables(CreditTable.rows) == [account.accountId: 18])
+                group.cancelAll()
+            }
+            // A new runner (a restart) finds state, rows and checkpoint as committed, and reads no event twice.
+            let link = env.snapshots.databaseLink(name: "credits", version: 1)
+            #expect(env.snapshots.currentDatabase(name: "credits", version: 1) != nil)
+            #expect(FileManager.default.fileExists(atPath: link.path))
+            try await env.log.append(AccountCredited(accountId: account.accountId, amount: 100))
+            let second = runner(env)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await second.runUntilCancelled() }
+                try await eventually("caught up again") { await second.checkpoint == last.sequence + 1 }
+                #expect(await second.state.credits == 4)
+                #expect(try await second.readTables(CreditTable.rows) == [account.accountId: 118])
+                #expect(await second.deadLettered == 0)
+                group.cancelAll()
+            }
+        }
+    }
+
+    @Test func aRebuildFillsANewGenerationThatTheLiveFoldReloadsAndTheOldOneIsRemoved() async throws {
+        try await withLedgerLog { env in
+            let accounts = (0..<50).map { _ in AccountOpened.random() }
+            _ = try await env.log.appendAll(accounts)
+            _ = try await env.log.appendAll(accounts.map { AccountCredited(accountId: $0.accountId, amount: 3) })
+            let live = runner(env)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await live.runUntilCancelled() }
+                try await eventually("live caught up") { await live.checkpoint == 100 }
+                let before = try #require(env.snapshots.currentDatabase(name: "credits", version: 1))
+                let rebuilt = try await ProjectionRunner<CreditTable>.rebuild(log: env.log, store: env.snapshots, logger: env.logger) { _ in }
+                #expect(rebuilt.checkpoint == 100 && rebuilt.state.credits == 50)
+                let after = try #require(env.snapshots.currentDatabase(name: "credits", version: 1))
+                #expect(after != before)
+                // Until told, the live fold reads its own generation; then it moves to the new one.
+                #expect(try await live.readTables(CreditTable.rows)?.count == 50)
+                await live.requestReload()
+                try await env.log.append(AccountCredited(accountId: accounts[0].accountId, amount: 1))
+                try await eventually("reloaded and folding") { await live.checkpoint == 101 }
+                #expect(try await live.readTables(CreditTable.rows)?[accounts[0].accountId] == 4)
+                #expect(!FileManager.default.fileExists(atPath: before.path))
+                #expect(FileManager.default.fileExists(atPath: after.path))
+                group.cancelAll()
+            }
+        }
+    }
+}
