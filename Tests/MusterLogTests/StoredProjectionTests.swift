@@ -9,13 +9,13 @@ import Testing
 
 /// Credits by account in a table; the state in memory only counts them. A negative credit is
 /// refused after its row was written, to show the row goes with it.
-enum CreditTable: Projection {
+enum CreditTable: TableProjection {
     struct State: Codable, Sendable, Equatable { var credits = 0 }
     static let name = "credits"
     static let version = 1
     static let filterSubjects = ["events.ledger.>"]
     static let initialState = State()
-    static let tables: ProjectionTables<Self>? = ProjectionTables { db in
+    static let storage = ProjectionTables<Self> { db in
         try db.execute(sql: "CREATE TABLE credits (account TEXT NOT NULL, amount INTEGER NOT NULL)")
     } apply: { event, state, db in
         guard let credit = event.payload as? AccountCredited else { return }
@@ -23,8 +23,6 @@ enum CreditTable: Projection {
         guard credit.amount >= 0 else { throw ProjectionRejection("a credit cannot be negative") }
         state.credits += 1
     }
-
-    static func apply(_ event: RecordedEvent, to state: inout State) throws {}
 
     static func rows(_ db: Database) throws -> [String: Int] {
         Dictionary(try Row.fetchAll(db, sql: "SELECT account, SUM(amount) AS total FROM credits GROUP BY account")

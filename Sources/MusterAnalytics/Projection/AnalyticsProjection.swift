@@ -1,12 +1,17 @@
-public import MusterEvents
+import GRDB
+import MusterEvents
 public import MusterLog
 
 /// The analytics fold behind the dashboards (all but the funnel, which has its own): screens and
 /// time on screen, time-to-interactive, API error rates, crash groups, crash-free sessions, and
 /// alerts — both the ones the rules compute from events and the ones recorded in the log.
-public enum AnalyticsProjection: Projection {
+///
+/// The sessions and crash report ids grow with the users, so they live in SQLite
+/// (`AnalyticsTables`); the state in memory is bounded by the names it keeps per app.
+public enum AnalyticsProjection: TableProjection {
     public static let name = "analytics"
-    public static let version = 1
+    /// 2: sessions and crash report ids moved from the snapshot file to SQLite.
+    public static let version = 2
     public static let filterSubjects = ["events.analytics.>", "events.crash.>"]
     public static let initialState = State()
     /// Transitions kept for the publisher once recorded.
@@ -27,11 +32,8 @@ public enum AnalyticsProjection: Projection {
         public var endpoints: [String: [String: EndpointStats]] = [:]
         /// app → fingerprint → group.
         public var crashGroups: [String: [String: CrashGroup]] = [:]
-        /// Report ids already counted: a report resent after the log's duplicate window counts once.
-        public var crashReports: Set<String> = []
-        /// app → day (`2026-11-21`) → sessions; app → app version → sessions.
-        public var sessionsByDay: [String: [String: SessionTally]] = [:]
-        public var sessionsByVersion: [String: [String: SessionTally]] = [:]
+        /// app → the newest day (`2026-11-21`) a session was seen; older days are forgotten.
+        public var newestDay: [String: String] = [:]
         public var rules = AlertRules()
         /// What the rules decided, oldest first; `AlertPublisher` appends those not yet in `alerts`.
         public var transitions: [AlertTransition] = []
@@ -41,7 +43,11 @@ public enum AnalyticsProjection: Projection {
         public init() {}
     }
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    public static let storage = ProjectionTables<Self>(create: AnalyticsTables.create) { event, state, db in
+        try fold(event, into: &state, db)
+    }
+
+    static func fold(_ event: RecordedEvent, into state: inout State, _ db: Database) throws {
         switch event.payload {
         case let e as AlertRaised:
             state.alerts[e.alertId] = AlertRecord(raised: e, resolved: nil)
@@ -50,10 +56,10 @@ public enum AnalyticsProjection: Projection {
             state.alerts[e.alertId]?.resolved = e
             return
         case let e as CrashRecorded:
-            guard state.crashReports.insert("\(e.context.app):\(e.reportId)").inserted else { return }
-            state.record(crash: e)
+            guard try AnalyticsTables.firstReport(app: e.context.app, reportId: e.reportId, in: db) else { return }
+            try state.record(crash: e, db)
         case let e as any AnalyticsEvent:
-            state.record(e)
+            try state.record(e, db)
         default:
             return // a newer type this version does not know
         }
@@ -62,10 +68,10 @@ public enum AnalyticsProjection: Projection {
 }
 
 extension AnalyticsProjection.State {
-    mutating func record(_ e: any AnalyticsEvent) {
+    mutating func record(_ e: any AnalyticsEvent, _ db: Database) throws {
         let app = e.context.app
         let at = e.times.occurredMillis
-        countSession(app: app, session: e.sessionId, version: e.context.appVersion, at: at, crashed: false)
+        try countSession(app: app, session: e.sessionId, version: e.context.appVersion, at: at, crashed: false, db)
         let transitions: [AlertTransition]
         switch e {
         case let e as ScreenViewed:
@@ -105,13 +111,14 @@ extension AnalyticsProjection.State {
         keep(transitions)
     }
 
-    mutating func record(crash e: CrashRecorded) {
+    mutating func record(crash e: CrashRecorded, _ db: Database) throws {
         let app = e.context.app
         let at = e.times.occurredMillis
-        if let session = e.sessionId {
-            countSession(app: app, session: session, version: e.context.appVersion, at: at, crashed: true)
-        }
         let fingerprint = Self.capped(e.fingerprint, in: crashGroups[app])
+        if let session = e.sessionId {
+            try countSession(app: app, session: session, version: e.context.appVersion, at: at, crashed: true, db)
+            try AnalyticsTables.addCrashSession(app: app, fingerprint: fingerprint, session: session, in: db)
+        }
         var group = crashGroups[app]?[fingerprint]
             ?? CrashGroup(fingerprint: fingerprint, exceptionType: e.exception.type, reason: e.exception.reason,
                           topFrames: CrashFingerprint.topFrameNames(e.frames), firstSeen: at, lastSeen: at)
@@ -121,7 +128,6 @@ extension AnalyticsProjection.State {
         group.versions[e.context.appVersion, default: 0] += 1
         group.osVersions["\(e.context.osName) \(e.context.osVersion)", default: 0] += 1
         group.devices[e.context.deviceModel, default: 0] += 1
-        if let session = e.sessionId { group.sessions.insert(session) }
         group.recent.append(e)
         group.recent.sort { $0.times.occurredMillis < $1.times.occurredMillis }
         if group.recent.count > CrashGroup.recentLimit { group.recent.removeFirst() }
@@ -135,19 +141,15 @@ extension AnalyticsProjection.State {
         return other
     }
 
-    mutating func countSession(app: String, session: String, version: String, at: Int64, crashed: Bool) {
+    mutating func countSession(app: String, session: String, version: String, at: Int64, crashed: Bool, _ db: Database) throws {
         let day = String(Timestamp.string(millis: at).prefix(10))
-        if sessionsByDay[app]?[day] == nil, let newest = sessionsByDay[app]?.keys.max(), day > newest {
+        if let newest = newestDay[app], day > newest {
             // Keep the sessions of the last `sessionDays` days: the crash-free rate is a recent figure.
             let cutoff = String(Timestamp.string(millis: at - Int64(AnalyticsProjection.sessionDays) * 86_400_000).prefix(10))
-            sessionsByDay[app] = sessionsByDay[app]?.filter { $0.key > cutoff }
+            try AnalyticsTables.forgetDays(app: app, through: cutoff, in: db)
         }
-        sessionsByDay[app, default: [:]][day, default: .init()].sessions.insert(session)
-        sessionsByVersion[app, default: [:]][version, default: .init()].sessions.insert(session)
-        if crashed {
-            sessionsByDay[app, default: [:]][day, default: .init()].crashed.insert(session)
-            sessionsByVersion[app, default: [:]][version, default: .init()].crashed.insert(session)
-        }
+        try AnalyticsTables.countSession(app: app, day: day, version: version, session: session, crashed: crashed, in: db)
+        if day > newestDay[app] ?? "" { newestDay[app] = day }
     }
 
     mutating func keep(_ new: [AlertTransition]) {

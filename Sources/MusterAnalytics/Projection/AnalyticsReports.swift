@@ -139,37 +139,31 @@ public enum AnalyticsReports {
             }
     }
 
-    public static func crashes(_ state: AnalyticsProjection.State, app: String) -> Crashes {
-        let byDay = (state.sessionsByDay[app] ?? [:]).sorted { $0.key < $1.key }.map { sessionRow($0.key, $0.value) }
-        let byVersion = (state.sessionsByVersion[app] ?? [:]).sorted { FunnelReport.versionOrder($0.key, $1.key) }
-            .map { sessionRow($0.key, $0.value) }
-        // A session that runs past midnight is in two days: count the union once.
-        var all = SessionTally()
-        for tally in (state.sessionsByDay[app] ?? [:]).values {
-            all.sessions.formUnion(tally.sessions)
-            all.crashed.formUnion(tally.crashed)
-        }
-        let sessions = all.sessions.count, crashed = all.crashed.count
+    public static func crashes(_ state: AnalyticsProjection.State, sessions: SessionCounts, app: String) -> Crashes {
+        let byDay = sessions.byDay.sorted { $0.key < $1.key }.map { sessionRow($0.key, $0.value) }
+        let byVersion = sessions.byVersion.sorted { FunnelReport.versionOrder($0.key, $1.key) }.map { sessionRow($0.key, $0.value) }
         let groups = (state.crashGroups[app] ?? [:]).values
-            .sorted { $0.count > $1.count || ($0.count == $1.count && $0.fingerprint < $1.fingerprint) }.map(groupRow)
-        return Crashes(sessions: sessions, crashedSessions: crashed, crashFreeRate: sessions == 0 ? nil : 1 - rate(crashed, sessions),
+            .sorted { $0.count > $1.count || ($0.count == $1.count && $0.fingerprint < $1.fingerprint) }
+            .map { groupRow($0, sessions: sessions.crashGroups[$0.fingerprint] ?? 0) }
+        return Crashes(sessions: sessions.all.sessions, crashedSessions: sessions.all.crashed, crashFreeRate: sessions.all.crashFreeRate,
                        byDay: byDay, byVersion: byVersion, groups: groups, alerts: alerts(state, app: app, rule: .crashSpike))
     }
 
-    public static func crash(_ state: AnalyticsProjection.State, app: String, fingerprint: String) -> CrashDetail? {
+    public static func crash(_ state: AnalyticsProjection.State, sessions: SessionCounts, app: String, fingerprint: String) -> CrashDetail? {
         guard let g = state.crashGroups[app]?[fingerprint] else { return nil }
-        return CrashDetail(group: groupRow(g), osVersions: g.osVersions, devices: g.devices, recent: g.recent.reversed())
+        return CrashDetail(group: groupRow(g, sessions: sessions.crashGroups[fingerprint] ?? 0), osVersions: g.osVersions,
+                           devices: g.devices, recent: g.recent.reversed())
     }
 
-    static func groupRow(_ g: CrashGroup) -> GroupRow {
+    static func groupRow(_ g: CrashGroup, sessions: Int) -> GroupRow {
         GroupRow(fingerprint: g.fingerprint, exceptionType: g.exceptionType, reason: g.reason, topFrames: g.topFrames,
                  firstSeen: Timestamp.string(millis: g.firstSeen, fraction: false), lastSeen: Timestamp.string(millis: g.lastSeen, fraction: false),
-                 count: g.count, sessions: g.sessions.count, versions: g.versions)
+                 count: g.count, sessions: sessions, versions: g.versions)
     }
 
     /// Sessions of a day (or version); a session seen on two days counts on each.
-    static func sessionRow(_ key: String, _ t: SessionTally) -> SessionRow {
-        SessionRow(key: key, sessions: t.sessions.count, crashedSessions: t.crashed.count, crashFreeRate: t.crashFreeRate)
+    static func sessionRow(_ key: String, _ t: SessionCounts.Tally) -> SessionRow {
+        SessionRow(key: key, sessions: t.sessions, crashedSessions: t.crashed, crashFreeRate: t.crashFreeRate)
     }
 
     static func rate(_ part: Int, _ whole: Int) -> Double { whole == 0 ? 0 : Double(part) / Double(whole) }

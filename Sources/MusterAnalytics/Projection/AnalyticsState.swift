@@ -48,19 +48,9 @@ public struct CrashGroup: Codable, Sendable, Equatable {
     public var versions: [String: Int] = [:]
     public var osVersions: [String: Int] = [:]
     public var devices: [String: Int] = [:]
-    public var sessions: Set<String> = []
     /// The latest reports, newest last (at most `CrashGroup.recentLimit`).
     public var recent: [CrashRecorded] = []
     public static let recentLimit = 10
-}
-
-/// Sessions seen and sessions that crashed, for the crash-free session rate.
-public struct SessionTally: Codable, Sendable, Equatable {
-    public var sessions: Set<String> = []
-    public var crashed: Set<String> = []
-    public var crashFreeRate: Double? {
-        sessions.isEmpty ? nil : 1 - Double(crashed.count) / Double(sessions.count)
-    }
 }
 
 /// An alert as the log tells it (raised, maybe resolved).

@@ -7,13 +7,13 @@ public import MusterLog
 ///
 /// The steps people reached grow with the people, so they live in SQLite (`FunnelTables`); the
 /// state in memory is only the bounded list of funnels and step names.
-public enum FunnelProjection: Projection {
+public enum FunnelProjection: TableProjection {
     public static let name = "funnel"
     /// 2: the hits moved from the snapshot file to SQLite.
     public static let version = 2
     public static let filterSubjects = ["events.analytics.funnel.>"]
     public static let initialState = State()
-    public static let tables: ProjectionTables<Self>? = ProjectionTables(create: FunnelTables.create) { event, state, db in
+    public static let storage = ProjectionTables<Self>(create: FunnelTables.create) { event, state, db in
         guard let hit = admit(event, to: state) else { return }
         try FunnelTables.insert(hit, in: db)
         note(hit, in: &state)
@@ -54,8 +54,7 @@ public enum FunnelProjection: Projection {
         public var hit: Hit
     }
 
-    /// What the runner calls for a fold kept in memory; this one keeps its hits in tables, so it
-    /// only notes the step names (and the tests use it for the bounds).
+    /// The fold without its table: only the step names (the tests check the bounds with it).
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
         if let hit = admit(event, to: state) { note(hit, in: &state) }
     }

@@ -24,6 +24,21 @@ public struct AnalyticsReadModel: Sendable {
         await funnels.read { $0.steps[app]?[funnel] ?? [] }
     }
 
+    /// The crash report: session figures from the tables, the rest from the state.
+    public func crashes(app: String) async throws -> AnalyticsReports.Crashes {
+        let sessions = try await sessionCounts(app: app)
+        return await analytics.read { AnalyticsReports.crashes($0, sessions: sessions, app: app) }
+    }
+
+    public func crash(app: String, fingerprint: String) async throws -> AnalyticsReports.CrashDetail? {
+        let sessions = try await sessionCounts(app: app)
+        return await analytics.read { AnalyticsReports.crash($0, sessions: sessions, app: app, fingerprint: fingerprint) }
+    }
+
+    func sessionCounts(app: String) async throws -> SessionCounts {
+        try await analytics.readTables { db in try AnalyticsTables.sessions(app: app, in: db) } ?? .none
+    }
+
     public func read<T: Sendable>(_ body: @Sendable (AnalyticsProjection.State) -> T) async -> T {
         await analytics.read(body)
     }

@@ -31,12 +31,12 @@ public enum AnalyticsRoutes {
         }
         group.get("/crash-groups") { request, context in
             let app = try AnalyticsQueries.app(request, try context.requireClient())
-            return try AnalyticsQueries.json(await model.read { AnalyticsReports.crashes($0, app: app) })
+            return try AnalyticsQueries.json(await model.crashes(app: app))
         }
         group.get("/crash-groups/:fingerprint") { request, context in
             let app = try AnalyticsQueries.app(request, try context.requireClient())
             let fingerprint = try context.parameters.require("fingerprint")
-            guard let detail = await model.read({ AnalyticsReports.crash($0, app: app, fingerprint: fingerprint) }) else {
+            guard let detail = try await model.crash(app: app, fingerprint: fingerprint) else {
                 throw APIError(.notFound, "no crash group \(fingerprint.prefix(40))")
             }
             return try AnalyticsQueries.json(detail)

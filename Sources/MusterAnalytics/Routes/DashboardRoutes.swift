@@ -36,9 +36,8 @@ public enum DashboardRoutes {
             guard let client = await viewer(request) else { return signIn }
             let app = try AnalyticsQueries.app(request, client)
             let funnel = try await model.funnel(app: app, query: FunnelQuery(funnel: "booking", steps: FunnelQuery.bookingSteps))
-            let (tti, errors, crashes) = await model.read {
-                (AnalyticsReports.tti($0, app: app), AnalyticsReports.errors($0, app: app), AnalyticsReports.crashes($0, app: app))
-            }
+            let (tti, errors) = await model.read { (AnalyticsReports.tti($0, app: app), AnalyticsReports.errors($0, app: app)) }
+            let crashes = try await model.crashes(app: app)
             return html(DashboardPages.overview(app: app, funnel: funnel, tti: tti, errors: errors, crashes: crashes))
         }
         routes.get("/dashboards/funnel") { request, _ in
@@ -63,13 +62,13 @@ public enum DashboardRoutes {
         routes.get("/dashboards/crashes") { request, _ in
             guard let client = await viewer(request) else { return signIn }
             let app = try AnalyticsQueries.app(request, client)
-            return html(DashboardPages.crashes(app: app, report: await model.read { AnalyticsReports.crashes($0, app: app) }))
+            return html(DashboardPages.crashes(app: app, report: try await model.crashes(app: app)))
         }
         routes.get("/dashboards/crashes/:fingerprint") { request, context in
             guard let client = await viewer(request) else { return signIn }
             let app = try AnalyticsQueries.app(request, client)
             let fingerprint = try context.parameters.require("fingerprint")
-            guard let detail = await model.read({ AnalyticsReports.crash($0, app: app, fingerprint: fingerprint) }) else {
+            guard let detail = try await model.crash(app: app, fingerprint: fingerprint) else {
                 throw APIError(.notFound, "no crash group \(fingerprint.prefix(40))")
             }
             return html(DashboardPages.crash(app: app, detail: detail))

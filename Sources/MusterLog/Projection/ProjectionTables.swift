@@ -23,3 +23,17 @@ extension Projection {
     /// Folds kept whole in memory (and in one snapshot file) have none.
     public static var tables: ProjectionTables<Self>? { nil }
 }
+
+/// A projection whose big state lives in SQLite: it declares its tables, and the runner folds
+/// through them (its `apply(_:to:)` is never called).
+public protocol TableProjection: Projection {
+    static var storage: ProjectionTables<Self> { get }
+}
+
+extension TableProjection {
+    public static var tables: ProjectionTables<Self>? { storage }
+
+    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+        throw ProjectionRejection("\(name) folds into its tables, not in memory")
+    }
+}
