@@ -14,12 +14,13 @@ import Synchronization
 
 extension Bench {
     /// A 500-event batch as an app sends it: a mix of screen views, time to interactive, API calls
-    /// (some failed, with an email to redact) and funnel steps; ids unique per batch.
-    static func analyticsBatch(_ batch: Int, sentAt: String) -> String {
+    /// (some failed, with an email to redact) and funnel steps; ids unique per batch, a session
+    /// every `sessionEvents` events.
+    static func analyticsBatch(_ batch: Int, sentAt: String, sessionEvents: Int = 25) -> String {
         var events: [String] = []
         events.reserveCapacity(500)
         for i in 0..<500 {
-            let id = "b\(batch)-\(i)", session = "s\(batch)-\(i / 25)", at = sentAt
+            let id = "b\(batch)-\(i)", session = "s\(batch)-\(i / sessionEvents)", at = sentAt
             switch i % 4 {
             case 0:
                 events.append(#"{"id":"\#(id)","type":"screen_view","created_at":"\#(at)","session_id":"\#(session)","screen":"Services","previous_screen":"Login","duration_ms":\#(1000 + i)}"#)
@@ -138,6 +139,50 @@ extension Bench {
                     done += payloads.count
                 }
                 print(#"{"count": \#(count)}"#)
+            }
+        }
+    }
+
+    /// Appends `count` analytics events as the collector stores them (the batch mix above, a new
+    /// session every 5 events: 200k sessions in 1M events).
+    struct AnalyticsLoad: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "analytics-load")
+        @Option var count = 1_000_000
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            let now = Timestamp.string(millis: Int64(Date().timeIntervalSince1970 * 1000))
+            let clock = EventClock(sentAt: now, receivedMillis: Timestamp.millis(now) ?? 0)
+            let context = AnalyticsContext(app: "offleash", appVersion: "2.3.0", build: "412", osName: "iOS", osVersion: "17.5",
+                                           deviceModel: "iPhone15,2", anonymousId: "inst-0")
+            try await Bench.withBenchLog(common) { log in
+                guard let clock else { throw CommandFailure("bad clock") }
+                var done = 0, batch = 0
+                while done < count {
+                    var prepared: [OutgoingMessage] = []
+                    while prepared.count < 50_000, done + prepared.count < count {
+                        let wire = try JSONDecoder().decode(WireBatch.self, from: Data(Bench.analyticsBatch(batch, sentAt: now, sessionEvents: 5).utf8))
+                        batch += 1
+                        for item in wire.events.prefix(count - done - prepared.count) {
+                            prepared.append(try log.prepare(try item.result.get().logEvent(context: context, clock: clock, redactor: Redactor())))
+                        }
+                    }
+                    for result in try await log.appendAll(prepared: prepared) {
+                        if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") }
+                    }
+                    done += prepared.count
+                }
+                print(#"{"count": \#(count)}"#)
+            }
+        }
+    }
+
+    /// Rebuilds the analytics fold from sequence 1, as `muster replay analytics` does.
+    struct AnalyticsReplay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "analytics-replay")
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            try await Bench.withBenchLog(common) { log in
+                try await Bench.timeRebuild(AnalyticsProjection.self, log: log) { $0.events }
             }
         }
     }

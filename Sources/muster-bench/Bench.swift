@@ -22,7 +22,7 @@ struct Bench: AsyncParsableCommand {
         commandName: "muster-bench",
         abstract: "Measure Muster's append, replay, HTTP and geocoding against the baselines (used by make bench).",
         subcommands: [Append.self, Replay.self, Pull.self, EnvelopeSize.self, Decode.self, Codec.self, OPLLoad.self, Geocode.self,
-                       AnalyticsSize.self, AnalyticsPost.self, FunnelLoad.self, FunnelReplay.self, ModerationChecksCost.self])
+                       AnalyticsSize.self, AnalyticsPost.self, AnalyticsLoad.self, AnalyticsReplay.self, FunnelLoad.self, FunnelReplay.self, ModerationChecksCost.self])
 
     /// A small event used only by the benchmark (registered only in the benchmark's catalog).
     struct Sample: EventPayload {
@@ -131,7 +131,8 @@ struct Bench: AsyncParsableCommand {
 
 extension Bench {
     /// Rebuilds projection `P` from sequence 1 into a scratch folder and prints events per second
-    /// (`count` says how many events the final state folded).
+    /// (`count` says how many events the final state folded), the process's peak resident memory
+    /// and the bytes the fold left on disk (snapshot file or database).
     static func timeRebuild<P: Projection>(_ type: P.Type, log: EventLog, count: (P.State) -> Int) async throws {
         let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("muster-bench-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: store.directory) }
@@ -141,7 +142,13 @@ extension Bench {
         let snapshot = try await ProjectionRunner<P>.rebuild(log: log, store: store, logger: logger) { _ in }
         let seconds = (ContinuousClock.now - start).seconds
         let n = count(snapshot.state)
-        print(#"{"count": \#(n), "replay_per_sec": \#(Int(Double(n) / seconds))}"#)
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let stored = (try? FileManager.default.contentsOfDirectory(atPath: store.directory.path))?.reduce(0) { total, file in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: store.directory.appendingPathComponent(file).path)
+            return total + ((attributes?[.type] as? FileAttributeType) == .typeRegular ? (attributes?[.size] as? Int ?? 0) : 0)
+        } ?? 0
+        print(#"{"count": \#(n), "replay_per_sec": \#(Int(Double(n) / seconds)), "seconds": \#(seconds), "max_rss_mb": \#(usage.ru_maxrss / 1024), "stored_bytes": \#(stored)}"#)
     }
 }
 

@@ -1,4 +1,4 @@
-import CoreMetrics
+import Metrics
 import Foundation
 public import GRDB
 import MusterEvents
