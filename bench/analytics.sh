@@ -4,11 +4,15 @@
 #      vs raw libnats async publish of as many events of the same stored size; target >= 0.5x.
 #   2. the funnel fold rebuilt from sequence 1 over 1M funnel steps vs raw pull consume of 1M
 #      messages of the same size; target >= 0.5x.
+#   3. the analytics fold rebuilt from sequence 1 over 1M analytics events (200k sessions) vs raw
+#      pull consume of 1M messages of the same size: time, peak RSS of the rebuilding process and
+#      the bytes its tables take on disk (both folds keep their big state in SQLite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BATCHES=${BENCH_BATCHES:-400}
 FUNNEL=${BENCH_FUNNEL:-1000000}
+ANALYTICS=${BENCH_ANALYTICS:-1000000}
 MUSTER=.build/release/muster
 BENCH=.build/release/muster-bench
 mkdir -p bench/out
@@ -64,12 +68,25 @@ echo "raw libnats: pull consume of $FUNNEL messages of $funnel_bytes bytes…"
 raw_consume=$(bench/out/raw_js "$url" "$FUNNEL" "$funnel_bytes")
 stop_nats
 
-python3 - "$raw_publish" "$post" "$replay" "$raw_consume" <<'PY'
+start_nats
+echo "muster: loading $ANALYTICS analytics events…"
+$BENCH analytics-load --count "$ANALYTICS" --nats-url "$url" >/dev/null 2>&1
+echo "muster: rebuilding the analytics fold from sequence 1 (pull, decode, apply, one SQLite transaction per batch)…"
+analytics_replay=$($BENCH analytics-replay --nats-url "$url" 2>/dev/null)
+stop_nats
+
+start_nats
+echo "raw libnats: pull consume of $ANALYTICS messages of $event_bytes bytes…"
+raw_analytics=$(bench/out/raw_js "$url" "$ANALYTICS" "$event_bytes")
+stop_nats
+
+python3 - "$raw_publish" "$post" "$replay" "$raw_consume" "$analytics_replay" "$raw_analytics" <<'PY'
 import json, sys, platform, os
-raw_publish, post, replay, raw_consume = (json.loads(a) for a in sys.argv[1:5])
+raw_publish, post, replay, raw_consume, analytics, raw_analytics = (json.loads(a) for a in sys.argv[1:7])
 rows = [
     ("500-event batches over HTTP vs raw async publish", post["events_per_sec"], raw_publish["publish_per_sec"], 0.5),
     ("funnel rebuild vs raw pull consume", replay["replay_per_sec"], raw_consume["consume_per_sec"], 0.5),
+    ("analytics rebuild vs raw pull consume", analytics["replay_per_sec"], raw_analytics["consume_per_sec"], 0.5),
 ]
 print()
 print(f"{'measure (events/s)':50} {'muster':>10} {'raw':>10} {'ratio':>7} {'target':>7}")
@@ -78,6 +95,11 @@ for name, ours, base, target in rows:
     ratio = ours / base
     print(f"{name:50} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}")
     results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratio": round(ratio, 3), "target": target})
+print()
+for name, r in (("funnel", replay), ("analytics", analytics)):
+    print(f"{name} rebuild of {r['count']:,} events: {r['seconds']:.1f} s, peak RSS {r['max_rss_mb']} MB, "
+          f"{r['stored_bytes'] / 1e6:.1f} MB on disk")
+    results[f"{name}_rebuild"] = r
 json.dump(results, open("bench/out/analytics.json", "w"), indent=1)
 print("\nwritten to bench/out/analytics.json")
 PY

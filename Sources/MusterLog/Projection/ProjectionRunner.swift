@@ -192,10 +192,11 @@ public actor ProjectionRunner<P: Projection> {
         lagGauge.record(Double(lag))
     }
 
-    /// This runner's consumer, read in batches of `options.batch`.
+    /// This runner's consumer, read in batches of `options.batch`; a fold that keeps tables
+    /// commits once a batch, so while more is pending it gathers a whole one.
     nonisolated func batches() -> PullConsumer.AsyncIterator {
         PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
-                     batch: options.batch, expires: options.idleWait).makeAsyncIterator()
+                     batch: options.batch, expires: options.idleWait, gathersWhilePending: P.tables != nil).makeAsyncIterator()
     }
 
     /// Folds a delivered batch in stream order.

@@ -55,13 +55,19 @@ public struct PullConsumer: AsyncSequence, Sendable {
     public let batch: Int
     /// How long one pull request waits on the server for messages.
     public let expires: Duration
+    /// While the server reports more messages pending, `nextBatch(max:)` waits for them until it
+    /// has `max`: for a consumer that pays once a batch (a database transaction), so that it
+    /// catches up in large batches; one that has caught up is not held back.
+    public let gathersWhilePending: Bool
 
-    public init(_ jetStream: JetStream, stream: String, consumer: String, batch: Int = 256, expires: Duration = .seconds(5)) {
+    public init(_ jetStream: JetStream, stream: String, consumer: String, batch: Int = 256, expires: Duration = .seconds(5),
+                gathersWhilePending: Bool = false) {
         self.jetStream = jetStream
         self.stream = stream
         self.consumer = consumer
         self.batch = batch
         self.expires = expires
+        self.gathersWhilePending = gathersWhilePending
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
@@ -110,9 +116,20 @@ public struct PullConsumer: AsyncSequence, Sendable {
             return .message(JetStreamMessage(message: message, delivery: delivery, connection: source.jetStream.connection))
         }
 
-        /// Up to `max` messages at once: waits for the first, then takes what is already buffered.
+        /// Up to `max` messages at once: waits for the first, then takes what is already buffered
+        /// (and, with `gathersWhilePending`, waits for more while the server has more).
         /// One await per batch instead of one per message is what makes a replay fast.
         public mutating func nextBatch(max: Int) async throws -> PullBatch? {
+            let first = try await nextAvailable(max: max)
+            guard source.gathersWhilePending, case .messages(var batch)? = first else { return first }
+            while batch.count < max, let last = batch.last, last.delivery.pending > 0 {
+                guard case .messages(let more)? = try await nextAvailable(max: max - batch.count) else { break }
+                batch.append(contentsOf: more)
+            }
+            return .messages(batch)
+        }
+
+        private mutating func nextAvailable(max: Int) async throws -> PullBatch? {
             guard let first = try await nextEvent() else { return nil }
             guard case .message(let message) = first else { return .idle }
             var batch = [message]
