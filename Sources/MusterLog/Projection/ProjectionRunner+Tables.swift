@@ -78,7 +78,7 @@ extension ProjectionRunner {
         var events: [RecordedEvent] = []
         events.reserveCapacity(messages.count)
         var refused: [UInt64: String] = [:]
-        for message in messages where message.delivery.streamSequence > checkpoint {
+        for message in messages where message.delivery.streamSequence > checkpoint && clientFilter?.matches(message.subject) ?? true {
             do {
                 events.append(try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence,
                                                      payload: message.payload))

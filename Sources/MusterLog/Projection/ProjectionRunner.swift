@@ -49,6 +49,8 @@ public actor ProjectionRunner<P: Projection> {
     private var lastSave = ContinuousClock.now
     private var reloadRequested = false
     private var running = false
+    /// Set while the consumer reads the whole log: the subjects this projection folds.
+    var clientFilter: SubjectFilter?
     /// Callers of `waitUntilApplied`, resumed when the checkpoint reaches their sequence. Not
     /// actor state: a cancelled caller removes itself from a synchronous cancellation handler.
     private nonisolated let waiters = Mutex<Waiters>(Waiters())
@@ -175,7 +177,30 @@ public actor ProjectionRunner<P: Projection> {
     }
 
     /// Recreates the durable consumer so that it starts right after the checkpoint.
+    ///
+    /// A subject filter on the server costs nats-server about 15 µs a message on a log whose
+    /// subjects name their aggregates (a pull reads 60k messages/s filtered against 240k/s
+    /// unfiltered; 2.11 and 2.14 alike). So when the projection's events are at least a quarter of
+    /// a long way still to read, the consumer reads everything and the runner skips the rest by
+    /// subject (`clientFilter`); otherwise, and for the few events of a live tail, the server filters.
     func positionConsumer() async throws {
+        clientFilter = nil
+        var info = try await createConsumer(filtered: true)
+        let last = try await log.jetStream.streamInfo(log.configuration.eventsStream).state.lastSeq
+        let remaining = last > checkpoint ? last - checkpoint : 0
+        if info.numPending >= Self.clientFilterMinimum, info.numPending * 4 >= remaining {
+            info = try await createConsumer(filtered: false)
+            clientFilter = SubjectFilter(P.filterSubjects)
+        }
+        lag = info.numPending
+        caughtUp = info.numPending == 0
+        lagGauge.record(Double(lag))
+    }
+
+    /// Below this many events to read, a filter on the server costs less than creating a consumer twice.
+    static var clientFilterMinimum: UInt64 { 10_000 }
+
+    private func createConsumer(filtered: Bool) async throws -> ConsumerInfo {
         let js = log.jetStream
         try await js.deleteConsumer(stream: log.configuration.eventsStream, name: consumerName)
         var config = ConsumerConfig(durableName: consumerName)
@@ -183,13 +208,10 @@ public actor ProjectionRunner<P: Projection> {
         config.ackPolicy = .none
         config.deliverPolicy = checkpoint == 0 ? .all : .byStartSequence
         config.optStartSeq = checkpoint == 0 ? nil : checkpoint + 1
-        config.filterSubjects = P.filterSubjects
+        if filtered { config.filterSubjects = P.filterSubjects }
         config.numReplicas = log.configuration.replicas
         if !savesWhileFolding { config.inactiveThreshold = 120_000_000_000 } // a scratch consumer cleans itself up
-        let info = try await js.ensureConsumer(stream: log.configuration.eventsStream, config)
-        lag = info.numPending
-        caughtUp = info.numPending == 0
-        lagGauge.record(Double(lag))
+        return try await js.ensureConsumer(stream: log.configuration.eventsStream, config)
     }
 
     /// This runner's consumer, read in batches of `options.batch`; a fold that keeps tables
@@ -216,12 +238,14 @@ public actor ProjectionRunner<P: Projection> {
             lagGauge.record(Double(pending))
         }
         guard sequence > checkpoint else { return } // already folded in: re-delivery is harmless
-        do {
-            let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload)
-            try P.apply(event, to: &state)
-            appliedCounter.increment()
-        } catch {
-            try await deadLetter(subject: subject, sequence: sequence, payload: payload, reason: "\(error)")
+        if clientFilter?.matches(subject) ?? true {
+            do {
+                let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload)
+                try P.apply(event, to: &state)
+                appliedCounter.increment()
+            } catch {
+                try await deadLetter(subject: subject, sequence: sequence, payload: payload, reason: "\(error)")
+            }
         }
         checkpoint = sequence
         checkpointGauge.record(Double(sequence))
