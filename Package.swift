@@ -341,6 +341,7 @@ let package = Package(
             name: "MusterServicesTests",
             dependencies: [
                 "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterRuntime", "MusterServices", "MusterTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
