@@ -71,24 +71,17 @@ extension ProjectionRunner {
         var applied: UInt64 = 0
         var lastReport = started
         if !caughtUp {
-            var iterator = batches()
-            loop: while true {
-                try Task.checkCancellation()
-                switch try await iterator.nextBatch(max: options.batch) {
-                case nil: break loop
-                case .idle: if caughtUp { break loop }
-                case .messages(let messages):
-                    try await handle(messages)
-                    applied += UInt64(messages.count)
-                    guard let last = messages.last else { continue }
-                    if last.delivery.pending == 0 { break loop }
-                    if ContinuousClock.now - lastReport >= progressEvery {
-                        lastReport = .now
-                        progress(RebuildProgress(applied: applied, remaining: last.delivery.pending,
-                                                 checkpoint: checkpoint, elapsed: .now - started))
-                    }
+            try await foldBatches(idle: { caughtUp ? .stop : .fold }, folded: { count, last in
+                applied += UInt64(count)
+                if last.delivery.pending == 0 { return .stop }
+                if ContinuousClock.now - lastReport >= progressEvery {
+                    lastReport = .now
+                    progress(RebuildProgress(applied: applied, remaining: last.delivery.pending,
+                                             checkpoint: checkpoint, elapsed: .now - started))
                 }
-            }
+                return .fold
+            })
+            try Task.checkCancellation()
         }
         progress(RebuildProgress(applied: applied, remaining: 0, checkpoint: checkpoint, elapsed: .now - started))
     }

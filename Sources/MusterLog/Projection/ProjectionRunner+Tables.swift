@@ -73,39 +73,51 @@ extension ProjectionRunner {
     /// not decode or that the fold refuses go to the DLQ once the batch is committed; an error of
     /// the database itself fails the whole batch, which is read again.
     func handle(_ messages: [JetStreamMessage], into tables: ProjectionTables<P>) async throws {
-        guard let last = messages.last, last.delivery.streamSequence > checkpoint else { return }
+        guard let batch = try prepare(messages, after: checkpoint) else { return }
+        let (folded, rejected) = try await Self.commit(batch, from: state, tables)
+        try await settle(batch, folded: folded, rejected: rejected)
+    }
+
+    /// Decodes the events of a batch past `sequence` (what is committed or on its way), nil when
+    /// there is nothing past it.
+    func prepare(_ messages: [JetStreamMessage], after sequence: UInt64) throws -> TableBatch? {
+        guard let last = messages.last, last.delivery.streamSequence > sequence else { return nil }
         guard let pool = database.withLock({ $0 }) else { throw SnapshotError(message: "the \(P.name) database is not open") }
-        var events: [RecordedEvent] = []
-        events.reserveCapacity(messages.count)
-        var refused: [UInt64: String] = [:]
-        for message in messages where message.delivery.streamSequence > checkpoint && clientFilter?.matches(message.subject) ?? true {
+        var batch = TableBatch(pool: pool, messages: messages, sequence: last.delivery.streamSequence, pending: last.delivery.pending)
+        batch.events.reserveCapacity(messages.count)
+        for message in messages where message.delivery.streamSequence > sequence && clientFilter?.matches(message.subject) ?? true {
             do {
-                events.append(try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence,
-                                                     payload: message.payload))
+                batch.events.append(try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence,
+                                                           payload: message.payload))
             } catch {
-                refused[message.delivery.streamSequence] = "\(error)"
+                batch.refused[message.delivery.streamSequence] = "\(error)"
             }
         }
-        let (start, batch, sequence, name, version) = (state, events, last.delivery.streamSequence, P.name, P.version)
+        return batch
+    }
+
+    /// Applies a prepared batch to `start` and the tables in one transaction, off the actor.
+    static func commit(_ batch: TableBatch, from start: P.State, _ tables: ProjectionTables<P>) async throws
+        -> (folded: P.State, rejected: [UInt64: String]) {
+        let (events, sequence, name, version) = (batch.events, batch.sequence, P.name, P.version)
         // Most batches hold no poison: fold them without a savepoint per event (a savepoint cost
         // twice the insert it guarded). When an event is refused the whole transaction rolls back
         // and the batch is folded again, one savepoint per event, so only that event is left out.
-        let (folded, rejected): (P.State, [UInt64: String])
         do {
-            folded = try await pool.write { db in
+            let folded = try await batch.pool.write { db in
                 var state = start
-                for event in batch { try tables.apply(event, &state, db) }
+                for event in events { try tables.apply(event, &state, db) }
                 try FoldRow.save(state, checkpoint: sequence, projection: name, version: version, in: db)
                 return state
             }
-            rejected = [:]
+            return (folded, [:])
         } catch let error as DatabaseError {
             throw error // nothing was committed; the runner reads the batch again after a pause
         } catch {
-            (folded, rejected) = try await pool.write { db in
+            return try await batch.pool.write { db in
                 var state = start
                 var rejected: [UInt64: String] = [:]
-                for event in batch {
+                for event in events {
                     do {
                         try db.inSavepoint {
                             try tables.apply(event, &state, db)
@@ -121,19 +133,44 @@ extension ProjectionRunner {
                 return (state, rejected)
             }
         }
+    }
+
+    /// Takes a committed batch's state, checkpoint and lag, and sends what it refused to the DLQ.
+    func settle(_ batch: TableBatch, folded: P.State, rejected: [UInt64: String]) async throws {
         state = folded
-        appliedCounter.increment(by: Int64(events.count - rejected.count))
-        refused.merge(rejected) { first, _ in first }
-        for message in messages {
-            guard let reason = refused[message.delivery.streamSequence] else { continue }
-            try await deadLetter(subject: message.subject, sequence: message.delivery.streamSequence,
-                                 payload: message.payload, reason: reason)
+        appliedCounter.increment(by: Int64(batch.events.count - rejected.count))
+        let refused = batch.refused.merging(rejected) { first, _ in first }
+        if !refused.isEmpty {
+            for message in batch.messages {
+                guard let reason = refused[message.delivery.streamSequence] else { continue }
+                try await deadLetter(subject: message.subject, sequence: message.delivery.streamSequence,
+                                     payload: message.payload, reason: reason)
+            }
         }
-        checkpoint = sequence
-        checkpointGauge.record(Double(sequence))
-        lag = last.delivery.pending
-        caughtUp = last.delivery.pending == 0
-        lagGauge.record(Double(last.delivery.pending))
+        checkpoint = batch.sequence
+        checkpointGauge.record(Double(batch.sequence))
+        lag = batch.pending
+        caughtUp = batch.pending == 0
+        lagGauge.record(Double(batch.pending))
+    }
+}
+
+/// A batch decoded for a fold that keeps tables, on its way to its transaction.
+struct TableBatch: Sendable {
+    let pool: DatabasePool
+    let messages: [JetStreamMessage]
+    /// The last stream sequence of the batch: the checkpoint once it is committed.
+    let sequence: UInt64
+    let pending: UInt64
+    var events: [RecordedEvent] = []
+    /// Events that did not decode, with the reason.
+    var refused: [UInt64: String] = [:]
+
+    init(pool: DatabasePool, messages: [JetStreamMessage], sequence: UInt64, pending: UInt64) {
+        self.pool = pool
+        self.messages = messages
+        self.sequence = sequence
+        self.pending = pending
     }
 }
 

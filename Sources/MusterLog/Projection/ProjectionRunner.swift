@@ -266,20 +266,13 @@ public actor ProjectionRunner<P: Projection> {
     /// One pass: position the consumer and fold until reload, cancellation or an error.
     private func consume() async throws {
         try await positionConsumer()
-        var iterator = batches()
-        while !Task.isCancelled && !reloadRequested {
-            switch try await iterator.nextBatch(max: options.batch) {
-            case nil:
-                return
-            case .idle:
-                caughtUp = true
-                lag = 0
-                lagGauge.record(0)
-                if savesWhileFolding { try saveSnapshot() } // quiet now: make what was folded durable
-            case .messages(let messages):
-                try await handle(messages)
-            }
-        }
+        try await foldBatches(idle: {
+            caughtUp = true
+            lag = 0
+            lagGauge.record(0)
+            if savesWhileFolding { try saveSnapshot() } // quiet now: make what was folded durable
+            return reloadRequested ? .stop : .fold
+        }, folded: { _, _ in reloadRequested ? .stop : .fold })
     }
 
     /// Runs until cancelled, retrying after errors (say NATS away) without losing what it holds.
