@@ -59,6 +59,9 @@ extension ProjectionRunner {
                     }
                     inFlight = batch
                     handedOff = batch.sequence
+                    // On NIO's executor the child task is queued behind this loop on the same
+                    // thread; let it reach the database's queue before decoding the next batch.
+                    await Task.yield()
                 }
             }
             _ = try await settleInFlight()
