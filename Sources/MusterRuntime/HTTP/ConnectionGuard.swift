@@ -37,6 +37,10 @@ final class ConnectionCount: Sendable {
 /// `headTimeout`, later ones: `idleTimeout`) or for the rest of a request (`bodyTimeout`). None
 /// runs while the server itself is answering. When it fires, the connection is closed: a client
 /// that has not sent a whole request has nothing to be answered.
+///
+/// Arming moves a deadline; the one scheduled timer checks it when it fires and, if the deadline
+/// has moved on, sleeps again until it. A keep-alive client's requests then cost no timer each
+/// (scheduling and cancelling two per request was 7 % of a 304's cost).
 final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -46,6 +50,11 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     let count: ConnectionCount
     private var counted = false
     private var timer: Scheduled<Void>?
+    /// When the pending timer fires; it re-checks `deadline` then.
+    private var timerFiresAt: NIODeadline?
+    /// When the connection is closed unless the client gets on; nil while the server answers.
+    private var deadline: NIODeadline?
+    private var reason = ""
     /// Requests read whole and not yet answered.
     private var answering = 0
     private var readingRequest = false
@@ -66,6 +75,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        timerFiresAt = nil
+        deadline = nil
         if counted {
             counted = false
             count.open.wrappingSubtract(1, ordering: .relaxed)
@@ -101,16 +112,31 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     private func arm(_ context: ChannelHandlerContext, _ after: Duration, reason: String) {
-        timer?.cancel()
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(after.nanoseconds)) { [count] in
-            count.closed(reason)
-            context.close(promise: nil)
-        }
+        let due = NIODeadline.now() + .nanoseconds(after.nanoseconds)
+        deadline = due
+        self.reason = reason
+        if let firesAt = timerFiresAt, firesAt <= due { return } // it fires first and finds the new deadline
+        schedule(context, at: due)
     }
 
     private func disarm() {
+        deadline = nil // the pending timer finds nothing to do
+    }
+
+    private func schedule(_ context: ChannelHandlerContext, at due: NIODeadline) {
         timer?.cancel()
-        timer = nil
+        timerFiresAt = due
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+            timer = nil
+            timerFiresAt = nil
+            guard let deadline else { return }
+            if deadline <= .now() {
+                count.closed(reason)
+                context.close(promise: nil)
+            } else {
+                schedule(context, at: deadline)
+            }
+        }
     }
 }
 
