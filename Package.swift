@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, bottom to top. A layer never imports the one above it:
-//   CNats (libnats) → MusterNATS → MusterEvents / MusterLog → MusterRuntime (HTTP, health, metrics)
+//   MusterJSON (bytes ↔ JSON) and CNats (libnats) → MusterNATS → MusterEvents / MusterLog → MusterRuntime (HTTP, health, metrics)
 //   → MusterGeo (gazetteer) → domain modules (MusterPlatform: API keys; MusterOPL: Online Picket Line;
 //   MusterAnalytics: analytics, crashes, alerts) → MusterServices → muster (CLI).
 // `make fuzz` (MUSTER_FUZZ=1, in its own build folder .build-fuzz) instruments our own modules for
@@ -57,15 +57,13 @@ let package = Package(
         .target(
             name: "MusterNATS",
             dependencies: [
-                "CNats",
+                "CNats", "MusterJSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
-        // Events: the CloudEvents envelope, the catalog of versioned types, subjects, upcasters.
-        // Pure values; no I/O.
         // JSON as bytes: a one-pass scanner and Codable coders on top. Knows nothing of events.
         // Release builds skip the run-time exclusivity checks on the encoder's buffer (four of every
         // ten cycles of an encode went to them); debug builds, which run the tests, keep them.
@@ -74,6 +72,8 @@ let package = Package(
             dependencies: [],
             swiftSettings: swiftSettings + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
+        // Events: the CloudEvents envelope, the catalog of versioned types, subjects, upcasters.
+        // Pure values; no I/O.
         .target(
             name: "MusterEvents",
             dependencies: ["MusterJSON"],

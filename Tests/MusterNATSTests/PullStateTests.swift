@@ -48,5 +48,10 @@ struct PullStateTests {
         #expect(PubAck.fastParse(Data(#"{"stream":"EVENTS","seq":12}"#.utf8)) == PubAck(stream: "EVENTS", seq: 12))
         #expect(PubAck.fastParse(Data(#"{"stream":"EVENTS","seq":3,"duplicate":true}"#.utf8)) == PubAck(stream: "EVENTS", seq: 3, duplicate: true))
         #expect(PubAck.fastParse(Data(#"{"error":{"code":400}}"#.utf8)) == nil)
+        // nats-server 2.11 writes a space after the comma; a domain may come too.
+        #expect(PubAck.fastParse(Data(#"{"stream":"EVENTS", "seq":11}"#.utf8)) == PubAck(stream: "EVENTS", seq: 11))
+        #expect(PubAck.fastParse(Data(#"{"stream":"EVENTS", "domain":"hub", "seq":7, "duplicate":true}"#.utf8))
+            == PubAck(stream: "EVENTS", seq: 7, duplicate: true))
+        #expect(PubAck.fastParse(Data(#"{"stream":"EVENTS","seq":"#.utf8)) == nil)
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import MusterJSON
 
 /// The server's answer to a JetStream publish: where the message landed, and whether the
 /// `Nats-Msg-Id` had been seen within the duplicate window (then nothing new was stored).
@@ -22,38 +23,24 @@ public struct PubAck: Decodable, Sendable, Equatable {
         duplicate = try c.decodeIfPresent(Bool.self, forKey: .duplicate) ?? false
     }
 
-    /// Reads an ack, taking the fast path for the common `{"stream":"S","seq":N[,"duplicate":true]}`
-    /// shape and the JSON decoder (with its error mapping) for anything else.
+    /// Reads an ack through the byte-level JSON reader (an ack is read per event appended), and
+    /// through the JSON decoder with its error mapping when it is not a plain ack.
     static func parse(_ message: NATSMessage) throws -> PubAck {
-        if let ack = fastParse(message.payload) { return ack }
+        if message.status == nil, let ack = fastParse(message.payload) { return ack }
         return try JetStream.decode(PubAck.self, from: message, context: "publish")
     }
 
+    /// `{"stream":"S", "seq":N}` with any spacing and order, `duplicate` and other members
+    /// (`domain`) allowed; nil for anything else (an error answer).
     static func fastParse(_ payload: Data) -> PubAck? {
-        payload.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> PubAck? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let prefix = Array(#"{"stream":""#.utf8)
-            guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return nil }
-            var i = prefix.count
-            let nameStart = i
-            while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += 1 }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<i]), as: UTF8.self)
-            let seqKey = Array(#"","seq":"#.utf8)
-            guard i + seqKey.count < bytes.count, bytes[i..<(i + seqKey.count)].elementsEqual(seqKey) else { return nil }
-            i += seqKey.count
-            var seq: UInt64 = 0
-            var digits = 0
-            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 {
-                seq = seq &* 10 &+ UInt64(bytes[i] - 48); i += 1; digits += 1
+        let ack = try? payload.withUnsafeBytes { raw in
+            try JSONBytesDecoder().withFields(of: raw) { fields -> PubAck? in
+                guard try fields.object("error") == nil, let stream = try fields.string("stream"),
+                      let seq = try fields.int("seq"), seq > 0 else { return nil }
+                return PubAck(stream: stream, seq: UInt64(seq), duplicate: try fields.bool("duplicate") ?? false)
             }
-            guard digits > 0, i < bytes.count else { return nil }
-            if bytes[i] == UInt8(ascii: "}") { return PubAck(stream: name, seq: seq) }
-            let dup = Array(#","duplicate":true}"#.utf8)
-            if bytes.count - i >= dup.count, bytes[i..<(i + dup.count)].elementsEqual(dup) {
-                return PubAck(stream: name, seq: seq, duplicate: true)
-            }
-            return nil // other fields (domain, value): take the decoder
         }
+        return ack ?? nil
     }
 }
 
