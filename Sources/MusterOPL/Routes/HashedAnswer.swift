@@ -7,8 +7,6 @@ extension HTTPField.Name {
 }
 
 extension OPLReadModel.Answer {
-    var headers: HTTPFields { [.contentHash: hash, .eTag: "\"\(hash)\"", .cacheControl: "no-cache"] }
-
     /// Whether the client holds this answer: its `hash` parameter or `If-None-Match`.
     func matches(hash clientHash: String?, ifNoneMatch: String?) -> Bool {
         clientHash == hash || ifNoneMatch == "\"\(hash)\"" || ifNoneMatch == hash

@@ -19,8 +19,16 @@ public final class OPLReadModel: Sendable {
 
     /// A finished answer: what to send and its content hash.
     public struct Answer: Sendable {
-        public var body: ByteBuffer
-        public var hash: String
+        public let body: ByteBuffer
+        public let hash: String
+        /// `X-Content-Hash`, `ETag` and `Cache-Control`, made once: a 304 is these and nothing else.
+        public let headers: HTTPFields
+
+        init(body: ByteBuffer, hash: String) {
+            self.body = body
+            self.hash = hash
+            headers = [.contentHash: hash, .eTag: "\"\(hash)\"", .cacheControl: "no-cache"]
+        }
     }
 
     struct Cached {
