@@ -34,6 +34,23 @@ struct KillNineTests {
         return process
     }
 
+    /// Starts `muster serve query`, kills it with SIGKILL once `checkpoint` has moved and before it
+    /// reaches `total`, starts it again and stops it gracefully once it has caught up.
+    func killMidwayThenRestart(natsURL: String, data: URL, log: URL, total: Int, checkpoint: () -> UInt64) async throws {
+        let first = try startServe(natsURL: natsURL, dataDirectory: data, log: log)
+        try await eventually("a first saved checkpoint", timeout: .seconds(120)) { checkpoint() > 0 }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        #expect(first.terminationReason == .uncaughtSignal)
+        #expect(checkpoint() < UInt64(total), "killed only after it had finished; the test proves less than it should")
+
+        let second = try startServe(natsURL: natsURL, dataDirectory: data, log: log)
+        try await eventually("caught up after restart", timeout: .seconds(180)) { checkpoint() == UInt64(total) }
+        second.terminate() // SIGTERM: graceful
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0, "graceful stop exits 0; log: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self).suffix(2000))")
+    }
+
     func snapshotCheckpoint(_ store: SnapshotStore) -> UInt64 {
         (try? store.load(KeysProjection.State.self, name: "keys", version: 1))?.checkpoint ?? 0
     }
@@ -53,19 +70,7 @@ struct KillNineTests {
             let store = SnapshotStore(directory: data.appendingPathComponent("projections"))
             let logFile = env.server.directory.appendingPathComponent("muster.log")
 
-            let first = try startServe(natsURL: env.server.url, dataDirectory: data, log: logFile)
-            try await eventually("a first snapshot", timeout: .seconds(120)) { snapshotCheckpoint(store) > 0 }
-            kill(first.processIdentifier, SIGKILL)
-            first.waitUntilExit()
-            let atKill = snapshotCheckpoint(store)
-            #expect(first.terminationReason == .uncaughtSignal)
-            #expect(atKill < UInt64(total), "killed only after it had finished; the test proves less than it should")
-
-            let second = try startServe(natsURL: env.server.url, dataDirectory: data, log: logFile)
-            try await eventually("caught up after restart", timeout: .seconds(180)) { snapshotCheckpoint(store) == UInt64(total) }
-            second.terminate() // SIGTERM: graceful
-            second.waitUntilExit()
-            #expect(second.terminationStatus == 0, "graceful stop exits 0; log: \(String(decoding: (try? Data(contentsOf: logFile)) ?? Data(), as: UTF8.self).suffix(2000))")
+            try await killMidwayThenRestart(natsURL: env.server.url, data: data, log: logFile, total: total) { snapshotCheckpoint(store) }
 
             let restarted = try #require(try store.load(KeysProjection.State.self, name: "keys", version: 1))
             let clean = try await ProjectionRunner<KeysProjection>.rebuild(
@@ -121,18 +126,7 @@ struct KillNineTests {
             let store = SnapshotStore(directory: data.appendingPathComponent("projections"))
             let logFile = env.server.directory.appendingPathComponent("muster-tables.log")
 
-            let first = try startServe(natsURL: env.server.url, dataDirectory: data, log: logFile)
-            try await eventually("a first committed batch", timeout: .seconds(120)) { tablesCheckpoint(store) > 0 }
-            kill(first.processIdentifier, SIGKILL)
-            first.waitUntilExit()
-            #expect(first.terminationReason == .uncaughtSignal)
-            #expect(tablesCheckpoint(store) < UInt64(total), "killed only after it had finished; the test proves less than it should")
-
-            let second = try startServe(natsURL: env.server.url, dataDirectory: data, log: logFile)
-            try await eventually("caught up after restart", timeout: .seconds(180)) { tablesCheckpoint(store) == UInt64(total) }
-            second.terminate()
-            second.waitUntilExit()
-            #expect(second.terminationStatus == 0)
+            try await killMidwayThenRestart(natsURL: env.server.url, data: data, log: logFile, total: total) { tablesCheckpoint(store) }
 
             let clean = SnapshotStore(directory: env.server.directory.appendingPathComponent("clean-tables"))
             let rebuilt = try await ProjectionRunner<FunnelProjection>.rebuild(log: env.log, store: clean, logger: env.environment.logger) { _ in }
