@@ -60,6 +60,24 @@ struct ProjectionEngineTests {
         }
     }
 
+    @Test func theConsumerOfAnEarlierVersionIsRemovedAtStart() async throws {
+        try await withLedgerLog { env in
+            // What version 0 of the fold left on the server before the bump to 1.
+            var old = ConsumerConfig(durableName: "proj_balances_v0_test")
+            old.ackPolicy = .none
+            _ = try await env.log.jetStream.ensureConsumer(stream: "EVENTS", old)
+            let last = try await env.log.append(AccountOpened.random())
+            let balances = env.runner()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await balances.runUntilCancelled() }
+                try await eventually("folded") { await balances.checkpoint == last.sequence }
+                await #expect(throws: NATSError.self) { try await env.log.jetStream.consumerInfo(stream: "EVENTS", name: "proj_balances_v0_test") }
+                _ = try await env.log.jetStream.consumerInfo(stream: "EVENTS", name: "proj_balances_v1_test")
+                group.cancelAll()
+            }
+        }
+    }
+
     @Test func rebuildFromSequenceOneEqualsTheLiveState() async throws {
         try await withLedgerLog { env in
             let events = (0..<200).map { _ in AccountOpened.random() }

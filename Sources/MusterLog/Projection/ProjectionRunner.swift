@@ -30,6 +30,9 @@ public actor ProjectionRunner<P: Projection> {
     let consumerName: String
     /// A rebuild saves only once, when it has caught up, so a half-built state never replaces a whole one.
     let savesWhileFolding: Bool
+    /// The durable consumers this instance's earlier versions of the projection left on the
+    /// server; removed once at start (a version bump would otherwise leave one behind for good).
+    private var retiredConsumers: [String] = []
 
     public internal(set) var state: P.State
     public internal(set) var checkpoint: UInt64 = 0 {
@@ -71,12 +74,14 @@ public actor ProjectionRunner<P: Projection> {
     ///   folders (one per compose service) never move each other's cursor.
     public init(_ projection: P.Type, log: EventLog, store: SnapshotStore, instance: String, options: Options = .init(), logger: Logger) {
         self.init(projection, log: log, store: store, options: options, logger: logger,
-                  consumerName: P.consumerName(instance: instance), savesWhileFolding: true)
+                  consumerName: P.consumerName(instance: instance), savesWhileFolding: true,
+                  retiredConsumers: (0..<P.version).map { "proj_\(P.name)_v\($0)_\(instance)" })
     }
 
     init(_ projection: P.Type, log: EventLog, store: SnapshotStore, options: Options, logger: Logger,
-         consumerName: String, savesWhileFolding: Bool) {
+         consumerName: String, savesWhileFolding: Bool, retiredConsumers: [String] = []) {
         self.consumerName = consumerName
+        self.retiredConsumers = retiredConsumers
         self.savesWhileFolding = savesWhileFolding
         self.log = log
         self.store = store
@@ -265,6 +270,10 @@ public actor ProjectionRunner<P: Projection> {
 
     /// One pass: position the consumer and fold until reload, cancellation or an error.
     private func consume() async throws {
+        for name in retiredConsumers where try await log.jetStream.deleteConsumer(stream: log.configuration.eventsStream, name: name) {
+            logger.notice("removed the consumer of an earlier version", metadata: ["consumer": "\(name)"])
+        }
+        retiredConsumers = []
         try await positionConsumer()
         try await foldBatches(idle: {
             caughtUp = true
