@@ -326,8 +326,9 @@ let package = Package(
         .testTarget(
             name: "MusterAnalyticsTests",
             dependencies: [
-                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterRuntime", "MusterTesting",
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
