@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import MusterEvents
 public import MusterLog
@@ -16,7 +17,7 @@ public struct AnalyticsReadModel: Sendable {
 
     /// Before the fold has opened its tables there is nobody to count yet.
     public func funnel(app: String, query: FunnelQuery) async throws -> FunnelReport {
-        try await funnels.readTables { db in try FunnelTables.report(query, app: app, in: db) }
+        try await Self.tables { try await funnels.readTables { db in try FunnelTables.report(query, app: app, in: db) } }
             ?? FunnelReport(query: query, people: [])
     }
 
@@ -36,7 +37,17 @@ public struct AnalyticsReadModel: Sendable {
     }
 
     func sessionCounts(app: String) async throws -> SessionCounts {
-        try await analytics.readTables { db in try AnalyticsTables.sessions(app: app, in: db) } ?? .none
+        try await Self.tables { try await analytics.readTables { db in try AnalyticsTables.sessions(app: app, in: db) } } ?? .none
+    }
+
+    /// A read of a fold's tables; the database failing it (closed while the fold reloads a rebuilt
+    /// generation, say) is a 503 to try again, not a 500.
+    static func tables<T>(_ read: () async throws -> T) async throws -> T {
+        do {
+            return try await read()
+        } catch is DatabaseError {
+            throw APIError(.serviceUnavailable, "the report's tables are being reopened; try again")
+        }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (AnalyticsProjection.State) -> T) async -> T {

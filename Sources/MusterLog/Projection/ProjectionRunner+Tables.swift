@@ -1,5 +1,5 @@
-import Metrics
 import Foundation
+import Metrics
 public import GRDB
 import MusterEvents
 import MusterJSON
@@ -11,15 +11,10 @@ extension ProjectionRunner {
     /// Opens the current generation (a new one on the first start) and takes the state and
     /// checkpoint it holds; older generations are removed once the new one is open.
     func loadTables(_ tables: ProjectionTables<P>) throws {
-        let file: URL
-        if let current = store.currentDatabase(name: P.name, version: P.version) {
-            file = current
-        } else {
-            file = try store.newDatabase(name: P.name, version: P.version)
-            _ = try openGeneration(file, tables)
-            try store.publishDatabase(file, name: P.name, version: P.version)
-        }
+        let current = store.currentDatabase(name: P.name, version: P.version)
+        let file = try current ?? store.newDatabase(name: P.name, version: P.version)
         let pool = try openGeneration(file, tables)
+        if current == nil { try store.publishDatabase(file, name: P.name, version: P.version) }
         let saved = try pool.read { db in try FoldRow.load(P.State.self, from: db) }
         useDatabase(pool)
         store.removeDatabases(olderThan: file, name: P.name, version: P.version)
@@ -46,7 +41,7 @@ extension ProjectionRunner {
     }
 
     /// Serves reads from `pool` from now on; the previous one is closed (a read still running on
-    /// it fails, and is answered as unavailable).
+    /// it fails with a `DatabaseError`, which the read routes answer with a 503).
     func useDatabase(_ pool: DatabasePool) {
         let previous = database.withLock { current in
             defer { current = pool }
