@@ -1,6 +1,7 @@
 import Foundation
-import Metrics
 public import GRDB
+import Logging
+import Metrics
 import MusterEvents
 import MusterJSON
 import MusterNATS
@@ -20,6 +21,7 @@ extension ProjectionRunner {
         store.removeDatabases(olderThan: file, name: P.name, version: P.version)
         state = saved?.state ?? P.initialState
         checkpoint = saved?.checkpoint ?? 0
+        logger.info("tables opened", metadata: ["database": "\(file.lastPathComponent)", "checkpoint": "\(checkpoint)"])
     }
 
     /// Starts a new, unpublished generation for a rebuild.
@@ -64,17 +66,8 @@ extension ProjectionRunner {
         return try await pool.read(body)
     }
 
-    /// Folds a delivered batch in one transaction with the state and checkpoint. Events that do
-    /// not decode or that the fold refuses go to the DLQ once the batch is committed; an error of
-    /// the database itself fails the whole batch, which is read again.
-    func handle(_ messages: [JetStreamMessage], into tables: ProjectionTables<P>) async throws {
-        guard let batch = try prepare(messages, after: checkpoint) else { return }
-        let (folded, rejected) = try await Self.commit(batch, from: state, tables)
-        try await settle(batch, folded: folded, rejected: rejected)
-    }
-
     /// Decodes the events of a batch past `sequence` (what is committed or on its way), nil when
-    /// there is nothing past it.
+    /// there is nothing past it. Events that do not decode go to the DLQ once the batch is committed.
     func prepare(_ messages: [JetStreamMessage], after sequence: UInt64) throws -> TableBatch? {
         guard let last = messages.last, last.delivery.streamSequence > sequence else { return nil }
         guard let pool = database.withLock({ $0 }) else { throw SnapshotError(message: "the \(P.name) database is not open") }

@@ -168,7 +168,6 @@ public actor ProjectionRunner<P: Projection> {
             state = P.initialState
             checkpoint = 0
         }
-        if P.tables != nil { logger.info("tables opened", metadata: ["checkpoint": "\(checkpoint)"]) }
     }
 
     /// Writes the snapshot file if the state moved since the last one (a fold that keeps tables
@@ -226,9 +225,9 @@ public actor ProjectionRunner<P: Projection> {
                      batch: options.batch, expires: options.idleWait, gathersWhilePending: P.tables != nil).makeAsyncIterator()
     }
 
-    /// Folds a delivered batch in stream order.
+    /// Folds a delivered batch in stream order (a fold kept in memory; one that keeps tables goes
+    /// through `prepare`, `commit` and `settle` in `foldBatches`).
     func handle(_ messages: [JetStreamMessage]) async throws {
-        if let tables = P.tables { return try await handle(messages, into: tables) }
         for message in messages {
             try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
                              payload: message.payload, pending: message.delivery.pending)
