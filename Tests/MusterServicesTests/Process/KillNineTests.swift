@@ -34,6 +34,17 @@ struct KillNineTests {
         return process
     }
 
+    /// Appends `total` events made by `event(i)` in chunks of 10k, to bound memory, each acknowledged.
+    func appendInChunks<P: EventPayload>(_ total: Int, to log: EventLog, _ event: (Int) -> P) async throws {
+        var appended = 0
+        while appended < total {
+            let chunk = (appended..<min(appended + 10_000, total)).map(event)
+            let results = try await log.appendAll(chunk)
+            #expect(results.allSatisfy { (try? $0.get()) != nil })
+            appended += chunk.count
+        }
+    }
+
     /// Starts `muster serve query`, kills it with SIGKILL once `checkpoint` has moved and before it
     /// reaches `total`, starts it again and stops it gracefully once it has caught up.
     func killMidwayThenRestart(natsURL: String, data: URL, log: URL, total: Int, checkpoint: () -> UInt64) async throws {
@@ -59,13 +70,7 @@ struct KillNineTests {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build muster first (swift build)")
         try await apps.withTestLog { env in
             let total = 100_000
-            var appended = 0
-            while appended < total { // in chunks, to bound memory
-                let chunk = (0..<min(10_000, total - appended)).map { _ in issuedKey(scopes: ["read:mobile"]).event }
-                let results = try await env.log.appendAll(chunk)
-                #expect(results.allSatisfy { (try? $0.get()) != nil })
-                appended += chunk.count
-            }
+            try await appendInChunks(total, to: env.log) { _ in issuedKey(scopes: ["read:mobile"]).event }
             let data = env.server.directory.appendingPathComponent("killtest")
             let store = SnapshotStore(directory: data.appendingPathComponent("projections"))
             let logFile = env.server.directory.appendingPathComponent("muster.log")
@@ -109,18 +114,12 @@ struct KillNineTests {
             let total = 60_000
             let steps = ["login", "services", "location", "booking_start", "booking_complete"]
             let stamp = "2026-11-21T14:00:00.000Z"
-            var appended = 0
-            while appended < total {
-                let chunk = (appended..<min(appended + 10_000, total)).map { i in
-                    FunnelReached(eventId: "f\(i)", sessionId: "s\(i / 5)",
-                                  context: AnalyticsContext(app: "offleash", appVersion: "2.3.0", osName: "iOS", osVersion: "17.5",
-                                                            deviceModel: "iPhone15,2", anonymousId: "p\(i / 5)"),
-                                  times: AnalyticsTimes(createdAt: stamp, sentAt: stamp, receivedAt: stamp, occurredAt: stamp),
-                                  funnel: "booking", step: steps[i % 5], segment: i % 2 == 0 ? "new" : "returning")
-                }
-                let results = try await env.log.appendAll(chunk)
-                #expect(results.allSatisfy { (try? $0.get()) != nil })
-                appended += chunk.count
+            try await appendInChunks(total, to: env.log) { i in
+                FunnelReached(eventId: "f\(i)", sessionId: "s\(i / 5)",
+                              context: AnalyticsContext(app: "offleash", appVersion: "2.3.0", osName: "iOS", osVersion: "17.5",
+                                                        deviceModel: "iPhone15,2", anonymousId: "p\(i / 5)"),
+                              times: AnalyticsTimes(createdAt: stamp, sentAt: stamp, receivedAt: stamp, occurredAt: stamp),
+                              funnel: "booking", step: steps[i % 5], segment: i % 2 == 0 ? "new" : "returning")
             }
             let data = env.server.directory.appendingPathComponent("killtables")
             let store = SnapshotStore(directory: data.appendingPathComponent("projections"))
