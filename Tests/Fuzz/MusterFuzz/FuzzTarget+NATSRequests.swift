@@ -1,11 +1,13 @@
 import Foundation
-import MusterNATS
+@testable import MusterNATS
 @testable import MusterOPL
 @testable import MusterPlatform
 
 extension FuzzTarget {
     /// The NATS request endpoints (`muster.ingest.append`, `svc.geocode.forward` and `.reverse`)
-    /// read any bytes without trapping, and refuse what they cannot take with a 4xx code.
+    /// read any bytes without trapping, and refuse what they cannot take with a 4xx code. What the
+    /// server sends back is read without trapping too: a publish ack (never sequence 0), and a
+    /// delivered subject matched against the projections' filters (a plain subject matches itself).
     static func natsRequests(_ bytes: [UInt8]) {
         let data = Data(bytes)
         func refusedWith4xx(_ body: () throws -> Void) {
@@ -18,5 +20,12 @@ extension FuzzTarget {
         refusedWith4xx { _ = try LogAppendEndpoint.parse(data, catalog: catalog, maxBytes: 256 * 1024) }
         refusedWith4xx { _ = try GeocodeEndpoints.forwardQuery(data) }
         refusedWith4xx { _ = try GeocodeEndpoints.reverseQuery(data) }
+        if let ack = PubAck.fastParse(data) { require(ack.seq > 0, "an ack of sequence 0 was taken") }
+        let subject = String(decoding: bytes, as: UTF8.self)
+        _ = SubjectFilter(["events.analytics.>", "events.crash.>", "events.opl.action.*.submitted.v1"]).matches(subject)
+        let tokens = subject.split(separator: ".", omittingEmptySubsequences: false)
+        if !tokens.contains(where: { $0.isEmpty || $0 == "*" || $0 == ">" }) {
+            require(SubjectFilter([subject]).matches(subject), "\(subject) does not match itself")
+        }
     }
 }
