@@ -13,7 +13,7 @@ ZIPCODES_VERSION    := 3.0.0
 BENCH_APT_PACKAGES  := wrk
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev libsqlite3-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl
+APT_PACKAGES        := libnats-dev libargon2-dev libsqlite3-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server

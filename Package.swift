@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         // SQLite (Debian's libsqlite3) for the projections whose state outgrows one snapshot file.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // Access tokens: ES256 JWTs with a `kid`, verified against the ring of signing keys.
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         // Tests only: property checks (random inputs, shrinking to a small failing one).
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
@@ -52,6 +54,12 @@ let package = Package(
             name: "CNats",
             pkgConfig: "libnats",
             providers: [.apt(["libnats-dev"])]
+        ),
+        // argon2id password hashing from Debian's libargon2-dev, seen through a shim header.
+        .systemLibrary(
+            name: "CArgon2",
+            pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]
         ),
         // The NATS layer: connection, core pub/sub, request/reply, JetStream, KV. Knows nothing of events.
         .target(
@@ -108,14 +116,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Platform domain: API keys (events, projection, HTTP middleware).
+        // Platform domain: API keys, and people (accounts, passwords, sessions and their tokens,
+        // personal data sealed with a key per person so that a person can be forgotten).
         .target(
             name: "MusterPlatform",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime",
+                "CArgon2", "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -144,6 +157,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // OFFLEASH, dog-walking bookings: accounts (over the platform's people), services, locations, bookings.
+        .target(
+            name: "MusterOFFLEASH",
+            dependencies: [
+                "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Analytics and crashes for every app: the collector's wire format, redaction, the folds
         // (funnel, time-to-interactive, error rate, crash groups), alert rules, dashboards.
         .target(
@@ -169,7 +191,7 @@ let package = Package(
         .target(
             name: "MusterServices",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL", "MusterAnalytics",
+                "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -320,6 +342,17 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterOFFLEASHTests",
+            dependencies: [
+                "MusterAppTesting", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -33,7 +33,7 @@ public enum Validate {
     /// microseconds a match; these run on every append and every replayed event.)
     public enum CharacterClass: Sendable {
         case lowerHex, lowerAlpha, lowerAlphanumericDash, digit
-        func contains(_ byte: UInt8) -> Bool {
+        public func contains(_ byte: UInt8) -> Bool {
             switch self {
             case .lowerHex: (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102)
             case .lowerAlpha: byte >= 97 && byte <= 122
@@ -89,6 +89,29 @@ public enum Validate {
     public static func oneOf(_ value: String, _ allowed: Set<String>, field: String) throws {
         guard allowed.contains(value) else {
             throw EventValidationError(field: field, "must be one of \(allowed.sorted().joined(separator: ", "))")
+        }
+    }
+
+    /// A lowercase UUID as Muster writes ids of people, organisations and sessions
+    /// (`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`).
+    public static func uuid(_ value: String, field: String) throws {
+        let bytes = Array(value.utf8)
+        let ok = bytes.count == 36 && bytes.enumerated().allSatisfy { index, byte in
+            [8, 13, 18, 23].contains(index) ? byte == UInt8(ascii: "-") : CharacterClass.lowerHex.contains(byte)
+        }
+        guard ok else { throw EventValidationError(field: field, "must be a lowercase UUID") }
+    }
+
+    /// Standard base64 with padding (`^[A-Za-z0-9+/]+={0,2}$`), `range` characters long.
+    public static func base64(_ value: String, _ range: ClosedRange<Int>, field: String) throws {
+        let bytes = Array(value.utf8)
+        let body = bytes.prefix { $0 != UInt8(ascii: "=") }
+        let isBase64: (UInt8) -> Bool = { b in
+            (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 43 || b == 47
+        }
+        guard range.contains(bytes.count), !body.isEmpty, body.allSatisfy(isBase64), bytes.count - body.count <= 2,
+              bytes.dropFirst(body.count).allSatisfy({ $0 == UInt8(ascii: "=") }) else {
+            throw EventValidationError(field: field, "must be base64, \(range.lowerBound) to \(range.upperBound) characters")
         }
     }
 

@@ -35,6 +35,21 @@ public struct KeyValue: Sendable {
         return try await jetStream.publish(OutgoingMessage(subject: subject(key), payload: value)).seq
     }
 
+    /// Stores a value only if the key has never been written; `NATSError` `.wrongLastSequence`
+    /// when it has (another process got there first: read theirs).
+    @discardableResult
+    public func create(_ key: String, _ value: Data) async throws -> UInt64 {
+        try await update(key, value, revision: 0)
+    }
+
+    /// Stores a value only if the key's latest revision is still `revision` (compare and set).
+    @discardableResult
+    public func update(_ key: String, _ value: Data, revision: UInt64) async throws -> UInt64 {
+        try validate(key)
+        let options = PublishOptions(expectedLastSubjectSequence: revision)
+        return try await jetStream.publish(OutgoingMessage(subject: subject(key), payload: value, options: options)).seq
+    }
+
     /// The latest value, or nil when the key was never written or was deleted.
     public func get(_ key: String) async throws -> Entry? {
         try validate(key)
@@ -52,6 +67,16 @@ public struct KeyValue: Sendable {
         try validate(key)
         var headers = NATSHeaders()
         headers["KV-Operation"] = "DEL"
+        _ = try await jetStream.publish(OutgoingMessage(subject: subject(key), headers: headers, payload: Data()))
+    }
+
+    /// Removes the key and every earlier value of it from the bucket's stream (a rollup leaves
+    /// only the empty purge marker), as `nats kv purge` does: what was stored is gone, not hidden.
+    public func purge(_ key: String) async throws {
+        try validate(key)
+        var headers = NATSHeaders()
+        headers["KV-Operation"] = "PURGE"
+        headers["Nats-Rollup"] = "sub"
         _ = try await jetStream.publish(OutgoingMessage(subject: subject(key), headers: headers, payload: Data()))
     }
 

@@ -59,11 +59,7 @@ public enum MobileWriteRoutes {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: MusterRequestContext) async throws -> T {
-        let buffer = try await request.body.collect(upTo: maxBody)
-        let value = try buffer.withUnsafeReadableBytes { try JSONBytesDecoder().decode(T.self, from: $0) }
-        try RequestJSON.refuseNulls(buffer)
-        try RequestJSON.refuseControlCharacters(buffer)
-        return value
+        try await RequestJSON.decode(T.self, from: request, maxBody: maxBody)
     }
 
     /// The aggregate id: derived from the key and its `Idempotency-Key` when one is sent (so a

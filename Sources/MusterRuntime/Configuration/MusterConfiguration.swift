@@ -29,6 +29,9 @@ public struct MusterConfiguration: Sendable {
     public var connectionLimits = ConnectionLimits()
     /// Where Prometheus scrapes `/metrics`: its own port, never the public one; nil turns it off, 0 picks a free port.
     public var metricsPort: Int? = 9464
+    /// How long an OFFLEASH access token lives. Today's app never refreshes, so this is the old
+    /// server's 24 h: shorter would sign its customers out in the middle of the day.
+    public var offleashTokenLifetime: Duration = .seconds(86_400)
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -55,6 +58,7 @@ public struct MusterConfiguration: Sendable {
         case idleTimeout = "MUSTER_HTTP_IDLE_TIMEOUT"
         case maxConnections = "MUSTER_HTTP_MAX_CONNECTIONS"
         case metricsPort = "MUSTER_METRICS_PORT"
+        case offleashTokenLifetime = "MUSTER_OFFLEASH_TOKEN_SECONDS"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -117,6 +121,11 @@ public struct MusterConfiguration: Sendable {
             if value == "off" { metricsPort = nil; return }
             guard let port = Int(value), (0...65535).contains(port) else { throw ConfigurationError("\(given) is not a port (or off)") }
             metricsPort = port
+        case .offleashTokenLifetime:
+            guard let seconds = Int(value), (60...(30 * 86_400)).contains(seconds) else {
+                throw ConfigurationError("\(given) must be seconds, from 60 to 2592000 (30 days)")
+            }
+            offleashTokenLifetime = .seconds(seconds)
         }
     }
 

@@ -20,10 +20,13 @@ public struct AuthenticatedClient: Sendable, Equatable {
 public struct MusterRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var client: AuthenticatedClient?
+    /// The peer's IP address (the gateway's, behind one), for limits per address.
+    public var remoteAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         client = nil
+        remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Oversized bodies are refused with 413 before a handler sees them.

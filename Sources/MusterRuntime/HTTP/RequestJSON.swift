@@ -1,9 +1,20 @@
 public import Hummingbird
 import MusterEvents
+import MusterJSON
 
 /// Checks on a JSON request body as it was sent, shared by the routes that take one: what the
 /// description refuses and Codable would let through.
 public enum RequestJSON {
+    /// The body as `T`, read with MusterJSON's decoder (duplicate keys, bad UTF-8, deep nesting
+    /// refused), at most `maxBody` bytes (413 past it), with no `null` and no control characters.
+    public static func decode<T: Decodable>(_ type: T.Type, from request: Request, maxBody: Int) async throws -> T {
+        let buffer = try await request.body.collect(upTo: maxBody)
+        let value = try buffer.withUnsafeReadableBytes { try JSONBytesDecoder().decode(T.self, from: $0) }
+        try refuseNulls(buffer)
+        try refuseControlCharacters(buffer)
+        return value
+    }
+
     /// A `null` anywhere in the body: 400 naming the field. The clients leave absent fields out,
     /// and `null` is no value the description allows (Codable would read it as absent).
     public static func refuseNulls(_ body: ByteBuffer) throws {

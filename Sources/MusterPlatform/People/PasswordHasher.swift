@@ -1,0 +1,104 @@
+import CArgon2
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// argon2id password hashes (libargon2), computed on threads this hasher owns, never on the event
+/// loops or Swift's cooperative pool. Each hash holds `memoryKiB` of memory while it runs, so the
+/// threads bound the memory a login flood can take (threads × 19 MiB by default) and `queueLimit`
+/// bounds the waiting: past it a hash is refused at once (`PasswordHasher.Busy`), which the routes
+/// answer with 503 and `Retry-After`, instead of queueing without end.
+public final class PasswordHasher: Sendable {
+    public struct Parameters: Sendable, Equatable {
+        /// OWASP's argon2id minimum: 19 MiB, 2 iterations, 1 lane.
+        public var memoryKiB: UInt32 = 19 * 1024
+        public var iterations: UInt32 = 2
+        public var lanes: UInt32 = 1
+        public init() {}
+    }
+
+    public struct Busy: Error, Sendable {}
+
+    public let parameters: Parameters
+    public let queueLimit: Int
+    private let pool: NIOThreadPool
+    private let waiting = Mutex(0)
+    /// A hash of a password nobody has, for verifying when the email is unknown: an unknown email
+    /// costs the same as a wrong password.
+    private let decoy = Mutex<String?>(nil)
+
+    public init(threads: Int? = nil, queueLimit: Int = 64, parameters: Parameters = .init()) {
+        self.parameters = parameters
+        self.queueLimit = queueLimit
+        pool = NIOThreadPool(numberOfThreads: max(1, threads ?? System.coreCount))
+        pool.start()
+    }
+
+    public func shutdown() async {
+        try? await pool.shutdownGracefully()
+    }
+
+    /// The PHC string (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`) of `password`.
+    public func hash(_ password: String) async throws -> String {
+        let parameters = parameters
+        return try await run { try Self.computeHash(password, parameters: parameters) }
+    }
+
+    /// True when `password` matches `encoded`; false for a mismatch or a malformed hash.
+    public func verify(_ password: String, against encoded: String) async throws -> Bool {
+        try await run { Self.computeVerify(password, encoded) }
+    }
+
+    /// Spends what a real verification spends, and answers false.
+    public func verifyDecoy(_ password: String) async throws -> Bool {
+        let known = decoy.withLock { $0 }
+        let encoded: String
+        if let known {
+            encoded = known
+        } else {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            for index in bytes.indices { bytes[index] = .random(in: .min ... .max) }
+            encoded = try await hash(String(decoding: bytes.map { 65 + $0 % 26 }, as: UTF8.self))
+            decoy.withLock { $0 = encoded }
+        }
+        _ = try await verify(password, against: encoded)
+        return false
+    }
+
+    private func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let admitted = waiting.withLock { count in
+            guard count < queueLimit else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { throw Busy() }
+        defer { waiting.withLock { $0 -= 1 } }
+        return try await pool.runIfActive(body)
+    }
+
+    static func computeHash(_ password: String, parameters: Parameters) throws -> String {
+        var salt = [UInt8](repeating: 0, count: 16)
+        var generator = SystemRandomNumberGenerator()
+        for index in salt.indices { salt[index] = generator.next() }
+        let length = argon2_encodedlen(parameters.iterations, parameters.memoryKiB, parameters.lanes, 16, 32, Argon2_id)
+        var encoded = [CChar](repeating: 0, count: length)
+        let password = Array(password.utf8)
+        let result = argon2id_hash_encoded(parameters.iterations, parameters.memoryKiB, parameters.lanes, password, password.count,
+                                           salt, salt.count, 32, &encoded, encoded.count)
+        guard result == ARGON2_OK.rawValue else {
+            throw PasswordHashError(message: String(cString: argon2_error_message(result)))
+        }
+        return String(decoding: encoded.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func computeVerify(_ password: String, _ encoded: String) -> Bool {
+        let password = Array(password.utf8)
+        return encoded.withCString { argon2id_verify($0, password, password.count) } == ARGON2_OK.rawValue
+    }
+}
+
+/// libargon2 refused to hash (out of memory, say).
+public struct PasswordHashError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { "argon2: \(message)" }
+}
