@@ -2,7 +2,8 @@
 
 Keys come from the environment (the Swift test that runs schemathesis issues them):
 MUSTER_ST_OPL_KEY (every OPL scope), MUSTER_ST_ANALYTICS_KEY (an app's analytics and crash
-scopes), MUSTER_ST_ADMIN_KEY (admin:platform).
+scopes), MUSTER_ST_ADMIN_KEY (admin:platform); and MUSTER_ST_BEARER, a person's access token for
+the routes that take one (OFFLEASH's /auth/validate, /auth/logout, /users/me).
 """
 import os
 
@@ -26,3 +27,5 @@ class MusterKeys:
     def set(self, case, data, ctx):
         case.headers = case.headers or {}
         case.headers["X-API-Key"] = key_for(case.operation.path)
+        if case.operation.path in ("/auth/validate", "/auth/logout", "/users/me"):
+            case.headers["Authorization"] = "Bearer " + os.environ["MUSTER_ST_BEARER"]

@@ -96,6 +96,7 @@ extension EventCatalog {
         catalog.register(APIKeyIssued.self)
         catalog.register(APIKeyRevokedV1.self, upcast: APIKeyRevoked.init(upcasting:))
         catalog.register(APIKeyRevoked.self)
+        registerPeople(in: &catalog)
         return catalog
     }
 }

@@ -2,12 +2,14 @@ public import MusterEvents
 public import MusterLog
 public import MusterRuntime
 
-/// The platform every app stands on: API keys (their events, fold and routes) and validated
-/// appends over NATS for scripts in any language.
+/// The platform every app stands on: API keys (their events, fold and routes), people (accounts,
+/// sessions, forgetting; each app's routes speak its own contract over `People`, and the token
+/// keys are public at `/.well-known/jwks.json`), and validated appends over NATS for scripts in
+/// any language.
 public struct PlatformApp: MusterApp {
     public let name = "platform"
     public var events: EventCatalog { .platform }
-    public var projections: [any Projection.Type] { [KeysProjection.self] }
+    public var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self] }
     public var scopes: [String] { [PlatformRoutes.adminScope] }
 
     public init() {}
@@ -17,6 +19,8 @@ public struct PlatformApp: MusterApp {
         case .ingest:
             parts.endpoints.append(LogAppendEndpoint.make(log: environment.log))
             parts.appends.append("events.>") // the endpoint appends any type the catalog knows
+            let people = People.shared(in: environment)
+            parts.routes.append { JWKSRoutes.add(to: $0, people: people) }
         case .query:
             let keys = APIKeyDirectory.shared(in: environment)
             parts.routes.append { PlatformRoutes.add(to: $0, keys: keys, environment: environment) }

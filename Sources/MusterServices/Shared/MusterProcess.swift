@@ -6,6 +6,7 @@ import MusterAnalytics
 import MusterEvents
 import MusterLog
 import MusterNATS
+import MusterOFFLEASH
 import MusterOPL
 import MusterPlatform
 public import MusterRuntime
@@ -17,7 +18,7 @@ import UnixSignals
 /// one HTTP port, discovery, and the order they start and stop in.
 public enum MusterProcess {
     /// Every app this build serves: the one list an app is added to.
-    public static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp()])
+    public static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp()])
 
     /// Runs until SIGTERM/SIGINT, then stops in reverse order within `shutdownGrace`: HTTP stops
     /// taking requests and finishes those in flight, projections save, NATS drains.

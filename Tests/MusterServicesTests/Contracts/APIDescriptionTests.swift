@@ -2,6 +2,7 @@ import Foundation
 import FoundationNetworking
 import MusterAppTesting
 import MusterLog
+import MusterPlatform
 import MusterEvents
 import MusterRuntime
 import MusterTesting
@@ -71,6 +72,12 @@ struct APIDescriptionTests {
             for employer in ["Acme Logistics", "Prairie Fresh"] {
                 try await Self.approvedAction(employer: employer, port: port, key: opl)
             }
+            // A signed-in person for the routes that take a bearer token.
+            let people = People.shared(in: env.environment)
+            try await people.createOrganisation(slug: "demo", app: "offleash", name: "Demo walks")
+            let person = try await people.register(People.Registration(orgSlug: "demo", email: "st@example.com", firstName: "S",
+                                                                       lastName: "T", phone: nil, password: "Schemathesis1"),
+                                                   policy: People.TokenPolicy(app: "offleash"))
 
             let output = env.server.directory.appendingPathComponent("schemathesis.txt")
             try #require(FileManager.default.createFile(atPath: output.path, contents: nil))
@@ -86,6 +93,7 @@ struct APIDescriptionTests {
             process.environment = ProcessInfo.processInfo.environment.merging([
                 "SCHEMATHESIS_HOOKS": "scripts.schemathesis_hooks", "PYTHONPATH": Repository.path("."),
                 "MUSTER_ST_OPL_KEY": opl, "MUSTER_ST_ANALYTICS_KEY": analytics, "MUSTER_ST_ADMIN_KEY": admin,
+                "MUSTER_ST_BEARER": person.accessToken,
             ]) { _, new in new }
             let handle = try FileHandle(forWritingTo: output)
             process.standardOutput = handle

@@ -6,6 +6,7 @@ import MusterEvents
 import MusterLog
 import MusterNATS
 import MusterOPL
+import MusterPlatform
 import MusterRuntime
 import MusterTesting
 import Testing
@@ -50,8 +51,18 @@ struct DeployTests {
         let appended = try await ingest.append(issuedKey(scopes: ["read:mobile"]).event)
         #expect(appended.sequence == 1)
 
+        // ingest keeps the keys that seal people's data; no other service may read them.
+        let personKeys = try await KeyValue.open(ingest.jetStream, bucket: PersonalDataVault.bucketName)
+        try await personKeys.create("p1", Data(repeating: 1, count: 32))
+        #expect(try await personKeys.get("p1")?.value.count == 32)
+        try await personKeys.purge("p1")
+        #expect(try await personKeys.get("p1") == nil)
+
         let (queryConnection, query) = try await log("query", "query-pw")
         try await query.bootstrap() // allowed to check the streams
+        await #expect(throws: (any Error).self, "query must not read people's keys") {
+            _ = try await KeyValue.open(query.jetStream, bucket: PersonalDataVault.bucketName).get("p1")
+        }
         await #expect(throws: (any Error).self, "query must not append events") {
             _ = try await query.append(issuedKey(scopes: ["read:mobile"]).event)
         }

@@ -1,0 +1,93 @@
+import Foundation
+import MusterEvents
+import MusterPlatform
+
+/// OFFLEASH's account bodies, as `contracts/offleash-api.md` spells them: snake_case both ways.
+struct RegisterRequest: Decodable {
+    var orgSlug: String?
+    var firstName: String
+    var lastName: String
+    var email: String
+    var phone: String?
+    var password: String
+
+    enum CodingKeys: String, CodingKey {
+        case orgSlug = "org_slug", firstName = "first_name", lastName = "last_name", email, phone, password
+    }
+}
+
+struct LoginRequest: Decodable {
+    var orgSlug: String?
+    var email: String
+    var password: String
+
+    enum CodingKeys: String, CodingKey { case orgSlug = "org_slug", email, password }
+}
+
+struct RefreshRequest: Decodable {
+    var refreshToken: String
+    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+
+struct ForgetRequest: Decodable {
+    var password: String
+}
+
+/// `user` in every answer: `{id, email, first_name, last_name, role, organization_id}` (+ `phone`).
+struct UserBody: Encodable {
+    var id: String
+    var email: String
+    var firstName: String
+    var lastName: String
+    var phone: String?
+    var role: String
+    var organizationId: String
+
+    init(_ account: People.AccountView) {
+        id = account.personId
+        email = account.email
+        firstName = account.firstName
+        lastName = account.lastName
+        phone = account.phone
+        role = account.role
+        organizationId = account.orgId
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, firstName = "first_name", lastName = "last_name", phone, role, organizationId = "organization_id"
+    }
+}
+
+/// `{token, user}` for register and login; `refresh_token` and `expires_at` ride along (the app
+/// of today ignores them; a later one can refresh instead of signing in again).
+struct SignedInBody: Encodable {
+    var token: String
+    var refreshToken: String
+    var expiresAt: String
+    var user: UserBody
+
+    init(_ signedIn: People.SignedIn) {
+        token = signedIn.accessToken
+        refreshToken = signedIn.refreshToken
+        expiresAt = ContractDates.string(signedIn.expiresAt)
+        user = UserBody(signedIn.account)
+    }
+
+    enum CodingKeys: String, CodingKey { case token, refreshToken = "refresh_token", expiresAt = "expires_at", user }
+}
+
+/// `GET /auth/validate`: `{valid: true, expires_at, user}`.
+struct ValidateBody: Encodable {
+    var valid = true
+    var expiresAt: String
+    var user: UserBody
+
+    enum CodingKeys: String, CodingKey { case valid, expiresAt = "expires_at", user }
+}
+
+/// ISO-8601 without fractional seconds: the app's decoder refuses `…00.123Z`.
+enum ContractDates {
+    static func string(_ date: Date) -> String {
+        Timestamp.string(millis: Timestamp.millis(date), fraction: false)
+    }
+}

@@ -1,0 +1,37 @@
+public import Foundation
+public import JWTKit
+
+/// The claims of an access token (an ES256 JWT with the signing key's `kid` in its header).
+public struct AccessClaims: JWTPayload, Equatable {
+    /// The person.
+    public var sub: SubjectClaim
+    /// The session (the family of tokens one sign-in leads to).
+    public var sid: String
+    public var org: String
+    public var role: String
+    public var app: String
+    /// The stream sequence of the session event behind this token: a reader whose fold has not
+    /// reached it yet waits for it rather than calling the token unknown.
+    public var seq: UInt64
+    public var iat: IssuedAtClaim
+    public var exp: ExpirationClaim
+
+    public init(personId: String, sessionId: String, orgId: String, role: String, app: String, sequence: UInt64,
+                issuedAt: Date, expiresAt: Date) {
+        sub = SubjectClaim(value: personId)
+        sid = sessionId
+        org = orgId
+        self.role = role
+        self.app = app
+        seq = sequence
+        iat = IssuedAtClaim(value: issuedAt)
+        exp = ExpirationClaim(value: expiresAt)
+    }
+
+    public var personId: String { sub.value }
+    public var expiresAt: Date { exp.value }
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {
+        try exp.verifyNotExpired()
+    }
+}

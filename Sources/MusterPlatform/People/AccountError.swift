@@ -1,0 +1,24 @@
+public import MusterEvents
+
+/// Why an account operation was refused, in domain terms; `AccountErrorCode+HTTP` gives the answers.
+public typealias AccountError = DomainError<AccountErrorCode>
+
+public enum AccountErrorCode: Sendable, Hashable {
+    /// A field breaks its rule; the field as the contract names it (`email`, `first_name`).
+    case invalidField(String)
+    /// The email is registered in this organisation already.
+    case emailTaken
+    case unknownOrganisation
+    /// Wrong email or password, never saying which.
+    case wrongCredentials
+    /// Too many attempts for this account or address.
+    case tooManyAttempts(retryAfter: Int)
+    /// The password hashing pool is full.
+    case busy
+    /// Missing, malformed, expired or revoked token.
+    case invalidToken
+    /// The token names a session this process has not folded yet, and waiting did not help.
+    case loading
+    /// No such person (an operator's forget).
+    case unknownPerson
+}

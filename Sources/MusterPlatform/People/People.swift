@@ -1,0 +1,425 @@
+import Crypto
+public import Foundation
+import MusterEvents
+public import MusterLog
+import MusterNATS
+import Synchronization
+
+/// People for every app: registration, sign-in, sessions and their tokens, forgetting. Domain
+/// only: it throws `AccountError` and knows nothing of HTTP; each app's routes speak their own
+/// contract over it (OFFLEASH's `/auth/…`).
+public final class People: Sendable {
+    public let log: EventLog
+    public let runner: ProjectionRunner<PeopleProjection>
+    public let vault: PersonalDataVault
+    public let signing: SigningKeyRing
+    public let passwords: PasswordHasher
+    public let attempts: AttemptLimiter
+    private let lookupSecret = Mutex<SymmetricKey?>(nil)
+    private let verified = Mutex<[String: AccessClaims]>([:])
+    /// People recently signed in or shown, opened: validation answers with the person without
+    /// reading their key again. Served only after the session was found live, so a forgotten
+    /// person's entry is never answered; bounded like the token cache.
+    private let opened = Mutex<[String: AccountView]>([:])
+    static let verifiedLimit = 50_000
+    /// How long a write waits for this process's fold to show it, so the next request sees it.
+    static let settle: Duration = .seconds(3)
+
+    public init(log: EventLog, runner: ProjectionRunner<PeopleProjection>, passwords: PasswordHasher,
+                attempts: AttemptLimiter = AttemptLimiter(), tokenLifetime: Duration = .seconds(86_400)) {
+        self.log = log
+        self.runner = runner
+        self.passwords = passwords
+        self.attempts = attempts
+        vault = PersonalDataVault(jetStream: log.jetStream, replicas: log.configuration.replicas)
+        signing = SigningKeyRing(jetStream: log.jetStream, replicas: log.configuration.replicas, verifyFor: tokenLifetime)
+    }
+
+    // MARK: Organisations
+
+    /// Creates an organisation, or returns the existing one with the same slug and app.
+    @discardableResult
+    public func createOrganisation(slug: String, app: String, name: String) async throws -> PeopleProjection.Org {
+        if let existing = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }) {
+            guard existing.app == app else { throw AccountError(.invalidField("slug"), "organisation \(slug) belongs to \(existing.app)") }
+            return existing
+        }
+        let created = OrgCreated(orgId: UUID().uuidString.lowercased(), slug: slug, app: app, name: name)
+        let result = try await log.append(created, options: AppendOptions(idempotencyKey: "org-\(slug)"))
+        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        guard let org = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }) else {
+            throw AccountError(.loading, "organisation \(slug) is still being recorded; retry shortly")
+        }
+        return org
+    }
+
+    // MARK: Registration and sign-in
+
+    public struct Registration: Sendable {
+        public var orgSlug: String
+        public var email: String
+        public var firstName: String
+        public var lastName: String
+        public var phone: String?
+        public var password: String
+        public var role: String
+
+        public init(orgSlug: String, email: String, firstName: String, lastName: String, phone: String?, password: String,
+                    role: String = "customer") {
+            self.orgSlug = orgSlug
+            self.email = email
+            self.firstName = firstName
+            self.lastName = lastName
+            self.phone = phone
+            self.password = password
+            self.role = role
+        }
+    }
+
+    /// What each app's sessions are like: its name and how long its tokens live.
+    public struct TokenPolicy: Sendable {
+        public var app: String
+        public var accessLifetime: Duration
+        public var refreshLifetime: Duration
+
+        public init(app: String, accessLifetime: Duration = .seconds(86_400), refreshLifetime: Duration = .seconds(30 * 86_400)) {
+            self.app = app
+            self.accessLifetime = accessLifetime
+            self.refreshLifetime = refreshLifetime
+        }
+    }
+
+    /// A signed-in person: tokens and who they are.
+    public struct SignedIn: Sendable {
+        public var accessToken: String
+        public var expiresAt: Date
+        public var refreshToken: String
+        public var account: AccountView
+    }
+
+    /// A person as answers show them (opened from the sealed box).
+    public struct AccountView: Sendable, Equatable {
+        public var personId: String
+        public var email: String
+        public var firstName: String
+        public var lastName: String
+        public var phone: String?
+        public var role: String
+        public var orgId: String
+    }
+
+    /// Registers and signs in: the app's sign-up.
+    public func register(_ registration: Registration, policy: TokenPolicy) async throws -> SignedIn {
+        let (account, personal) = try await createAccount(registration)
+        return try await startSession(account, personal: personal, policy: policy)
+    }
+
+    /// Registers without signing in (an operator adding a walker, say).
+    public func addPerson(_ registration: Registration) async throws -> AccountView {
+        let (account, personal) = try await createAccount(registration)
+        return Self.view(account, personal)
+    }
+
+    /// The person signed in to `orgSlug` with `email`, if any.
+    public func personId(orgSlug: String, email: String) async throws -> String? {
+        guard let org = await runner.read({ state in state.orgBySlug[orgSlug] }) else { return nil }
+        let accountKey = try await self.accountKey(orgId: org, email: email)
+        return await runner.read { $0.accounts[accountKey]?.personId }
+    }
+
+    private func createAccount(_ registration: Registration) async throws -> (PeopleProjection.Account, PersonalData) {
+        guard let email = AccountRules.email(registration.email) else {
+            throw AccountError(.invalidField("email"), "Please enter a valid email address")
+        }
+        let firstName = registration.firstName.trimmingWhitespace, lastName = registration.lastName.trimmingWhitespace
+        guard (1...100).contains(firstName.count) else { throw AccountError(.invalidField("first_name"), "First name is required (at most 100 characters)") }
+        guard (1...100).contains(lastName.count) else { throw AccountError(.invalidField("last_name"), "Last name is required (at most 100 characters)") }
+        let phone = registration.phone?.trimmingWhitespace
+        if let phone, !phone.isEmpty, !Self.isPhone(phone) {
+            throw AccountError(.invalidField("phone"), "Please enter a valid phone number")
+        }
+        if let problem = AccountRules.passwordProblem(registration.password) { throw AccountError(.invalidField("password"), problem) }
+        guard PersonRoles.all.contains(registration.role) else { throw AccountError(.invalidField("role"), "unknown role") }
+        let org = try await organisation(registration.orgSlug)
+        let accountKey = try await self.accountKey(orgId: org.orgId, email: email)
+        let (taken, releasedAt) = await runner.read { ($0.accounts[accountKey] != nil, $0.released[accountKey]) }
+        guard !taken else { throw AccountError(.emailTaken, "An account with this email already exists") }
+
+        let personId = UUID().uuidString.lowercased()
+        let passwordHash = try await hashing { try await passwords.hash(registration.password) }
+        let personal = PersonalData(email: email, firstName: firstName, lastName: lastName,
+                                    phone: phone?.isEmpty == false ? phone : nil, passwordHash: passwordHash)
+        let sealed = try await vault.seal(personal, for: personId)
+        let registered = AccountRegistered(accountKey: accountKey, personId: personId, orgId: org.orgId, role: registration.role, sealed: sealed)
+        do {
+            let result = try await log.append(registered, options: AppendOptions(expected: releasedAt.map { .at($0) } ?? .noEvents,
+                                                                                 actor: "person:\(personId)"))
+            _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        } catch let error as AppendError where error.code == .conflict {
+            // Another registration of the same email won the race; this person never existed.
+            try? await vault.forget(personId)
+            throw AccountError(.emailTaken, "An account with this email already exists")
+        }
+        return (PeopleProjection.Account(personId: personId, orgId: org.orgId, role: registration.role, sealed: sealed, sequence: 0), personal)
+    }
+
+    public func login(orgSlug: String, email rawEmail: String, password: String, address: String, policy: TokenPolicy) async throws -> SignedIn {
+        let email = AccountRules.normalisedEmail(rawEmail)
+        guard let org = await runner.read({ state in state.orgBySlug[orgSlug].flatMap { state.orgs[$0] } }) else {
+            // Same cost as a wrong password, so probing slugs tells nothing by timing.
+            _ = try await hashing { try await passwords.verifyDecoy(password) }
+            throw AccountError(.wrongCredentials, "Invalid email or password")
+        }
+        let accountKey = try await self.accountKey(orgId: org.orgId, email: email)
+        if let wait = attempts.admit(account: accountKey, address: address) {
+            throw AccountError(.tooManyAttempts(retryAfter: wait), "Too many sign-in attempts; try again in \(wait) seconds")
+        }
+        let account = await runner.read { $0.activeAccount(accountKey) }
+        guard let account, let personal = try await vault.open(account.sealed, for: account.personId) else {
+            _ = try await hashing { try await passwords.verifyDecoy(password) }
+            attempts.failed(account: accountKey)
+            throw AccountError(.wrongCredentials, "Invalid email or password")
+        }
+        guard try await hashing({ try await passwords.verify(password, against: personal.passwordHash) }) else {
+            attempts.failed(account: accountKey)
+            throw AccountError(.wrongCredentials, "Invalid email or password")
+        }
+        attempts.succeeded(account: accountKey)
+        return try await startSession(account, personal: personal, policy: policy)
+    }
+
+    /// Spends a refresh token for a new pair. A token that was already spent means it leaked (or
+    /// a client retried blindly): the whole session is revoked.
+    public func refresh(_ token: String, policy: TokenPolicy) async throws -> SignedIn {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, (try? Validate.uuid(String(parts[0]), field: "")) != nil else {
+            throw AccountError(.invalidToken, "invalid refresh token")
+        }
+        let sessionId = String(parts[0])
+        let presented = Self.sha256(token)
+        var session = await runner.read { $0.sessions[sessionId] }
+        if session?.refreshHash != presented {
+            // This process's fold may be behind a rotation another process made: catch up first.
+            let last = try await log.jetStream.streamInfo(log.configuration.eventsStream).state.lastSeq
+            _ = await runner.waitUntilApplied(last, timeout: Self.settle)
+            session = await runner.read { $0.sessions[sessionId] }
+        }
+        guard let session, session.revokedReason == nil,
+              let expires = Timestamp.millis(session.refreshExpiresAt), expires > Timestamp.millis(Date()) else {
+            throw AccountError(.invalidToken, "invalid refresh token")
+        }
+        guard session.refreshHash == presented else {
+            try await revoke(sessionId, reason: "refresh-reuse")
+            throw AccountError(.invalidToken, "refresh token was already used; the session is ended")
+        }
+        guard let person = await runner.read({ $0.people[session.personId] }), !person.forgotten,
+              let account = await runner.read({ $0.activeAccount(person.accountKey) }),
+              let personal = try await vault.open(account.sealed, for: account.personId) else {
+            throw AccountError(.invalidToken, "invalid refresh token")
+        }
+        let (refreshToken, refreshHash) = Self.newRefreshToken(sessionId)
+        let refreshExpiresAt = Timestamp.string(millis: Timestamp.millis(Date()) + Int64(policy.refreshLifetime.components.seconds) * 1000)
+        let result: AppendResult
+        do {
+            result = try await log.append(SessionRefreshed(sessionId: sessionId, refreshHash: refreshHash, refreshExpiresAt: refreshExpiresAt),
+                                          options: AppendOptions(expected: .at(session.sequence), actor: "person:\(session.personId)"))
+        } catch let error as AppendError where error.code == .conflict {
+            // The same token was spent concurrently: one use wins, the other is reuse.
+            try await revoke(sessionId, reason: "refresh-reuse")
+            throw AccountError(.invalidToken, "refresh token was already used; the session is ended")
+        }
+        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        return try await signedIn(account, personal: personal, sessionId: sessionId, sequence: result.sequence,
+                                  refreshToken: refreshToken, policy: policy)
+    }
+
+    /// The claims of a valid access token: signature, expiry, and a live session, checked against
+    /// memory only (the verified-token cache and this process's fold); no store is read.
+    public func validate(_ token: String) async throws -> AccessClaims {
+        let claims: AccessClaims
+        if let known = verified.withLock({ $0[token] }) {
+            guard known.expiresAt > Date() else { throw AccountError(.invalidToken, "token expired") }
+            claims = known
+        } else {
+            guard token.utf8.count <= 4096 else { throw AccountError(.invalidToken, "invalid token") }
+            do {
+                claims = try await signing.verify(token)
+            } catch let error as NATSError {
+                throw error // the key ring could not be read: an outage, not a bad token
+            } catch {
+                throw AccountError(.invalidToken, "invalid or expired token")
+            }
+            verified.withLock { cache in
+                if cache.count >= Self.verifiedLimit { cache.removeAll(keepingCapacity: true) }
+                cache[token] = claims
+            }
+        }
+        if runner.currentCheckpoint < claims.seq, await !runner.waitUntilApplied(claims.seq, timeout: .seconds(2)) {
+            throw AccountError(.loading, "sessions are still loading; retry shortly")
+        }
+        guard await runner.read({ $0.sessionIsLive(claims.sid) }) else { throw AccountError(.invalidToken, "session has ended") }
+        return claims
+    }
+
+    /// Ends the session of `claims`: its access and refresh tokens stop working.
+    public func logout(_ claims: AccessClaims) async throws {
+        try await revoke(claims.sid, reason: "logout")
+    }
+
+    /// The person behind a validated token: from memory when this process has shown them before.
+    public func rememberedAccount(_ claims: AccessClaims) async throws -> AccountView {
+        if let known = opened.withLock({ $0[claims.personId] }) { return known }
+        return try await account(claims)
+    }
+
+    /// The person behind a validated token, opened from their sealed data.
+    public func account(_ claims: AccessClaims) async throws -> AccountView {
+        guard let person = await runner.read({ $0.people[claims.personId] }), !person.forgotten,
+              let account = await runner.read({ $0.accounts[person.accountKey] }),
+              let personal = try await vault.open(account.sealed, for: claims.personId) else {
+            throw AccountError(.invalidToken, "session has ended")
+        }
+        return remember(Self.view(account, personal))
+    }
+
+    private func remember(_ view: AccountView) -> AccountView {
+        opened.withLock { cache in
+            if cache.count >= Self.verifiedLimit { cache.removeAll(keepingCapacity: true) }
+            cache[view.personId] = view
+        }
+        return view
+    }
+
+    /// Forgets the person of `claims` after checking their password again.
+    public func forgetSelf(_ claims: AccessClaims, password: String) async throws {
+        guard let person = await runner.read({ $0.people[claims.personId] }),
+              let account = await runner.read({ $0.accounts[person.accountKey] }),
+              let personal = try await vault.open(account.sealed, for: claims.personId) else {
+            throw AccountError(.invalidToken, "session has ended")
+        }
+        guard try await hashing({ try await passwords.verify(password, against: personal.passwordHash) }) else {
+            throw AccountError(.wrongCredentials, "Password is incorrect")
+        }
+        try await forget(claims.personId, requestedBy: "self")
+    }
+
+    /// Crypto-shredding: deletes the person's key, then records it (forgotten, the sign-in
+    /// identity released, every session revoked). The key goes first: once it is gone nothing
+    /// sealed can be read, whatever happens to the appends after it.
+    public func forget(_ personId: String, requestedBy: String) async throws {
+        guard let person = await runner.read({ $0.people[personId] }) else {
+            throw AccountError(.unknownPerson, "no person \(personId)")
+        }
+        try await vault.forget(personId)
+        _ = opened.withLock { $0.removeValue(forKey: personId) }
+        var last = try await log.append(PersonForgotten(personId: personId, requestedBy: requestedBy),
+                                        options: AppendOptions(idempotencyKey: "forget-\(personId)", actor: requestedBy)).sequence
+        if let account = await runner.read({ $0.accounts[person.accountKey] }), account.personId == personId {
+            last = try await log.append(AccountReleased(accountKey: person.accountKey, personId: personId),
+                                        options: AppendOptions(idempotencyKey: "release-\(personId)", actor: requestedBy)).sequence
+        }
+        let sessions = await runner.read { state in state.sessions.filter { $0.value.personId == personId && $0.value.revokedReason == nil }.keys }
+        for sessionId in sessions {
+            last = try await log.append(SessionRevoked(sessionId: sessionId, reason: "forgotten"),
+                                        options: AppendOptions(idempotencyKey: "revoke-\(sessionId)-forgotten", actor: requestedBy)).sequence
+        }
+        _ = await runner.waitUntilApplied(last, timeout: Self.settle)
+    }
+
+    // MARK: Plumbing
+
+    private func startSession(_ account: PeopleProjection.Account, personal: PersonalData, policy: TokenPolicy) async throws -> SignedIn {
+        let sessionId = UUID().uuidString.lowercased()
+        let (refreshToken, refreshHash) = Self.newRefreshToken(sessionId)
+        let refreshExpiresAt = Timestamp.string(millis: Timestamp.millis(Date()) + Int64(policy.refreshLifetime.components.seconds) * 1000)
+        let started = SessionStarted(sessionId: sessionId, personId: account.personId, orgId: account.orgId, app: policy.app,
+                                     refreshHash: refreshHash, refreshExpiresAt: refreshExpiresAt)
+        let result = try await log.append(started, options: AppendOptions(expected: .noEvents, actor: "person:\(account.personId)"))
+        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        return try await signedIn(account, personal: personal, sessionId: sessionId, sequence: result.sequence,
+                                  refreshToken: refreshToken, policy: policy)
+    }
+
+    private func signedIn(_ account: PeopleProjection.Account, personal: PersonalData, sessionId: String, sequence: UInt64,
+                          refreshToken: String, policy: TokenPolicy) async throws -> SignedIn {
+        // Whole seconds: the contract's dates carry no fractions, and `exp` is whole seconds too.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let expiresAt = now.addingTimeInterval(TimeInterval(policy.accessLifetime.components.seconds))
+        let claims = AccessClaims(personId: account.personId, sessionId: sessionId, orgId: account.orgId, role: account.role,
+                                  app: policy.app, sequence: sequence, issuedAt: now, expiresAt: expiresAt)
+        let token = try await signing.sign(claims)
+        return SignedIn(accessToken: token, expiresAt: expiresAt, refreshToken: refreshToken, account: remember(Self.view(account, personal)))
+    }
+
+    private func revoke(_ sessionId: String, reason: String) async throws {
+        let result = try await log.append(SessionRevoked(sessionId: sessionId, reason: reason),
+                                          options: AppendOptions(idempotencyKey: "revoke-\(sessionId)-\(reason)"))
+        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+    }
+
+    private func organisation(_ slug: String) async throws -> PeopleProjection.Org {
+        guard let org = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }) else {
+            throw AccountError(.unknownOrganisation, "Unknown organization \(slug.prefix(64))")
+        }
+        return org
+    }
+
+    /// The sign-in identity: HMAC-SHA-256 of the organisation and the normalised email under the
+    /// lookup secret, so the log never holds an email, not even hashed without a key.
+    func accountKey(orgId: String, email: String) async throws -> String {
+        let secret = try await lookupKey()
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(orgId)\n\(AccountRules.normalisedEmail(email))".utf8), using: secret)
+        return mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func lookupKey() async throws -> SymmetricKey {
+        if let key = lookupSecret.withLock({ $0 }) { return key }
+        let bucket = try await KeyValue.open(log.jetStream, bucket: "muster_auth", replicas: log.configuration.replicas)
+        let key: SymmetricKey
+        if let stored = try await bucket.get("lookup-secret"), stored.value.count == 32 {
+            key = SymmetricKey(data: stored.value)
+        } else {
+            let fresh = SymmetricKey(size: .bits256)
+            do {
+                try await bucket.create("lookup-secret", fresh.withUnsafeBytes { Data($0) })
+                key = fresh
+            } catch let error as NATSError where error.code == .wrongLastSequence {
+                guard let stored = try await bucket.get("lookup-secret"), stored.value.count == 32 else {
+                    throw AuthSecretsError("the lookup secret in muster_auth is unreadable")
+                }
+                key = SymmetricKey(data: stored.value)
+            }
+        }
+        lookupSecret.withLock { $0 = key }
+        return key
+    }
+
+    private func hashing<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch is PasswordHasher.Busy {
+            throw AccountError(.busy, "Too many sign-ins at once; try again in a moment")
+        }
+    }
+
+    static func view(_ account: PeopleProjection.Account, _ personal: PersonalData) -> AccountView {
+        AccountView(personId: account.personId, email: personal.email, firstName: personal.firstName, lastName: personal.lastName,
+                    phone: personal.phone, role: account.role, orgId: account.orgId)
+    }
+
+    static func newRefreshToken(_ sessionId: String) -> (token: String, hash: String) {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var generator = SystemRandomNumberGenerator()
+        for index in bytes.indices { bytes[index] = generator.next() }
+        let secret = SigningKeyRing.base64URL(Data(bytes))
+        let token = "\(sessionId).\(secret)"
+        return (token, sha256(token))
+    }
+
+    static func sha256(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func isPhone(_ phone: String) -> Bool {
+        let digits = phone.filter(\.isASCII).filter(\.isNumber).count
+        return (7...15).contains(digits) && phone.count <= 32 && phone.allSatisfy { $0.isASCII && ($0.isNumber || " +-().".contains($0)) }
+    }
+}

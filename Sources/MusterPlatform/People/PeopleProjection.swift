@@ -1,0 +1,116 @@
+public import MusterEvents
+public import MusterLog
+
+/// Organisations, sign-in identities, people and sessions: what sign-in, refresh and token
+/// validation read, in memory. Personal data stays sealed here; only `People` opens it, with the
+/// person's key, when an answer needs it.
+public enum PeopleProjection: Projection {
+    public struct Org: Codable, Sendable, Equatable {
+        public var orgId: String
+        public var slug: String
+        public var app: String
+        public var name: String
+    }
+
+    public struct Account: Codable, Sendable, Equatable {
+        public var personId: String
+        public var orgId: String
+        public var role: String
+        public var sealed: String
+        /// The stream sequence of the identity's last event (the next append expects it).
+        public var sequence: UInt64
+    }
+
+    public struct Person: Codable, Sendable, Equatable {
+        public var accountKey: String
+        public var orgId: String
+        public var role: String
+        public var registeredAt: String
+        public var forgotten: Bool
+    }
+
+    public struct Session: Codable, Sendable, Equatable {
+        public var personId: String
+        public var orgId: String
+        public var app: String
+        public var refreshHash: String
+        public var refreshExpiresAt: String
+        public var revokedReason: String?
+        /// The stream sequence of the session's last event.
+        public var sequence: UInt64
+    }
+
+    public struct State: Codable, Sendable, Equatable {
+        public var orgs: [String: Org] = [:]
+        /// slug → orgId
+        public var orgBySlug: [String: String] = [:]
+        /// accountKey → the identity, while it belongs to a person.
+        public var accounts: [String: Account] = [:]
+        /// accountKey → the sequence of its release, so a new registration can follow it.
+        public var released: [String: UInt64] = [:]
+        public var people: [String: Person] = [:]
+        public var sessions: [String: Session] = [:]
+    }
+
+    public static let name = "people"
+    public static let version = 1
+    public static let filterSubjects = ["events.platform.org.>", "events.platform.account.>", "events.platform.person.>",
+                                        "events.platform.session.>"]
+    public static let initialState = State()
+
+    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+        switch event.payload {
+        case let created as OrgCreated:
+            guard state.orgBySlug[created.slug] == nil else { throw ProjectionRejection("organisation \(created.slug) exists") }
+            state.orgs[created.orgId] = Org(orgId: created.orgId, slug: created.slug, app: created.app, name: created.name)
+            state.orgBySlug[created.slug] = created.orgId
+        case let registered as AccountRegistered:
+            guard state.orgs[registered.orgId] != nil else { throw ProjectionRejection("unknown organisation \(registered.orgId)") }
+            guard state.accounts[registered.accountKey] == nil, state.people[registered.personId] == nil else {
+                throw ProjectionRejection("account or person registered twice")
+            }
+            state.accounts[registered.accountKey] = Account(personId: registered.personId, orgId: registered.orgId,
+                                                            role: registered.role, sealed: registered.sealed, sequence: event.sequence)
+            state.released[registered.accountKey] = nil
+            state.people[registered.personId] = Person(accountKey: registered.accountKey, orgId: registered.orgId,
+                                                       role: registered.role, registeredAt: event.time, forgotten: false)
+        case let released as AccountReleased:
+            guard state.accounts[released.accountKey]?.personId == released.personId else { return }
+            state.accounts[released.accountKey] = nil
+            state.released[released.accountKey] = event.sequence
+        case let forgotten as PersonForgotten:
+            state.people[forgotten.personId]?.forgotten = true
+        case let started as SessionStarted:
+            state.sessions[started.sessionId] = Session(personId: started.personId, orgId: started.orgId, app: started.app,
+                                                        refreshHash: started.refreshHash, refreshExpiresAt: started.refreshExpiresAt,
+                                                        revokedReason: nil, sequence: event.sequence)
+        case let refreshed as SessionRefreshed:
+            guard var session = state.sessions[refreshed.sessionId] else { throw ProjectionRejection("unknown session") }
+            session.refreshHash = refreshed.refreshHash
+            session.refreshExpiresAt = refreshed.refreshExpiresAt
+            session.sequence = event.sequence
+            state.sessions[refreshed.sessionId] = session
+        case let revoked as SessionRevoked:
+            guard var session = state.sessions[revoked.sessionId] else { return }
+            if session.revokedReason == nil { session.revokedReason = revoked.reason }
+            session.sequence = event.sequence
+            state.sessions[revoked.sessionId] = session
+        default:
+            return
+        }
+    }
+}
+
+extension PeopleProjection.State {
+    /// The account of `accountKey` if its person may still sign in.
+    public func activeAccount(_ accountKey: String) -> PeopleProjection.Account? {
+        guard let account = accounts[accountKey], people[account.personId]?.forgotten == false else { return nil }
+        return account
+    }
+
+    /// True while the session's tokens are good: known, not revoked, its person not forgotten.
+    public func sessionIsLive(_ sessionId: String) -> Bool {
+        guard let session = sessions[sessionId], session.revokedReason == nil else { return false }
+        return people[session.personId]?.forgotten == false
+    }
+}

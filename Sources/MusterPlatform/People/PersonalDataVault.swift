@@ -1,0 +1,82 @@
+import Crypto
+import Foundation
+public import MusterNATS
+
+/// What Muster knows of a person that is personal: it is stored only sealed with the person's key.
+public struct PersonalData: Codable, Sendable, Equatable {
+    public var email: String
+    public var firstName: String
+    public var lastName: String
+    public var phone: String?
+    /// argon2id PHC string; sealed too, so nothing of a forgotten person's password remains usable.
+    public var passwordHash: String
+
+    public init(email: String, firstName: String, lastName: String, phone: String?, passwordHash: String) {
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
+        self.passwordHash = passwordHash
+    }
+}
+
+/// Crypto-shredding: one AES-256-GCM key per person in the `muster_person_keys` KV bucket, outside
+/// the log. Events carry personal data only as boxes sealed with that key; deleting the key (a KV
+/// purge, which leaves no earlier value in the bucket's stream) makes every box of that person
+/// unreadable for good, while the log stays append-only.
+public actor PersonalDataVault {
+    public static let bucketName = "muster_person_keys"
+    let jetStream: JetStream
+    let replicas: Int
+    private var bucket: KeyValue?
+
+    public init(jetStream: JetStream, replicas: Int = 1) {
+        self.jetStream = jetStream
+        self.replicas = replicas
+    }
+
+    private func keys() async throws -> KeyValue {
+        if let bucket { return bucket }
+        let opened = try await KeyValue.open(jetStream, bucket: Self.bucketName, replicas: replicas)
+        bucket = opened
+        return opened
+    }
+
+    /// Seals `data` with the person's key, creating the key on first use.
+    public func seal(_ data: PersonalData, for personId: String) async throws -> String {
+        let bucket = try await keys()
+        let key: SymmetricKey
+        if let stored = try await bucket.get(personId), stored.value.count == 32 {
+            key = SymmetricKey(data: stored.value)
+        } else {
+            let fresh = SymmetricKey(size: .bits256)
+            do {
+                try await bucket.create(personId, fresh.withUnsafeBytes { Data($0) })
+                key = fresh
+            } catch let error as NATSError where error.code == .wrongLastSequence {
+                // Another process made it first; or the person was forgotten, whose key never comes back.
+                guard let stored = try await bucket.get(personId), stored.value.count == 32 else { throw VaultError.forgotten }
+                key = SymmetricKey(data: stored.value)
+            }
+        }
+        let box = try AES.GCM.seal(try JSONEncoder().encode(data), using: key)
+        guard let combined = box.combined else { throw VaultError.forgotten }
+        return combined.base64EncodedString()
+    }
+
+    /// The person's data, or nil when their key is gone (forgotten) or the box is not theirs.
+    public func open(_ sealed: String, for personId: String) async throws -> PersonalData? {
+        guard let stored = try await keys().get(personId), stored.value.count == 32,
+              let combined = Data(base64Encoded: sealed),
+              let box = try? AES.GCM.SealedBox(combined: combined),
+              let plain = try? AES.GCM.open(box, using: SymmetricKey(data: stored.value)) else { return nil }
+        return try? JSONDecoder().decode(PersonalData.self, from: plain)
+    }
+
+    /// Deletes the person's key and its history from the bucket.
+    public func forget(_ personId: String) async throws {
+        try await keys().purge(personId)
+    }
+
+    public enum VaultError: Error, Sendable { case forgotten }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MusterCommandLine
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterPlatform
+import MusterRuntime
+
+struct PeopleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "people",
+        abstract: "Organisations and people: create an organisation, add a person with a role, forget a person.",
+        subcommands: [CreateOrg.self, Add.self, Forget.self])
+
+    /// Runs `body` with the platform's people over a fold of the log made for this command; the
+    /// fold's consumer is removed afterwards.
+    static func withPeople<T: Sendable>(_ common: CommonOptions, _ body: @escaping @Sendable (People) async throws -> T) async throws -> T {
+        try await common.withLog { log, _, logger in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("muster-people-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let instance = "cli-\(UInt32.random(in: .min ... .max))"
+            let runner = ProjectionRunner(PeopleProjection.self, log: log, store: SnapshotStore(directory: directory),
+                                          instance: instance, logger: logger)
+            let passwords = PasswordHasher(threads: 1)
+            let people = People(log: log, runner: runner, passwords: passwords)
+            let result = try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    await runner.runUntilCancelled()
+                    return nil
+                }
+                let deadline = ContinuousClock.now + .seconds(60)
+                while await !runner.caughtUp {
+                    guard ContinuousClock.now < deadline else { throw CommandFailure("the people fold did not catch up within 60 s") }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let result = try await body(people)
+                group.cancelAll()
+                return result
+            }
+            _ = try? await log.jetStream.deleteConsumer(stream: log.configuration.eventsStream,
+                                                        name: PeopleProjection.consumerName(instance: instance))
+            await passwords.shutdown()
+            return result
+        }
+    }
+
+    struct CreateOrg: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-org",
+            abstract: "Create an organisation people sign in to (idempotent on the slug).")
+
+        @Option(name: .long, help: "What clients send as org_slug: lowercase letters, digits and -.")
+        var slug: String
+        @Option(name: .long, help: "The app its people use: \(KeyApps.all.sorted().joined(separator: ", ")).")
+        var app: String
+        @Option(name: .long, help: "Its name, as people see it.")
+        var name: String
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let (slug, app, name) = (slug, app, name)
+            let org = try await PeopleCommand.withPeople(common) { people in
+                try await people.createOrganisation(slug: slug, app: app, name: name)
+            }
+            print("organisation \(org.slug) (\(org.app)): \(org.orgId)")
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a person with a role; the password is read from standard input.",
+            discussion: "The same rules as the app's sign-up apply (email pattern, password of 8+ characters with an uppercase letter and a digit).")
+
+        @Option(name: .long, help: "The organisation's slug.")
+        var org: String
+        @Option(name: .long, help: "One of \(PersonRoles.all.sorted().joined(separator: ", ")).")
+        var role: String
+        @Option(name: .long) var email: String
+        @Option(name: .long) var firstName: String
+        @Option(name: .long) var lastName: String
+        @Option(name: .long) var phone: String?
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let password = readLine(strippingNewline: true) ?? ""
+            let registration = People.Registration(orgSlug: org, email: email, firstName: firstName, lastName: lastName,
+                                                   phone: phone, password: password, role: role)
+            do {
+                let person = try await PeopleCommand.withPeople(common) { try await $0.addPerson(registration) }
+                print("\(person.role) \(person.personId) in \(org)")
+            } catch let error as AccountError {
+                throw CommandFailure(error.message)
+            }
+        }
+    }
+
+    struct Forget: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Forget a person: delete their key, so nothing sealed with it can be read again.",
+            discussion: "Give the person's id, or --org and --email. The log stays append-only; every fold shows the person as erased.")
+
+        @Argument(help: "The person's id (a UUID).")
+        var personId: String?
+        @Option(name: .long, help: "With --email: the organisation's slug.")
+        var org: String?
+        @Option(name: .long, help: "With --org: the email the person signs in with.")
+        var email: String?
+        @OptionGroup var common: CommonOptions
+
+        func validate() throws {
+            guard (personId != nil) != (org != nil && email != nil) else {
+                throw ValidationError("give a person id, or both --org and --email")
+            }
+        }
+
+        func run() async throws {
+            let (personId, org, email) = (personId, org, email)
+            let forgotten = try await PeopleCommand.withPeople(common) { people -> String in
+                var id = personId
+                if let org, let email { id = try await people.personId(orgSlug: org, email: email) }
+                guard let id else { throw CommandFailure("no person signs in to \(org ?? "?") with that email") }
+                do {
+                    try await people.forget(id, requestedBy: "cli:\(NSUserName())")
+                } catch let error as AccountError {
+                    throw CommandFailure(error.message)
+                }
+                return id
+            }
+            print("forgot \(forgotten): their key is deleted; what was sealed with it is unreadable")
+        }
+    }
+}

@@ -1,0 +1,6 @@
+import MusterOFFLEASH
+import MusterPlatform
+import MusterRuntime
+
+/// What these tests compose: the platform and OFFLEASH.
+let apps = MusterApps([PlatformApp(), OFFLEASHApp()])
