@@ -161,7 +161,9 @@ let package = Package(
         .target(
             name: "MusterOFFLEASH",
             dependencies: [
-                "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform",
+                "MusterEvents", "MusterLog", "MusterNATS", "MusterRuntime", "MusterPlatform",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

@@ -7,6 +7,7 @@ import MusterLog
 import MusterNATS
 import MusterOPL
 import MusterPlatform
+import MusterRuntime
 import NIOFoundationEssentialsCompat
 import Testing
 

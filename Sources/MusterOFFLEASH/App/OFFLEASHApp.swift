@@ -3,12 +3,14 @@ public import MusterLog
 import MusterPlatform
 public import MusterRuntime
 
-/// OFFLEASH, dog-walking bookings: accounts over the platform's people (ingest). Its analytics
-/// come through the collector like every app's.
+/// OFFLEASH, dog-walking bookings: accounts over the platform's people, the services catalog,
+/// customers' locations, walkers' rosters and bookings. Every route needs the person's key (their
+/// data is sealed with it), so all of them are served where people are: the ingest role. Its
+/// analytics come through the collector like every app's.
 public struct OFFLEASHApp: MusterApp {
     public let name = "offleash"
-    public var events: EventCatalog { EventCatalog() }
-    public var projections: [any Projection.Type] { [] }
+    public var events: EventCatalog { .offleash }
+    public var projections: [any Projection.Type] { [OFFLEASHProjection.self] }
     public var scopes: [String] { [] }
     /// The organisation a request without `org_slug` means.
     static let defaultOrg = "demo"
@@ -21,9 +23,15 @@ public struct OFFLEASHApp: MusterApp {
             let people = People.shared(in: environment)
             // The app never refreshes: its token lives as long as the old server's (24 h).
             let policy = People.TokenPolicy(app: name, accessLifetime: environment.configuration.offleashTokenLifetime)
+            let walks = Walks(log: environment.log, runner: environment.projections.runner(OFFLEASHProjection.self), people: people)
             parts.appends([AccountRegistered.self, AccountReleased.self, PersonForgotten.self,
                            SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])
-            parts.routes.append { AuthRoutes.add(to: $0, people: people, policy: policy) }
+            parts.appends([ServiceDefined.self, WalkerRostered.self, LocationSaved.self, LocationRemoved.self, LocationDefaulted.self,
+                           WalkBooked.self, WalkChanged.self])
+            parts.routes.append { routes in
+                AuthRoutes.add(to: routes, people: people, policy: policy)
+                WalksRoutes.add(to: routes, walks: walks)
+            }
         default:
             break
         }

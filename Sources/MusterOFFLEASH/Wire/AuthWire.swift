@@ -90,4 +90,14 @@ enum ContractDates {
     static func string(_ date: Date) -> String {
         Timestamp.string(millis: Timestamp.millis(date), fraction: false)
     }
+
+    /// What the app sends: `2026-11-21T14:00:00Z`, with or without fractions, or with an offset.
+    static func parse(_ text: String) -> Int64? {
+        if let millis = Timestamp.millis(text) { return millis }
+        guard text.count <= 40 else { return nil }
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return Timestamp.millis(date) }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text).map { Timestamp.millis($0) }
+    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-public import HTTPTypes
+import HTTPTypes
 public import Hummingbird
 import MusterEvents
 import MusterJSON
@@ -120,10 +120,6 @@ public enum MobileWriteRoutes {
             return // the retry found its aggregate already there: the same success
         }
     }
-}
-
-extension HTTPField.Name {
-    public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 }
 
 extension Optional where Wrapped == String {

@@ -367,8 +367,13 @@ public final class People: Sendable {
     /// The sign-in identity: HMAC-SHA-256 of the organisation and the normalised email under the
     /// lookup secret, so the log never holds an email, not even hashed without a key.
     func accountKey(orgId: String, email: String) async throws -> String {
-        let secret = try await lookupKey()
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(orgId)\n\(AccountRules.normalisedEmail(email))".utf8), using: secret)
+        try await keyedHash("\(orgId)\n\(AccountRules.normalisedEmail(email))")
+    }
+
+    /// HMAC-SHA-256 (lowercase hex) of `text` under the lookup secret: how personal values that
+    /// must be compared (an email, a customer's address) appear in the log without being readable.
+    public func keyedHash(_ text: String) async throws -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: try await lookupKey())
         return mac.map { String(format: "%02x", $0) }.joined()
     }
 

@@ -42,8 +42,9 @@ public actor PersonalDataVault {
         return opened
     }
 
-    /// Seals `data` with the person's key, creating the key on first use.
-    public func seal(_ data: PersonalData, for personId: String) async throws -> String {
+    /// Seals `data` (anything personal: a profile, a home address, free text) with the person's
+    /// key, creating the key on first use.
+    public func seal(_ data: some Encodable & Sendable, for personId: String) async throws -> String {
         let bucket = try await keys()
         let key: SymmetricKey
         if let stored = try await bucket.get(personId), stored.value.count == 32 {
@@ -66,11 +67,16 @@ public actor PersonalDataVault {
 
     /// The person's data, or nil when their key is gone (forgotten) or the box is not theirs.
     public func open(_ sealed: String, for personId: String) async throws -> PersonalData? {
+        try await open(PersonalData.self, sealed, for: personId)
+    }
+
+    /// What was sealed for the person, or nil when their key is gone or the box is not theirs.
+    public func open<T: Decodable & Sendable>(_ type: T.Type, _ sealed: String, for personId: String) async throws -> T? {
         guard let stored = try await keys().get(personId), stored.value.count == 32,
               let combined = Data(base64Encoded: sealed),
               let box = try? AES.GCM.SealedBox(combined: combined),
               let plain = try? AES.GCM.open(box, using: SymmetricKey(data: stored.value)) else { return nil }
-        return try? JSONDecoder().decode(PersonalData.self, from: plain)
+        return try? JSONDecoder().decode(T.self, from: plain)
     }
 
     /// Deletes the person's key and its history from the bucket.

@@ -6,11 +6,12 @@ import MusterJSON
 /// description refuses and Codable would let through.
 public enum RequestJSON {
     /// The body as `T`, read with MusterJSON's decoder (duplicate keys, bad UTF-8, deep nesting
-    /// refused), at most `maxBody` bytes (413 past it), with no `null` and no control characters.
-    public static func decode<T: Decodable>(_ type: T.Type, from request: Request, maxBody: Int) async throws -> T {
+    /// refused), at most `maxBody` bytes (413 past it), with no control characters, and no `null`
+    /// unless the contract sends them (`allowNulls`: OFFLEASH's `walker_id: null` means "any").
+    public static func decode<T: Decodable>(_ type: T.Type, from request: Request, maxBody: Int, allowNulls: Bool = false) async throws -> T {
         let buffer = try await request.body.collect(upTo: maxBody)
         let value = try buffer.withUnsafeReadableBytes { try JSONBytesDecoder().decode(T.self, from: $0) }
-        try refuseNulls(buffer)
+        if !allowNulls { try refuseNulls(buffer) }
         try refuseControlCharacters(buffer)
         return value
     }

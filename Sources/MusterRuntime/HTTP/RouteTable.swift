@@ -73,4 +73,8 @@ public struct Routes<Router: RouterMethods> {
     public func delete(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
         on(.delete, path, use: handler)
     }
+
+    public func put(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        on(.put, path, use: handler)
+    }
 }

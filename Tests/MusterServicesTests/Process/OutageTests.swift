@@ -8,6 +8,7 @@ import MusterEvents
 import MusterLog
 import MusterNATS
 import MusterOPL
+import MusterRuntime
 import MusterTesting
 import NIOCore
 import Testing

@@ -1,0 +1,83 @@
+public import MusterEvents
+
+/// `offleash.schedule.booked.v1`: a walk on a walker's schedule. The aggregate is the walker's
+/// schedule: every booking event of a walker is appended with the schedule's last sequence
+/// expected, so two requests that both saw a slot free cannot both take it, whichever process
+/// serves them.
+public struct WalkBooked: EventPayload {
+    public static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "booked", major: 1)
+
+    public var bookingId: String
+    public var walkerId: String
+    public var customerId: String
+    public var serviceId: String
+    public var locationId: String
+    public var start: String
+    public var end: String
+    public var priceCents: Int
+    /// The customer's notes, sealed with their key (free text about a person).
+    public var sealedNotes: String?
+
+    public var aggregateID: String { walkerId }
+
+    public func validate() throws {
+        for (value, field) in [(bookingId, "/bookingId"), (walkerId, "/walkerId"), (customerId, "/customerId"),
+                               (serviceId, "/serviceId"), (locationId, "/locationId")] {
+            try Validate.uuid(value, field: field)
+        }
+        try Validate.timestamp(start, field: "/start")
+        try Validate.timestamp(end, field: "/end")
+        guard let from = Timestamp.millis(start), let to = Timestamp.millis(end), from < to else {
+            throw EventValidationError(field: "/end", "must be after start")
+        }
+        guard (0...1_000_000).contains(priceCents) else { throw EventValidationError(field: "/priceCents", "must be 0 to 1000000") }
+        if let sealedNotes { try Validate.base64(sealedNotes, 40...8192, field: "/sealedNotes") }
+    }
+}
+
+/// `offleash.schedule.changed.v1`: a booking confirmed, cancelled, completed or moved.
+public struct WalkChanged: EventPayload {
+    public static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "changed", major: 1)
+    public static let changes: Set<String> = ["confirmed", "cancelled", "completed", "rescheduled"]
+
+    public var bookingId: String
+    public var walkerId: String
+    public var change: String
+    /// The new times, for `rescheduled`.
+    public var start: String?
+    public var end: String?
+    /// The role that made the change (`customer`, `walker`, `admin`).
+    public var by: String
+
+    public var aggregateID: String { walkerId }
+
+    public func validate() throws {
+        try Validate.uuid(bookingId, field: "/bookingId")
+        try Validate.uuid(walkerId, field: "/walkerId")
+        try Validate.oneOf(change, Self.changes, field: "/change")
+        try Validate.oneOf(by, ["customer", "walker", "admin"], field: "/by")
+        if change == "rescheduled" {
+            guard let start, let end else { throw EventValidationError(field: "/start", "a reschedule needs start and end") }
+            try Validate.timestamp(start, field: "/start")
+            try Validate.timestamp(end, field: "/end")
+            guard let from = Timestamp.millis(start), let to = Timestamp.millis(end), from < to else {
+                throw EventValidationError(field: "/end", "must be after start")
+            }
+        }
+    }
+}
+
+extension EventCatalog {
+    /// OFFLEASH's events: the catalog of services, walkers' hours, customers' locations, schedules.
+    public static var offleash: EventCatalog {
+        var catalog = EventCatalog()
+        catalog.register(ServiceDefined.self)
+        catalog.register(WalkerRostered.self)
+        catalog.register(LocationSaved.self)
+        catalog.register(LocationRemoved.self)
+        catalog.register(LocationDefaulted.self)
+        catalog.register(WalkBooked.self)
+        catalog.register(WalkChanged.self)
+        return catalog
+    }
+}

@@ -1,0 +1,115 @@
+public import MusterEvents
+public import MusterLog
+
+/// OFFLEASH's read model: each organisation's services, walkers' rosters, customers' locations
+/// (sealed) and every walker's schedule. Small per organisation; kept whole in memory.
+public enum OFFLEASHProjection: Projection {
+    public struct Location: Codable, Sendable, Equatable {
+        public var locationId: String
+        public var customerId: String
+        public var addressKey: String
+        public var sealed: String
+        public var isDefault: Bool
+        public var createdSequence: UInt64
+    }
+
+    public struct Booking: Codable, Sendable, Equatable {
+        public var bookingId: String
+        public var walkerId: String
+        public var customerId: String
+        public var serviceId: String
+        public var locationId: String
+        public var start: Int64
+        public var end: Int64
+        public var priceCents: Int
+        public var sealedNotes: String?
+        public var status: String
+    }
+
+    public struct Roster: Codable, Sendable, Equatable {
+        public var orgId: String
+        public var timeZone: String
+        public var shifts: [WalkerRostered.Shift]
+    }
+
+    public struct State: Codable, Sendable, Equatable {
+        public var services: [String: ServiceDefined] = [:]
+        public var rosters: [String: Roster] = [:]
+        public var locations: [String: Location] = [:]
+        public var bookings: [String: Booking] = [:]
+        /// walkerId → the stream sequence of the schedule's last event (what the next append expects).
+        public var scheduleSequence: [String: UInt64] = [:]
+    }
+
+    public static let name = "offleash"
+    public static let version = 1
+    public static let filterSubjects = ["events.offleash.>"]
+    public static let initialState = State()
+
+    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+        switch event.payload {
+        case let service as ServiceDefined:
+            if let existing = state.services[service.serviceId], existing.orgId != service.orgId {
+                throw ProjectionRejection("service \(service.serviceId) belongs to another organisation")
+            }
+            state.services[service.serviceId] = service
+        case let roster as WalkerRostered:
+            state.rosters[roster.walkerId] = Roster(orgId: roster.orgId, timeZone: roster.timeZone, shifts: roster.shifts)
+        case let saved as LocationSaved:
+            let created = state.locations[saved.locationId]?.createdSequence ?? event.sequence
+            if saved.isDefault { clearDefault(of: saved.customerId, in: &state) }
+            state.locations[saved.locationId] = Location(locationId: saved.locationId, customerId: saved.customerId, addressKey: saved.addressKey,
+                                                         sealed: saved.sealed, isDefault: saved.isDefault, createdSequence: created)
+        case let removed as LocationRemoved:
+            guard state.locations[removed.locationId]?.customerId == removed.customerId else { return }
+            state.locations[removed.locationId] = nil
+        case let defaulted as LocationDefaulted:
+            guard state.locations[defaulted.locationId]?.customerId == defaulted.customerId else { return }
+            clearDefault(of: defaulted.customerId, in: &state)
+            state.locations[defaulted.locationId]?.isDefault = true
+        case let booked as WalkBooked:
+            guard let start = Timestamp.millis(booked.start), let end = Timestamp.millis(booked.end) else {
+                throw ProjectionRejection("booking times are not timestamps")
+            }
+            state.bookings[booked.bookingId] = Booking(bookingId: booked.bookingId, walkerId: booked.walkerId, customerId: booked.customerId,
+                                                       serviceId: booked.serviceId, locationId: booked.locationId, start: start, end: end,
+                                                       priceCents: booked.priceCents, sealedNotes: booked.sealedNotes, status: "pending")
+            state.scheduleSequence[booked.walkerId] = event.sequence
+        case let changed as WalkChanged:
+            state.scheduleSequence[changed.walkerId] = event.sequence
+            guard var booking = state.bookings[changed.bookingId], booking.walkerId == changed.walkerId else { return }
+            switch changed.change {
+            case "rescheduled":
+                if let start = changed.start.flatMap({ Timestamp.millis($0) }), let end = changed.end.flatMap({ Timestamp.millis($0) }) {
+                    booking.start = start
+                    booking.end = end
+                }
+            default:
+                booking.status = changed.change
+            }
+            state.bookings[changed.bookingId] = booking
+        default:
+            return
+        }
+    }
+
+    static func clearDefault(of customerId: String, in state: inout State) {
+        for (id, location) in state.locations where location.customerId == customerId && location.isDefault {
+            state.locations[id]?.isDefault = false
+        }
+    }
+}
+
+extension OFFLEASHProjection.State {
+    /// The walker's bookings that hold time (not cancelled).
+    func busy(_ walkerId: String) -> [OFFLEASHProjection.Booking] {
+        bookings.values.filter { $0.walkerId == walkerId && $0.status != "cancelled" }
+    }
+
+    /// True when `walkerId` works all of [start, end) and has no booking overlapping it
+    /// (`ignoring` one, for a reschedule).
+    func isFree(_ walkerId: String, from start: Int64, to end: Int64, ignoring: String? = nil) -> Bool {
+        guard let roster = rosters[walkerId], Schedule.covers(roster, from: start, to: end) else { return false }
+        return !busy(walkerId).contains { $0.bookingId != ignoring && $0.start < end && start < $0.end }
+    }
+}

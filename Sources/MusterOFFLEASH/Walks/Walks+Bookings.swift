@@ -1,0 +1,190 @@
+public import Foundation
+import MusterEvents
+import MusterNATS
+import MusterLog
+public import MusterPlatform
+
+/// A booking as answers show it.
+public struct BookingView: Sendable, Equatable {
+    public var booking: OFFLEASHProjection.Booking
+    public var notes: String?
+    public var serviceName: String?
+    public var locationAddress: String?
+}
+
+/// A free slot of a day: when, and how many walkers could take it.
+public struct Slot: Sendable, Equatable {
+    public var start: Int64
+    public var end: Int64
+    public var walkers: Int
+}
+
+extension Walks {
+    public struct BookingRequest: Sendable {
+        public var walkerId: String?
+        public var serviceId: String
+        public var locationId: String
+        public var start: Int64
+        public var notes: String?
+        public var idempotencyKey: String?
+    }
+
+    /// Books a walk. With no walker named, the free walker with the fewest walks that day gets it.
+    /// Each try appends with the walker's schedule sequence expected: when another request took
+    /// the slot first the log refuses, the fold catches up and the next walker is tried. A retry
+    /// with the same `Idempotency-Key` answers the booking it made.
+    public func book(_ claims: AccessClaims, _ request: BookingRequest, now: Date = Date()) async throws -> BookingView {
+        try requireRole(claims, "customer", "admin")
+        let bookingId = request.idempotencyKey.map { Self.derivedID("booking", claims.personId, $0) } ?? UUID().uuidString.lowercased()
+        if let earlier = try await existingBooking(bookingId, customer: claims.personId) { return earlier }
+
+        let (service, location) = await runner.read { ($0.services[request.serviceId], $0.locations[request.locationId]) }
+        guard let service, service.orgId == claims.org, service.isActive else { throw OFFLEASHError(.notFound, "no active service \(request.serviceId.prefix(64))") }
+        guard let location, location.customerId == claims.personId else { throw OFFLEASHError(.notFound, "no location \(request.locationId.prefix(64))") }
+        guard request.start > Timestamp.millis(now) else { throw OFFLEASHError(.invalidField("start_time"), "start_time must be in the future") }
+        let end = request.start + Int64(service.durationMinutes) * 60_000
+        let notes = request.notes?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        if let notes, notes.count > 1000 { throw OFFLEASHError(.invalidField("notes"), "notes must be at most 1000 characters") }
+        let sealedNotes = try await notes.asyncMap { try await people.vault.seal($0, for: claims.personId) }
+
+        let orgWalkers = await walkers(org: claims.org)
+        if let named = request.walkerId, !orgWalkers.contains(named) { throw OFFLEASHError(.notFound, "no walker \(named.prefix(64))") }
+        for _ in 0..<8 {
+            let (candidates, sequences) = await runner.read { state -> ([String], [String: UInt64]) in
+                let free = (request.walkerId.map { [$0] } ?? orgWalkers).filter { state.isFree($0, from: request.start, to: end) }
+                let load = { (walker: String) in state.busy(walker).filter { abs($0.start - request.start) < 86_400_000 }.count }
+                return (free.sorted { (load($0), $0) < (load($1), $1) }, state.scheduleSequence)
+            }
+            guard let walker = candidates.first else {
+                throw OFFLEASHError(.conflict, request.walkerId == nil ? "No walker is free at that time" : "That walker is not free at that time")
+            }
+            let booked = WalkBooked(bookingId: bookingId, walkerId: walker, customerId: claims.personId, serviceId: service.serviceId,
+                                    locationId: location.locationId, start: Timestamp.string(millis: request.start, fraction: false),
+                                    end: Timestamp.string(millis: end, fraction: false), priceCents: service.priceCents, sealedNotes: sealedNotes)
+            let options = AppendOptions(idempotencyKey: request.idempotencyKey.map { "\(claims.personId):\($0)" },
+                                        expected: sequences[walker].map { .at($0) } ?? .noEvents)
+            do {
+                try await append(booked, actor: claims.personId, options: options)
+                if let made = try await existingBooking(bookingId, customer: claims.personId) { return made }
+                throw OFFLEASHError(.conflict, "the booking is still being recorded; retry with the same Idempotency-Key")
+            } catch let error as AppendError where error.code == .conflict {
+                // Someone else changed that walker's schedule first: read it again and choose again.
+                try await catchUp()
+                if let made = try await existingBooking(bookingId, customer: claims.personId) { return made }
+            }
+        }
+        throw OFFLEASHError(.conflict, "The schedule is busy; try again")
+    }
+
+    /// The free slots of `date` (`YYYY-MM-DD`) for a service: every half hour at which at least one
+    /// walker works and has nothing booked for the service's whole duration.
+    public func slots(_ claims: AccessClaims, serviceId: String, locationId: String, date: String, now: Date = Date()) async throws -> [Slot] {
+        let (service, location) = await runner.read { ($0.services[serviceId], $0.locations[locationId]) }
+        guard let service, service.orgId == claims.org, service.isActive else { throw OFFLEASHError(.notFound, "no active service \(serviceId.prefix(64))") }
+        guard let location, location.customerId == claims.personId || claims.role == "admin" else {
+            throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")
+        }
+        _ = location
+        let parts = date.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, Timestamp.millis(day: date) != nil else {
+            throw OFFLEASHError(.invalidField("date"), "date must be YYYY-MM-DD")
+        }
+        let walkers = await walkers(org: claims.org)
+        let earliest = Timestamp.millis(now)
+        return await runner.read { state in
+            var free: [Int64: Int] = [:]
+            for walker in walkers {
+                guard let roster = state.rosters[walker] else { continue }
+                for start in Schedule.candidateStarts(roster, date: date, durationMinutes: service.durationMinutes) where start > earliest {
+                    if state.isFree(walker, from: start, to: start + Int64(service.durationMinutes) * 60_000) { free[start, default: 0] += 1 }
+                }
+            }
+            return free.keys.sorted().map { Slot(start: $0, end: $0 + Int64(service.durationMinutes) * 60_000, walkers: free[$0] ?? 0) }
+        }
+    }
+
+    /// The customer's bookings (`asWalker` false) or the walker's, soonest first.
+    public func bookings(_ claims: AccessClaims, asWalker: Bool) async throws -> [BookingView] {
+        if asWalker { try requireRole(claims, "walker") }
+        let mine = await runner.read { state in
+            state.bookings.values.filter { asWalker ? $0.walkerId == claims.personId : $0.customerId == claims.personId }
+        }.sorted { ($0.start, $0.bookingId) < ($1.start, $1.bookingId) }
+        var views: [BookingView] = []
+        for booking in mine { views.append(try await view(booking)) }
+        return views
+    }
+
+    /// Confirms, cancels, completes or moves a booking, as the person's role may.
+    ///
+    /// customer: cancel or reschedule their own pending or confirmed walk; walker: confirm, cancel
+    /// or complete their own; admin: all of these in their organisation.
+    public func change(_ claims: AccessClaims, bookingId: String, to change: String, newStart: Int64? = nil, now: Date = Date()) async throws -> BookingView {
+        for _ in 0..<8 {
+            guard let booking = await runner.read({ $0.bookings[bookingId] }) else { throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))") }
+            let orgOfWalker = await people.runner.read { $0.people[booking.walkerId]?.orgId }
+            let role: String
+            switch claims.role {
+            case "customer" where booking.customerId == claims.personId && ["cancelled", "rescheduled"].contains(change): role = "customer"
+            case "walker" where booking.walkerId == claims.personId && ["confirmed", "cancelled", "completed"].contains(change): role = "walker"
+            case "admin" where orgOfWalker == claims.org: role = "admin"
+            default:
+                if booking.customerId != claims.personId && booking.walkerId != claims.personId && claims.role != "admin" {
+                    throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))")
+                }
+                throw OFFLEASHError(.forbidden, "a \(claims.role) may not make a booking \(change)")
+            }
+            let allowed: Set<String> = switch change {
+            case "confirmed": ["pending"]
+            case "completed": ["confirmed", "in_progress"]
+            default: ["pending", "confirmed"]
+            }
+            guard allowed.contains(booking.status) else { throw OFFLEASHError(.conflict, "the booking is \(booking.status)") }
+            var event = WalkChanged(bookingId: bookingId, walkerId: booking.walkerId, change: change, start: nil, end: nil, by: role)
+            if change == "rescheduled" {
+                guard let newStart, newStart > Timestamp.millis(now) else { throw OFFLEASHError(.invalidField("start_time"), "start_time must be in the future") }
+                let end = newStart + (booking.end - booking.start)
+                guard await runner.read({ $0.isFree(booking.walkerId, from: newStart, to: end, ignoring: bookingId) }) else {
+                    throw OFFLEASHError(.conflict, "The walker is not free at that time")
+                }
+                event.start = Timestamp.string(millis: newStart, fraction: false)
+                event.end = Timestamp.string(millis: end, fraction: false)
+            }
+            let expected = await runner.read { $0.scheduleSequence[booking.walkerId] }
+            do {
+                try await append(event, actor: claims.personId, options: AppendOptions(expected: expected.map { .at($0) } ?? .any))
+                guard let changed = await runner.read({ $0.bookings[bookingId] }) else { break }
+                return try await view(changed)
+            } catch let error as AppendError where error.code == .conflict {
+                try await catchUp()
+            }
+        }
+        throw OFFLEASHError(.conflict, "The schedule is busy; try again")
+    }
+
+    // MARK: Plumbing
+
+    func existingBooking(_ bookingId: String, customer: String) async throws -> BookingView? {
+        guard let booking = await runner.read({ $0.bookings[bookingId] }), booking.customerId == customer else { return nil }
+        return try await view(booking)
+    }
+
+    func view(_ booking: OFFLEASHProjection.Booking) async throws -> BookingView {
+        let (service, location) = await runner.read { ($0.services[booking.serviceId], $0.locations[booking.locationId]) }
+        let notes = try await booking.sealedNotes.asyncMap { try await people.vault.open(String.self, $0, for: booking.customerId) } ?? nil
+        let address = try await location.asyncMap { try await people.vault.open(LocationDetails.self, $0.sealed, for: booking.customerId) } ?? nil
+        return BookingView(booking: booking, notes: notes, serviceName: service?.name, locationAddress: address?.fullAddress)
+    }
+
+    /// Waits until the fold has read everything in the log now.
+    func catchUp() async throws {
+        let last = try await log.jetStream.streamInfo(log.configuration.eventsStream).state.lastSeq
+        _ = await runner.waitUntilApplied(last, timeout: Self.settle)
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,0 +1,137 @@
+import Crypto
+import Foundation
+import MusterEvents
+import MusterNATS
+public import MusterLog
+public import MusterPlatform
+
+/// OFFLEASH's domain: the catalog, customers' locations, walkers' rosters and bookings. Throws
+/// `OFFLEASHError`; knows nothing of HTTP. Every caller is a signed-in person (`AccessClaims`),
+/// and every answer is limited to the person's organisation.
+public final class Walks: Sendable {
+    public let log: EventLog
+    public let runner: ProjectionRunner<OFFLEASHProjection>
+    public let people: People
+    static let settle: Duration = .seconds(3)
+
+    public init(log: EventLog, runner: ProjectionRunner<OFFLEASHProjection>, people: People) {
+        self.log = log
+        self.runner = runner
+        self.people = people
+    }
+
+    // MARK: Services
+
+    /// The organisation's services by name; only active ones when `activeOnly`.
+    public func services(_ claims: AccessClaims, activeOnly: Bool) async -> [ServiceDefined] {
+        await runner.read { state in
+            state.services.values.filter { $0.orgId == claims.org && (!activeOnly || $0.isActive) }
+        }.sorted { ($0.name, $0.serviceId) < ($1.name, $1.serviceId) }
+    }
+
+    public struct ServiceFields: Sendable {
+        public var name: String
+        public var description: String?
+        public var durationMinutes: Int
+        public var priceCents: Int
+        public var isActive: Bool
+    }
+
+    /// Creates (`serviceId` nil) or changes a service; admins only.
+    public func defineService(_ claims: AccessClaims, serviceId: String?, _ fields: ServiceFields) async throws -> ServiceDefined {
+        try requireRole(claims, "admin")
+        if let serviceId {
+            guard await runner.read({ $0.services[serviceId]?.orgId }) == claims.org else {
+                throw OFFLEASHError(.notFound, "no service \(serviceId.prefix(64))")
+            }
+        }
+        let service = ServiceDefined(serviceId: serviceId ?? UUID().uuidString.lowercased(), orgId: claims.org,
+                                     name: fields.name.trimmingCharacters(in: .whitespacesAndNewlines),
+                                     description: fields.description?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty,
+                                     durationMinutes: fields.durationMinutes, priceCents: fields.priceCents, isActive: fields.isActive)
+        try await append(service, actor: claims.personId)
+        return service
+    }
+
+    // MARK: Rosters
+
+    /// Sets when a walker works; admins only.
+    public func setRoster(_ claims: AccessClaims, walkerId: String, timeZone: String, shifts: [WalkerRostered.Shift]) async throws {
+        try requireRole(claims, "admin")
+        guard await walkers(org: claims.org).contains(walkerId) else { throw OFFLEASHError(.notFound, "no walker \(walkerId.prefix(64))") }
+        guard TimeZone(identifier: timeZone) != nil else { throw OFFLEASHError(.invalidField("time_zone"), "unknown time zone \(timeZone.prefix(64))") }
+        try await append(WalkerRostered(walkerId: walkerId, orgId: claims.org, timeZone: timeZone, shifts: shifts), actor: claims.personId)
+    }
+
+    /// The walkers of an organisation (people with the walker role who are not forgotten).
+    func walkers(org: String) async -> [String] {
+        await people.runner.read { state in
+            state.people.filter { $0.value.orgId == org && $0.value.role == "walker" && !$0.value.forgotten }.keys.sorted()
+        }
+    }
+
+    // MARK: Plumbing
+
+    func requireRole(_ claims: AccessClaims, _ roles: String...) throws {
+        guard roles.contains(claims.role) else {
+            throw OFFLEASHError(.forbidden, "this needs the \(roles.joined(separator: " or ")) role")
+        }
+    }
+
+    @discardableResult
+    func append<P: EventPayload>(_ event: P, actor: String, options: AppendOptions = .init()) async throws -> UInt64 {
+        var options = options
+        options.actor = "person:\(actor)"
+        let result: AppendResult
+        do {
+            result = try await log.append(event, options: options)
+        } catch let error as AppendError where error.code == .invalid {
+            throw OFFLEASHError(.invalidField(Self.fieldName(error.payloadError?.field)), error.payloadError?.reason ?? error.message)
+        }
+        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        return result.sequence
+    }
+
+    /// `/durationMinutes` → `duration_minutes`, as the contract names fields.
+    static func fieldName(_ pointer: String?) -> String {
+        guard let pointer else { return "body" }
+        var name = ""
+        for character in pointer.dropFirst() {
+            if character == "/" { name += "." } else if character.isUppercase { name += "_" + character.lowercased() } else { name.append(character) }
+        }
+        return name.isEmpty ? "body" : name
+    }
+
+    /// A stable UUID for what `parts` name (a customer and their `Idempotency-Key`), so a retry
+    /// names the same booking.
+    static func derivedID(_ parts: String...) -> String {
+        let digest = Array(SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)))
+        let hex = digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let chars = Array(hex)
+        return "\(String(chars[0..<8]))-\(String(chars[8..<12]))-4\(String(chars[13..<16]))-a\(String(chars[17..<20]))-\(String(chars[20..<32]))"
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+extension Walks {
+    public struct Walker: Sendable, Equatable {
+        public var id: String
+        public var firstName: String
+        public var lastName: String
+    }
+
+    /// The organisation's walkers with their names (opened with each walker's key).
+    public func walkerList(_ claims: AccessClaims) async throws -> [Walker] {
+        var list: [Walker] = []
+        for id in await walkers(org: claims.org) {
+            guard let person = await people.runner.read({ $0.people[id] }),
+                  let account = await people.runner.read({ $0.accounts[person.accountKey] }),
+                  let personal = try await people.vault.open(account.sealed, for: id) else { continue }
+            list.append(Walker(id: id, firstName: personal.firstName, lastName: personal.lastName))
+        }
+        return list
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import MusterEvents
+import MusterPlatform
+
+/// OFFLEASH's catalog, location and booking bodies, as the contract spells them.
+struct ServiceBody: Encodable {
+    var id: String
+    var name: String
+    var description: String?
+    var durationMinutes: Int
+    var priceCents: Int
+    var priceDisplay: String
+    var isActive: Bool
+
+    init(_ service: ServiceDefined) {
+        id = service.serviceId
+        name = service.name
+        description = service.description
+        durationMinutes = service.durationMinutes
+        priceCents = service.priceCents
+        priceDisplay = Money.display(service.priceCents)
+        isActive = service.isActive
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, description, durationMinutes = "duration_minutes", priceCents = "price_cents", priceDisplay = "price_display", isActive = "is_active"
+    }
+}
+
+struct ServiceRequest: Decodable {
+    var name: String
+    var description: String?
+    var durationMinutes: Int
+    var priceCents: Int
+    var isActive: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case name, description, durationMinutes = "duration_minutes", priceCents = "price_cents", isActive = "is_active"
+    }
+}
+
+struct LocationRequest: Decodable {
+    var name: String
+    var address: String
+    var city: String
+    var state: String
+    var zipCode: String
+    var latitude: Double
+    var longitude: Double
+    var notes: String?
+    var isDefault: Bool?
+
+    var details: LocationDetails {
+        LocationDetails(name: name, address: address, city: city, state: state, zipCode: zipCode, latitude: latitude, longitude: longitude, notes: notes)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, address, city, state, zipCode = "zip_code", latitude, longitude, notes, isDefault = "is_default"
+    }
+}
+
+struct LocationBody: Encodable {
+    var id: String
+    var name: String
+    var address: String
+    var city: String
+    var state: String
+    var zipCode: String
+    var latitude: Double
+    var longitude: Double
+    var notes: String?
+    var isDefault: Bool
+    var fullAddress: String
+
+    init(_ view: LocationView) {
+        let d = view.details
+        id = view.locationId
+        name = d.name
+        address = d.address
+        city = d.city
+        state = d.state
+        zipCode = d.zipCode
+        latitude = d.latitude
+        longitude = d.longitude
+        notes = d.notes
+        isDefault = view.isDefault
+        fullAddress = d.fullAddress
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, address, city, state, zipCode = "zip_code", latitude, longitude, notes, isDefault = "is_default", fullAddress = "full_address"
+    }
+}
+
+struct BookingRequestBody: Decodable {
+    var walkerId: String?
+    var serviceId: String
+    var locationId: String
+    var startTime: String
+    var notes: String?
+
+    enum CodingKeys: String, CodingKey {
+        case walkerId = "walker_id", serviceId = "service_id", locationId = "location_id", startTime = "start_time", notes
+    }
+}
+
+struct RescheduleBody: Decodable {
+    var startTime: String
+    enum CodingKeys: String, CodingKey { case startTime = "start_time" }
+}
+
+/// `{id, customer_id, walker_id, service_id, location_id, status, scheduled_start, scheduled_end,
+/// price_cents, price_display, notes}`; the lists add `service_name` and `location_address`.
+struct BookingBody: Encodable {
+    var id: String
+    var customerId: String
+    var walkerId: String
+    var serviceId: String
+    var locationId: String
+    var status: String
+    var scheduledStart: String
+    var scheduledEnd: String
+    var priceCents: Int
+    var priceDisplay: String
+    var notes: String?
+    var serviceName: String?
+    var locationAddress: String?
+
+    init(_ view: BookingView, listed: Bool) {
+        let b = view.booking
+        id = b.bookingId
+        customerId = b.customerId
+        walkerId = b.walkerId
+        serviceId = b.serviceId
+        locationId = b.locationId
+        status = b.status
+        scheduledStart = Timestamp.string(millis: b.start, fraction: false)
+        scheduledEnd = Timestamp.string(millis: b.end, fraction: false)
+        priceCents = b.priceCents
+        priceDisplay = Money.display(b.priceCents)
+        notes = view.notes
+        serviceName = listed ? view.serviceName : nil
+        locationAddress = listed ? view.locationAddress : nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, customerId = "customer_id", walkerId = "walker_id", serviceId = "service_id", locationId = "location_id", status,
+             scheduledStart = "scheduled_start", scheduledEnd = "scheduled_end", priceCents = "price_cents", priceDisplay = "price_display",
+             notes, serviceName = "service_name", locationAddress = "location_address"
+    }
+}
+
+/// `GET /availability/slots`: `{date, service_id, slots: [{start_time, end_time, available_walkers}]}`.
+struct SlotsBody: Encodable {
+    struct SlotBody: Encodable {
+        var startTime: String
+        var endTime: String
+        var availableWalkers: Int
+        enum CodingKeys: String, CodingKey { case startTime = "start_time", endTime = "end_time", availableWalkers = "available_walkers" }
+    }
+
+    var date: String
+    var serviceId: String
+    var slots: [SlotBody]
+    enum CodingKeys: String, CodingKey { case date, serviceId = "service_id", slots }
+}
+
+struct RosterRequest: Decodable {
+    struct Shift: Decodable {
+        var weekday: Int
+        var start: String
+        var end: String
+    }
+
+    var timeZone: String
+    var shifts: [Shift]
+    enum CodingKeys: String, CodingKey { case timeZone = "time_zone", shifts }
+}
+
+struct WalkerBody: Encodable {
+    var id: String
+    var firstName: String
+    var lastName: String
+    enum CodingKeys: String, CodingKey { case id, firstName = "first_name", lastName = "last_name" }
+}
+
+enum Money {
+    /// `$12.34`.
+    static func display(_ cents: Int) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let magnitude = cents.magnitude
+        let rest = magnitude % 100
+        return "\(sign)$\(magnitude / 100).\(rest < 10 ? "0" : "")\(rest)"
+    }
+}
