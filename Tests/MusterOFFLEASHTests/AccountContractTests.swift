@@ -172,6 +172,7 @@ struct AccountContractTests {
         try await Self.withDemo { app, people in
             let email = "forget.me@example.com"
             let signedUp = try appDecoder.decode(ContractSignedIn.self, from: Data(buffer: try await Self.register(app, email: email).body))
+            let keyBytes = try #require(try await KeyValue.open(app.log.jetStream, bucket: PersonalDataVault.bucketName, erasable: true).get(signedUp.user.id)).value
             let wrong = try await app.request("/users/me", method: .delete, headers: Self.bearer(signedUp.token), json: #"{"password": "Nope12345"}"#)
             #expect(wrong.status == .badRequest)
             let gone = try await app.request("/users/me", method: .delete, headers: Self.bearer(signedUp.token), json: #"{"password": "\#(Self.password)"}"#)
@@ -192,8 +193,17 @@ struct AccountContractTests {
                     #expect(!text.contains("runner"), "\(stream) #\(sequence) holds the name")
                 }
             }
-            let keys = try await KeyValue.open(js, bucket: PersonalDataVault.bucketName)
+            let keys = try await KeyValue.open(js, bucket: PersonalDataVault.bucketName, erasable: true)
             #expect(try await keys.get(signedUp.user.id) == nil)
+            // Nor on the server's disk: the purge leaves no copy of the key in the store's files.
+            let store = app.env.server.directory
+            var found: [String] = []
+            for case let file as URL in FileManager.default.enumerator(at: store, includingPropertiesForKeys: nil) ?? FileManager.DirectoryEnumerator() {
+                guard let bytes = try? Data(contentsOf: file) else { continue }
+                if bytes.range(of: keyBytes) != nil { found.append(file.path) }
+                if bytes.range(of: Data("forget.me".utf8)) != nil { found.append(file.path + " (email)") }
+            }
+            #expect(found.isEmpty, "the person's key or email is still on the server's disk: \(found)")
             #expect(await people.runner.read { $0.people[signedUp.user.id]?.forgotten } == true)
 
             // The email is free again, for a new person.

@@ -87,6 +87,14 @@ extension JetStream {
         _ = try await call("STREAM.DELETE.\(name)", Empty(), as: Deleted.self)
     }
 
+    /// Deletes one message. With `erase` (the default) the server overwrites its bytes on disk with
+    /// random data instead of only marking them deleted: what was stored is gone from the files.
+    public func deleteMessage(stream: String, sequence: UInt64, erase: Bool = true) async throws {
+        struct Request: Encodable { var seq: UInt64; var noErase: Bool }
+        struct Deleted: Decodable { var success: Bool }
+        _ = try await call("STREAM.MSG.DELETE.\(stream)", Request(seq: sequence, noErase: !erase), as: Deleted.self)
+    }
+
     /// Reads one stored message: by sequence, or the last one on a subject.
     public func getMessage(stream: String, sequence: UInt64? = nil, lastBySubject: String? = nil) async throws -> StoredMessage {
         struct Request: Encodable { var seq: UInt64?; var lastBySubj: String? }

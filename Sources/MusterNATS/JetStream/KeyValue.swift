@@ -15,11 +15,13 @@ public struct KeyValue: Sendable {
     func subject(_ key: String) -> String { "$KV.\(bucket).\(key)" }
 
     /// Opens the bucket, creating it (or updating its history) when needed.
-    public static func open(_ jetStream: JetStream, bucket: String, history: Int = 1, replicas: Int = 1) async throws -> KeyValue {
+    /// - Parameter erasable: lets `erase` delete single values (KV buckets deny that by default).
+    public static func open(_ jetStream: JetStream, bucket: String, history: Int = 1, replicas: Int = 1,
+                            erasable: Bool = false) async throws -> KeyValue {
         var config = StreamConfig(name: "KV_\(bucket)", subjects: ["$KV.\(bucket).>"])
         config.maxMsgsPerSubject = Int64(history)
         config.allowRollupHdrs = true
-        config.denyDelete = true
+        config.denyDelete = !erasable
         config.allowDirect = true
         config.discard = .new
         config.duplicateWindow = 120_000_000_000
@@ -78,6 +80,17 @@ public struct KeyValue: Sendable {
         headers["KV-Operation"] = "PURGE"
         headers["Nats-Rollup"] = "sub"
         _ = try await jetStream.publish(OutgoingMessage(subject: subject(key), headers: headers, payload: Data()))
+    }
+
+    /// Purges the key after overwriting each stored value's bytes on the server's disk (a purge
+    /// alone leaves them in the stream's block files until compaction). Needs an `erasable` bucket.
+    public func erase(_ key: String) async throws {
+        try validate(key)
+        for _ in 0..<8 { // one value per key in a bucket of history 1; a few more at most
+            guard let entry = try await get(key) else { break }
+            try await jetStream.deleteMessage(stream: streamName, sequence: entry.revision, erase: true)
+        }
+        try await purge(key)
     }
 
     private func validate(_ key: String) throws {

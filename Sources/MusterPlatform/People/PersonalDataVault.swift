@@ -21,9 +21,9 @@ public struct PersonalData: Codable, Sendable, Equatable {
 }
 
 /// Crypto-shredding: one AES-256-GCM key per person in the `muster_person_keys` KV bucket, outside
-/// the log. Events carry personal data only as boxes sealed with that key; deleting the key (a KV
-/// purge, which leaves no earlier value in the bucket's stream) makes every box of that person
-/// unreadable for good, while the log stays append-only.
+/// the log. Events carry personal data only as boxes sealed with that key; erasing the key (its
+/// stored bytes overwritten, then purged) makes every box of that person unreadable for good,
+/// while the log stays append-only.
 public actor PersonalDataVault {
     public static let bucketName = "muster_person_keys"
     let jetStream: JetStream
@@ -37,7 +37,7 @@ public actor PersonalDataVault {
 
     private func keys() async throws -> KeyValue {
         if let bucket { return bucket }
-        let opened = try await KeyValue.open(jetStream, bucket: Self.bucketName, replicas: replicas)
+        let opened = try await KeyValue.open(jetStream, bucket: Self.bucketName, replicas: replicas, erasable: true)
         bucket = opened
         return opened
     }
@@ -79,9 +79,10 @@ public actor PersonalDataVault {
         return try? JSONDecoder().decode(T.self, from: plain)
     }
 
-    /// Deletes the person's key and its history from the bucket.
+    /// Deletes the person's key: its bytes are overwritten on the server's disk, then the key is
+    /// purged from the bucket (a purge alone would leave the bytes in the stream's files).
     public func forget(_ personId: String) async throws {
-        try await keys().purge(personId)
+        try await keys().erase(personId)
     }
 
     public enum VaultError: Error, Sendable { case forgotten }

@@ -52,16 +52,16 @@ struct DeployTests {
         #expect(appended.sequence == 1)
 
         // ingest keeps the keys that seal people's data; no other service may read them.
-        let personKeys = try await KeyValue.open(ingest.jetStream, bucket: PersonalDataVault.bucketName)
+        let personKeys = try await KeyValue.open(ingest.jetStream, bucket: PersonalDataVault.bucketName, erasable: true)
         try await personKeys.create("p1", Data(repeating: 1, count: 32))
         #expect(try await personKeys.get("p1")?.value.count == 32)
-        try await personKeys.purge("p1")
+        try await personKeys.erase("p1")
         #expect(try await personKeys.get("p1") == nil)
 
         let (queryConnection, query) = try await log("query", "query-pw")
         try await query.bootstrap() // allowed to check the streams
         await #expect(throws: (any Error).self, "query must not read people's keys") {
-            _ = try await KeyValue.open(query.jetStream, bucket: PersonalDataVault.bucketName).get("p1")
+            _ = try await KeyValue.open(query.jetStream, bucket: PersonalDataVault.bucketName, erasable: true).get("p1")
         }
         await #expect(throws: (any Error).self, "query must not append events") {
             _ = try await query.append(issuedKey(scopes: ["read:mobile"]).event)
