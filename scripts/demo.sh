@@ -16,6 +16,10 @@ $M keys issue --app field --scopes write:sync,read:sync --label "Field crew tabl
 leaked=$($M keys issue --app offleash --scopes read:services --label "OFFLEASH beta (leaked)" 2>&1 >/dev/null | sed -E 's/^issued (key_[0-9a-f]+).*/\1/')
 admin=$($M keys issue --app platform --scopes admin:platform --label "demo operator")
 
+echo "== an OPL moderator's account (signs in at /moderation with email and password)"
+$M people create-org --slug opl --app opl --name "Online Picket Line moderators"
+echo "Picket2026" | $M people add --org opl --role moderator --email moderator@opl.demo --first-name Morgan --last-name Moderator 2>&1 || true
+
 echo "== revoking the leaked key $leaked (v2: who and why)"
 $M keys revoke "$leaked" --reason "posted in a public issue tracker"
 

@@ -242,6 +242,38 @@ struct ModerationTests {
         }
     }
 
+    @Test func moderatorsSignInWithTheirAccountsAndSigningOutEndsTheSession() async throws {
+        try await apps.withTestApp(["moderation"]) { app in
+            let people = People.shared(in: app.env.environment)
+            try await people.createOrganisation(slug: "opl", app: "opl", name: "OPL moderators")
+            _ = try await people.addPerson(People.Registration(orgSlug: "opl", email: "mo@example.com", firstName: "Mo", lastName: "D",
+                                                               phone: nil, password: "Picket2026", role: "moderator"))
+            _ = try await people.addPerson(People.Registration(orgSlug: "opl", email: "sam@example.com", firstName: "Sam", lastName: "S",
+                                                               phone: nil, password: "Picket2026", role: "customer"))
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            func login(_ body: String) async throws -> TestResponse {
+                try await app.client.execute(uri: "/moderation/login", method: .post, headers: form, body: ByteBuffer(string: body))
+            }
+            #expect(try await app.request("/moderation").text.contains("name=\"password\""))
+            let wrong = try await login("org=opl&email=mo%40example.com&password=nope")
+            #expect(wrong.status == .unauthorized && wrong.text.contains("Wrong email or password"))
+            let notModerator = try await login("org=opl&email=sam%40example.com&password=Picket2026")
+            #expect(notModerator.status == .unauthorized && notModerator.text.contains("not a moderator"))
+
+            let signedIn = try await login("org=opl&email=mo%40example.com&password=Picket2026")
+            #expect(signedIn.status == .seeOther)
+            let setCookie = try #require(signedIn.headers[.setCookie])
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"))
+            let cookie: HTTPFields = [.cookie: String(setCookie.prefix { $0 != ";" })]
+            let page = try await app.client.execute(uri: "/moderation", method: .get, headers: cookie)
+            #expect(page.status == .ok && page.text.contains("Signed in as person:"), "\(page.text.prefix(300))")
+
+            #expect(try await app.client.execute(uri: "/moderation/logout", method: .post, headers: cookie).status == .seeOther)
+            // The token in the old cookie opens nothing any more: its session ended.
+            #expect(try await app.client.execute(uri: "/moderation", method: .get, headers: cookie).status == .unauthorized)
+        }
+    }
+
     @Test func actionsEndWhenTheirDurationRunsOut() async throws {
         try await apps.withTestApp(["query"]) { app in
             let expired = SeededAction(start: Date().addingTimeInterval(-10 * 86_400), durationDays: 3)

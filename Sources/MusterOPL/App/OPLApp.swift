@@ -38,9 +38,12 @@ public struct OPLApp: MusterApp {
             parts.services += [ModerationChecksProcessor.make(opl: opl.runner, log: environment.log, logger: environment.logger),
                                ExpirySweeper(runner: opl.runner, log: environment.log, logger: environment.logger)]
             let (desk, keys) = (ModerationDesk(runner: opl.runner, log: environment.log), keys)
+            // Moderators sign in to the page with their accounts (sessions are people's events).
+            let people = People.shared(in: environment)
+            parts.appends([SessionStarted.self, SessionRevoked.self])
             parts.routes.append { routes in
                 ModerationRoutes.add(to: routes, keys: keys, desk: desk)
-                ModerationPageRoutes.add(to: routes, keys: keys, desk: desk)
+                ModerationPageRoutes.add(to: routes, keys: keys, people: people, desk: desk)
             }
         case .query:
             let (opl, keys) = (OPLParts.shared(in: environment), keys)

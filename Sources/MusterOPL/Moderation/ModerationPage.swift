@@ -7,7 +7,12 @@ enum ModerationPage {
         page.raw("<h1>Online Picket Line moderation</h1>")
         if let message { page.raw("<p class=\"flag\">"); page.text(message); page.raw("</p>") }
         page.raw("""
-        <form method="post" action="/moderation/login"><label>Moderator API key (scope moderate:opl)<br>
+        <form method="post" action="/moderation/login"><input type="hidden" name="org" value="opl">
+        <label>Email<br><input type="email" name="email" autocomplete="username" size="40"></label><br>
+        <label>Password<br><input type="password" name="password" autocomplete="current-password" size="40"></label>
+        <button>Sign in</button></form>
+        <p class="muted">or with a moderator API key:</p>
+        <form method="post" action="/moderation/login"><label>API key (scope moderate:opl)<br>
         <input type="password" name="key" autocomplete="off" size="70"></label> <button>Sign in</button></form>
         """)
         return page.finish()

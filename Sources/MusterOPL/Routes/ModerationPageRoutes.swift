@@ -1,18 +1,21 @@
 import Foundation
 public import Hummingbird
+import MusterEvents
 import MusterLog
 public import MusterPlatform
 public import MusterRuntime
 
-/// The plain HTML moderation page at `/moderation`. A moderator signs in with a key that has
-/// `moderate:opl`; it is kept in an HttpOnly, SameSite=Strict cookie scoped to `/moderation`
-/// (Strict keeps other sites from posting decisions with it). Forms post back here and are
-/// answered with a redirect (303) to the page that shows the result.
+/// The plain HTML moderation page at `/moderation`. A moderator signs in with their account (a
+/// person with the moderator role in an OPL organisation; the cookie then holds an 8-hour access
+/// token, and signing out ends its session) or with a key that has `moderate:opl`. Either is kept
+/// in an HttpOnly, SameSite=Strict cookie scoped to `/moderation` (Strict keeps other sites from
+/// posting decisions with it). Forms post back here and are answered with a redirect (303) to the
+/// page that shows the result.
 public enum ModerationPageRoutes {
     static let cookie = KeyCookie(name: "muster_moderator", path: "/moderation")
 
     struct Form: Decodable {
-        var key, reason, into, durationDays, urls, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
+        var key, email, password, org, reason, into, durationDays, urls, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
     }
 
     static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response { HTMLResponse.page(body, status: status) }
@@ -30,12 +33,22 @@ public enum ModerationPageRoutes {
         request.uri.queryParameters["done"].map { "Done: \($0.prefix(60))" }
     }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, desk: ModerationDesk) {
+    /// Moderators' sessions: a working day.
+    static let policy = People.TokenPolicy(app: "opl", accessLifetime: .seconds(8 * 3600), refreshLifetime: .seconds(8 * 3600))
+
+    /// An access token rather than an API key (a key is `opl_` and hex; a JWT has two dots).
+    static func isToken(_ value: String) -> Bool { value.split(separator: ".", omittingEmptySubsequences: false).count == 3 }
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, people: People, desk: ModerationDesk) {
         let authenticator = keys
         /// The moderator behind the cookie, or nil (then the page shows the sign-in form).
         @Sendable func moderator(_ request: Request) async -> AuthenticatedClient? {
-            guard let key = cookie.key(in: request),
-                  let client = try? await authenticator.authenticate(key), client.scopes.contains(OPLScopes.moderate) else { return nil }
+            guard let value = cookie.key(in: request) else { return nil }
+            if isToken(value) {
+                guard let claims = try? await people.validate(value), claims.role == "moderator", claims.app == "opl" else { return nil }
+                return AuthenticatedClient(id: "person:\(claims.personId)", app: "opl", scopes: [OPLScopes.moderate])
+            }
+            guard let client = try? await authenticator.authenticate(value), client.scopes.contains(OPLScopes.moderate) else { return nil }
             return client
         }
 
@@ -45,15 +58,33 @@ public enum ModerationPageRoutes {
             let queue = await desk.runner.read { ModerationQueue(state: $0, filter: filter) }
             return html(ModerationPage.queue(queue, filter: filter, moderator: client.id, notice: notice(request)))
         }
-        routes.post("/moderation/login") { request, _ in
-            let key = try await form(request).key?.trimmingCharacters(in: .whitespaces) ?? ""
+        routes.post("/moderation/login") { request, context in
+            let f = try await form(request)
+            if let email = f.email, !email.isEmpty {
+                let signedIn: People.SignedIn
+                do {
+                    signedIn = try await people.login(orgSlug: f.org.flatMap { $0.isEmpty ? nil : $0 } ?? "opl", email: email, password: f.password ?? "",
+                                                      address: People.clientAddress(request, context), policy: policy)
+                } catch let error as AccountError {
+                    return signIn(error.code == .wrongCredentials ? "Wrong email or password." : error.message)
+                }
+                guard signedIn.account.role == "moderator" else {
+                    return signIn("That account is not a moderator's.")
+                }
+                return redirect("/moderation", headers: cookie.signIn(signedIn.accessToken))
+            }
+            let key = f.key?.trimmingCharacters(in: .whitespaces) ?? ""
             guard let client = try? await authenticator.authenticate(key), client.scopes.contains(OPLScopes.moderate) else {
                 return signIn("That key is unknown, revoked, or lacks moderate:opl.")
             }
             return redirect("/moderation", headers: cookie.signIn(key))
         }
-        routes.post("/moderation/logout") { _, _ in
-            redirect("/moderation", headers: cookie.signOut)
+        routes.post("/moderation/logout") { request, _ in
+            // Signing out of an account ends its session, not only the cookie.
+            if let value = cookie.key(in: request), isToken(value), let claims = try? await people.validate(value) {
+                try? await people.logout(claims)
+            }
+            return redirect("/moderation", headers: cookie.signOut)
         }
         routes.get("/moderation/actions/:id") { request, context in
             guard await moderator(request) != nil else { return signIn(nil) }
