@@ -90,7 +90,7 @@ test: deps tools
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## Fuzzing: our modules instrumented for libFuzzer, in their own build folder (.build-fuzz).
-FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json
+FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts
 FUZZ_SECONDS ?= 60
 FUZZ_BIN     := .build-fuzz/debug/muster-fuzz
 
@@ -110,6 +110,7 @@ bench: deps tools release gazetteer $(BENCH_PY)
 	@bench/run.sh
 	@bench/opl.sh
 	@bench/analytics.sh
+	@bench/offleash.sh
 
 $(BENCH_PY):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/bench-py reverse_geocoder==$(RG_VERSION) \

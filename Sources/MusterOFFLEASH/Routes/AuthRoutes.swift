@@ -1,6 +1,11 @@
+import Foundation
+import HTTPTypes
 public import Hummingbird
+import MusterEvents
 public import MusterPlatform
 public import MusterRuntime
+import NIOCore
+import Synchronization
 
 /// OFFLEASH's accounts: `/auth/register`, `/auth/login`, `/auth/validate`, `/auth/refresh`,
 /// `/auth/logout`, `/users/me`. At the root, because the app's base URL has no `/api`.
@@ -25,10 +30,16 @@ public enum AuthRoutes {
             return try JSONResponse.make(.ok, SignedInBody(signedIn))
         }
 
+        let answers = ValidateAnswers()
         routes.get("/auth/validate") { request, _ in
-            let claims = try await people.validate(request)
+            guard let token = People.bearerToken(request.headers[.authorization]) else { throw AccountError(.invalidToken, "missing bearer token") }
+            let (claims, checkpoint) = try await people.validateAtCheckpoint(token)
+            if let bytes = answers.answer(token, at: checkpoint) { return ValidateAnswers.response(bytes) }
             let account = try await people.rememberedAccount(claims)
-            return try JSONResponse.make(.ok, ValidateBody(expiresAt: ContractDates.string(claims.expiresAt), user: UserBody(account)))
+            let bytes = ByteBuffer(bytes: try JSONResponse.encoder.encode(ValidateBody(expiresAt: ContractDates.string(claims.expiresAt),
+                                                                                       user: UserBody(account))))
+            answers.keep(bytes, for: token, at: checkpoint)
+            return ValidateAnswers.response(bytes)
         }
 
         routes.post("/auth/refresh") { request, _ in
@@ -53,5 +64,27 @@ public enum AuthRoutes {
             try await people.forgetSelf(claims, password: body.password)
             return Response(status: .noContent)
         }
+    }
+}
+
+/// The answers of `/auth/validate`, kept per token for as long as the people fold has not moved:
+/// the app validates the same token on every launch, and the answer can only change with an event.
+final class ValidateAnswers: Sendable {
+    private let kept = Mutex<[String: (checkpoint: UInt64, bytes: ByteBuffer)]>([:])
+    static let limit = 50_000
+
+    func answer(_ token: String, at checkpoint: UInt64) -> ByteBuffer? {
+        kept.withLock { $0[token].flatMap { $0.checkpoint == checkpoint ? $0.bytes : nil } }
+    }
+
+    func keep(_ bytes: ByteBuffer, for token: String, at checkpoint: UInt64) {
+        kept.withLock { kept in
+            if kept.count >= Self.limit { kept.removeAll(keepingCapacity: true) }
+            kept[token] = (checkpoint, bytes)
+        }
+    }
+
+    static func response(_ bytes: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: bytes))
     }
 }

@@ -110,7 +110,7 @@ extension Walks {
             state.bookings.values.filter { asWalker ? $0.walkerId == claims.personId : $0.customerId == claims.personId }
         }.sorted { ($0.start, $0.bookingId) < ($1.start, $1.bookingId) }
         var views: [BookingView] = []
-        for booking in mine { views.append(try await view(booking)) }
+        for booking in mine { views.append(try await view(booking, listed: true)) }
         return views
     }
 
@@ -168,10 +168,12 @@ extension Walks {
         return try await view(booking)
     }
 
-    func view(_ booking: OFFLEASHProjection.Booking) async throws -> BookingView {
+    /// The booking as answers show it; `listed` adds the service name and the location's address
+    /// (the lists show them; opening the address reads the customer's key).
+    func view(_ booking: OFFLEASHProjection.Booking, listed: Bool = false) async throws -> BookingView {
         let (service, location) = await runner.read { ($0.services[booking.serviceId], $0.locations[booking.locationId]) }
         let notes = try await booking.sealedNotes.asyncMap { try await people.vault.open(String.self, $0, for: booking.customerId) } ?? nil
-        let address = try await location.asyncMap { try await people.vault.open(LocationDetails.self, $0.sealed, for: booking.customerId) } ?? nil
+        let address = listed ? try await location.asyncMap { try await people.vault.open(LocationDetails.self, $0.sealed, for: booking.customerId) } ?? nil : nil
         return BookingView(booking: booking, notes: notes, serviceName: service?.name, locationAddress: address?.fullAddress)
     }
 

@@ -1,20 +1,23 @@
 import Synchronization
 
 /// Sign-in attempts per account and per client address, in fixed windows: past `limit` failures
-/// of one account in `window` (or `limit × 4` attempts from one address) the next attempt is
-/// refused before any password is hashed, with the seconds until the window ends. A success clears
-/// the account's count. Memory is bounded: past `maxEntries` tracked keys the oldest windows go.
+/// of one account in `window`, or `addressLimit` attempts from one address (0: no address limit),
+/// the next attempt is refused before any password is hashed, with the seconds until the window
+/// ends. A success clears the account's count. Memory is bounded: past `maxEntries` tracked keys
+/// the expired windows go.
 public final class AttemptLimiter: Sendable {
     struct Window { var count: Int; var start: ContinuousClock.Instant }
 
     public let limit: Int
+    public let addressLimit: Int
     public let window: Duration
     let maxEntries: Int
     private let accounts = Mutex<[String: Window]>([:])
     private let addresses = Mutex<[String: Window]>([:])
 
-    public init(limit: Int = 5, window: Duration = .seconds(900), maxEntries: Int = 100_000) {
+    public init(limit: Int = 5, addressLimit: Int = 60, window: Duration = .seconds(900), maxEntries: Int = 100_000) {
         self.limit = limit
+        self.addressLimit = addressLimit
         self.window = window
         self.maxEntries = maxEntries
     }
@@ -22,9 +25,9 @@ public final class AttemptLimiter: Sendable {
     /// Counts an attempt from `address`; the seconds to wait when either limit is reached.
     public func admit(account: String, address: String, now: ContinuousClock.Instant = .now) -> Int? {
         let accountWait = accounts.withLock { Self.wait(&$0, account, limit: limit, window: window, now: now, counting: false) }
-        let addressWait = addresses.withLock { table in
+        let addressWait = addressLimit == 0 ? nil : addresses.withLock { table in
             if table.count > maxEntries { table = table.filter { now - $0.value.start < window } }
-            return Self.wait(&table, address, limit: limit * 4, window: window, now: now, counting: true)
+            return Self.wait(&table, address, limit: addressLimit, window: window, now: now, counting: true)
         }
         return [accountWait, addressWait].compactMap { $0 }.max()
     }

@@ -16,7 +16,13 @@ public final class People: Sendable {
     public let passwords: PasswordHasher
     public let attempts: AttemptLimiter
     private let lookupSecret = Mutex<SymmetricKey?>(nil)
-    private let verified = Mutex<[String: AccessClaims]>([:])
+    /// Tokens whose signature was verified, and the fold checkpoint at which their session was last
+    /// found live (bounded; cleared whole when full).
+    private let verified = Mutex<[String: Verified]>([:])
+    struct Verified {
+        var claims: AccessClaims
+        var liveAt: UInt64
+    }
     /// People recently signed in or shown, opened: validation answers with the person without
     /// reading their key again. Served only after the session was found live, so a forgotten
     /// person's entry is never answered; bounded like the token cache.
@@ -191,11 +197,7 @@ public final class People: Sendable {
     /// Spends a refresh token for a new pair. A token that was already spent means it leaked (or
     /// a client retried blindly): the whole session is revoked.
     public func refresh(_ token: String, policy: TokenPolicy) async throws -> SignedIn {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, (try? Validate.uuid(String(parts[0]), field: "")) != nil else {
-            throw AccountError(.invalidToken, "invalid refresh token")
-        }
-        let sessionId = String(parts[0])
+        guard let sessionId = Self.refreshSessionID(token) else { throw AccountError(.invalidToken, "invalid refresh token") }
         let presented = Self.sha256(token)
         var session = await runner.read { $0.sessions[sessionId] }
         if session?.refreshHash != presented {
@@ -236,10 +238,18 @@ public final class People: Sendable {
     /// The claims of a valid access token: signature, expiry, and a live session, checked against
     /// memory only (the verified-token cache and this process's fold); no store is read.
     public func validate(_ token: String) async throws -> AccessClaims {
+        try await validateAtCheckpoint(token).claims
+    }
+
+    /// `validate`, and the fold's checkpoint at which the session was found live: while the
+    /// checkpoint has not moved the answer stands, so a caller may keep what it built from it.
+    /// A token validated again at the same checkpoint costs two lock-free reads and a lookup.
+    public func validateAtCheckpoint(_ token: String) async throws -> (claims: AccessClaims, checkpoint: UInt64) {
         let claims: AccessClaims
         if let known = verified.withLock({ $0[token] }) {
-            guard known.expiresAt > Date() else { throw AccountError(.invalidToken, "token expired") }
-            claims = known
+            guard known.claims.expiresAt > Date() else { throw AccountError(.invalidToken, "token expired") }
+            if known.liveAt != 0, known.liveAt == runner.currentCheckpoint { return (known.claims, known.liveAt) }
+            claims = known.claims
         } else {
             guard token.utf8.count <= 4096 else { throw AccountError(.invalidToken, "invalid token") }
             do {
@@ -249,16 +259,20 @@ public final class People: Sendable {
             } catch {
                 throw AccountError(.invalidToken, "invalid or expired token")
             }
-            verified.withLock { cache in
-                if cache.count >= Self.verifiedLimit { cache.removeAll(keepingCapacity: true) }
-                cache[token] = claims
-            }
         }
         if runner.currentCheckpoint < claims.seq, await !runner.waitUntilApplied(claims.seq, timeout: .seconds(2)) {
             throw AccountError(.loading, "sessions are still loading; retry shortly")
         }
-        guard await runner.read({ $0.sessionIsLive(claims.sid) }) else { throw AccountError(.invalidToken, "session has ended") }
-        return claims
+        let (checkpoint, state) = await runner.current()
+        guard state.sessionIsLive(claims.sid) else {
+            _ = verified.withLock { $0.removeValue(forKey: token) }
+            throw AccountError(.invalidToken, "session has ended")
+        }
+        verified.withLock { cache in
+            if cache.count >= Self.verifiedLimit { cache.removeAll(keepingCapacity: true) }
+            cache[token] = Verified(claims: claims, liveAt: checkpoint)
+        }
+        return (claims, checkpoint)
     }
 
     /// Ends the session of `claims`: its access and refresh tokens stop working.
@@ -417,6 +431,13 @@ public final class People: Sendable {
         let secret = SigningKeyRing.base64URL(Data(bytes))
         let token = "\(sessionId).\(secret)"
         return (token, sha256(token))
+    }
+
+    /// The session a refresh token (`<session uuid>.<secret>`) belongs to, if it has that shape.
+    public static func refreshSessionID(_ token: String) -> String? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[1].isEmpty, (try? Validate.uuid(String(parts[0]), field: "")) != nil else { return nil }
+        return String(parts[0])
     }
 
     static func sha256(_ text: String) -> String {

@@ -32,6 +32,9 @@ public struct MusterConfiguration: Sendable {
     /// How long an OFFLEASH access token lives. Today's app never refreshes, so this is the old
     /// server's 24 h: shorter would sign its customers out in the middle of the day.
     public var offleashTokenLifetime: Duration = .seconds(86_400)
+    /// Sign-in attempts one client address may make in 15 minutes (0: no limit per address; the
+    /// limit per account, 5 failures, always holds).
+    public var loginAttemptsPerAddress = 60
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -59,6 +62,7 @@ public struct MusterConfiguration: Sendable {
         case maxConnections = "MUSTER_HTTP_MAX_CONNECTIONS"
         case metricsPort = "MUSTER_METRICS_PORT"
         case offleashTokenLifetime = "MUSTER_OFFLEASH_TOKEN_SECONDS"
+        case loginAttemptsPerAddress = "MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -126,6 +130,9 @@ public struct MusterConfiguration: Sendable {
                 throw ConfigurationError("\(given) must be seconds, from 60 to 2592000 (30 days)")
             }
             offleashTokenLifetime = .seconds(seconds)
+        case .loginAttemptsPerAddress:
+            guard let n = Int(value), n >= 0 else { throw ConfigurationError("\(given) must be attempts per 15 minutes, 0 for no limit") }
+            loginAttemptsPerAddress = n
         }
     }
 

@@ -8,17 +8,25 @@ extension People {
     public static func shared(in environment: MusterEnvironment) -> People {
         environment.shared {
             People(log: environment.log, runner: environment.projections.runner(PeopleProjection.self),
-                   passwords: PasswordHasher())
+                   passwords: PasswordHasher(),
+                   attempts: AttemptLimiter(addressLimit: environment.configuration.loginAttemptsPerAddress),
+                   tokenLifetime: environment.configuration.offleashTokenLifetime)
         }
     }
 
     /// The access token of `Authorization: Bearer …`, validated (401 when missing or bad).
     public func validate(_ request: Request) async throws -> AccessClaims {
-        guard let header = request.headers[.authorization], header.count > 7,
-              header.prefix(7).lowercased() == "bearer " else {
+        guard let token = Self.bearerToken(request.headers[.authorization]) else {
             throw AccountError(.invalidToken, "missing bearer token")
         }
-        return try await validate(String(header.dropFirst(7)).trimmingWhitespace)
+        return try await validate(token)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (the scheme in any case).
+    public static func bearerToken(_ header: String?) -> String? {
+        guard let header, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = String(header.dropFirst(7)).trimmingWhitespace
+        return token.isEmpty ? nil : token
     }
 
     /// The address a sign-in comes from, for the attempt limits: the connection's peer, or the

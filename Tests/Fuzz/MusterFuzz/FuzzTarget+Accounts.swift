@@ -1,0 +1,33 @@
+import Foundation
+import MusterJSON
+@testable import MusterOFFLEASH
+import MusterPlatform
+
+extension FuzzTarget {
+    /// What people send when they sign in and book: emails and passwords by the app's rules, the
+    /// bearer header, refresh tokens, OFFLEASH's bodies (with null allowed, as the routes read
+    /// them), its dates and shift times.
+    static func accounts(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let email = AccountRules.email(text) {
+            require(email.filter { $0 == "@" }.count == 1, "an accepted email has one @: \(email.debugDescription)")
+            require(email.first?.isWhitespace != true && email.last?.isWhitespace != true, "an accepted email is trimmed")
+        }
+        _ = AccountRules.passwordProblem(text)
+        if let token = People.bearerToken(text) { require(!token.isEmpty, "a bearer token is never empty") }
+        if let session = People.refreshSessionID(text) { require(session.utf8.count == 36, "a refresh token names a UUID") }
+        if let minutes = WalksRoutes.minutes(text) { require((0...1440).contains(minutes), "a shift time is within a day: \(minutes)") }
+        _ = ContractDates.parse(text)
+        bytes.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeRawBufferPointer(buffer)
+            let decoder = JSONBytesDecoder()
+            _ = try? decoder.decode(RegisterRequest.self, from: raw)
+            _ = try? decoder.decode(LoginRequest.self, from: raw)
+            _ = try? decoder.decode(BookingRequestBody.self, from: raw)
+            _ = try? decoder.decode(RosterRequest.self, from: raw)
+            if let location = try? decoder.decode(LocationRequest.self, from: raw), let checked = try? Walks.checked(location.details) {
+                require((-90...90).contains(checked.latitude) && (-180...180).contains(checked.longitude), "checked coordinates are in range")
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make bench, OFFLEASH part (issue 13), on one `muster serve ingest` (release) and the demo org:
+#  * GET /auth/validate req/s against /health req/s on the same server (target >= 0.8x), and its p99;
+#  * login throughput (argon2id, 19 MiB, 2 iterations: bound by the hash), per core;
+#  * bookings under contention: req/s and the share that conflicted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MUSTER=.build/release/muster
+DURATION=${BENCH_WRK_SECONDS:-10}
+CORES=$(nproc)
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+. bench/lib.sh
+
+echo "== OFFLEASH: token validation, sign-in, bookings (one ingest process, release build)"
+.tools/nats/bin/nats-server -a 127.0.0.1 -p -1 -js -sd "$work/js" --ports_file_dir "$work" -l "$work/nats.log" &
+pids+=($!)
+for _ in $(seq 1 100); do ls "$work"/*.ports >/dev/null 2>&1 && break; sleep 0.05; done
+url=$(python3 -c 'import glob,json; print(json.load(open(glob.glob("'"$work"'/*.ports")[0]))["nats"][0])')
+port=$(free_port)
+export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS=0
+$MUSTER serve ingest --port "$port" 2>"$work/muster.log" &
+pids+=($!)
+for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.05; done
+MUSTER=$MUSTER MUSTER_URL=http://127.0.0.1:$port scripts/demo_offleash.sh >/dev/null
+login_body='{"org_slug": "demo", "email": "casey@offleash.demo", "password": "Walkies2026"}'
+token=$(curl -fsS -X POST -H 'Content-Type: application/json' -d "$login_body" "http://127.0.0.1:$port/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+
+wrk_run() { wrk -t2 -c32 -d"${DURATION}s" --latency "$@" > "$work/wrk.txt"; }
+rps() { awk '/Requests\/sec/ {print int($2)}' "$work/wrk.txt"; }
+p99_us() { awk '$1 == "99%" { v=$2; if (v ~ /us$/) { sub(/us/,"",v); print int(v) } else if (v ~ /ms$/) { sub(/ms/,"",v); print int(v*1000) } else { sub(/s/,"",v); print int(v*1000000) } }' "$work/wrk.txt"; }
+
+wrk_run "http://127.0.0.1:$port/health"; health=$(rps); health_p99=$(p99_us)
+wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/auth/validate"; validate=$(rps); validate_p99=$(p99_us)
+wrk_run "http://127.0.0.1:$port/health"; health2=$(rps); health=$(( health > health2 ? health : health2 ))
+grep -q "Non-2xx" "$work/wrk.txt" && { echo "validate answered errors:"; cat "$work/wrk.txt"; exit 1; }
+printf '%-52s %10s req/s  (/health %s req/s; ratio %s, target >= 0.8; p99 %s us, /health p99 %s us; wrk -c32 on the same 2 cores)\n' \
+  "GET /auth/validate" "$validate" "$health" "$(python3 -c "print(f'{$validate/$health:.2f}')")" "$validate_p99" "$health_p99"
+
+cat > "$work/login.lua" <<LUA
+wrk.method = "POST"
+wrk.body = '$login_body'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+wrk -t2 -c8 -d"${DURATION}s" -s "$work/login.lua" "http://127.0.0.1:$port/auth/login" > "$work/wrk.txt"
+logins=$(rps)
+grep -q "Non-2xx" "$work/wrk.txt" && grep -A1 "Non-2xx" "$work/wrk.txt"
+printf '%-52s %10s logins/s  (%s per core on %s cores; argon2id m=19 MiB t=2)\n' "POST /auth/login" "$logins" "$(python3 -c "print(f'{$logins/$CORES:.1f}')")" "$CORES"
+
+# Customers for the contention run: every demo customer's token, service and default location.
+: > "$work/tokens"
+for email in casey@offleash.demo riley@offleash.demo; do
+  t=$(curl -fsS -X POST -H 'Content-Type: application/json' -d "{\"org_slug\": \"demo\", \"email\": \"$email\", \"password\": \"Walkies2026\"}" "http://127.0.0.1:$port/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  s=$(curl -fsS -H "Authorization: Bearer $t" "http://127.0.0.1:$port/services?active=true" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+  l=$(curl -fsS -H "Authorization: Bearer $t" "http://127.0.0.1:$port/locations" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+  echo "$t $s $l" >> "$work/tokens"
+done
+python3 bench/offleash_bookings.py "$port" "$work/tokens" "$DURATION" 16 > "$work/bookings.txt"
+eval "$(grep -E '^(requests|rps|created|booked_per_second|conflicted)=' "$work/bookings.txt")"
+printf '%-52s %10s req/s  (16 clients on 3 walkers x 2160 slots: %s booked = %s/s, %s conflicted = %s%%)\n' "POST /bookings under contention" "$rps" "$created" \
+  "$booked_per_second" "$conflicted" "$(python3 -c "print(f'{100*$conflicted/max(1,$requests):.0f}')")"
+grep '^other=' "$work/bookings.txt" | grep -v '^other=0 ' || true
