@@ -23,7 +23,7 @@ struct CompositionTests {
             #expect(folds(["notifier"]) == ["analytics"])
             #expect(folds(["geocode"]) == ["keys"])
             #expect(Set(folds(["ingest"])) == ["keys", "opl", "people", "offleash"])
-            #expect(Set(folds(["moderation"])) == ["keys", "opl"])
+            #expect(Set(folds(["moderation"])) == ["keys", "opl", "people"]) // moderators sign in with accounts
             let all = folds(ServiceRole.names)
             #expect(Set(all) == ["keys", "opl", "analytics", "funnel", "people", "offleash"] && all.count == 6, "each once: \(all)")
             // What `muster replay` can rebuild is what the apps define.
