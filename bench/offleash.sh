@@ -16,10 +16,8 @@ trap cleanup EXIT
 . bench/lib.sh
 
 echo "== OFFLEASH: token validation, sign-in, bookings (one ingest process, release build)"
-.tools/nats/bin/nats-server -a 127.0.0.1 -p -1 -js -sd "$work/js" --ports_file_dir "$work" -l "$work/nats.log" &
-pids+=($!)
-for _ in $(seq 1 100); do ls "$work"/*.ports >/dev/null 2>&1 && break; sleep 0.05; done
-url=$(python3 -c 'import glob,json; print(json.load(open(glob.glob("'"$work"'/*.ports")[0]))["nats"][0])')
+start_nats
+pids+=("$nats_pid")
 port=$(free_port)
 export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS=0
 $MUSTER serve ingest --port "$port" 2>"$work/muster.log" &

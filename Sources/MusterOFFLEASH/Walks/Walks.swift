@@ -127,9 +127,7 @@ extension Walks {
     public func walkerList(_ claims: AccessClaims) async throws -> [Walker] {
         var list: [Walker] = []
         for id in await walkers(org: claims.org) {
-            guard let person = await people.runner.read({ $0.people[id] }),
-                  let account = await people.runner.read({ $0.accounts[person.accountKey] }),
-                  let personal = try await people.vault.open(account.sealed, for: id) else { continue }
+            guard let (_, personal) = try await people.opened(id) else { continue }
             list.append(Walker(id: id, firstName: personal.firstName, lastName: personal.lastName))
         }
         return list

@@ -214,9 +214,7 @@ public final class People: Sendable {
             try await revoke(sessionId, reason: "refresh-reuse")
             throw AccountError(.invalidToken, "refresh token was already used; the session is ended")
         }
-        guard let person = await runner.read({ $0.people[session.personId] }), !person.forgotten,
-              let account = await runner.read({ $0.activeAccount(person.accountKey) }),
-              let personal = try await vault.open(account.sealed, for: account.personId) else {
+        guard let (account, personal) = try await opened(session.personId) else {
             throw AccountError(.invalidToken, "invalid refresh token")
         }
         let (refreshToken, refreshHash) = Self.newRefreshToken(sessionId)
@@ -288,12 +286,16 @@ public final class People: Sendable {
 
     /// The person behind a validated token, opened from their sealed data.
     public func account(_ claims: AccessClaims) async throws -> AccountView {
-        guard let person = await runner.read({ $0.people[claims.personId] }), !person.forgotten,
-              let account = await runner.read({ $0.accounts[person.accountKey] }),
-              let personal = try await vault.open(account.sealed, for: claims.personId) else {
-            throw AccountError(.invalidToken, "session has ended")
-        }
+        guard let (account, personal) = try await opened(claims.personId) else { throw AccountError(.invalidToken, "session has ended") }
         return remember(Self.view(account, personal))
+    }
+
+    /// A person who is not forgotten, with their account and their data opened with their key.
+    public func opened(_ personId: String) async throws -> (PeopleProjection.Account, PersonalData)? {
+        guard let account = await runner.read({ state in state.people[personId].flatMap { state.activeAccount($0.accountKey) } }),
+              account.personId == personId,
+              let personal = try await vault.open(account.sealed, for: personId) else { return nil }
+        return (account, personal)
     }
 
     private func remember(_ view: AccountView) -> AccountView {
@@ -306,11 +308,7 @@ public final class People: Sendable {
 
     /// Forgets the person of `claims` after checking their password again.
     public func forgetSelf(_ claims: AccessClaims, password: String) async throws {
-        guard let person = await runner.read({ $0.people[claims.personId] }),
-              let account = await runner.read({ $0.accounts[person.accountKey] }),
-              let personal = try await vault.open(account.sealed, for: claims.personId) else {
-            throw AccountError(.invalidToken, "session has ended")
-        }
+        guard let (_, personal) = try await opened(claims.personId) else { throw AccountError(.invalidToken, "session has ended") }
         guard try await hashing({ try await passwords.verify(password, against: personal.passwordHash) }) else {
             throw AccountError(.wrongCredentials, "Password is incorrect")
         }
