@@ -39,10 +39,13 @@ public enum OFFLEASHProjection: Projection {
         public var bookings: [String: Booking] = [:]
         /// walkerId → the stream sequence of the schedule's last event (what the next append expects).
         public var scheduleSequence: [String: UInt64] = [:]
+        /// walkerId → their walks that hold time, by start.
+        public var schedules: [String: WalkerSchedule] = [:]
     }
 
     public static let name = "offleash"
-    public static let version = 1
+    /// 2: schedules indexed per walker.
+    public static let version = 2
     public static let filterSubjects = ["events.offleash.>"]
     public static let initialState = State()
 
@@ -75,6 +78,8 @@ public enum OFFLEASHProjection: Projection {
                                                        serviceId: booked.serviceId, locationId: booked.locationId, start: start, end: end,
                                                        priceCents: booked.priceCents, sealedNotes: booked.sealedNotes, status: "pending")
             state.scheduleSequence[booked.walkerId] = event.sequence
+            state.schedules[booked.walkerId, default: WalkerSchedule()].remove(booked.bookingId)
+            state.schedules[booked.walkerId, default: WalkerSchedule()].insert(.init(start: start, end: end, bookingId: booked.bookingId))
         case let changed as WalkChanged:
             state.scheduleSequence[changed.walkerId] = event.sequence
             guard var booking = state.bookings[changed.bookingId], booking.walkerId == changed.walkerId else { return }
@@ -88,6 +93,11 @@ public enum OFFLEASHProjection: Projection {
                 booking.status = changed.change
             }
             state.bookings[changed.bookingId] = booking
+            state.schedules[changed.walkerId, default: WalkerSchedule()].remove(booking.bookingId)
+            if booking.status != "cancelled" {
+                state.schedules[changed.walkerId, default: WalkerSchedule()]
+                    .insert(.init(start: booking.start, end: booking.end, bookingId: booking.bookingId))
+            }
         default:
             return
         }
@@ -101,15 +111,15 @@ public enum OFFLEASHProjection: Projection {
 }
 
 extension OFFLEASHProjection.State {
-    /// The walker's bookings that hold time (not cancelled).
-    func busy(_ walkerId: String) -> [OFFLEASHProjection.Booking] {
-        bookings.values.filter { $0.walkerId == walkerId && $0.status != "cancelled" }
-    }
-
     /// True when `walkerId` works all of [start, end) and has no booking overlapping it
     /// (`ignoring` one, for a reschedule).
     func isFree(_ walkerId: String, from start: Int64, to end: Int64, ignoring: String? = nil) -> Bool {
         guard let roster = rosters[walkerId], Schedule.covers(roster, from: start, to: end) else { return false }
-        return !busy(walkerId).contains { $0.bookingId != ignoring && $0.start < end && start < $0.end }
+        return schedules[walkerId]?.isFree(from: start, to: end, ignoring: ignoring) ?? true
+    }
+
+    /// How many walks the walker has within a day either side of `instant`.
+    func load(_ walkerId: String, around instant: Int64) -> Int {
+        schedules[walkerId]?.count(from: instant - 86_400_000, to: instant + 86_400_000) ?? 0
     }
 }

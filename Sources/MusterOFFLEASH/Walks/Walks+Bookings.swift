@@ -52,7 +52,7 @@ extension Walks {
         for _ in 0..<8 {
             let (candidates, sequences) = await runner.read { state -> ([String], [String: UInt64]) in
                 let free = (request.walkerId.map { [$0] } ?? orgWalkers).filter { state.isFree($0, from: request.start, to: end) }
-                let load = { (walker: String) in state.busy(walker).filter { abs($0.start - request.start) < 86_400_000 }.count }
+                let load = { (walker: String) in state.load(walker, around: request.start) }
                 return (free.sorted { (load($0), $0) < (load($1), $1) }, state.scheduleSequence)
             }
             guard let walker = candidates.first else {
