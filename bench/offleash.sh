@@ -58,6 +58,6 @@ for email in casey@offleash.demo riley@offleash.demo; do
 done
 python3 bench/offleash_bookings.py "$port" "$work/tokens" "$DURATION" 16 > "$work/bookings.txt"
 eval "$(grep -E '^(requests|rps|created|booked_per_second|conflicted)=' "$work/bookings.txt")"
-printf '%-52s %10s req/s  (16 clients on 3 walkers x 2160 slots: %s booked = %s/s, %s conflicted = %s%%)\n' "POST /bookings under contention" "$rps" "$created" \
+printf '%-52s %10s req/s  (16 clients on 3 walkers x 4500 slots: %s booked = %s/s, %s conflicted = %s%%)\n' "POST /bookings under contention" "$rps" "$created" \
   "$booked_per_second" "$conflicted" "$(python3 -c "print(f'{100*$conflicted/max(1,$requests):.0f}')")"
 grep '^other=' "$work/bookings.txt" | grep -v '^other=0 ' || true

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Bookings under contention: CLIENTS customers book random half-hour slots of the next 120
-weekdays at once (the demo org: three walkers, 08:00-17:00 Chicago: 6,480 walks in all, so the
+"""Bookings under contention: CLIENTS customers book random half-hour slots of the next 250
+weekdays at once (the demo org: three walkers, 08:00-17:00 Chicago: 13,500 walks in all, so the
 run ends before they run out). Prints requests per second, bookings per second and the share of
 answers that were 409 (every walker taken at that time), as `KEY=VALUE` lines."""
 import datetime as dt, http.client, json, os, random, sys, threading, time
@@ -9,7 +9,7 @@ port, token_file, seconds, clients = int(sys.argv[1]), sys.argv[2], float(sys.ar
 tokens = [line.split() for line in open(token_file)]  # token service location
 lock, counts = threading.Lock(), {}
 today = dt.date.today()
-days = [d for d in (today + dt.timedelta(days=i) for i in range(1, 200)) if d.weekday() < 5][:120]
+days = [d for d in (today + dt.timedelta(days=i) for i in range(1, 400)) if d.weekday() < 5][:250]
 starts = [f"{d}T{h:02d}:{m:02d}:00Z" for d in days for h in range(14, 23) for m in (0, 30)]  # 08:00-17:00 Chicago (CST)
 deadline = time.time() + seconds
 
