@@ -1,7 +1,7 @@
 """Schemathesis hooks for Muster: each operation gets the API key of the kind that may call it.
 
 Keys come from the environment (the Swift test that runs schemathesis issues them):
-MUSTER_ST_OPL_KEY (every OPL scope), MUSTER_ST_ANALYTICS_KEY (an app's analytics and crash
+MUSTER_ST_OPL_KEY (every OPL scope, and devices:register), MUSTER_ST_ANALYTICS_KEY (an app's analytics and crash
 scopes), MUSTER_ST_ADMIN_KEY (admin:platform); and MUSTER_ST_BEARER, a person's access token for
 the routes that take one (OFFLEASH's /auth/validate, /auth/logout, /users/me).
 """

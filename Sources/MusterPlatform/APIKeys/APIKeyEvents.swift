@@ -97,6 +97,7 @@ extension EventCatalog {
         catalog.register(APIKeyRevokedV1.self, upcast: APIKeyRevoked.init(upcasting:))
         catalog.register(APIKeyRevoked.self)
         registerPeople(in: &catalog)
+        registerDevices(in: &catalog)
         return catalog
     }
 }

@@ -3,14 +3,14 @@ public import MusterLog
 public import MusterRuntime
 
 /// The platform every app stands on: API keys (their events, fold and routes), people (accounts,
-/// sessions, forgetting; each app's routes speak its own contract over `People`, and the token
+/// sessions, forgetting; devices and their push tokens; each app's routes speak its own contract over `People`, and the token
 /// keys are public at `/.well-known/jwks.json`), and validated appends over NATS for scripts in
 /// any language.
 public struct PlatformApp: MusterApp {
     public let name = "platform"
     public var events: EventCatalog { .platform }
-    public var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self] }
-    public var scopes: [String] { [PlatformRoutes.adminScope] }
+    public var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self, DevicesProjection.self] }
+    public var scopes: [String] { [PlatformRoutes.adminScope, DeviceRoutes.registerScope] }
 
     public init() {}
 
@@ -21,6 +21,11 @@ public struct PlatformApp: MusterApp {
             parts.appends.append("events.>") // the endpoint appends any type the catalog knows
             let people = People.shared(in: environment)
             parts.routes.append { JWKSRoutes.add(to: $0, people: people) }
+            let devices = Devices.shared(in: environment), keys = APIKeyDirectory.shared(in: environment)
+            parts.routes.append { routes in
+                DeviceRoutes.add(to: routes, devices: devices, keys: keys, people: people)
+                DeviceRoutes.addTRPC(to: routes, devices: devices, keys: keys, people: people)
+            }
         case .query:
             let keys = APIKeyDirectory.shared(in: environment)
             parts.routes.append { PlatformRoutes.add(to: $0, keys: keys, environment: environment) }

@@ -77,4 +77,8 @@ public struct Routes<Router: RouterMethods> {
     public func put(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
         on(.put, path, use: handler)
     }
+
+    public func patch(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        on(.patch, path, use: handler)
+    }
 }

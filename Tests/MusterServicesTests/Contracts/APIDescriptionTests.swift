@@ -66,7 +66,8 @@ struct APIDescriptionTests {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "run `make tools` (schemathesis goes into .tools/)")
         try await apps.withLiveServer(["all"], configure: { $0.readRatePerMinute = 0; $0.writeRatePerMinute = 0 }) { env, port in
             let opl = try await Self.key(env.log, port: port, app: "opl",
-                                         ["read:mobile", "write:submit-strike", "write:gps-snapshot", "write:dns-stats", "moderate:opl"])
+                                         ["read:mobile", "write:submit-strike", "write:gps-snapshot", "write:dns-stats", "moderate:opl",
+                                          "devices:register"])
             let analytics = try await Self.key(env.log, port: port, app: "offleash", ["write:analytics", "write:crashes", "read:analytics"])
             let admin = try await Self.key(env.log, port: port, app: "platform", ["admin:platform"])
             for employer in ["Acme Logistics", "Prairie Fresh"] {

@@ -1,0 +1,83 @@
+public import MusterEvents
+public import MusterLog
+
+/// Every app's push registrations: who gets a push sent to a token, a person, a topic, a cell or
+/// a whole app. In memory (one entry per installation).
+public enum DevicesProjection: Projection {
+    public struct Device: Codable, Sendable, Equatable {
+        public var deviceId: String
+        public var app: String
+        public var platform: String
+        public var token: String
+        public var bundleId: String
+        public var environment: String?
+        public var settings: DeviceSettings
+        public var personId: String?
+        public var registeredAt: String
+        /// Set when the provider refused the token for good; a later registration clears it.
+        public var invalidated: Invalidation?
+
+        public var isActive: Bool { invalidated == nil }
+    }
+
+    public struct Invalidation: Codable, Sendable, Equatable {
+        public var reason: String
+        public var at: String
+    }
+
+    public struct State: Codable, Sendable, Equatable {
+        public var devices: [String: Device] = [:]
+        /// token → deviceId, for rotation and for outcomes that name a token.
+        public var byToken: [String: String] = [:]
+    }
+
+    public static let name = "devices"
+    public static let version = 1
+    public static let filterSubjects = ["events.platform.device.>", "events.platform.person.>"]
+    public static let initialState = State()
+
+    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+        switch event.payload {
+        case let registered as DeviceRegistered:
+            register(registered, at: event.time, in: &state)
+        case let updated as DeviceUpdated:
+            guard state.devices[updated.deviceId] != nil else { throw ProjectionRejection("unknown device \(updated.deviceId)") }
+            state.devices[updated.deviceId]?.settings = updated.settings
+        case let unregistered as DeviceUnregistered:
+            remove(unregistered.deviceId, from: &state)
+        case let invalidated as DeviceInvalidated:
+            guard var device = state.devices[invalidated.deviceId], device.token == invalidated.token else { return }
+            let since = invalidated.invalidAt ?? event.time
+            // APNs: a token registered after the moment it was found invalid is good again.
+            guard (Timestamp.millis(since) ?? 0) >= (Timestamp.millis(device.registeredAt) ?? 0) else { return }
+            device.invalidated = Invalidation(reason: invalidated.reason, at: since)
+            state.devices[invalidated.deviceId] = device
+        case let forgotten as PersonForgotten:
+            for (id, device) in state.devices where device.personId == forgotten.personId {
+                remove(id, from: &state)
+            }
+        default:
+            return
+        }
+    }
+
+    static func register(_ registered: DeviceRegistered, at time: String, in state: inout State) {
+        if let previous = state.devices[registered.deviceId], previous.token != registered.token {
+            state.byToken[previous.token] = nil
+        }
+        // A token moves with its installation: an older device that held it gives it up.
+        if let holder = state.byToken[registered.token], holder != registered.deviceId {
+            state.devices[holder] = nil
+        }
+        state.devices[registered.deviceId] = Device(
+            deviceId: registered.deviceId, app: registered.app, platform: registered.platform, token: registered.token,
+            bundleId: registered.bundleId, environment: registered.environment, settings: registered.settings,
+            personId: registered.personId, registeredAt: time, invalidated: nil)
+        state.byToken[registered.token] = registered.deviceId
+    }
+
+    static func remove(_ deviceId: String, from state: inout State) {
+        guard let device = state.devices.removeValue(forKey: deviceId) else { return }
+        if state.byToken[device.token] == deviceId { state.byToken[device.token] = nil }
+    }
+}
