@@ -35,6 +35,9 @@ public struct MusterConfiguration: Sendable {
     /// Sign-in attempts one client address may make in 15 minutes (0: no limit per address; the
     /// limit per account, 5 failures, always holds).
     public var loginAttemptsPerAddress = 60
+    /// Apple Push Notification service: the token-signing key (`.p8`), its id and the team's;
+    /// without all three the notifier records every iOS push as failed with `NoProvider`.
+    public var apns = APNsSettings()
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -63,6 +66,12 @@ public struct MusterConfiguration: Sendable {
         case metricsPort = "MUSTER_METRICS_PORT"
         case offleashTokenLifetime = "MUSTER_OFFLEASH_TOKEN_SECONDS"
         case loginAttemptsPerAddress = "MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS"
+        case apnsKeyFile = "MUSTER_APNS_KEY_FILE"
+        case apnsKeyID = "MUSTER_APNS_KEY_ID"
+        case apnsTeamID = "MUSTER_APNS_TEAM_ID"
+        case apnsSandboxURL = "MUSTER_APNS_SANDBOX_URL"
+        case apnsProductionURL = "MUSTER_APNS_PRODUCTION_URL"
+        case apnsCAFile = "MUSTER_APNS_CA_FILE"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -133,6 +142,16 @@ public struct MusterConfiguration: Sendable {
         case .loginAttemptsPerAddress:
             guard let n = Int(value), n >= 0 else { throw ConfigurationError("\(given) must be attempts per 15 minutes, 0 for no limit") }
             loginAttemptsPerAddress = n
+        case .apnsKeyFile: apns.keyFile = value.isEmpty ? nil : value
+        case .apnsKeyID, .apnsTeamID:
+            guard value.isEmpty || (value.count == 10 && value.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })) else {
+                throw ConfigurationError("\(given) must be Apple's 10-character id (uppercase letters and digits)")
+            }
+            if setting == .apnsKeyID { apns.keyID = value.isEmpty ? nil : value } else { apns.teamID = value.isEmpty ? nil : value }
+        case .apnsSandboxURL, .apnsProductionURL:
+            guard value.hasPrefix("https://") else { throw ConfigurationError("\(given) must be an https URL (APNs speaks HTTP/2 over TLS)") }
+            if setting == .apnsSandboxURL { apns.sandboxURL = value } else { apns.productionURL = value }
+        case .apnsCAFile: apns.caFile = value.isEmpty ? nil : value
         }
     }
 
@@ -158,6 +177,21 @@ public struct MusterConfiguration: Sendable {
     public var projectionsDirectory: URL {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("projections")
     }
+}
+
+/// Where and how the notifier reaches APNs.
+public struct APNsSettings: Sendable, Equatable {
+    public var keyFile: String?
+    public var keyID: String?
+    public var teamID: String?
+    public var sandboxURL = "https://api.sandbox.push.apple.com"
+    public var productionURL = "https://api.push.apple.com"
+    /// A certificate (PEM) to trust besides the system's: the local stand-in's.
+    public var caFile: String?
+
+    public init() {}
+
+    public var isConfigured: Bool { keyFile != nil && keyID != nil && teamID != nil }
 }
 
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {

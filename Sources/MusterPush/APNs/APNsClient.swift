@@ -1,0 +1,112 @@
+public import AsyncHTTPClient
+import Foundation
+public import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// Sends pushes to APNs over HTTP/2: one client, so one connection per environment (host) carrying
+/// many concurrent streams; async-http-client queues requests beyond the stream limit APNs sets
+/// and follows it when APNs lowers it. Retries follow Apple's reason (`APNsResponse`).
+public struct APNsClient: Sendable {
+    public enum Delivery: Sendable, Equatable {
+        case delivered(apnsID: String?)
+        case failed(reason: String, status: Int?, invalidatesToken: Bool, since: Int64?)
+    }
+
+    public struct Result: Sendable, Equatable {
+        public var delivery: Delivery
+        public var attempts: Int
+        /// APNs asked us to slow down (429) on the way.
+        public var throttled: Bool
+    }
+
+    let http: HTTPClient
+    let lease: APNsTokenLease
+    let sandboxURL: String
+    let productionURL: String
+    public var attempts = 4
+    public var firstDelay: Duration = .milliseconds(200)
+    public var maxDelay: Duration = .seconds(5)
+    public var timeout: TimeAmount = .seconds(15)
+
+    public init(http: HTTPClient, lease: APNsTokenLease, sandboxURL: String, productionURL: String) {
+        self.http = http
+        self.lease = lease
+        self.sandboxURL = sandboxURL
+        self.productionURL = productionURL
+    }
+
+    /// An HTTP client for APNs: HTTP/2 by ALPN, trusting `caFile` besides the system's roots.
+    public static func makeHTTPClient(caFile: String?) -> HTTPClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile { tls.additionalTrustRoots = [.file(caFile)] }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.httpVersion = .automatic
+        configuration.connectionPool = .init(idleTimeout: .seconds(600))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Delivers one copy, retrying what Apple says may be retried (backoff with jitter), renewing
+    /// the provider token once when Apple says it expired.
+    public func deliver(_ notification: APNsNotification, token: String, topic: String, environment: String,
+                        apnsID: String) async -> Result {
+        var renewed = false, throttled = false, attempt = 0
+        var delay = firstDelay
+        while true {
+            attempt += 1
+            // A KV bucket that cannot be read leaves no token to send with: try again later.
+            var outcome = APNsOutcome.retry(reason: "ProviderTokenUnavailable", status: nil)
+            do {
+                let jwt = try await lease.token()
+                outcome = await send(notification, token: token, topic: topic, environment: environment, apnsID: apnsID, jwt: jwt)
+                if outcome == .renewToken {
+                    if renewed { return Result(delivery: .failed(reason: "ExpiredProviderToken", status: 403, invalidatesToken: false, since: nil),
+                                               attempts: attempt, throttled: throttled) }
+                    renewed = true
+                    _ = try await lease.renew(rejected: jwt)
+                    continue
+                }
+            } catch {}
+            switch outcome {
+            case .delivered(let id):
+                return Result(delivery: .delivered(apnsID: id), attempts: attempt, throttled: throttled)
+            case .refused(let reason, let status, let invalidates, let since):
+                return Result(delivery: .failed(reason: reason, status: status, invalidatesToken: invalidates, since: since),
+                              attempts: attempt, throttled: throttled)
+            case .retry(let reason, let status):
+                if status == 429 { throttled = true }
+                guard attempt < attempts, !Task.isCancelled else {
+                    return Result(delivery: .failed(reason: reason, status: status, invalidatesToken: false, since: nil),
+                                  attempts: attempt, throttled: throttled)
+                }
+                let jitter = Double.random(in: 0.5...1.0)
+                try? await Task.sleep(for: delay * jitter)
+                delay = min(delay * 2, maxDelay)
+            case .renewToken:
+                continue
+            }
+        }
+    }
+
+    func send(_ notification: APNsNotification, token: String, topic: String, environment: String, apnsID: String,
+              jwt: String) async -> APNsOutcome {
+        var request = HTTPClientRequest(url: (environment == "sandbox" ? sandboxURL : productionURL) + "/3/device/" + token)
+        request.method = .POST
+        request.headers.add(name: "authorization", value: "bearer \(jwt)")
+        request.headers.add(name: "apns-topic", value: topic)
+        request.headers.add(name: "apns-push-type", value: notification.pushType)
+        request.headers.add(name: "apns-priority", value: String(notification.priority))
+        request.headers.add(name: "apns-id", value: apnsID)
+        if let expiration = notification.expiration { request.headers.add(name: "apns-expiration", value: String(expiration)) }
+        if let collapse = notification.collapseID { request.headers.add(name: "apns-collapse-id", value: collapse) }
+        request.headers.add(name: "content-type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: notification.payload))
+        do {
+            let response = try await http.execute(request, timeout: timeout)
+            let body = (try? await response.body.collect(upTo: APNsResponse.maxBody)).map { Array(buffer: $0) } ?? []
+            return APNsResponse.outcome(status: Int(response.status.code), apnsID: response.headers.first(name: "apns-id"), body: body)
+        } catch {
+            return .retry(reason: "Unreachable", status: nil)
+        }
+    }
+}

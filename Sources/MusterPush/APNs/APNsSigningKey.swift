@@ -1,0 +1,46 @@
+public import Crypto
+public import Foundation
+
+/// The team's token-signing key (the `.p8` file from Apple's developer site) and the provider
+/// tokens it signs: ES256 JWTs with the key id in the header and the team and issue time as claims.
+public struct APNsSigningKey: Sendable {
+    public let keyID: String
+    public let teamID: String
+    let key: P256.Signing.PrivateKey
+
+    public init(pem: String, keyID: String, teamID: String) throws {
+        key = try P256.Signing.PrivateKey(pemRepresentation: pem)
+        self.keyID = keyID
+        self.teamID = teamID
+    }
+
+    public init(contentsOf file: String, keyID: String, teamID: String) throws {
+        try self.init(pem: try String(contentsOfFile: file, encoding: .utf8), keyID: keyID, teamID: teamID)
+    }
+
+    /// A provider token issued at `date` (whole seconds, as Apple reads `iat`).
+    public func token(issuedAt date: Date) throws -> String {
+        let header = #"{"alg":"ES256","kid":"\#(keyID)"}"#
+        let claims = #"{"iss":"\#(teamID)","iat":\#(Int64(date.timeIntervalSince1970))}"#
+        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
+        let signature = try key.signature(for: Data(input.utf8))
+        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+    }
+
+    public var publicKey: P256.Signing.PublicKey { key.publicKey }
+}
+
+/// Base64 with the URL alphabet and no padding, as JWTs write it.
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: Substring) -> [UInt8]? {
+        guard text.utf8.count <= 8192 else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.utf8.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).map(Array.init)
+    }
+}

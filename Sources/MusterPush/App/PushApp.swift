@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+public import MusterEvents
+public import MusterLog
+import MusterPlatform
+public import MusterRuntime
+
+/// Pushes for every app: requests (`POST /api/push`, ingest), delivery through APNs with an
+/// outcome per device (notifier), and how a push went (`GET /api/push/{id}`, query).
+public struct PushApp: MusterApp {
+    public let name = "push"
+    public var events: EventCatalog { .push }
+    public var projections: [any Projection.Type] { [PushesProjection.self] }
+    public var scopes: [String] { [PushRoutes.scope] }
+
+    public init() {}
+
+    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+        switch role {
+        case .ingest:
+            let keys = APIKeyDirectory.shared(in: environment)
+            let pushes = Pushes(log: environment.log, devices: environment.projections.runner(DevicesProjection.self), pushes: nil)
+            parts.appends([PushRequested.self])
+            parts.routes.append { PushRoutes.addSend(to: $0, pushes: pushes, keys: keys) }
+        case .notifier:
+            parts.appends([PushDispatched.self, PushDelivered.self, PushFailed.self, PushCompleted.self, DeviceInvalidated.self])
+            let (apns, http) = Self.apnsClient(environment)
+            parts.services.append(PushDispatcher(pushes: environment.projections.runner(PushesProjection.self),
+                                                 devices: environment.projections.runner(DevicesProjection.self),
+                                                 log: environment.log, apns: apns, http: http, logger: environment.logger))
+        case .query:
+            let keys = APIKeyDirectory.shared(in: environment)
+            let pushes = Pushes(log: environment.log, devices: environment.projections.runner(DevicesProjection.self),
+                                pushes: environment.projections.runner(PushesProjection.self))
+            parts.routes.append { PushRoutes.addStatus(to: $0, pushes: pushes, keys: keys) }
+        case .geocode, .moderation, .collector:
+            break
+        }
+    }
+
+    /// The APNs client the configuration describes, or none (every iOS copy then fails with
+    /// `NoProvider`, which `GET /api/push/{id}` shows).
+    static func apnsClient(_ environment: MusterEnvironment) -> (APNsClient?, HTTPClient?) {
+        let settings = environment.configuration.apns
+        guard settings.isConfigured, let file = settings.keyFile, let keyID = settings.keyID, let teamID = settings.teamID else {
+            environment.logger.notice("APNs is not configured (MUSTER_APNS_KEY_FILE, _KEY_ID, _TEAM_ID): iOS pushes are recorded as failed")
+            return (nil, nil)
+        }
+        do {
+            let signer = try APNsSigningKey(contentsOf: file, keyID: keyID, teamID: teamID)
+            let lease = APNsTokenLease(signer: signer, jetStream: environment.log.jetStream, replicas: environment.configuration.streamReplicas)
+            let http = APNsClient.makeHTTPClient(caFile: settings.caFile)
+            return (APNsClient(http: http, lease: lease, sandboxURL: settings.sandboxURL, productionURL: settings.productionURL), http)
+        } catch {
+            environment.logger.error("the APNs key could not be read; iOS pushes are recorded as failed",
+                                     metadata: ["file": "\(file)", "error": "\(error)"])
+            return (nil, nil)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+public import MusterEvents
+
+enum PushIDs {
+    static func validate(_ id: String, field: String = "/pushId") throws {
+        try Validate.prefixed(id, "psh_", .lowerHex, count: 32, field: field, "psh_ followed by 32 lowercase hex digits")
+    }
+
+    static func validateDevice(_ id: String, field: String = "/deviceId") throws {
+        try Validate.prefixed(id, "dev_", .lowerHex, count: 32, field: field, "dev_ followed by 32 lowercase hex digits")
+    }
+}
+
+/// `push.send.requested.v1`: an operator, an organiser or an app rule asked for a push. The
+/// notifier resolves the audience when the push is due and records an outcome per device.
+public struct PushRequested: EventPayload {
+    public static let eventType = EventType(app: "push", aggregate: "send", event: "requested", major: 1)
+    public static let apps: Set<String> = ["field", "offleash", "opl", "pop", "shieldai"]
+
+    public var pushId: String
+    public var app: String
+    public var audience: PushAudience
+    public var message: PushMessage
+    /// APNs `apns-collapse-id` / FCM collapse key: a newer push with the same id replaces an older one.
+    public var collapseId: String?
+    /// After this (RFC 3339) the provider stops trying to reach an offline device.
+    public var expiresAt: String?
+    /// `high` (APNs 10) or `normal` (5).
+    public var priority: String
+    public var schedule: PushSchedule?
+    public var requestedBy: String
+
+    public init(pushId: String, app: String, audience: PushAudience, message: PushMessage, collapseId: String? = nil,
+                expiresAt: String? = nil, priority: String = "high", schedule: PushSchedule? = nil, requestedBy: String) {
+        self.pushId = pushId
+        self.app = app
+        self.audience = audience
+        self.message = message
+        self.collapseId = collapseId
+        self.expiresAt = expiresAt
+        self.priority = priority
+        self.schedule = schedule
+        self.requestedBy = requestedBy
+    }
+
+    public var aggregateID: String { pushId }
+
+    public func validate() throws {
+        try PushIDs.validate(pushId)
+        try Validate.oneOf(app, Self.apps, field: "/app")
+        try audience.validate()
+        try message.validate()
+        if let collapseId {
+            // APNs refuses a collapse id over 64 bytes.
+            guard (1...64).contains(collapseId.utf8.count) else { throw EventValidationError(field: "/collapseId", "must be 1 to 64 bytes") }
+        }
+        if let expiresAt { try Validate.timestamp(expiresAt, field: "/expiresAt") }
+        try Validate.oneOf(priority, ["high", "normal"], field: "/priority")
+        try schedule?.validate()
+        try Validate.length(requestedBy, 1...100, field: "/requestedBy")
+    }
+}
+
+/// `push.send.dispatched.v1`: the notifier is about to hand these devices' copies to their
+/// providers. A device dispatched without an outcome (the notifier died in between) is not sent
+/// again: it may have been delivered, and a push is never delivered twice.
+public struct PushDispatched: EventPayload {
+    public static let eventType = EventType(app: "push", aggregate: "send", event: "dispatched", major: 1)
+
+    public var pushId: String
+    public var deviceIds: [String]
+
+    public init(pushId: String, deviceIds: [String]) {
+        self.pushId = pushId
+        self.deviceIds = deviceIds
+    }
+
+    public var aggregateID: String { pushId }
+
+    public func validate() throws {
+        try PushIDs.validate(pushId)
+        try Validate.count(deviceIds, 1...1000, field: "/deviceIds")
+        for id in deviceIds { try PushIDs.validateDevice(id, field: "/deviceIds") }
+    }
+}
+
+/// `push.send.delivered.v1`: the provider accepted the copy for this device.
+public struct PushDelivered: EventPayload {
+    public static let eventType = EventType(app: "push", aggregate: "send", event: "delivered", major: 1)
+    public static let providers: Set<String> = ["apns", "fcm"]
+
+    public var pushId: String
+    public var deviceId: String
+    public var provider: String
+    /// APNs's `apns-id`, FCM's message name.
+    public var providerId: String?
+
+    public init(pushId: String, deviceId: String, provider: String, providerId: String?) {
+        self.pushId = pushId
+        self.deviceId = deviceId
+        self.provider = provider
+        self.providerId = providerId
+    }
+
+    public var aggregateID: String { pushId }
+
+    public func validate() throws {
+        try PushIDs.validate(pushId)
+        try PushIDs.validateDevice(deviceId)
+        try Validate.oneOf(provider, Self.providers, field: "/provider")
+        if let providerId { try Validate.length(providerId, 1...200, field: "/providerId") }
+    }
+}
+
+/// `push.send.failed.v1`: this device's copy was not delivered, with the provider's reason
+/// (`Unregistered`, `BadDeviceToken`, …) or ours (`NoProvider`, `InDoubt`, `Expired`).
+public struct PushFailed: EventPayload {
+    public static let eventType = EventType(app: "push", aggregate: "send", event: "failed", major: 1)
+    public static let providers: Set<String> = ["apns", "fcm", "none"]
+
+    public var pushId: String
+    public var deviceId: String
+    public var provider: String
+    public var reason: String
+    /// The provider's HTTP status, when it answered.
+    public var status: Int?
+    /// How many times it was tried.
+    public var attempts: Int
+
+    public init(pushId: String, deviceId: String, provider: String, reason: String, status: Int?, attempts: Int) {
+        self.pushId = pushId
+        self.deviceId = deviceId
+        self.provider = provider
+        self.reason = reason
+        self.status = status
+        self.attempts = attempts
+    }
+
+    public var aggregateID: String { pushId }
+
+    public func validate() throws {
+        try PushIDs.validate(pushId)
+        try PushIDs.validateDevice(deviceId)
+        try Validate.oneOf(provider, Self.providers, field: "/provider")
+        try Validate.length(reason, 1...100, field: "/reason")
+        if let status, !(100...599).contains(status) { throw EventValidationError(field: "/status", "must be an HTTP status") }
+        guard (0...100).contains(attempts) else { throw EventValidationError(field: "/attempts", "must be 0 to 100") }
+    }
+}
+
+/// `push.send.completed.v1`: every device the push was for has its outcome.
+public struct PushCompleted: EventPayload {
+    public static let eventType = EventType(app: "push", aggregate: "send", event: "completed", major: 1)
+
+    public var pushId: String
+    public var targeted: Int
+
+    public init(pushId: String, targeted: Int) {
+        self.pushId = pushId
+        self.targeted = targeted
+    }
+
+    public var aggregateID: String { pushId }
+
+    public func validate() throws {
+        try PushIDs.validate(pushId)
+        guard targeted >= 0 else { throw EventValidationError(field: "/targeted", "must be 0 or more") }
+    }
+}
+
+extension EventCatalog {
+    /// The notifier's pushes: requests and their per-device outcomes.
+    public static var push: EventCatalog {
+        var catalog = EventCatalog()
+        catalog.register(PushRequested.self)
+        catalog.register(PushDispatched.self)
+        catalog.register(PushDelivered.self)
+        catalog.register(PushFailed.self)
+        catalog.register(PushCompleted.self)
+        return catalog
+    }
+}

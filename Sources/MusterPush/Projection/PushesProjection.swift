@@ -1,0 +1,79 @@
+public import MusterEvents
+public import MusterLog
+
+/// Every push: what was asked, which devices have their outcome, and the counts by outcome. While
+/// a push is being sent its per-device record is what keeps a restarted notifier from sending a
+/// copy twice; once it completes only the counts are kept.
+public enum PushesProjection: Projection {
+    public struct Push: Codable, Sendable, Equatable {
+        public var request: PushRequested
+        public var requestedAt: String
+        /// Devices handed to a provider, with or without an outcome yet, and when (cleared on completion).
+        public var dispatched: [String: String] = [:]
+        /// Devices with an outcome (cleared on completion).
+        public var handled: Set<String> = []
+        public var delivered = 0
+        public var failed = 0
+        /// Failure reasons and how often each came.
+        public var reasons: [String: Int] = [:]
+        public var targeted: Int?
+        public var completedAt: String?
+        /// The stream sequence of the push's last event: a dispatch is appended expecting it, so
+        /// two notifiers never hand the same devices over (the loser reads again and takes others).
+        public var sequence: UInt64
+
+        public var status: String {
+            if completedAt != nil { return "completed" }
+            return dispatched.isEmpty && handled.isEmpty && request.schedule != nil ? "scheduled" : "sending"
+        }
+    }
+
+    public struct State: Codable, Sendable, Equatable {
+        public var pushes: [String: Push] = [:]
+        /// Pushes not completed yet: what the notifier works through.
+        public var open: Set<String> = []
+    }
+
+    public static let name = "pushes"
+    public static let version = 1
+    public static let filterSubjects = ["events.push.send.>"]
+    public static let initialState = State()
+
+    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+        switch event.payload {
+        case let requested as PushRequested:
+            guard state.pushes[requested.pushId] == nil else { throw ProjectionRejection("push \(requested.pushId) requested twice") }
+            state.pushes[requested.pushId] = Push(request: requested, requestedAt: event.time, sequence: event.sequence)
+            state.open.insert(requested.pushId)
+        case let dispatched as PushDispatched:
+            guard var push = state.pushes[dispatched.pushId] else { return }
+            for id in dispatched.deviceIds where push.dispatched[id] == nil { push.dispatched[id] = event.time }
+            push.sequence = event.sequence
+            state.pushes[dispatched.pushId] = push
+        case let delivered as PushDelivered:
+            guard var push = state.pushes[delivered.pushId] else { return }
+            push.sequence = event.sequence
+            if push.completedAt == nil, push.handled.insert(delivered.deviceId).inserted { push.delivered += 1 }
+            state.pushes[delivered.pushId] = push
+        case let failed as PushFailed:
+            guard var push = state.pushes[failed.pushId] else { return }
+            push.sequence = event.sequence
+            if push.completedAt == nil, push.handled.insert(failed.deviceId).inserted {
+                push.failed += 1
+                push.reasons[failed.reason, default: 0] += 1
+            }
+            state.pushes[failed.pushId] = push
+        case let completed as PushCompleted:
+            guard var push = state.pushes[completed.pushId] else { return }
+            push.targeted = completed.targeted
+            push.completedAt = event.time
+            push.dispatched = [:]
+            push.handled = []
+            push.sequence = event.sequence
+            state.pushes[completed.pushId] = push
+            state.open.remove(completed.pushId)
+        default:
+            return
+        }
+    }
+}

@@ -1,0 +1,196 @@
+public import AsyncHTTPClient
+import Crypto
+public import Foundation
+public import Logging
+import MusterEvents
+public import MusterLog
+public import MusterPlatform
+public import ServiceLifecycle
+
+/// Sends every open push when it is due (the notifier role). The log is the record: a chunk of
+/// devices is claimed by appending `push.send.dispatched.v1` expecting the push's last event (so
+/// two notifiers never take the same devices), each device's outcome is appended as it comes,
+/// and a restarted notifier carries on with the devices that were never dispatched. A device
+/// dispatched without an outcome (the process died between Apple's answer and the append) is
+/// recorded `InDoubt` after `inDoubtAfter`, never sent again: a push is never delivered twice.
+public struct PushDispatcher: Service {
+    let pushes: ProjectionRunner<PushesProjection>
+    let devices: ProjectionRunner<DevicesProjection>
+    let log: EventLog
+    let apns: APNsClient?
+    /// Owned: shut down when the dispatcher stops.
+    let http: HTTPClient?
+    let logger: Logger
+    public var chunkSize = 500
+    public var maxInFlight = 256
+    public var inDoubtAfter: TimeInterval = 300
+    public var idle: Duration = .milliseconds(200)
+
+    public init(pushes: ProjectionRunner<PushesProjection>, devices: ProjectionRunner<DevicesProjection>, log: EventLog,
+                apns: APNsClient?, http: HTTPClient?, logger: Logger) {
+        self.pushes = pushes
+        self.devices = devices
+        self.log = log
+        self.apns = apns
+        self.http = http
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let open = await pushes.read { state in state.open.compactMap { state.pushes[$0] } }
+                    for push in open.sorted(by: { $0.sequence < $1.sequence }) where !Task.isCancelled {
+                        try await work(on: push.request.pushId)
+                    }
+                } catch {
+                    logger.warning("push dispatch failed; trying again", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: idle)
+            }
+        }
+        try? await http?.shutdown()
+    }
+
+    /// Hands the push's devices over chunk by chunk until none is left for now, then completes it
+    /// when every device has its outcome.
+    func work(on pushId: String) async throws {
+        while !Task.isCancelled {
+            guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return }
+            let now = Date()
+            if let at = push.request.schedule?.at.flatMap({ Timestamp.millis($0) }), at > Timestamp.millis(now) { return }
+            let recipients = await devices.read { Recipients.resolve(push.request, in: $0) }
+            var pending: [DevicesProjection.Device] = [], later = 0
+            for device in recipients where push.dispatched[device.deviceId] == nil && !push.handled.contains(device.deviceId) {
+                if Self.due(push.request, for: device) > now { later += 1 } else { pending.append(device) }
+            }
+            if pending.isEmpty {
+                try await finish(push, waitingForLater: later > 0, now: now)
+                return
+            }
+            if let expires = push.request.expiresAt.flatMap({ Timestamp.millis($0) }), expires < Timestamp.millis(now) {
+                var last: UInt64 = 0
+                for device in pending.prefix(chunkSize) {
+                    last = try await record(.failed(reason: "Expired", status: nil, invalidatesToken: false, since: nil),
+                                            attempts: 0, provider: "none", device: device, pushId: pushId)
+                }
+                _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
+                continue
+            }
+            let chunk = Array(pending.prefix(chunkSize))
+            do {
+                let claimed = try await log.append(PushDispatched(pushId: pushId, deviceIds: chunk.map(\.deviceId)),
+                                                   options: AppendOptions(expected: .at(push.sequence), actor: "system:notifier"))
+                _ = await pushes.waitUntilApplied(claimed.sequence, timeout: .seconds(5))
+            } catch let error as AppendError where error.code == .conflict {
+                // Another notifier claimed devices first (or our fold is behind): read again.
+                try? await Task.sleep(for: .milliseconds(Int64.random(in: 20...120)))
+                continue
+            }
+            let last = try await send(chunk, push: push.request)
+            _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
+        }
+    }
+
+    /// Nothing left to hand over: devices dispatched long ago without an outcome are in doubt,
+    /// and when none is waiting the push is complete.
+    func finish(_ push: PushesProjection.Push, waitingForLater: Bool, now: Date) async throws {
+        let waiting = push.dispatched.filter { !push.handled.contains($0.key) }
+        let stale = waiting.filter { (Timestamp.millis($0.value) ?? 0) < Timestamp.millis(now) - Int64(inDoubtAfter * 1000) }
+        var last = push.sequence
+        for id in stale.keys.sorted() {
+            last = try await log.append(PushFailed(pushId: push.request.pushId, deviceId: id, provider: "none", reason: "InDoubt", status: nil,
+                                            attempts: 1),
+                                 options: AppendOptions(idempotencyKey: "indoubt:\(push.request.pushId):\(id)", actor: "system:notifier")).sequence
+        }
+        guard !waitingForLater, waiting.count == stale.count else { return }
+        _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
+        guard let current = await pushes.read({ $0.pushes[push.request.pushId] }) else { return }
+        do {
+            try await log.append(PushCompleted(pushId: push.request.pushId, targeted: current.handled.count),
+                                 options: AppendOptions(expected: .at(current.sequence), actor: "system:notifier"))
+            logger.info("push completed", metadata: ["push": "\(push.request.pushId)", "delivered": "\(current.delivered)",
+                                                     "failed": "\(current.failed)"])
+        } catch let error as AppendError where error.code == .conflict {
+            return // something else happened to it meanwhile; the next pass looks again
+        }
+    }
+
+    /// Sends one chunk with an adaptive number of copies in flight; returns the last sequence appended.
+    func send(_ chunk: [DevicesProjection.Device], push: PushRequested) async throws -> UInt64 {
+        let notification = try APNsNotification(message: push.message, priority: push.priority,
+                                                expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 },
+                                                collapseID: push.collapseId)
+        var window = AdaptiveWindow(initial: min(32, maxInFlight), maximum: maxInFlight)
+        var last: UInt64 = 0
+        try await withThrowingTaskGroup(of: (DevicesProjection.Device, APNsClient.Result, String).self) { group in
+            var queue = chunk.makeIterator(), inFlight = 0
+            func startMore() {
+                while inFlight < window.limit, let device = queue.next() {
+                    inFlight += 1
+                    group.addTask { await deliver(notification, to: device, pushId: push.pushId) }
+                }
+            }
+            startMore()
+            while let (device, result, provider) = try await group.next() {
+                inFlight -= 1
+                if result.throttled { window.throttled() } else if case .delivered = result.delivery { window.succeeded() }
+                last = try await record(result.delivery, attempts: result.attempts, provider: provider, device: device, pushId: push.pushId)
+                startMore()
+            }
+        }
+        return last
+    }
+
+    func deliver(_ notification: APNsNotification, to device: DevicesProjection.Device,
+                 pushId: String) async -> (DevicesProjection.Device, APNsClient.Result, String) {
+        let none = { (reason: String) in
+            (device, APNsClient.Result(delivery: .failed(reason: reason, status: nil, invalidatesToken: false, since: nil), attempts: 0,
+                                       throttled: false), "none")
+        }
+        guard device.platform == "ios" else { return none("NoProvider") } // FCM: not built yet
+        guard let apns else { return none("NoProvider") }
+        guard notification.fits else { return none("PayloadTooLarge") }
+        let result = await apns.deliver(notification, token: device.token, topic: device.bundleId,
+                                        environment: device.environment ?? "production", apnsID: Self.apnsID(pushId, device.deviceId))
+        return (device, result, "apns")
+    }
+
+    /// Appends the device's outcome (and its invalidation); returns the last sequence.
+    func record(_ delivery: APNsClient.Delivery, attempts: Int, provider: String, device: DevicesProjection.Device,
+                pushId: String) async throws -> UInt64 {
+        let options = AppendOptions(idempotencyKey: "outcome:\(pushId):\(device.deviceId)", actor: "system:notifier")
+        switch delivery {
+        case .delivered(let apnsID):
+            return try await log.append(PushDelivered(pushId: pushId, deviceId: device.deviceId, provider: provider, providerId: apnsID),
+                                        options: options).sequence
+        case .failed(let reason, let status, let invalidates, let since):
+            var last = try await log.append(PushFailed(pushId: pushId, deviceId: device.deviceId, provider: provider, reason: reason,
+                                                       status: status, attempts: attempts), options: options).sequence
+            if invalidates {
+                let invalidated = DeviceInvalidated(deviceId: device.deviceId, token: device.token, provider: provider, reason: reason,
+                                                    invalidAt: since.map { Timestamp.string(millis: $0, fraction: true) })
+                last = try await log.append(invalidated, options: AppendOptions(actor: "system:notifier")).sequence
+                logger.info("device token invalidated", metadata: ["device": "\(device.deviceId)", "reason": "\(reason)"])
+            }
+            return last
+        }
+    }
+
+    /// When the copy for `device` is due: now, or the push's local time in the device's zone.
+    static func due(_ push: PushRequested, for device: DevicesProjection.Device) -> Date {
+        guard let local = push.schedule?.localTime.flatMap(LocalTime.parse) else { return .distantPast }
+        let zone = device.settings.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
+        let guess = Date(timeIntervalSince1970: TimeInterval(local))
+        return Date(timeIntervalSince1970: TimeInterval(local) - TimeInterval(zone.secondsFromGMT(for: guess)))
+    }
+
+    /// A stable `apns-id` per push and device (a UUID from their hash), so Apple's logs and ours agree.
+    static func apnsID(_ pushId: String, _ deviceId: String) -> String {
+        let digest = Array(SHA256.hash(data: Data("\(pushId):\(deviceId)".utf8)))
+        let hex = digest.prefix(16).map { String(format: "%02X", $0) }.joined()
+        let c = Array(hex)
+        return "\(String(c[0..<8]))-\(String(c[8..<12]))-4\(String(c[13..<16]))-A\(String(c[17..<20]))-\(String(c[20..<32]))"
+    }
+}

@@ -1,0 +1,91 @@
+import Crypto
+import Foundation
+public import MusterEvents
+public import MusterLog
+public import MusterPlatform
+
+/// Why a push was refused, in domain terms; `PushErrorCode+HTTP` gives the answers.
+public typealias PushError = DomainError<PushErrorCode>
+
+public enum PushErrorCode: Sendable, Hashable {
+    case invalidField(String)
+    case unknownPush
+}
+
+/// Asking for pushes and reading how they went. Sending is the notifier's (`PushDispatcher`).
+public struct Pushes: Sendable {
+    let log: EventLog
+    let devices: ProjectionRunner<DevicesProjection>
+    let pushes: ProjectionRunner<PushesProjection>?
+
+    public init(log: EventLog, devices: ProjectionRunner<DevicesProjection>, pushes: ProjectionRunner<PushesProjection>?) {
+        self.log = log
+        self.devices = devices
+        self.pushes = pushes
+    }
+
+    /// Who a push would reach now, by platform, and its APNs payload size.
+    public struct Reach: Sendable, Equatable {
+        public var ios = 0
+        public var android = 0
+        public var payloadBytes = 0
+        public var targeted: Int { ios + android }
+    }
+
+    /// Checks the push as the notifier will send it: its rules, and a payload APNs accepts.
+    public func check(_ push: PushRequested) async throws -> Reach {
+        do {
+            try push.validate()
+        } catch let error as EventValidationError {
+            let field = error.field.split(separator: "/").last.map(String.init) ?? "body"
+            throw PushError(.invalidField(field), "\(error.field.dropFirst()): \(error.reason)")
+        }
+        let notification = try APNsNotification(message: push.message, priority: push.priority, expiresAt: nil, collapseID: push.collapseId)
+        guard notification.fits else {
+            throw PushError(.invalidField("body"), "the message is \(notification.payload.count) bytes as an APNs payload; APNs takes at most \(APNsNotification.maxPayload)")
+        }
+        let recipients = await devices.read { Recipients.resolve(push, in: $0) }
+        var reach = Reach(payloadBytes: notification.payload.count)
+        for device in recipients { if device.platform == "ios" { reach.ios += 1 } else { reach.android += 1 } }
+        return reach
+    }
+
+    /// The devices registered with these tokens in `app` (a push "to tokens" goes to their devices).
+    public func deviceIDs(forTokens tokens: [String], app: String) async throws -> [String] {
+        guard (1...10_000).contains(tokens.count) else { throw PushError(.invalidField("tokens"), "tokens must be 1 to 10000") }
+        let found = await devices.read { state in
+            tokens.map { token in
+                (state.byToken[token] ?? state.byToken[token.lowercased()]).flatMap { state.devices[$0] }.flatMap { $0.app == app ? $0.deviceId : nil }
+            }
+        }
+        let missing = found.filter { $0 == nil }.count
+        guard missing == 0 else { throw PushError(.invalidField("tokens"), "\(missing) of the tokens are not registered devices of \(app)") }
+        return found.compactMap { $0 }
+    }
+
+    /// Records the request; the notifier sends it when it is due. With an idempotency key a retry
+    /// names the same push and appends nothing new.
+    public func request(_ push: PushRequested, idempotencyKey: String?) async throws {
+        do {
+            _ = try await log.append(push, options: AppendOptions(idempotencyKey: idempotencyKey.map { "push:\(push.requestedBy):\($0)" },
+                                                                  expected: idempotencyKey == nil ? .any : .noEvents,
+                                                                  actor: push.requestedBy))
+        } catch let error as AppendError where error.code == .conflict && idempotencyKey != nil {
+            return // the retry found its push already there
+        }
+    }
+
+    public func status(_ pushId: String, app: String) async throws -> PushesProjection.Push {
+        guard let pushes, let push = await pushes.read({ $0.pushes[pushId] }), push.request.app == app || app == "platform" else {
+            throw PushError(.unknownPush, "no push \(pushId.prefix(40))")
+        }
+        return push
+    }
+
+    /// `psh_` + 32 hex: random, or derived from who asked and their idempotency key.
+    public static func pushID(requestedBy: String, idempotencyKey: String?) -> String {
+        guard let idempotencyKey else { return "psh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
+        let digest = SHA256.hash(data: Data("\(requestedBy)\n\(idempotencyKey)".utf8))
+        return "psh_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,133 @@
+import AsyncHTTPClient
+import Foundation
+import MusterAppTesting
+import MusterNATS
+@testable import MusterPush
+import MusterTesting
+import Testing
+
+@Suite("APNs: Apple's answers, the provider token, the client over HTTP/2")
+struct APNsTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    @Test func everyAnswerMeansWhatApplesReasonSays() {
+        func outcome(_ status: Int, _ body: String) -> APNsOutcome {
+            APNsResponse.outcome(status: status, apnsID: "A-1", body: Array(body.utf8))
+        }
+        #expect(outcome(200, "") == .delivered(apnsID: "A-1"))
+        #expect(outcome(410, #"{"reason":"Unregistered","timestamp":1763980000000}"#)
+            == .refused(reason: "Unregistered", status: 410, invalidatesToken: true, since: 1_763_980_000_000))
+        #expect(outcome(410, #"{"reason":"Unregistered","timestamp":-5}"#)
+            == .refused(reason: "Unregistered", status: 410, invalidatesToken: true, since: nil))
+        #expect(outcome(400, #"{"reason":"BadDeviceToken"}"#) == .refused(reason: "BadDeviceToken", status: 400, invalidatesToken: true, since: nil))
+        for reason in ["DeviceTokenNotForTopic", "BadTopic", "TopicDisallowed"] {
+            #expect(outcome(400, #"{"reason":"\#(reason)"}"#) == .refused(reason: reason, status: 400, invalidatesToken: false, since: nil))
+        }
+        #expect(outcome(413, #"{"reason":"PayloadTooLarge"}"#) == .refused(reason: "PayloadTooLarge", status: 413, invalidatesToken: false, since: nil))
+        #expect(outcome(403, #"{"reason":"Forbidden"}"#) == .refused(reason: "Forbidden", status: 403, invalidatesToken: false, since: nil))
+        #expect(outcome(403, #"{"reason":"InvalidProviderToken"}"#)
+            == .refused(reason: "InvalidProviderToken", status: 403, invalidatesToken: false, since: nil))
+        #expect(outcome(403, #"{"reason":"ExpiredProviderToken"}"#) == .renewToken)
+        #expect(outcome(429, #"{"reason":"TooManyRequests"}"#) == .retry(reason: "TooManyRequests", status: 429))
+        #expect(outcome(429, #"{"reason":"TooManyProviderTokenUpdates"}"#) == .retry(reason: "TooManyProviderTokenUpdates", status: 429))
+        #expect(outcome(503, #"{"reason":"ServiceUnavailable"}"#) == .retry(reason: "ServiceUnavailable", status: 503))
+        #expect(outcome(500, "<html>oops</html>") == .retry(reason: "HTTP500", status: 500))
+        // A hostile or broken body is reported by its status, never trusted as a reason.
+        #expect(outcome(400, #"{"reason":"<script>"}"#) == .refused(reason: "HTTP400", status: 400, invalidatesToken: false, since: nil))
+        #expect(outcome(400, String(repeating: "x", count: 10_000)) == .refused(reason: "HTTP400", status: 400, invalidatesToken: false, since: nil))
+    }
+
+    @Test func theWindowGrowsSlowlyAndHalvesWhenThrottled() {
+        var window = AdaptiveWindow(initial: 4, maximum: 6)
+        for _ in 0..<4 { window.succeeded() }
+        #expect(window.limit == 5)
+        for _ in 0..<100 { window.succeeded() }
+        #expect(window.limit == 6, "never past the maximum")
+        window.throttled()
+        #expect(window.limit == 3)
+        window.throttled(); window.throttled(); window.throttled()
+        #expect(window.limit == 1, "never below one")
+    }
+
+    @Test func providerTokensAreES256AndOnePerTeamForEveryProcess() async throws {
+        try await StandIn.with { standIn in
+            try await withNATS { nats, _ in
+                let jetStream = JetStream(nats)
+                let signer = try standIn.signer()
+                let token = try signer.token(issuedAt: Date())
+                #expect(ProviderToken.verify(token, publicKey: signer.publicKey) == .valid)
+                #expect(ProviderToken.verify(try signer.token(issuedAt: Date().addingTimeInterval(-3700)), publicKey: signer.publicKey) == .expired)
+                #expect(ProviderToken.verify(token + "x", publicKey: signer.publicKey) == .invalid)
+
+                // Two notifier processes: the second adopts the first's token instead of renewing.
+                let first = APNsTokenLease(signer: signer, jetStream: jetStream, replicas: 1)
+                let second = APNsTokenLease(signer: signer, jetStream: jetStream, replicas: 1)
+                let a = try await first.token()
+                let b = try await second.token()
+                #expect(a == b)
+                #expect(await first.signed + second.signed == 1)
+                // 41 minutes on, one of them renews and the other adopts the renewal.
+                let later = Date().addingTimeInterval(41 * 60)
+                let c = try await second.token(now: later)
+                let d = try await first.token(now: later)
+                #expect(c != a && c == d)
+                #expect(await first.signed + second.signed == 2)
+                // Apple says it expired, but it is minutes old: no renewal Apple would refuse.
+                #expect(try await first.renew(rejected: c, now: later.addingTimeInterval(60)) == c)
+            }
+        }
+    }
+
+    @Test func theClientFollowsApplesReasons() async throws {
+        try await StandIn.with { standIn in
+            try await withNATS { nats, _ in
+                let lease = APNsTokenLease(signer: try standIn.signer(), jetStream: JetStream(nats), replicas: 1)
+                let http = APNsClient.makeHTTPClient(caFile: standIn.certificate)
+                var client = APNsClient(http: http, lease: lease, sandboxURL: standIn.url, productionURL: standIn.url)
+                client.firstDelay = .milliseconds(10)
+                let note = try APNsNotification(message: PushMessage(title: "Hi", body: "There", screen: "enrollment", id: "e1",
+                                                                     imageUrl: "https://example.com/a.png"),
+                                                priority: "high", expiresAt: nil, collapseID: "c1")
+                func send(_ token: String = Self.token) async -> APNsClient.Result {
+                    await client.deliver(note, token: token, topic: "com.kordant.shieldai", environment: "sandbox", apnsID: UUID().uuidString)
+                }
+
+                let delivered = await send()
+                #expect(delivered.delivery == .delivered(apnsID: delivered.deliveryID), "\(delivered)")
+                let seen = try #require(await standIn.recorder.deliveries.first)
+                #expect(seen.topic == "com.kordant.shieldai" && seen.collapseId == "c1" && seen.priority == "10" && seen.pushType == "alert")
+                #expect(seen.payload.contains(#""mutable-content":1"#) && seen.payload.contains(#""screen":"enrollment""#))
+
+                await standIn.recorder.failNext(2, status: 503, reason: "ServiceUnavailable")
+                let retried = await send()
+                #expect(retried.attempts == 3)
+                if case .delivered = retried.delivery {} else { Issue.record("503 twice, then delivered: \(retried)") }
+
+                await standIn.recorder.failNext(1, status: 403, reason: "ExpiredProviderToken")
+                let renewed = await send()
+                #expect(renewed.attempts == 2)
+                if case .delivered = renewed.delivery {} else { Issue.record("renewed and delivered: \(renewed)") }
+
+                await standIn.recorder.failNext(1, status: 429, reason: "TooManyRequests")
+                #expect(await send().throttled)
+
+                let bad = await send("zz")
+                #expect(bad.attempts == 1, "BadDeviceToken is never retried")
+                #expect(bad.delivery == .failed(reason: "BadDeviceToken", status: 400, invalidatesToken: true, since: nil))
+
+                await standIn.recorder.unregister(Self.token, at: 1_763_980_000_000)
+                let gone = await send()
+                #expect(gone.attempts == 1)
+                #expect(gone.delivery == .failed(reason: "Unregistered", status: 410, invalidatesToken: true, since: 1_763_980_000_000))
+                try await http.shutdown()
+            }
+        }
+    }
+}
+
+extension APNsClient.Result {
+    var deliveryID: String? {
+        if case .delivered(let id) = delivery { return id }
+        return nil
+    }
+}

@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+import Hummingbird
+import MusterPush
+import MusterRuntime
+import MusterTesting
+
+/// The APNs stand-in on a free port with a fresh certificate (`scripts/make-certs.sh`) and a team
+/// signing key written as a `.p8` file, as `make run APNS=standin` sets it up.
+struct StandIn: Sendable {
+    let port: Int
+    let certificate: String
+    let keyFile: String
+    let recorder: APNsStandIn.Recorder
+    static let keyID = "ABC123DEFG"
+    static let teamID = "TEAM123456"
+
+    var url: String { "https://127.0.0.1:\(port)" }
+
+    /// The notifier's settings for this stand-in.
+    func configure(_ configuration: inout MusterConfiguration) {
+        configuration.apns.keyFile = keyFile
+        configuration.apns.keyID = Self.keyID
+        configuration.apns.teamID = Self.teamID
+        configuration.apns.sandboxURL = url
+        configuration.apns.productionURL = url
+        configuration.apns.caFile = certificate
+    }
+
+    func signer() throws -> APNsSigningKey {
+        try APNsSigningKey(contentsOf: keyFile, keyID: Self.keyID, teamID: Self.teamID)
+    }
+
+    static func with<T: Sendable>(_ body: @escaping @Sendable (StandIn) async throws -> T) async throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("muster-apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let certs = Process()
+        certs.executableURL = URL(fileURLWithPath: Repository.path("scripts/make-certs.sh"))
+        certs.arguments = [folder.path]
+        certs.standardOutput = FileHandle.nullDevice
+        try certs.run()
+        certs.waitUntilExit()
+        guard certs.terminationStatus == 0 else { throw TestServerError("make-certs.sh failed") }
+        let key = P256.Signing.PrivateKey()
+        let keyFile = folder.appendingPathComponent("AuthKey.p8").path
+        try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
+
+        let recorder = APNsStandIn.Recorder()
+        let port = try freePort()
+        let standIn = StandIn(port: port, certificate: folder.appendingPathComponent("cert.pem").path, keyFile: keyFile, recorder: recorder)
+        let app = try APNsStandIn.application(host: "127.0.0.1", port: port, certificate: standIn.certificate,
+                                              key: folder.appendingPathComponent("key.pem").path, recorder: recorder,
+                                              publicKey: key.publicKey)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await app.runService(); return nil }
+            try await eventually("the stand-in listens") { (try? RawSocket(port: port)) != nil }
+            let result = try await body(standIn)
+            group.cancelAll()
+            return result
+        }
+    }
+}
