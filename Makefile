@@ -29,7 +29,7 @@ SWIFT_FLAGS ?=
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make run    install what is missing, build, start nats-server + muster serve all"
+	@echo "make run    install what is missing, build, start nats-server + muster serve all (APNS=standin: and a local APNs stand-in)"
 	@echo "make test   install what is missing, run every test"
 	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
 	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org)"
@@ -82,7 +82,7 @@ release: deps
 	swift build -c release -Xswiftc -cross-module-optimization $(SWIFT_FLAGS)
 
 run: deps tools build gazetteer
-	@scripts/run-local.sh
+	@APNS=$(APNS) scripts/run-local.sh
 
 test: deps tools
 	swift build --build-tests $(SWIFT_FLAGS)
@@ -90,7 +90,7 @@ test: deps tools
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## Fuzzing: our modules instrumented for libFuzzer, in their own build folder (.build-fuzz).
-FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts
+FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push
 FUZZ_SECONDS ?= 60
 FUZZ_BIN     := .build-fuzz/debug/muster-fuzz
 
@@ -125,6 +125,7 @@ demo:
 	@scripts/demo.sh
 	@scripts/demo_opl.py
 	@scripts/demo_offleash.sh
+	@scripts/demo_push.sh
 
 demo-opl:
 	@scripts/demo_opl.py

@@ -11,11 +11,13 @@ export MUSTER_DATA_DIR=${MUSTER_DATA_DIR:-.data/muster}
 
 nats_pid=""
 muster_pid=""
+standin_pid=""
 stop() {
   trap - INT TERM EXIT
   echo
   echo "stopping muster (SIGTERM: finishes requests, saves projections, drains NATS)…"
   [ -n "$muster_pid" ] && kill -TERM "$muster_pid" 2>/dev/null && wait "$muster_pid" 2>/dev/null || true
+  [ -n "$standin_pid" ] && kill -TERM "$standin_pid" 2>/dev/null && wait "$standin_pid" 2>/dev/null || true
   echo "stopping nats-server…"
   [ -n "$nats_pid" ] && kill -TERM "$nats_pid" 2>/dev/null && wait "$nats_pid" 2>/dev/null || true
   echo "stopped. Data stays in .data/ (make clean removes it)."
@@ -28,6 +30,22 @@ else
   .tools/nats/bin/nats-server -a 127.0.0.1 -p "$NATS_PORT" -m 8222 -js -sd .data/nats -l .data/nats/server.log &
   nats_pid=$!
   for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$NATS_PORT") 2>/dev/null && break; sleep 0.1; done
+fi
+
+# APNS=standin (make run APNS=standin): a local server that answers like Apple's push service,
+# with its own certificate and a team signing key made here, and the notifier pointed at it.
+APNS_INFO="  pushes: APNs is not configured (make run APNS=standin starts a local stand-in; or set MUSTER_APNS_KEY_FILE, _KEY_ID, _TEAM_ID)"
+if [ "${APNS:-}" = "standin" ]; then
+  APNS_PORT=${APNS_PORT:-2197}
+  dir=.data/apns-standin
+  scripts/make-certs.sh "$dir" >/dev/null
+  [ -s "$dir/AuthKey.p8" ] || openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/AuthKey.p8" 2>/dev/null
+  .build/debug/muster apns-standin --port "$APNS_PORT" --cert "$dir/cert.pem" --key "$dir/key.pem" --apns-key "$dir/AuthKey.p8" &
+  standin_pid=$!
+  export MUSTER_APNS_KEY_FILE="$dir/AuthKey.p8" MUSTER_APNS_KEY_ID=DEMOKEY001 MUSTER_APNS_TEAM_ID=DEMOTEAM01
+  export MUSTER_APNS_SANDBOX_URL="https://127.0.0.1:$APNS_PORT" MUSTER_APNS_PRODUCTION_URL="https://127.0.0.1:$APNS_PORT"
+  export MUSTER_APNS_CA_FILE="$dir/cert.pem"
+  APNS_INFO="  pushes: APNs stand-in at https://127.0.0.1:$APNS_PORT (what it received: curl -k https://127.0.0.1:$APNS_PORT/standin/deliveries)"
 fi
 
 .build/debug/muster serve all --port "$HTTP_PORT" &
@@ -51,7 +69,8 @@ cat <<INFO
     scripts/generate_analytics.py           # a week of OFFLEASH app traffic; prints a dashboards key
     dashboards: http://127.0.0.1:$HTTP_PORT/dashboards  (a key with scope read:analytics signs in)
     .build/debug/muster tail --all          # follow the log (--no-follow stops at the end)
+$APNS_INFO
 
-  Ctrl-C stops both.
+  Ctrl-C stops them all.
 INFO
 wait "$muster_pid"

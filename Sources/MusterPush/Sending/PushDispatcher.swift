@@ -157,7 +157,7 @@ public struct PushDispatcher: Service {
         return (device, result, "apns")
     }
 
-    /// Appends the device's outcome (and its invalidation); returns the last sequence.
+    /// Appends the device's outcome (and its invalidation); returns the outcome's sequence.
     func record(_ delivery: APNsClient.Delivery, attempts: Int, provider: String, device: DevicesProjection.Device,
                 pushId: String) async throws -> UInt64 {
         let options = AppendOptions(idempotencyKey: "outcome:\(pushId):\(device.deviceId)", actor: "system:notifier")
@@ -166,15 +166,16 @@ public struct PushDispatcher: Service {
             return try await log.append(PushDelivered(pushId: pushId, deviceId: device.deviceId, provider: provider, providerId: apnsID),
                                         options: options).sequence
         case .failed(let reason, let status, let invalidates, let since):
-            var last = try await log.append(PushFailed(pushId: pushId, deviceId: device.deviceId, provider: provider, reason: reason,
-                                                       status: status, attempts: attempts), options: options).sequence
+            // The push's own event: what this process's pushes fold will reach (it never sees the device's).
+            let sequence = try await log.append(PushFailed(pushId: pushId, deviceId: device.deviceId, provider: provider, reason: reason,
+                                                           status: status, attempts: attempts), options: options).sequence
             if invalidates {
                 let invalidated = DeviceInvalidated(deviceId: device.deviceId, token: device.token, provider: provider, reason: reason,
                                                     invalidAt: since.map { Timestamp.string(millis: $0, fraction: true) })
-                last = try await log.append(invalidated, options: AppendOptions(actor: "system:notifier")).sequence
+                try await log.append(invalidated, options: AppendOptions(actor: "system:notifier"))
                 logger.info("device token invalidated", metadata: ["device": "\(device.deviceId)", "reason": "\(reason)"])
             }
-            return last
+            return sequence
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// A target traps (and libFuzzer saves the input) when a parser crashes or breaks a rule it states.
 enum FuzzTarget: String, CaseIterable {
     case timestamps, controlCharacters = "control-characters", envelopes, collector, gzip, redaction, query
-    case mobileWrites = "mobile-writes", moderationForms = "moderation-forms", natsRequests = "nats-requests", json, accounts
+    case mobileWrites = "mobile-writes", moderationForms = "moderation-forms", natsRequests = "nats-requests", json, accounts, push
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["MUSTER_FUZZ_TARGET"] ?? ""
@@ -30,6 +30,7 @@ enum FuzzTarget: String, CaseIterable {
         case .natsRequests: Self.natsRequests(bytes)
         case .json: Self.json(bytes)
         case .accounts: Self.accounts(bytes)
+        case .push: Self.push(bytes)
         }
     }
 
