@@ -142,7 +142,7 @@ let package = Package(
         .target(
             name: "MusterOPL",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo",
+                "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -362,7 +362,7 @@ let package = Package(
         .testTarget(
             name: "MusterOPLTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterGeo", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterGeo", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -380,6 +380,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -14,13 +14,12 @@ public final class RawSocket: Sendable {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else {
-            close(fd)
-            throw TestServerError("connect: \(errno)")
-        }
+        // No close here: deinit runs for a class whose init throws once `fd` is set, and a second
+        // close would close whatever descriptor another thread opened meanwhile (a NATS connection).
+        guard result == 0 else { throw TestServerError("connect: \(errno)") }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     public func send(_ text: String) throws {
         let sent = text.utf8CString.withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }

@@ -1,6 +1,7 @@
 public import MusterEvents
 public import MusterLog
 import MusterPlatform
+import MusterPush
 public import MusterRuntime
 
 /// Online Picket Line: strike submissions and GPS snapshots (ingest), geocoding (geocode), the
@@ -51,7 +52,12 @@ public struct OPLApp: MusterApp {
             parts.routes.append {
                 MobileReadRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, scope: OPLScopes.readMobile), rate: opl.readRate, model: opl.model)
             }
-        case .collector, .notifier:
+        case .notifier:
+            parts.appends([PushRequested.self])
+            let alerts = ProximityAlerts(log: environment.log, logger: environment.logger)
+            parts.services.append(EventProcessor(name: "opl-proximity", filterSubjects: ["events.opl.action.*.approved.v1"],
+                                                 log: environment.log, logger: environment.logger, handler: alerts.handle))
+        case .collector:
             break
         }
     }

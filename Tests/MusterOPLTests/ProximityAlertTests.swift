@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import MusterAppTesting
+import MusterEvents
+import MusterGeo
+import MusterLog
+import MusterOPL
+import MusterPlatform
+import MusterPush
+import MusterRuntime
+import MusterTesting
+import Testing
+
+@Suite("Strike near you: an approval pushes to the devices whose cells meet its sites")
+struct ProximityAlertTests {
+    /// OPL with pushes: the notifier turns approvals into pushes and sends them.
+    static let withPushes = MusterApps([PlatformApp(), OPLApp(), PushApp()])
+
+    @Test func anApprovalReachesTheCellsNearItsSitesOnly() async throws {
+        try await Self.withPushes.withTestApp(["ingest", "notifier", "query"]) { app in
+            let key = try await app.key(app: "opl", [DeviceRoutes.registerScope])
+            let site = (lat: 47.6062, lng: -122.3321)
+            func register(_ n: Int, cell: String) async throws -> String {
+                let response = try await app.request("/api/devices", method: .post, key: key, json: """
+                {"token": "\(String(format: "%064x", n))", "platform": "ios", "bundleId": "org.onlinepicketline.app", "cells": ["\(cell)"]}
+                """)
+                #expect(response.status == .created, "\(response.text)")
+                return try #require(response.json["deviceId"] as? String)
+            }
+            let near = try await register(1, cell: Geohash.encode(latitude: site.lat, longitude: site.lng, precision: 5))
+            let coarse = try await register(2, cell: Geohash.encode(latitude: site.lat, longitude: site.lng, precision: 3))
+            _ = try await register(3, cell: Geohash.encode(latitude: 44.08, longitude: -103.23, precision: 5))
+
+            var action = SeededAction()
+            action.sites = [ActionSite(locationId: "loc_" + String(repeating: "a", count: 16), type: "picket-site", name: "Gate 3",
+                                       latitude: site.lat, longitude: site.lng, notificationRadius: 3000)]
+            try await action.append(to: app.log)
+
+            let pushes = app.env.environment.projections.runner(PushesProjection.self)
+            try await eventually("the proximity push completed") {
+                await pushes.read { state in state.pushes.values.contains { $0.request.app == "opl" && $0.completedAt != nil } }
+            }
+            let push = try #require(await pushes.read { $0.pushes.values.first })
+            #expect(push.request.message.title == "Strike near you")
+            #expect(push.request.message.screen == "action" && push.request.message.id == action.id)
+            #expect(push.targeted == 2, "the near and the coarse device, not the one in Rapid City")
+            // No APNs configured here: each targeted copy is recorded, not lost.
+            #expect(push.reasons == ["NoProvider": 2])
+            let failed = try await app.log.read(filter: "events.push.send.*.failed.v1").compactMap { $0.payload as? PushFailed }
+            #expect(Set(failed.map(\.deviceId)) == [near, coarse])
+            // The same approval delivered again to the processor appends no second push.
+            #expect(try await app.log.read(filter: "events.push.send.*.requested.v1").count == 1)
+        }
+    }
+}
