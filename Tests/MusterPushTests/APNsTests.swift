@@ -37,15 +37,17 @@ struct APNsTests {
         #expect(outcome(400, String(repeating: "x", count: 10_000)) == .refused(reason: "HTTP400", status: 400, invalidatesToken: false, since: nil))
     }
 
-    @Test func theWindowGrowsSlowlyAndHalvesWhenThrottled() {
-        var window = AdaptiveWindow(initial: 4, maximum: 6)
+    @Test func theWindowStartsFastGrowsSlowlyOnceThrottledAndHalves() {
+        var window = AdaptiveWindow(initial: 4, maximum: 64)
         for _ in 0..<4 { window.succeeded() }
-        #expect(window.limit == 5)
-        for _ in 0..<100 { window.succeeded() }
-        #expect(window.limit == 6, "never past the maximum")
+        #expect(window.limit == 8, "slow start doubles each round")
         window.throttled()
-        #expect(window.limit == 3)
-        window.throttled(); window.throttled(); window.throttled()
+        #expect(window.limit == 4)
+        for _ in 0..<4 { window.succeeded() }
+        #expect(window.limit == 5, "then one more for each window's worth")
+        for _ in 0..<10_000 { window.succeeded() }
+        #expect(window.limit == 64, "never past the maximum")
+        for _ in 0..<10 { window.throttled() }
         #expect(window.limit == 1, "never below one")
     }
 

@@ -36,6 +36,12 @@ public struct ProximityAlerts: Sendable {
         }
     }
 
+    /// The id of the push an approval (its event id) leads to.
+    public static func pushID(approvalID: String) -> String {
+        let digest = SHA256.hash(data: Data("proximity\n\(approvalID)".utf8))
+        return "psh_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// The push for an approval, or nil when the action has no sites to be near.
     static func push(for approved: ActionApproved, approvalID: String) -> PushRequested? {
         let sites = approved.locations
@@ -51,8 +57,7 @@ public struct ProximityAlerts: Sendable {
         guard !cells.isEmpty else { return nil }
         let place = sites.first?.name ?? approved.action.location
         let body = "\(approved.employer.name): \(approved.action.actionType) at \(place). Please don't cross the line."
-        let digest = SHA256.hash(data: Data("proximity\n\(approvalID)".utf8))
-        return PushRequested(pushId: "psh_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined(), app: "opl",
+        return PushRequested(pushId: pushID(approvalID: approvalID), app: "opl",
                              audience: PushAudience(cells: cells),
                              message: PushMessage(title: "Strike near you", body: String(body.prefix(2000)), screen: "action",
                                                   id: approved.actionId),

@@ -46,34 +46,39 @@ public enum PushesProjection: Projection {
             state.pushes[requested.pushId] = Push(request: requested, requestedAt: event.time, sequence: event.sequence)
             state.open.insert(requested.pushId)
         case let dispatched as PushDispatched:
-            guard var push = state.pushes[dispatched.pushId] else { return }
-            for id in dispatched.deviceIds where push.dispatched[id] == nil { push.dispatched[id] = event.time }
-            push.sequence = event.sequence
-            state.pushes[dispatched.pushId] = push
-        case let delivered as PushDelivered:
-            guard var push = state.pushes[delivered.pushId] else { return }
-            push.sequence = event.sequence
-            if push.completedAt == nil, push.handled.insert(delivered.deviceId).inserted { push.delivered += 1 }
-            state.pushes[delivered.pushId] = push
-        case let failed as PushFailed:
-            guard var push = state.pushes[failed.pushId] else { return }
-            push.sequence = event.sequence
-            if push.completedAt == nil, push.handled.insert(failed.deviceId).inserted {
-                push.failed += 1
-                push.reasons[failed.reason, default: 0] += 1
+            update(dispatched.pushId, at: event.sequence, in: &state) { push in
+                for id in dispatched.deviceIds where push.dispatched[id] == nil { push.dispatched[id] = event.time }
             }
-            state.pushes[failed.pushId] = push
+        case let delivered as PushDelivered:
+            update(delivered.pushId, at: event.sequence, in: &state) { push in
+                if push.completedAt == nil, push.handled.insert(delivered.deviceId).inserted { push.delivered += 1 }
+            }
+        case let failed as PushFailed:
+            update(failed.pushId, at: event.sequence, in: &state) { push in
+                if push.completedAt == nil, push.handled.insert(failed.deviceId).inserted {
+                    push.failed += 1
+                    push.reasons[failed.reason, default: 0] += 1
+                }
+            }
         case let completed as PushCompleted:
-            guard var push = state.pushes[completed.pushId] else { return }
-            push.targeted = completed.targeted
-            push.completedAt = event.time
-            push.dispatched = [:]
-            push.handled = []
-            push.sequence = event.sequence
-            state.pushes[completed.pushId] = push
+            update(completed.pushId, at: event.sequence, in: &state) { push in
+                push.targeted = completed.targeted
+                push.completedAt = event.time
+                push.dispatched = [:]
+                push.handled = []
+            }
             state.open.remove(completed.pushId)
         default:
             return
         }
+    }
+
+    /// Changes a push in place: taken out of the dictionary first, so its sets are not copied
+    /// on every event (a push to 100k devices would otherwise copy 100k entries per outcome).
+    static func update(_ pushId: String, at sequence: UInt64, in state: inout State, _ change: (inout Push) -> Void) {
+        guard var push = state.pushes.removeValue(forKey: pushId) else { return }
+        change(&push)
+        push.sequence = sequence
+        state.pushes[pushId] = push
     }
 }

@@ -54,7 +54,9 @@ public struct PushDispatcher: Service {
     }
 
     /// Hands the push's devices over chunk by chunk until none is left for now, then completes it
-    /// when every device has its outcome.
+    /// when every device has its outcome. The audience is resolved once a pass (it is every device
+    /// of an app at worst); the pass after the last chunk resolves it again for devices that
+    /// registered meanwhile, and finishes when there are none.
     func work(on pushId: String) async throws {
         while !Task.isCancelled {
             guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return }
@@ -69,28 +71,38 @@ public struct PushDispatcher: Service {
                 try await finish(push, waitingForLater: later > 0, now: now)
                 return
             }
-            if let expires = push.request.expiresAt.flatMap({ Timestamp.millis($0) }), expires < Timestamp.millis(now) {
-                var last: UInt64 = 0
-                for device in pending.prefix(chunkSize) {
-                    last = try await record(.failed(reason: "Expired", status: nil, invalidatesToken: false, since: nil),
-                                            attempts: 0, provider: "none", device: device, pushId: pushId)
-                }
-                _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
-                continue
+            for start in stride(from: 0, to: pending.count, by: chunkSize) where !Task.isCancelled {
+                let chunk = Array(pending[start..<min(start + chunkSize, pending.count)])
+                guard try await hand(chunk, of: pushId) else { break } // another notifier took some: resolve again
             }
-            let chunk = Array(pending.prefix(chunkSize))
-            do {
-                let claimed = try await log.append(PushDispatched(pushId: pushId, deviceIds: chunk.map(\.deviceId)),
-                                                   options: AppendOptions(expected: .at(push.sequence), actor: "system:notifier"))
-                _ = await pushes.waitUntilApplied(claimed.sequence, timeout: .seconds(5))
-            } catch let error as AppendError where error.code == .conflict {
-                // Another notifier claimed devices first (or our fold is behind): read again.
-                try? await Task.sleep(for: .milliseconds(Int64.random(in: 20...120)))
-                continue
-            }
-            let last = try await send(chunk, push: push.request)
-            _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
         }
+    }
+
+    /// Claims the chunk and sends it (or records it expired); false when another notifier claimed first.
+    func hand(_ chunk: [DevicesProjection.Device], of pushId: String) async throws -> Bool {
+        guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return false }
+        let now = Date()
+        if let expires = push.request.expiresAt.flatMap({ Timestamp.millis($0) }), expires < Timestamp.millis(now) {
+            var last: UInt64 = 0
+            for device in chunk where push.dispatched[device.deviceId] == nil && !push.handled.contains(device.deviceId) {
+                last = try await record(.failed(reason: "Expired", status: nil, invalidatesToken: false, since: nil),
+                                        attempts: 0, provider: "none", device: device, pushId: pushId)
+            }
+            _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
+            return true
+        }
+        do {
+            let claimed = try await log.append(PushDispatched(pushId: pushId, deviceIds: chunk.map(\.deviceId)),
+                                               options: AppendOptions(expected: .at(push.sequence), actor: "system:notifier"))
+            _ = await pushes.waitUntilApplied(claimed.sequence, timeout: .seconds(5))
+        } catch let error as AppendError where error.code == .conflict {
+            // Another notifier claimed devices first (or our fold is behind): read again.
+            try? await Task.sleep(for: .milliseconds(Int64.random(in: 20...120)))
+            return false
+        }
+        let last = try await send(chunk, push: push.request)
+        _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
+        return true
     }
 
     /// Nothing left to hand over: devices dispatched long ago without an outcome are in doubt,
@@ -124,19 +136,26 @@ public struct PushDispatcher: Service {
                                                 collapseID: push.collapseId)
         var window = AdaptiveWindow(initial: min(32, maxInFlight), maximum: maxInFlight)
         var last: UInt64 = 0
-        try await withThrowingTaskGroup(of: (DevicesProjection.Device, APNsClient.Result, String).self) { group in
+        // Each copy is delivered and its outcome appended in its own task, so the log's acks
+        // overlap like the provider's answers do.
+        try await withThrowingTaskGroup(of: (result: APNsClient.Result, sequence: UInt64).self) { group in
             var queue = chunk.makeIterator(), inFlight = 0
             func startMore() {
                 while inFlight < window.limit, let device = queue.next() {
                     inFlight += 1
-                    group.addTask { await deliver(notification, to: device, pushId: push.pushId) }
+                    group.addTask {
+                        let (_, result, provider) = await deliver(notification, to: device, pushId: push.pushId)
+                        let sequence = try await record(result.delivery, attempts: result.attempts, provider: provider, device: device,
+                                                        pushId: push.pushId)
+                        return (result, sequence)
+                    }
                 }
             }
             startMore()
-            while let (device, result, provider) = try await group.next() {
+            while let (result, sequence) = try await group.next() {
                 inFlight -= 1
                 if result.throttled { window.throttled() } else if case .delivered = result.delivery { window.succeeded() }
-                last = try await record(result.delivery, attempts: result.attempts, provider: provider, device: device, pushId: push.pushId)
+                last = max(last, sequence)
                 startMore()
             }
         }

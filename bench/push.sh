@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# make bench, pushes (issue 14), against the local APNs stand-in (`muster apns-standin`, release, HTTP/2 over TLS):
+#  * pushes/s through Muster (POST /api/push to every device of an app -> the notifier's dispatcher ->
+#    one HTTP/2 connection to the stand-in -> an outcome event per device) against h2load driving the
+#    same stand-in directly over one connection with 100 streams (target >= 0.5x);
+#  * time from an OPL approval to the last "Strike near you" push for 10,000 opted-in devices.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MUSTER=.build/release/muster
+BENCH=.build/release/muster-bench
+DEVICES=${BENCH_PUSH_DEVICES:-20000}
+NEARBY=${BENCH_PROXIMITY_DEVICES:-10000}
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+. bench/lib.sh
+
+echo "== pushes: Muster's notifier vs h2load, both against the APNs stand-in ($(nproc) cores)"
+scripts/make-certs.sh "$work/tls" >/dev/null
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/AuthKey.p8" 2>/dev/null
+apns_port=$(free_port)
+# No --apns-key: the stand-in checks the token's shape and age, not its signature, for both sides alike.
+$MUSTER apns-standin --port "$apns_port" --cert "$work/tls/cert.pem" --key "$work/tls/key.pem" >"$work/standin.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" >/dev/null 2>&1 && break; sleep 0.05; done
+
+token=$(printf '%064x' 1)
+jwt=$(python3 -c 'import base64,json,time
+b=lambda d: base64.urlsafe_b64encode(json.dumps(d,separators=(",",":")).encode()).decode().rstrip("=")
+print(b({"alg":"ES256","kid":"BENCHKEY01"})+"."+b({"iss":"BENCHTEAM1","iat":int(time.time())})+".c2lnbmF0dXJl")')
+printf '%s' '{"aps":{"alert":{"body":"Your scan found 2 new exposures","title":"DarkWatch"},"sound":"default"},"id":"scan_1","screen":"darkwatch"}' > "$work/payload.json"
+h2load -n "$DEVICES" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "authorization: bearer $jwt" -H "apns-topic: com.example.shieldai" \
+  -H "apns-push-type: alert" -H "apns-priority: 10" "https://127.0.0.1:$apns_port/3/device/$token" > "$work/h2load.txt"
+baseline=$(awk '/^finished in/ { for (i=1;i<=NF;i++) if ($i ~ /req\/s/) { v=$(i-1); gsub(",","",v); print int(v) } }' "$work/h2load.txt")
+grep -q "status codes: $DEVICES 2xx" "$work/h2load.txt" || { echo "h2load did not get 2xx for every request:"; cat "$work/h2load.txt"; exit 1; }
+
+start_nats
+pids+=("$nats_pid")
+port=$(free_port)
+export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off
+export MUSTER_APNS_KEY_FILE=$work/AuthKey.p8 MUSTER_APNS_KEY_ID=BENCHKEY01 MUSTER_APNS_TEAM_ID=BENCHTEAM1 MUSTER_APNS_CA_FILE=$work/tls/cert.pem
+export MUSTER_APNS_SANDBOX_URL=https://127.0.0.1:$apns_port MUSTER_APNS_PRODUCTION_URL=https://127.0.0.1:$apns_port
+$MUSTER serve ingest notifier query --port "$port" 2>"$work/muster.log" &
+pids+=($!)
+for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.05; done
+$BENCH push-load --app shieldai --devices "$DEVICES" --nats-url "$url" >/dev/null
+key=$($MUSTER keys issue --app shieldai --scopes push:send 2>/dev/null)
+okey=$($MUSTER keys issue --app opl --scopes push:send 2>/dev/null)
+post() { curl -fsS -X POST -H "X-API-Key: $1" -H 'Content-Type: application/json' -d "$2" "http://127.0.0.1:$port/api/push"; }
+field() { python3 -c 'import json,sys; print(json.load(sys.stdin).get(sys.argv[1], ""))' "$1" 2>/dev/null || true; }
+for _ in $(seq 1 200); do [ "$(post "$key" '{"audience": {"everyone": true}, "title": "t", "body": "b", "dryRun": true}' 2>/dev/null | field targeted)" = "$DEVICES" ] && break; sleep 0.1; done
+
+# Wait for a push to complete; prints seconds since $2 (a python time.time()).
+completed() {
+  python3 - "$port" "$1" "$2" "$3" <<'PY'
+import json, sys, time, urllib.request
+port, key, start, push = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+deadline = time.time() + 600
+while time.time() < deadline:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/api/push/{push}", headers={"X-API-Key": key})) as r:
+            d = json.load(r)
+        if d["status"] == "completed":
+            print(f"{time.time() - start:.3f} {d['delivered']} {d['failed']}")
+            sys.exit(0)
+    except Exception:
+        pass
+    time.sleep(0.02)
+sys.exit("timed out")
+PY
+}
+start=$(python3 -c 'import time; print(time.time())')
+push=$(post "$key" '{"audience": {"everyone": true}, "title": "DarkWatch", "body": "Your scan found 2 new exposures", "screen": "darkwatch", "id": "scan_1"}' | field pushId)
+read -r seconds delivered failed <<< "$(completed "$key" "$start" "$push")"
+[ "$delivered" = "$DEVICES" ] || { echo "only $delivered of $DEVICES delivered ($failed failed)"; exit 1; }
+rate=$(python3 -c "print(int($DEVICES/$seconds))")
+printf '%-52s %10s pushes/s  (h2load on one connection x 100 streams %s req/s; ratio %s, target >= 0.5; %s devices in %ss)\n' \
+  "POST /api/push -> notifier -> APNs stand-in" "$rate" "$baseline" "$(python3 -c "print(f'{$rate/$baseline:.2f}')")" "$DEVICES" "$seconds"
+
+$BENCH push-load --app opl --devices "$NEARBY" --near 47.6062,-122.3321 --radius 3000 --nats-url "$url" >/dev/null
+start=$(python3 -c 'import time; print(time.time())')
+push=$($BENCH proximity-approve --site 47.6062,-122.3321 --radius 3000 --nats-url "$url")
+read -r seconds delivered failed <<< "$(completed "$okey" "$start" "$push")"
+printf '%-52s %10s s  (%s opted-in devices within 3 km: %s delivered, %s failed)\n' \
+  "OPL approval -> last 'Strike near you' push" "$seconds" "$NEARBY" "$delivered" "$failed"
