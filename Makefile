@@ -13,7 +13,7 @@ ZIPCODES_VERSION    := 3.0.0
 BENCH_APT_PACKAGES  := wrk nghttp2-client
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev libargon2-dev libsqlite3-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl
+APT_PACKAGES        := libnats-dev libargon2-dev libsqlite3-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
@@ -38,7 +38,8 @@ help:
 
 ## Debian packages: libnats-dev (the C client), libsqlite3-dev (GRDB, the stored projections), zlib (gzip bodies), docker-compose (validates deploy/ in
 ## tests), chromium (the dashboards test loads every page in it, headless), nginx and openssl (the
-## gateway's TLS test runs deploy/gateway/nginx.conf with a pair from scripts/make-certs.sh).
+## gateway's TLS test runs deploy/gateway/nginx.conf with a pair from scripts/make-certs.sh), sox and espeak-ng
+## (the voice-enrollment tests and demo make real recordings with them).
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -90,7 +91,7 @@ test: deps tools
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## Fuzzing: our modules instrumented for libFuzzer, in their own build folder (.build-fuzz).
-FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push
+FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push voice
 FUZZ_SECONDS ?= 60
 FUZZ_BIN     := .build-fuzz/debug/muster-fuzz
 
@@ -127,6 +128,7 @@ demo:
 	@scripts/demo_opl.py
 	@scripts/demo_offleash.sh
 	@scripts/demo_push.sh
+	@scripts/demo_shieldai.sh
 
 demo-opl:
 	@scripts/demo_opl.py

@@ -66,6 +66,8 @@ let package = Package(
             name: "MusterNATS",
             dependencies: [
                 "CNats", "MusterJSON",
+                // SHA-256: object store content is addressed by its digest.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -188,6 +190,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // ShieldAI, account security: voice enrollments (checked WAVs in the object store).
+        .target(
+            name: "MusterShieldAI",
+            dependencies: [
+                "MusterEvents", "MusterLog", "MusterNATS", "MusterRuntime", "MusterPlatform", "MusterPush",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Analytics and crashes for every app: the collector's wire format, redaction, the folds
         // (funnel, time-to-interactive, error rate, crash groups), alert rules, dashboards.
         .target(
@@ -214,7 +228,7 @@ let package = Package(
             name: "MusterServices",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH",
-                "MusterPush",
+                "MusterPush", "MusterShieldAI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -372,6 +386,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "MusterShieldAITests",
+            dependencies: [
+                "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterShieldAI", "MusterTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MusterPushTests",
             dependencies: [
                 "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
@@ -441,7 +465,7 @@ if fuzzing {
     package.targets.append(.executableTarget(
         name: "MusterFuzz",
         dependencies: [
-            "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPush", "MusterServices", "CFuzzerDriver",
+            "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPush", "MusterShieldAI", "MusterServices", "CFuzzerDriver",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -9,6 +9,9 @@ import os
 
 import schemathesis
 
+# Voice enrollments take the WAV itself as the body: sent as raw bytes, like octet-stream.
+schemathesis.serializer.alias("audio/wav", "application/octet-stream")
+
 
 def key_for(path: str) -> str:
     if path.startswith("/api/analytics") or path.startswith("/dashboards"):

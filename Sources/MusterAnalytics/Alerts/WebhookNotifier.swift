@@ -3,6 +3,7 @@ import Foundation
 public import Logging
 public import MusterEvents
 import MusterLog
+public import MusterRuntime
 public import NIOCore
 import NIOHTTP1
 
@@ -14,7 +15,7 @@ import NIOHTTP1
 /// twice; `alert_id` + `status` identify it. Alerts recorded more than `maxAge` ago are not news:
 /// a webhook added to a long-running log does not hear its whole history.
 public struct WebhookNotifier: Sendable {
-    public let urls: [String]
+    public let targets: [AlertWebhookTarget]
     public var maxAge: Duration = .seconds(24 * 3600)
     public var attempts = 4
     public var firstDelay: Duration = .milliseconds(500)
@@ -22,8 +23,8 @@ public struct WebhookNotifier: Sendable {
     let client: HTTPClient
     let logger: Logger
 
-    public init(urls: [String], client: HTTPClient = .shared, logger: Logger) {
-        self.urls = urls
+    public init(targets: [AlertWebhookTarget], client: HTTPClient = .shared, logger: Logger) {
+        self.targets = targets
         self.client = client
         self.logger = logger
     }
@@ -40,10 +41,13 @@ public struct WebhookNotifier: Sendable {
             logger.info("alert too old to deliver", metadata: ["alert": "\(body.alertId)", "recorded": "\(event.time)"])
             return
         }
-        let data = try JSONEncoder().encode(body)
         var failures: [String] = []
-        for url in urls {
-            do { try await deliver(data, to: url, alertID: body.alertId) } catch { failures.append("\(url): \(error)") }
+        for target in targets {
+            do {
+                try await deliver(try body.encoded(for: target), to: target.url, alertID: body.alertId)
+            } catch {
+                failures.append("\(target): \(error)")
+            }
         }
         guard failures.isEmpty else { throw DeliveryError(description: failures.joined(separator: "; ")) }
     }

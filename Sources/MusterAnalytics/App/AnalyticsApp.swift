@@ -24,12 +24,12 @@ public struct AnalyticsApp: MusterApp {
             let runner = environment.projections.runner(AnalyticsProjection.self)
             parts.appends([AlertRaised.self, AlertResolved.self])
             parts.services.append(AlertPublisher(runner: runner, log: environment.log, logger: environment.logger))
-            let urls = environment.configuration.alertWebhooks
-            guard !urls.isEmpty else {
+            let targets = environment.configuration.alertWebhooks
+            guard !targets.isEmpty else {
                 environment.logger.notice("no MUSTER_ALERT_WEBHOOKS: alerts are recorded in the log only")
                 return
             }
-            let notifier = WebhookNotifier(urls: urls, logger: environment.logger)
+            let notifier = WebhookNotifier(targets: targets, logger: environment.logger)
             parts.services.append(EventProcessor(name: "alert-webhooks", filterSubjects: ["events.analytics.alert.>"], log: environment.log,
                                                  logger: environment.logger, handler: notifier.handle))
         case .query:

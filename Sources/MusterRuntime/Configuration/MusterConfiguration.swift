@@ -23,8 +23,9 @@ public struct MusterConfiguration: Sendable {
     public var gazetteerPath = ".data/gazetteer/places.tsv"
     /// A Nominatim-compatible search URL for street-level forward geocoding; empty means offline only.
     public var geocodeUpstream: String?
-    /// Where alerts (raised and resolved) are POSTed, as JSON; none means they are only recorded.
-    public var alertWebhooks: [String] = []
+    /// Where alerts (raised and resolved) are POSTed: Muster's JSON, Slack or PagerDuty Events v2
+    /// (`AlertWebhookTarget`); none means they are only recorded.
+    public var alertWebhooks: [AlertWebhookTarget] = []
     /// Time limits for a request's head and body, the keep-alive idle limit, and the bound on open connections.
     public var connectionLimits = ConnectionLimits()
     /// Where Prometheus scrapes `/metrics`: its own port, never the public one; nil turns it off, 0 picks a free port.
@@ -112,11 +113,12 @@ public struct MusterConfiguration: Sendable {
             }
             geocodeUpstream = value.isEmpty ? nil : value
         case .alertWebhooks:
-            let urls = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            for url in urls where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-                throw ConfigurationError("\(given): \(url) is not an http(s) URL")
+            let entries = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            do {
+                alertWebhooks = try entries.map(AlertWebhookTarget.parse)
+            } catch let error as ConfigurationError {
+                throw ConfigurationError("\(setting.rawValue): \(error.description)")
             }
-            alertWebhooks = urls
         case .headTimeout, .bodyTimeout, .idleTimeout:
             guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
                 throw ConfigurationError("\(given) must be seconds, more than 0 and at most 3600")

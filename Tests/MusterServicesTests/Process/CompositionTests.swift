@@ -22,10 +22,10 @@ struct CompositionTests {
             #expect(folds(["collector"]) == ["keys"])
             #expect(Set(folds(["notifier"])) == ["analytics", "pushes", "devices"])
             #expect(folds(["geocode"]) == ["keys"])
-            #expect(Set(folds(["ingest"])) == ["keys", "opl", "people", "offleash", "devices"])
+            #expect(Set(folds(["ingest"])) == ["keys", "opl", "people", "offleash", "devices", "shieldai"])
             #expect(Set(folds(["moderation"])) == ["keys", "opl", "people"]) // moderators sign in with accounts
             let all = folds(ServiceRole.names)
-            #expect(Set(all) == ["keys", "opl", "analytics", "funnel", "people", "offleash", "devices", "pushes"] && all.count == 8, "each once: \(all)")
+            #expect(Set(all) == ["keys", "opl", "analytics", "funnel", "people", "offleash", "devices", "pushes", "shieldai"] && all.count == 9, "each once: \(all)")
             // What `muster replay` can rebuild is what the apps define.
             #expect(Set(apps.projections.map { $0.name }) == Set(all))
         }

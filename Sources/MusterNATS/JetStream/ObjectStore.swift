@@ -1,0 +1,114 @@
+import Foundation
+import Crypto
+
+/// A JetStream object store bucket (`OBJ_<bucket>` stream, laid out as NATS object stores are:
+/// chunks on `$O.<bucket>.C.<id>`, the description on `$O.<bucket>.M.<id>`), addressed by the
+/// content's SHA-256: the same bytes stored twice are one object. The description is written last,
+/// so an object is visible only once every chunk is stored; it lists the chunks' sequences, so a
+/// read and an erase touch exactly those messages.
+public struct ObjectStore: Sendable {
+    public let jetStream: JetStream
+    public let bucket: String
+    public static let chunkSize = 128 * 1024
+
+    /// What is known of a stored object.
+    public struct Info: Codable, Sendable, Equatable {
+        /// Lowercase hex SHA-256 of the content: the object's name.
+        public var digest: String
+        public var size: Int
+        public var type: String
+        /// The chunks' stream sequences, in order.
+        public var sequences: [UInt64]
+        /// `SHA-256=<base64url>`, as NATS object stores write it.
+        public var natsDigest: String
+
+        enum CodingKeys: String, CodingKey {
+            case digest = "name", size, type, sequences = "x_sequences", natsDigest = "digest"
+        }
+    }
+
+    var streamName: String { "OBJ_\(bucket)" }
+    func chunkSubject(_ digest: String) -> String { "$O.\(bucket).C.\(digest)" }
+    func metaSubject(_ digest: String) -> String { "$O.\(bucket).M.\(digest)" }
+
+    /// Opens the bucket, creating its stream when needed (with the log's replicas).
+    public static func open(_ jetStream: JetStream, bucket: String, replicas: Int = 1, maxBytes: Int64 = -1) async throws -> ObjectStore {
+        var config = StreamConfig(name: "OBJ_\(bucket)", subjects: ["$O.\(bucket).C.>", "$O.\(bucket).M.>"])
+        config.allowRollupHdrs = true
+        config.allowDirect = true
+        config.discard = .new
+        config.numReplicas = replicas
+        config.maxBytes = maxBytes
+        try await jetStream.ensureStream(config)
+        return ObjectStore(jetStream: jetStream, bucket: bucket)
+    }
+
+    public static func digest(_ bytes: some Collection<UInt8>) -> String {
+        SHA256.hash(data: Data(bytes)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Stores the bytes (or finds them already stored) and describes them.
+    public func put(_ bytes: [UInt8], type: String) async throws -> Info {
+        let digest = Self.digest(bytes)
+        if let existing = try await info(digest) { return existing }
+        var sequences: [UInt64] = []
+        var offset = 0
+        repeat {
+            let end = min(offset + Self.chunkSize, bytes.count)
+            let ack = try await jetStream.publish(OutgoingMessage(subject: chunkSubject(digest), payload: Data(bytes[offset..<end])))
+            sequences.append(ack.seq)
+            offset = end
+        } while offset < bytes.count
+        let raw = Data(SHA256.hash(data: Data(bytes)))
+        let natsDigest = "SHA-256=" + raw.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let info = Info(digest: digest, size: bytes.count, type: type, sequences: sequences, natsDigest: natsDigest)
+        var headers = NATSHeaders()
+        headers["Nats-Rollup"] = "sub"
+        _ = try await jetStream.publish(OutgoingMessage(subject: metaSubject(digest), headers: headers, payload: try JSONEncoder().encode(info)))
+        return info
+    }
+
+    /// The object's description, or nil when it is not stored.
+    public func info(_ digest: String) async throws -> Info? {
+        guard Self.isDigest(digest) else { return nil }
+        do {
+            let stored = try await jetStream.getMessage(stream: streamName, lastBySubject: metaSubject(digest))
+            guard !stored.payload.isEmpty else { return nil }
+            return try JSONDecoder().decode(Info.self, from: stored.payload)
+        } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
+            return nil
+        }
+    }
+
+    /// The object's bytes, checked against its digest.
+    public func get(_ digest: String) async throws -> [UInt8]? {
+        guard let info = try await info(digest) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(info.size)
+        for sequence in info.sequences {
+            bytes += try await jetStream.getMessage(stream: streamName, sequence: sequence).payload
+        }
+        guard bytes.count == info.size, Self.digest(bytes) == digest else {
+            throw NATSError(.jetStreamAPI, "object \(digest) in \(bucket) does not match its digest")
+        }
+        return bytes
+    }
+
+    /// Removes the object, overwriting its chunks' bytes on the server's disk.
+    public func erase(_ digest: String) async throws {
+        guard let info = try await info(digest) else { return }
+        for sequence in info.sequences {
+            do {
+                try await jetStream.deleteMessage(stream: streamName, sequence: sequence, erase: true)
+            } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10057 {
+                continue // already gone
+            }
+        }
+        let meta = try await jetStream.getMessage(stream: streamName, lastBySubject: metaSubject(digest))
+        try await jetStream.deleteMessage(stream: streamName, sequence: meta.sequence, erase: true)
+    }
+
+    static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+}

@@ -1,0 +1,79 @@
+public import MusterEvents
+
+/// Where a blob lives: an object store bucket and the content's SHA-256. Events carry this, never the bytes.
+public struct BlobRef: Codable, Sendable, Equatable {
+    public var bucket: String
+    /// Lowercase hex SHA-256 of the content.
+    public var digest: String
+    public var size: Int
+    public var type: String
+
+    public init(bucket: String, digest: String, size: Int, type: String) {
+        self.bucket = bucket
+        self.digest = digest
+        self.size = size
+        self.type = type
+    }
+
+    func validate(field: String) throws {
+        try Validate.oneOf(bucket, ["muster_audio", "muster_images"], field: field + "/bucket")
+        try Validate.prefixed(digest, "", .lowerHex, count: 64, field: field + "/digest", "64 lowercase hex digits (SHA-256)")
+        guard (1...20_000_000).contains(size) else { throw EventValidationError(field: field + "/size", "must be 1 to 20000000 bytes") }
+        try Validate.oneOf(type, ["audio/wav", "image/jpeg", "image/png", "image/heic"], field: field + "/type")
+    }
+}
+
+/// Whose an enrollment or a document is: a signed-in person, or (with the app's key) a device.
+public struct Owner: Codable, Sendable, Equatable, Hashable {
+    public var personId: String?
+    public var deviceId: String?
+
+    public init(personId: String? = nil, deviceId: String? = nil) {
+        self.personId = personId
+        self.deviceId = deviceId
+    }
+
+    func validate(field: String) throws {
+        guard (personId == nil) != (deviceId == nil) else { throw EventValidationError(field: field, "must name a person or a device") }
+        if let personId { try Validate.uuid(personId, field: field + "/personId") }
+        if let deviceId { try Validate.prefixed(deviceId, "dev_", .lowerHex, count: 32, field: field + "/deviceId", "dev_ followed by 32 lowercase hex digits") }
+    }
+}
+
+/// `shieldai.voice.enrolled.v1`: a voice sample passed the checks (`WAVInspection`) and is stored.
+public struct VoiceEnrolled: EventPayload {
+    public static let eventType = EventType(app: "shieldai", aggregate: "voice", event: "enrolled", major: 1)
+
+    public var enrollmentId: String
+    public var owner: Owner
+    public var audio: BlobRef
+    public var durationMs: Int
+    public var sampleRate: Int
+
+    public init(enrollmentId: String, owner: Owner, audio: BlobRef, durationMs: Int, sampleRate: Int) {
+        self.enrollmentId = enrollmentId
+        self.owner = owner
+        self.audio = audio
+        self.durationMs = durationMs
+        self.sampleRate = sampleRate
+    }
+
+    public var aggregateID: String { enrollmentId }
+
+    public func validate() throws {
+        try Validate.prefixed(enrollmentId, "enr_", .lowerHex, count: 32, field: "/enrollmentId", "enr_ followed by 32 lowercase hex digits")
+        try owner.validate(field: "/owner")
+        try audio.validate(field: "/audio")
+        guard (5_000...60_000).contains(durationMs) else { throw EventValidationError(field: "/durationMs", "must be 5000 to 60000") }
+        guard sampleRate == 16_000 else { throw EventValidationError(field: "/sampleRate", "must be 16000") }
+    }
+}
+
+extension EventCatalog {
+    /// ShieldAI's events.
+    public static var shieldAI: EventCatalog {
+        var catalog = EventCatalog()
+        catalog.register(VoiceEnrolled.self)
+        return catalog
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import MusterEvents
+public import MusterPlatform
+public import MusterRuntime
+import NIOCore
+
+/// `POST /api/shieldai/voice-enrollments` (the WAV as the body, `Content-Type: audio/wav`) and
+/// `GET /api/shieldai/voice-enrollments/{id}`; tRPC `voiceprint.createEnrollment` takes the WAV as
+/// base64 (`{"audio": "..."}`). Signed in with a person's token, or with the app's key (scope
+/// `voice:enroll`) and `X-Device-Id` naming the registered device it enrolls from.
+public enum VoiceRoutes {
+    public static let scope = "voice:enroll"
+    static let wavTypes: Set<String> = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"]
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, voices: VoiceEnrollments, keys: APIKeyDirectory, people: People) {
+        routes.post("/api/shieldai/voice-enrollments") { request, _ in
+            let owner = try await owner(request, keys: keys, people: people)
+            let type = request.headers[.contentType].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let type, wavTypes.contains(type) else {
+                throw VoiceError(.unsupportedType, "send the recording as the body with Content-Type: audio/wav")
+            }
+            let wav = try await readWAV(request.body)
+            let enrollment = try await voices.enroll(wav, owner: owner, idempotencyKey: request.headers[.idempotencyKey])
+            return try JSONResponse.make(.created, EnrollmentAnswer(enrollment))
+        }
+        routes.get("/api/shieldai/voice-enrollments/{id}") { request, context in
+            let owner = try await owner(request, keys: keys, people: people)
+            return try JSONResponse.make(.ok, EnrollmentAnswer(try await voices.enrollment(try context.parameters.require("id"), owner: owner)))
+        }
+        TRPC.mutation("voiceprint.createEnrollment", on: routes, maxBody: WAVInspection.maxBytes * 4 / 3 + 1024) {
+            (input: TRPCEnrollment, request, _) in
+            let owner = try await owner(request, keys: keys, people: people)
+            guard input.audio.utf8.count <= WAVInspection.maxBytes * 4 / 3 + 4, let data = Data(base64Encoded: input.audio) else {
+                throw VoiceError(.invalidAudio(rule: "riff-wave"), "audio must be the WAV file in base64")
+            }
+            return EnrollmentAnswer(try await voices.enroll(Array(data), owner: owner, idempotencyKey: request.headers[.idempotencyKey]))
+        }
+    }
+
+    /// Reads the body as it arrives: refuses a wrong header (8 kHz, stereo, not WAV) from its first
+    /// bytes and anything past the size of 60 seconds without reading on.
+    static func readWAV(_ body: RequestBody) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var headerChecked = false
+        for try await buffer in body {
+            guard bytes.count + buffer.readableBytes <= WAVInspection.maxBytes else {
+                throw VoiceError(.tooLarge, "the recording is larger than 60 seconds of 16 kHz mono 16-bit audio")
+            }
+            bytes += buffer.readableBytesView
+            if !headerChecked {
+                do {
+                    headerChecked = try WAVInspection.checkHeader(bytes) ?? false
+                } catch {
+                    throw VoiceError(.invalidAudio(rule: error.rule), "audio \(error)")
+                }
+            }
+        }
+        return bytes
+    }
+
+    static func owner(_ request: Request, keys: APIKeyDirectory, people: People) async throws -> Owner {
+        if request.headers[.authorization] != nil {
+            let claims = try await people.validate(request)
+            guard claims.app == "shieldai" else { throw APIError(.forbidden, "this token is not for ShieldAI") }
+            return Owner(personId: claims.personId)
+        }
+        let client = try await keys.authenticate(request.headers[.apiKey])
+        guard client.scopes.contains(scope), client.app == "shieldai" else { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
+        guard let device = request.headers[.deviceID], (try? DeviceRules.validateID(device)) != nil else {
+            throw APIError(.badRequest, "with an app key, X-Device-Id must name the registered device (dev_…)")
+        }
+        return Owner(deviceId: device)
+    }
+}
+
+struct TRPCEnrollment: Decodable, Sendable {
+    /// The WAV file, base64.
+    var audio: String
+}
+
+struct EnrollmentAnswer: Encodable, Sendable {
+    var enrollmentId: String
+    /// `ready`: stored and checked; the app's push opens it.
+    var status = "ready"
+    var durationMs: Int
+    var sampleRate: Int
+    var sizeBytes: Int
+    var createdAt: String
+
+    init(_ enrollment: ShieldAIProjection.Enrollment) {
+        enrollmentId = enrollment.enrollment.enrollmentId
+        durationMs = enrollment.enrollment.durationMs
+        sampleRate = enrollment.enrollment.sampleRate
+        sizeBytes = enrollment.enrollment.audio.size
+        createdAt = enrollment.createdAt
+    }
+}

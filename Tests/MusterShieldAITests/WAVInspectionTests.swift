@@ -1,0 +1,52 @@
+import Foundation
+import MusterShieldAI
+import Testing
+
+@Suite("Voice enrollment audio: the WAV rules, on real recordings")
+struct WAVInspectionTests {
+    static func problem(_ bytes: [UInt8]) -> WAVInspection.Problem? {
+        do { _ = try WAVInspection.inspect(bytes); return nil } catch { return error }
+    }
+
+    /// A 16 kHz mono 16-bit WAV of `samples`.
+    static func wav(_ samples: [Int16], rate: UInt32 = 16_000) -> [UInt8] {
+        func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)] }
+        func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }
+        let data = samples.flatMap { le16(UInt16(bitPattern: $0)) }
+        return Array("RIFF".utf8) + le32(UInt32(36 + data.count)) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1) + le32(rate)
+            + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(UInt32(data.count)) + data
+    }
+
+    @Test func speechMadeWithEspeakIsAccepted() throws {
+        let audio = try WAVInspection.inspect(try Recordings.bytes("speech"))
+        #expect(audio.sampleRate == 16_000 && (5_000...10_000).contains(audio.durationMs))
+        #expect(audio.rms > 0.01)
+    }
+
+    @Test func eachBrokenRuleIsNamed() throws {
+        #expect(Self.problem(try Recordings.bytes("8khz")) == .wrongSampleRate(8000))
+        #expect(Self.problem(try Recordings.bytes("stereo")) == .notMono(channels: 2))
+        #expect(Self.problem(try Recordings.bytes("8bit"))?.rule == "16-bit")
+        #expect(Self.problem(try Recordings.bytes("short"))?.rule == "at-least-5-seconds")
+        #expect(Self.problem(try Recordings.bytes("silence")) == .silent)
+        #expect(Self.problem(try Recordings.bytes("long"))?.rule == "at-most-60-seconds")
+        #expect(Self.problem(Self.wav(Array(repeating: Int16.max, count: 16_000 * 6))) == .clipped(percent: 100))
+        #expect(Self.problem(Array("RIFF....WAVE".utf8)) == .notWAV)
+        #expect(Self.problem(Array("not audio at all".utf8)) == .notWAV)
+        #expect(Self.problem([]) == .notWAV)
+    }
+
+    @Test func aTruncatedHeaderOrA2GBDeclaredLengthIsTruncatedNotAWait() throws {
+        let speech = try Recordings.bytes("speech")
+        #expect(Self.problem(Array(speech.prefix(30)))?.rule == "complete" || Self.problem(Array(speech.prefix(30))) == .notWAV)
+        // The data chunk declares 2 GB; the file holds 7 seconds.
+        var huge = speech
+        let data = try #require((12..<huge.count - 4).first { String(decoding: huge[$0..<$0 + 4], as: UTF8.self) == "data" })
+        huge.replaceSubrange(data + 4..<data + 8, with: [0xff, 0xff, 0xff, 0x7f])
+        guard case .truncated(let declared, let present) = Self.problem(huge) else { Issue.record("not truncated"); return }
+        #expect(declared == 0x7fff_ffff && present < 300_000)
+        // The header alone tells an 8 kHz file apart, from its first bytes.
+        #expect(throws: WAVInspection.Problem.wrongSampleRate(8000)) { _ = try WAVInspection.checkHeader(Array(try Recordings.bytes("8khz").prefix(64))) }
+        #expect(try WAVInspection.checkHeader(Array(speech.prefix(8))) == nil)
+    }
+}
