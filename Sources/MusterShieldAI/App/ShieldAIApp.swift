@@ -4,13 +4,14 @@ import MusterPlatform
 import MusterPush
 public import MusterRuntime
 
-/// ShieldAI (account security): voice enrollments (checked WAVs in the audio bucket). Its device
+/// ShieldAI (account security): voice enrollments (checked WAVs in the audio bucket) and document
+/// scans (images in the image bucket, OCR text sealed with a key each, so deleting shreds it). Its device
 /// registration (REST and tRPC) and pushes come from the platform and the push app.
 public struct ShieldAIApp: MusterApp {
     public let name = "shieldai"
     public var events: EventCatalog { .shieldAI }
     public var projections: [any Projection.Type] { [ShieldAIProjection.self] }
-    public var scopes: [String] { [VoiceRoutes.scope] }
+    public var scopes: [String] { [VoiceRoutes.scope, DocumentRoutes.scope] }
 
     public init() {}
 
@@ -20,8 +21,13 @@ public struct ShieldAIApp: MusterApp {
             let voices = VoiceEnrollments(log: environment.log, runner: environment.projections.runner(ShieldAIProjection.self),
                                           devices: environment.projections.runner(DevicesProjection.self), blobs: Blobs.shared(in: environment))
             let (keys, people) = (APIKeyDirectory.shared(in: environment), People.shared(in: environment))
-            parts.appends([VoiceEnrolled.self, PushRequested.self])
-            parts.routes.append { VoiceRoutes.add(to: $0, voices: voices, keys: keys, people: people) }
+            let documents = DocumentScans(log: environment.log, runner: environment.projections.runner(ShieldAIProjection.self),
+                                          blobs: Blobs.shared(in: environment), vault: people.vault)
+            parts.appends([VoiceEnrolled.self, DocumentScanned.self, DocumentDeleted.self, PushRequested.self])
+            parts.routes.append { routes in
+                VoiceRoutes.add(to: routes, voices: voices, keys: keys, people: people)
+                DocumentRoutes.add(to: routes, documents: documents, keys: keys, people: people)
+            }
         case .geocode, .moderation, .collector, .notifier, .query:
             break
         }

@@ -74,6 +74,8 @@ extension EventCatalog {
     public static var shieldAI: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(VoiceEnrolled.self)
+        catalog.register(DocumentScanned.self)
+        catalog.register(DocumentDeleted.self)
         return catalog
     }
 }

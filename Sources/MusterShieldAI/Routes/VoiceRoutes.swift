@@ -60,7 +60,7 @@ public enum VoiceRoutes {
         return bytes
     }
 
-    static func owner(_ request: Request, keys: APIKeyDirectory, people: People) async throws -> Owner {
+    static func owner(_ request: Request, keys: APIKeyDirectory, people: People, scope: String = scope) async throws -> Owner {
         if request.headers[.authorization] != nil {
             let claims = try await people.validate(request)
             guard claims.app == "shieldai" else { throw APIError(.forbidden, "this token is not for ShieldAI") }

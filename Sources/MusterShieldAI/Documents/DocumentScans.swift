@@ -1,0 +1,99 @@
+import Foundation
+public import MusterEvents
+public import MusterLog
+import MusterNATS
+public import MusterPlatform
+
+/// Why a document was refused, in domain terms; `DocumentErrorCode+HTTP` gives the answers.
+public typealias DocumentError = DomainError<DocumentErrorCode>
+
+public enum DocumentErrorCode: Sendable, Hashable {
+    case invalidField(String)
+    case tooLarge
+    case unknownDocument
+}
+
+/// ShieldAI's document scans: the image in the `muster_images` bucket, the device's OCR text sealed
+/// with a key of the document's own in the vault of erasable keys. Deleting erases the key (the
+/// text is unreadable for good, in every copy of the log) and the image.
+public struct DocumentScans: Sendable {
+    public static let maxImageBytes = 8 * 1024 * 1024
+    public static let maxTextCharacters = 50_000
+
+    let log: EventLog
+    let runner: ProjectionRunner<ShieldAIProjection>
+    let blobs: Blobs
+    let vault: PersonalDataVault
+    static let settle: Duration = .seconds(3)
+
+    public init(log: EventLog, runner: ProjectionRunner<ShieldAIProjection>, blobs: Blobs, vault: PersonalDataVault) {
+        self.log = log
+        self.runner = runner
+        self.blobs = blobs
+        self.vault = vault
+    }
+
+    /// A document as its owner sees it, the text opened.
+    public struct Opened: Sendable, Equatable {
+        public var documentId: String
+        public var kind: String
+        public var contentType: String
+        public var sizeBytes: Int
+        public var ocrText: String?
+        public var createdAt: String
+    }
+
+    public func scan(image: [UInt8], declaredType: String?, ocrText: String, kind: String, owner: Owner) async throws -> Opened {
+        guard DocumentScanned.kinds.contains(kind) else {
+            throw DocumentError(.invalidField("kind"), "kind must be one of \(DocumentScanned.kinds.sorted().joined(separator: ", "))")
+        }
+        guard !image.isEmpty else { throw DocumentError(.invalidField("image"), "image is empty") }
+        guard image.count <= Self.maxImageBytes else { throw DocumentError(.tooLarge, "the image is larger than 8 MB") }
+        guard let type = ImageKinds.sniff(image) else { throw DocumentError(.invalidField("image"), "image must be a JPEG, PNG or HEIC file") }
+        if let declaredType, declaredType != type {
+            throw DocumentError(.invalidField("contentType"), "contentType says \(declaredType.prefix(40)) but the image is \(type)")
+        }
+        guard ocrText.count <= Self.maxTextCharacters else {
+            throw DocumentError(.invalidField("ocrText"), "ocrText must be at most \(Self.maxTextCharacters) characters")
+        }
+        let id = "doc_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let info = try await blobs.bucket(Blobs.images).put(image, type: type)
+        let sealed = try await vault.seal(ocrText, for: id)
+        let scanned = DocumentScanned(documentId: id, owner: owner, kind: kind,
+                                      image: BlobRef(bucket: Blobs.images, digest: info.digest, size: info.size, type: type), sealedText: sealed)
+        let result = try await log.append(scanned, options: AppendOptions(expected: .noEvents, actor: Self.actor(owner)))
+        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        return Opened(documentId: id, kind: kind, contentType: type, sizeBytes: image.count, ocrText: ocrText, createdAt: Timestamp.string(Date()))
+    }
+
+    public func list(_ owner: Owner) async throws -> [Opened] {
+        let documents = await runner.read { state in state.documents.values.filter { $0.scan.owner == owner } }
+        var opened: [Opened] = []
+        for document in documents.sorted(by: { $0.sequence < $1.sequence }) {
+            let scan = document.scan
+            opened.append(Opened(documentId: scan.documentId, kind: scan.kind, contentType: scan.image.type, sizeBytes: scan.image.size,
+                                 ocrText: try await vault.open(String.self, scan.sealedText, for: scan.documentId), createdAt: document.createdAt))
+        }
+        return opened
+    }
+
+    /// Deletes the document: its text's key is erased, then its image (unless another live
+    /// document holds the same bytes), then the deletion is recorded.
+    public func delete(_ documentId: String, owner: Owner) async throws {
+        guard let document = await runner.read({ $0.documents[documentId] }), document.scan.owner == owner else {
+            throw DocumentError(.unknownDocument, "no document \(documentId.prefix(40))")
+        }
+        try await vault.forget(documentId)
+        let digest = document.scan.image.digest
+        let shared = await runner.read { state in
+            state.documents.values.contains { $0.scan.documentId != documentId && $0.scan.image.digest == digest }
+        }
+        if !shared { try await blobs.bucket(Blobs.images).erase(digest) }
+        let result = try await log.append(DocumentDeleted(documentId: documentId), options: AppendOptions(actor: Self.actor(owner)))
+        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+    }
+
+    static func actor(_ owner: Owner) -> String {
+        owner.personId.map { "person:\($0)" } ?? "device:\(owner.deviceId ?? "")"
+    }
+}

@@ -1,0 +1,52 @@
+public import MusterEvents
+
+/// `shieldai.document.scanned.v1`: a scanned document (ID, property deed, broker opt-out form): its
+/// image in the object store, its OCR text sealed with a key of its own, so deleting the document
+/// erases that key and the text can never be read again.
+public struct DocumentScanned: EventPayload {
+    public static let eventType = EventType(app: "shieldai", aggregate: "document", event: "scanned", major: 1)
+    public static let kinds: Set<String> = ["id", "deed", "opt-out-form"]
+
+    public var documentId: String
+    public var owner: Owner
+    public var kind: String
+    public var image: BlobRef
+    /// The OCR text, AES-GCM sealed (base64) with the document's key.
+    public var sealedText: String
+
+    public init(documentId: String, owner: Owner, kind: String, image: BlobRef, sealedText: String) {
+        self.documentId = documentId
+        self.owner = owner
+        self.kind = kind
+        self.image = image
+        self.sealedText = sealedText
+    }
+
+    public var aggregateID: String { documentId }
+
+    public func validate() throws {
+        try Validate.prefixed(documentId, "doc_", .lowerHex, count: 32, field: "/documentId", "doc_ followed by 32 lowercase hex digits")
+        try owner.validate(field: "/owner")
+        try Validate.oneOf(kind, Self.kinds, field: "/kind")
+        try image.validate(field: "/image")
+        try Validate.base64(sealedText, 28...300_000, field: "/sealedText")
+    }
+}
+
+/// `shieldai.document.deleted.v1`: its owner deleted it; the image is erased from the object store
+/// (unless another document holds the same bytes) and the text's key is erased.
+public struct DocumentDeleted: EventPayload {
+    public static let eventType = EventType(app: "shieldai", aggregate: "document", event: "deleted", major: 1)
+
+    public var documentId: String
+
+    public init(documentId: String) {
+        self.documentId = documentId
+    }
+
+    public var aggregateID: String { documentId }
+
+    public func validate() throws {
+        try Validate.prefixed(documentId, "doc_", .lowerHex, count: 32, field: "/documentId", "doc_ followed by 32 lowercase hex digits")
+    }
+}

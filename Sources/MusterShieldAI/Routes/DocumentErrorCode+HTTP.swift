@@ -1,0 +1,12 @@
+import HTTPTypes
+public import MusterRuntime
+
+extension DocumentErrorCode: HTTPMappedCode {
+    public func apiError(message: String) -> APIError {
+        switch self {
+        case .invalidField: APIError(.unprocessableContent, message)
+        case .tooLarge: APIError(.contentTooLarge, message)
+        case .unknownDocument: APIError(.notFound, message)
+        }
+    }
+}

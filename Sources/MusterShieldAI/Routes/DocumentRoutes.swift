@@ -1,0 +1,61 @@
+import Foundation
+public import Hummingbird
+import MusterEvents
+public import MusterPlatform
+public import MusterRuntime
+
+/// `POST /api/shieldai/documents` (`{kind, ocrText, contentType, image: base64}`), `GET` lists the
+/// owner's documents with their text, `DELETE /api/shieldai/documents/{id}` removes the image and
+/// shreds the text. Signed in as for voice enrollments (a person's token, or the app's key with
+/// `documents:scan` and `X-Device-Id`).
+public enum DocumentRoutes {
+    public static let scope = "documents:scan"
+    static let maxBody = DocumentScans.maxImageBytes * 4 / 3 + 512 * 1024
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, documents: DocumentScans, keys: APIKeyDirectory, people: People) {
+        routes.post("/api/shieldai/documents") { request, _ in
+            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, scope: scope)
+            let body = try await RequestJSON.decode(DocumentRequest.self, from: request, maxBody: maxBody)
+            guard let image = Data(base64Encoded: body.image) else { throw DocumentError(.invalidField("image"), "image must be base64") }
+            let opened = try await documents.scan(image: Array(image), declaredType: body.contentType, ocrText: body.ocrText ?? "",
+                                                  kind: body.kind, owner: owner)
+            return try JSONResponse.make(.created, DocumentAnswer(opened))
+        }
+        routes.get("/api/shieldai/documents") { request, _ in
+            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, scope: scope)
+            return try JSONResponse.make(.ok, try await documents.list(owner).map(DocumentAnswer.init))
+        }
+        routes.delete("/api/shieldai/documents/{id}") { request, context in
+            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, scope: scope)
+            try await documents.delete(try context.parameters.require("id"), owner: owner)
+            return Response(status: .noContent)
+        }
+    }
+}
+
+struct DocumentRequest: Decodable, Sendable {
+    var kind: String
+    var ocrText: String?
+    var contentType: String?
+    /// The image, base64.
+    var image: String
+}
+
+struct DocumentAnswer: Encodable, Sendable {
+    var documentId: String
+    var kind: String
+    var contentType: String
+    var sizeBytes: Int
+    /// Null once the text can no longer be opened.
+    var ocrText: String?
+    var createdAt: String
+
+    init(_ opened: DocumentScans.Opened) {
+        documentId = opened.documentId
+        kind = opened.kind
+        contentType = opened.contentType
+        sizeBytes = opened.sizeBytes
+        ocrText = opened.ocrText
+        createdAt = opened.createdAt
+    }
+}
