@@ -154,6 +154,41 @@ struct PushFlowTests {
         }
     }
 
+    /// The schedule is the request event: a notifier that starts after it was asked (or restarts
+    /// while it waits) sends it when it is due, not before.
+    @Test func aScheduledPushIsSentWhenDueByWhicheverNotifierRuns() async throws {
+        try await StandIn.with { standIn in
+            try await apps.withTestApp(["ingest"], configure: standIn.configure) { app in
+                let key = try await app.key(app: "shieldai", [DeviceRoutes.registerScope, PushRoutes.scope])
+                _ = try await Self.register(app, key: key, token: Self.token(7))
+                let due = Timestamp.string(Date().addingTimeInterval(3)) // whole seconds: at least 2 s from now
+                let asked = try await app.request("/api/push", method: .post, key: key, json: """
+                {"audience": {"everyone": true}, "title": "Reminder", "body": "Town hall tonight", "sendAt": "\(due)"}
+                """)
+                #expect(asked.status == .accepted && asked.json["status"] as? String == "scheduled", "\(asked.text)")
+                let pushId = try #require(asked.json["pushId"] as? String)
+
+                let env = app.env.environment
+                let (apns, http) = PushApp.apnsClient(env)
+                let notifier = PushDispatcher(pushes: env.projections.runner(PushesProjection.self),
+                                              devices: env.projections.runner(DevicesProjection.self), log: app.log,
+                                              apns: apns, http: http, logger: Logger(label: "test"))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await env.projections.runner(PushesProjection.self).run() }
+                    group.addTask { try await notifier.run() }
+                    try await Task.sleep(for: .milliseconds(700))
+                    #expect(await standIn.recorder.deliveries.isEmpty, "not before it is due")
+                    try await eventually("sent when due") {
+                        await env.projections.runner(PushesProjection.self).read { $0.pushes[pushId]?.completedAt != nil }
+                    }
+                    group.cancelAll()
+                }
+                #expect(Timestamp.millis(Date()) >= Timestamp.millis(due) ?? .max)
+                #expect(await standIn.recorder.deliveries.map(\.token) == [Self.token(7)])
+            }
+        }
+    }
+
     @Test func proximityCellsMeetWhenOneContainsTheOther() {
         let cells = Recipients.CellSet(["9q8yy", "dr5"])
         #expect(cells.meets("9q8yy"))
