@@ -61,7 +61,7 @@ public struct DocumentScans: Sendable {
         let sealed = try await vault.seal(ocrText, for: id)
         let scanned = DocumentScanned(documentId: id, owner: owner, kind: kind,
                                       image: BlobRef(bucket: Blobs.images, digest: info.digest, size: info.size, type: type), sealedText: sealed)
-        let result = try await log.append(scanned, options: AppendOptions(expected: .noEvents, actor: Self.actor(owner)))
+        let result = try await log.append(scanned, options: AppendOptions(expected: .noEvents, actor: owner.actor))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
         return Opened(documentId: id, kind: kind, contentType: type, sizeBytes: image.count, ocrText: ocrText, createdAt: Timestamp.string(Date()))
     }
@@ -89,11 +89,7 @@ public struct DocumentScans: Sendable {
             state.documents.values.contains { $0.scan.documentId != documentId && $0.scan.image.digest == digest }
         }
         if !shared { try await blobs.bucket(Blobs.images).erase(digest) }
-        let result = try await log.append(DocumentDeleted(documentId: documentId), options: AppendOptions(actor: Self.actor(owner)))
+        let result = try await log.append(DocumentDeleted(documentId: documentId), options: AppendOptions(actor: owner.actor))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
-    }
-
-    static func actor(_ owner: Owner) -> String {
-        owner.personId.map { "person:\($0)" } ?? "device:\(owner.deviceId ?? "")"
     }
 }

@@ -33,6 +33,9 @@ public struct Owner: Codable, Sendable, Equatable, Hashable {
         self.deviceId = deviceId
     }
 
+    /// Who appends on the owner's behalf, for the log's `actor`.
+    var actor: String { personId.map { "person:\($0)" } ?? "device:\(deviceId ?? "")" }
+
     func validate(field: String) throws {
         guard (personId == nil) != (deviceId == nil) else { throw EventValidationError(field: field, "must name a person or a device") }
         if let personId { try Validate.uuid(personId, field: field + "/personId") }

@@ -54,7 +54,7 @@ public struct VoiceEnrollments: Sendable {
         let enrolled = VoiceEnrolled(enrollmentId: id, owner: owner,
                                      audio: BlobRef(bucket: Blobs.audio, digest: info.digest, size: info.size, type: "audio/wav"),
                                      durationMs: audio.durationMs, sampleRate: audio.sampleRate)
-        let actor = owner.personId.map { "person:\($0)" } ?? "device:\(owner.deviceId ?? "")"
+        let actor = owner.actor
         let result = try await log.append(enrolled, options: AppendOptions(idempotencyKey: idempotencyKey.map { "voice:\(actor):\($0)" },
                                                                           expected: .noEvents, actor: actor))
         // Ready: the owner's devices open the enrollment screen from the push.
