@@ -46,3 +46,15 @@ echo "   push $PUSH: $(wait_done "$PUSH")"
 sleep 0.3
 echo "   device: $(api GET "$KEY" "/api/devices/$DEVICE" | json '{k: d[k] for k in ("deviceId", "status", "invalidReason") if k in d}')"
 echo "   (registering the token again revives it; the push key: $KEY)"
+
+echo "== OPL: a phone opted into proximity alerts for cell c23nb (downtown Seattle) hears of a strike approved there"
+OKEY=$($M keys issue --app opl --scopes write:submit-strike,moderate:opl,devices:register --label "proximity demo")
+curl -fsS -o /dev/null -H "X-API-Key: $OKEY" -H 'Content-Type: application/json' \
+  -d "{\"token\": \"$(python3 -c 'import secrets; print(secrets.token_hex(32))')\", \"platform\": \"ios\", \"bundleId\": \"org.onlinepicketline.app\", \"cells\": [\"c23nb\"]}" "$URL/api/devices"
+ACTION=$(api POST "$OKEY" /api/mobile/submit-strike '{"employer": {"name": "Pike Place Grocers"}, "action": {"organization": "UFCW 3000", "actionType": "strike", "location": "Seattle, WA", "startDate": "'"$(date -u +%F)"'", "durationDays": 10, "description": "Grocery workers on strike", "coordinates": {"latitude": 47.6062, "longitude": -122.3321}}}' | json 'd["id"]')
+for _ in $(seq 1 50); do api POST "$OKEY" "/api/moderation/actions/$ACTION/approve" '{"reason": "verified by the local"}' >/dev/null 2>&1 && break; sleep 0.2; done
+for _ in $(seq 1 50); do
+  heard=$(curl -ksS "$APNS_URL/standin/deliveries" | python3 -c 'import json,sys; print(sum(1 for d in json.load(sys.stdin) if "'"$ACTION"'" in d["payload"]))')
+  [ "$heard" != "0" ] && break; sleep 0.2
+done
+echo "   approved $ACTION: the stand-in received $heard 'Strike near you' push(es) that open it"

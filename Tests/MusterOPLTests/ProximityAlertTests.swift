@@ -30,9 +30,10 @@ struct ProximityAlertTests {
             }
             let near = try await register(1, cell: Geohash.encode(latitude: site.lat, longitude: site.lng, precision: 5))
             let coarse = try await register(2, cell: Geohash.encode(latitude: site.lat, longitude: site.lng, precision: 3))
-            _ = try await register(3, cell: Geohash.encode(latitude: 44.08, longitude: -103.23, precision: 5))
+            _ = try await register(3, cell: Geohash.encode(latitude: 40.7128, longitude: -74.0060, precision: 5))
 
             var action = SeededAction()
+            (action.latitude, action.longitude) = (site.lat + 0.001, site.lng) // the action's own point is near the site too
             action.sites = [ActionSite(locationId: "loc_" + String(repeating: "a", count: 16), type: "picket-site", name: "Gate 3",
                                        latitude: site.lat, longitude: site.lng, notificationRadius: 3000)]
             try await action.append(to: app.log)
@@ -44,7 +45,7 @@ struct ProximityAlertTests {
             let push = try #require(await pushes.read { $0.pushes.values.first })
             #expect(push.request.message.title == "Strike near you")
             #expect(push.request.message.screen == "action" && push.request.message.id == action.id)
-            #expect(push.targeted == 2, "the near and the coarse device, not the one in Rapid City")
+            #expect(push.targeted == 2, "the near and the coarse device, not the one in New York")
             // No APNs configured here: each targeted copy is recorded, not lost.
             #expect(push.reasons == ["NoProvider": 2])
             let failed = try await app.log.read(filter: "events.push.send.*.failed.v1").compactMap { $0.payload as? PushFailed }

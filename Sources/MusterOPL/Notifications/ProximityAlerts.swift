@@ -7,8 +7,8 @@ public import MusterLog
 import MusterPush
 
 /// "Strike near you": when an action is approved, a push to the OPL devices whose registered cells
-/// meet its sites' notification radii. The server only ever knows the coarse cells a device chose
-/// (geohash, at most 5 characters); the sites' circles become cells of the same kind and the
+/// meet the action's own point or its sites within their notification radii. The server only ever knows the coarse cells a device chose
+/// (geohash, at most 5 characters); the places' circles become cells of the same kind and the
 /// notifier matches the two. One push per approval: its id comes from the approval's event, so a
 /// redelivered approval appends nothing new.
 public struct ProximityAlerts: Sendable {
@@ -42,20 +42,25 @@ public struct ProximityAlerts: Sendable {
         return "psh_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The push for an approval, or nil when the action has no sites to be near.
+    /// The push for an approval, or nil when the action has no place to be near.
     static func push(for approved: ActionApproved, approvalID: String) -> PushRequested? {
-        let sites = approved.locations
-        guard !sites.isEmpty else { return nil }
-        let perSite = max(1, 5000 / sites.count)
+        // The places the apps alert around: the action's own point (as the mobile data places it)
+        // and each of its sites, each with its radius.
+        var circles = approved.locations.map { (latitude: $0.latitude, longitude: $0.longitude, radius: Double($0.notificationRadius)) }
+        if let point = approved.action.coordinates {
+            circles.insert((point.latitude, point.longitude, Double(BlocklistView.actionRadius)), at: 0)
+        }
+        guard !circles.isEmpty else { return nil }
+        let perCircle = max(1, 5000 / circles.count)
         var cells: [String] = [], seen = Set<String>()
-        for site in sites {
-            for cell in Geohash.covering(latitude: site.latitude, longitude: site.longitude, radius: Double(site.notificationRadius),
-                                         precision: 5, limit: perSite) where seen.insert(cell).inserted {
+        for circle in circles {
+            for cell in Geohash.covering(latitude: circle.latitude, longitude: circle.longitude, radius: circle.radius,
+                                         precision: 5, limit: perCircle) where seen.insert(cell).inserted {
                 cells.append(cell)
             }
         }
         guard !cells.isEmpty else { return nil }
-        let place = sites.first?.name ?? approved.action.location
+        let place = approved.locations.first?.name ?? approved.action.location
         let body = "\(approved.employer.name): \(approved.action.actionType) at \(place). Please don't cross the line."
         return PushRequested(pushId: pushID(approvalID: approvalID), app: "opl",
                              audience: PushAudience(cells: cells),
