@@ -136,7 +136,7 @@ struct PushFlowTests {
                 let (apns, http) = PushApp.apnsClient(env)
                 var dispatcher = PushDispatcher(pushes: env.projections.runner(PushesProjection.self),
                                                 devices: env.projections.runner(DevicesProjection.self), log: app.log,
-                                                apns: apns, http: http, logger: Logger(label: "test"))
+                                                apns: apns, http: [http].compactMap { $0 }, logger: Logger(label: "test"))
                 dispatcher.inDoubtAfter = 0
                 let restarted = dispatcher
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -172,7 +172,7 @@ struct PushFlowTests {
                 let (apns, http) = PushApp.apnsClient(env)
                 let notifier = PushDispatcher(pushes: env.projections.runner(PushesProjection.self),
                                               devices: env.projections.runner(DevicesProjection.self), log: app.log,
-                                              apns: apns, http: http, logger: Logger(label: "test"))
+                                              apns: apns, http: [http].compactMap { $0 }, logger: Logger(label: "test"))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await env.projections.runner(PushesProjection.self).run() }
                     group.addTask { try await notifier.run() }

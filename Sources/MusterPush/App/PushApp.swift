@@ -25,10 +25,12 @@ public struct PushApp: MusterApp {
             parts.routes.append { PushRoutes.addSend(to: $0, pushes: pushes, keys: keys) }
         case .notifier:
             parts.appends([PushDispatched.self, PushDelivered.self, PushFailed.self, PushCompleted.self, DeviceInvalidated.self])
-            let (apns, http) = Self.apnsClient(environment)
+            let (apns, apnsHTTP) = Self.apnsClient(environment)
+            let (fcm, fcmHTTP) = Self.fcmClient(environment)
             parts.services.append(PushDispatcher(pushes: environment.projections.runner(PushesProjection.self),
                                                  devices: environment.projections.runner(DevicesProjection.self),
-                                                 log: environment.log, apns: apns, http: http, logger: environment.logger))
+                                                 log: environment.log, apns: apns, fcm: fcm, http: [apnsHTTP, fcmHTTP].compactMap { $0 },
+                                                 logger: environment.logger))
         case .query:
             let keys = APIKeyDirectory.shared(in: environment)
             let pushes = Pushes(log: environment.log, devices: environment.projections.runner(DevicesProjection.self),
@@ -36,6 +38,23 @@ public struct PushApp: MusterApp {
             parts.routes.append { PushRoutes.addStatus(to: $0, pushes: pushes, keys: keys) }
         case .geocode, .moderation, .collector:
             break
+        }
+    }
+
+    /// The FCM client the configuration describes, or none (every Android copy then fails with `NoProvider`).
+    static func fcmClient(_ environment: MusterEnvironment) -> (FCMClient?, HTTPClient?) {
+        guard let file = environment.configuration.fcm.serviceAccountFile else {
+            environment.logger.notice("FCM is not configured (MUSTER_FCM_SERVICE_ACCOUNT): Android pushes are recorded as failed")
+            return (nil, nil)
+        }
+        do {
+            let account = try FCMServiceAccount(contentsOf: file)
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init())
+            return (FCMClient(http: http, account: account, baseURL: environment.configuration.fcm.url), http)
+        } catch {
+            environment.logger.error("the FCM service account could not be read; Android pushes are recorded as failed",
+                                     metadata: ["file": "\(file)", "error": "\(error)"])
+            return (nil, nil)
         }
     }
 

@@ -18,8 +18,9 @@ public struct PushDispatcher: Service {
     let devices: ProjectionRunner<DevicesProjection>
     let log: EventLog
     let apns: APNsClient?
+    let fcm: FCMClient?
     /// Owned: shut down when the dispatcher stops.
-    let http: HTTPClient?
+    let http: [HTTPClient]
     let logger: Logger
     public var chunkSize = 500
     public var maxInFlight = 256
@@ -27,11 +28,12 @@ public struct PushDispatcher: Service {
     public var idle: Duration = .milliseconds(200)
 
     public init(pushes: ProjectionRunner<PushesProjection>, devices: ProjectionRunner<DevicesProjection>, log: EventLog,
-                apns: APNsClient?, http: HTTPClient?, logger: Logger) {
+                apns: APNsClient?, fcm: FCMClient? = nil, http: [HTTPClient], logger: Logger) {
         self.pushes = pushes
         self.devices = devices
         self.log = log
         self.apns = apns
+        self.fcm = fcm
         self.http = http
         self.logger = logger
     }
@@ -50,7 +52,7 @@ public struct PushDispatcher: Service {
                 try? await Task.sleep(for: idle)
             }
         }
-        try? await http?.shutdown()
+        for client in http { try? await client.shutdown() }
     }
 
     /// Hands the push's devices over chunk by chunk until none is left for now, then completes it
@@ -144,7 +146,7 @@ public struct PushDispatcher: Service {
                 while inFlight < window.limit, let device = queue.next() {
                     inFlight += 1
                     group.addTask {
-                        let (_, result, provider) = await deliver(notification, to: device, pushId: push.pushId)
+                        let (_, result, provider) = await deliver(notification, push, to: device)
                         let sequence = try await record(result.delivery, attempts: result.attempts, provider: provider, device: device,
                                                         pushId: push.pushId)
                         return (result, sequence)
@@ -162,17 +164,22 @@ public struct PushDispatcher: Service {
         return last
     }
 
-    func deliver(_ notification: APNsNotification, to device: DevicesProjection.Device,
-                 pushId: String) async -> (DevicesProjection.Device, APNsClient.Result, String) {
+    func deliver(_ notification: APNsNotification, _ push: PushRequested,
+                 to device: DevicesProjection.Device) async -> (DevicesProjection.Device, APNsClient.Result, String) {
         let none = { (reason: String) in
             (device, APNsClient.Result(delivery: .failed(reason: reason, status: nil, invalidatesToken: false, since: nil), attempts: 0,
                                        throttled: false), "none")
         }
-        guard device.platform == "ios" else { return none("NoProvider") } // FCM: not built yet
+        if device.platform == "android" {
+            guard let fcm else { return none("NoProvider") }
+            let result = await fcm.deliver(push.message, token: device.token, priority: push.priority, collapseID: push.collapseId,
+                                           expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 })
+            return (device, result, "fcm")
+        }
         guard let apns else { return none("NoProvider") }
         guard notification.fits else { return none("PayloadTooLarge") }
         let result = await apns.deliver(notification, token: device.token, topic: device.bundleId,
-                                        environment: device.environment ?? "production", apnsID: Self.apnsID(pushId, device.deviceId))
+                                        environment: device.environment ?? "production", apnsID: Self.apnsID(push.pushId, device.deviceId))
         return (device, result, "apns")
     }
 

@@ -39,6 +39,8 @@ public struct MusterConfiguration: Sendable {
     /// Apple Push Notification service: the token-signing key (`.p8`), its id and the team's;
     /// without all three the notifier records every iOS push as failed with `NoProvider`.
     public var apns = APNsSettings()
+    /// Firebase Cloud Messaging (Android): the service account's JSON file, and FCM's base URL.
+    public var fcm = FCMSettings()
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -73,6 +75,8 @@ public struct MusterConfiguration: Sendable {
         case apnsSandboxURL = "MUSTER_APNS_SANDBOX_URL"
         case apnsProductionURL = "MUSTER_APNS_PRODUCTION_URL"
         case apnsCAFile = "MUSTER_APNS_CA_FILE"
+        case fcmServiceAccount = "MUSTER_FCM_SERVICE_ACCOUNT"
+        case fcmURL = "MUSTER_FCM_URL"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -154,6 +158,10 @@ public struct MusterConfiguration: Sendable {
             guard value.hasPrefix("https://") else { throw ConfigurationError("\(given) must be an https URL (APNs speaks HTTP/2 over TLS)") }
             if setting == .apnsSandboxURL { apns.sandboxURL = value } else { apns.productionURL = value }
         case .apnsCAFile: apns.caFile = value.isEmpty ? nil : value
+        case .fcmServiceAccount: fcm.serviceAccountFile = value.isEmpty ? nil : value
+        case .fcmURL:
+            guard value.hasPrefix("https://") || value.hasPrefix("http://") else { throw ConfigurationError("\(given) must be an http(s) URL") }
+            fcm.url = value
         }
     }
 
@@ -194,6 +202,15 @@ public struct APNsSettings: Sendable, Equatable {
     public init() {}
 
     public var isConfigured: Bool { keyFile != nil && keyID != nil && teamID != nil }
+}
+
+/// Where and how the notifier reaches FCM.
+public struct FCMSettings: Sendable, Equatable {
+    /// The service account JSON (project id, client email, RSA private key, token URI).
+    public var serviceAccountFile: String?
+    public var url = "https://fcm.googleapis.com"
+
+    public init() {}
 }
 
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {

@@ -7,7 +7,7 @@ import MusterJSON
 
 extension FuzzTarget {
     /// What reaches the notifier and the device registry from outside: device registrations (REST
-    /// and tRPC envelopes), push requests, APNs's answers (status and body), provider tokens as the
+    /// and tRPC envelopes), push requests, APNs's and FCM's answers (status and body), provider tokens as the
     /// stand-in reads them, and geohash cells.
     static func push(_ bytes: [UInt8]) {
         let status = bytes.first.map { [200, 400, 403, 404, 410, 413, 429, 500, 503][Int($0) % 9] } ?? 200
@@ -19,6 +19,9 @@ extension FuzzTarget {
             require(!reason.isEmpty && reason.utf8.count <= 64, "a reason is short")
         case .delivered, .renewToken:
             break
+        }
+        if case .refused(let reason, _, _, _) = FCMResponse.outcome(status: status, body: Array(bytes.dropFirst())) {
+            require(!reason.isEmpty && reason.utf8.count <= 64, "an FCM reason is short")
         }
         let text = String(decoding: bytes, as: UTF8.self)
         _ = ProviderToken.verify(text, publicKey: nil)

@@ -1,0 +1,138 @@
+public import AsyncHTTPClient
+import Foundation
+import MusterJSON
+public import NIOCore
+import NIOHTTP1
+
+/// Sends pushes to Android devices through FCM HTTP v1: the service account's signed assertion is
+/// exchanged for an access token (kept until five minutes before it expires, renewed once when FCM
+/// answers 401), each copy is one `messages:send`, and retries follow FCM's error code.
+public struct FCMClient: Sendable {
+    let http: HTTPClient
+    let account: FCMServiceAccount
+    let baseURL: String
+    let tokens: AccessTokens
+    public var attempts = 4
+    public var firstDelay: Duration = .milliseconds(200)
+    public var timeout: TimeAmount = .seconds(15)
+
+    public init(http: HTTPClient, account: FCMServiceAccount, baseURL: String = "https://fcm.googleapis.com") {
+        self.http = http
+        self.account = account
+        self.baseURL = baseURL
+        tokens = AccessTokens(http: http, account: account)
+    }
+
+    /// The access token, fetched when missing or near its end.
+    actor AccessTokens {
+        let http: HTTPClient
+        let account: FCMServiceAccount
+        var current: (token: String, until: Date)?
+
+        init(http: HTTPClient, account: FCMServiceAccount) {
+            self.http = http
+            self.account = account
+        }
+
+        struct Granted: Decodable {
+            var access_token: String
+            var expires_in: Int?
+        }
+
+        func token(renewing rejected: String? = nil) async throws -> String {
+            if let current, current.until > Date(), current.token != rejected { return current.token }
+            var request = HTTPClientRequest(url: account.tokenURI)
+            request.method = .POST
+            request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
+            let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + (try account.assertion(now: Date()))
+            request.body = .bytes(ByteBuffer(string: form))
+            let response = try await http.execute(request, timeout: .seconds(15))
+            let body = try await response.body.collect(upTo: 64 * 1024)
+            guard response.status.code == 200, let granted = try? JSONBytesDecoder().decode(Granted.self, from: Array(buffer: body)),
+                  !granted.access_token.isEmpty, granted.access_token.utf8.count <= 4096 else {
+                throw FCMError(description: "the token endpoint answered \(response.status.code)")
+            }
+            let lifetime = TimeInterval(max(60, granted.expires_in ?? 3600))
+            current = (granted.access_token, Date().addingTimeInterval(lifetime - min(300, lifetime / 2)))
+            return granted.access_token
+        }
+    }
+
+    struct FCMError: Error, CustomStringConvertible { var description: String }
+
+    /// The message FCM takes: the notification the system shows, and `screen`/`id` as data.
+    struct Send: Encodable {
+        struct Message: Encodable {
+            struct Notification: Encodable { var title: String; var body: String; var image: String? }
+            struct Android: Encodable { var priority: String; var collapse_key: String?; var ttl: String? }
+            var token: String
+            var notification: Notification
+            var data: [String: String]
+            var android: Android
+        }
+        var message: Message
+    }
+
+    public func deliver(_ message: PushMessage, token: String, priority: String, collapseID: String?, expiresAt: Int64?) async -> APNsClient.Result {
+        var data: [String: String] = [:]
+        if let screen = message.screen { data["screen"] = screen }
+        if let id = message.id { data["id"] = id }
+        let ttl = expiresAt.map { "\(max(0, $0 - Int64(Date().timeIntervalSince1970)))s" }
+        let send = Send(message: .init(token: token, notification: .init(title: message.title, body: message.body, image: message.imageUrl),
+                                       data: data, android: .init(priority: priority == "normal" ? "NORMAL" : "HIGH", collapse_key: collapseID, ttl: ttl)))
+        guard let payload = try? JSONBytesEncoder().encode(send) else {
+            return .init(delivery: .failed(reason: "Unencodable", status: nil, invalidatesToken: false, since: nil), attempts: 0, throttled: false)
+        }
+        var attempt = 0, renewed = false, throttled = false, delay = firstDelay
+        var rejected: String?
+        while true {
+            attempt += 1
+            var outcome = APNsOutcome.retry(reason: "ProviderTokenUnavailable", status: nil)
+            do {
+                let access = try await tokens.token(renewing: rejected)
+                outcome = await post(payload, access: access)
+                if outcome == .renewToken {
+                    guard !renewed else {
+                        return .init(delivery: .failed(reason: "UNAUTHENTICATED", status: 401, invalidatesToken: false, since: nil),
+                                     attempts: attempt, throttled: throttled)
+                    }
+                    renewed = true
+                    rejected = access
+                    continue
+                }
+            } catch {} // the token endpoint could not be reached: tried again below
+            switch outcome {
+            case .delivered(let name):
+                return .init(delivery: .delivered(apnsID: name), attempts: attempt, throttled: throttled)
+            case .refused(let reason, let status, let invalidates, let since):
+                return .init(delivery: .failed(reason: reason, status: status, invalidatesToken: invalidates, since: since),
+                             attempts: attempt, throttled: throttled)
+            case .retry(let reason, let status):
+                if status == 429 { throttled = true }
+                guard attempt < attempts, !Task.isCancelled else {
+                    return .init(delivery: .failed(reason: reason, status: status, invalidatesToken: false, since: nil),
+                                 attempts: attempt, throttled: throttled)
+                }
+                try? await Task.sleep(for: delay * Double.random(in: 0.5...1.0))
+                delay = min(delay * 2, .seconds(5))
+            case .renewToken:
+                continue
+            }
+        }
+    }
+
+    func post(_ payload: [UInt8], access: String) async -> APNsOutcome {
+        var request = HTTPClientRequest(url: "\(baseURL)/v1/projects/\(account.projectID)/messages:send")
+        request.method = .POST
+        request.headers.add(name: "authorization", value: "Bearer \(access)")
+        request.headers.add(name: "content-type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: payload))
+        do {
+            let response = try await http.execute(request, timeout: timeout)
+            let body = (try? await response.body.collect(upTo: FCMResponse.maxBody)).map { Array(buffer: $0) } ?? []
+            return FCMResponse.outcome(status: Int(response.status.code), body: body)
+        } catch {
+            return .retry(reason: "Unreachable", status: nil)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import CryptoExtras
+public import Foundation
+
+/// A Google service account (the JSON file Firebase's console gives): who signs the JWT that is
+/// exchanged for an FCM access token, and with which RSA key (RS256).
+public struct FCMServiceAccount: Sendable {
+    public let projectID: String
+    public let clientEmail: String
+    public let tokenURI: String
+    let key: _RSA.Signing.PrivateKey
+
+    struct File: Decodable {
+        var project_id: String
+        var client_email: String
+        var private_key: String
+        var token_uri: String?
+    }
+
+    public init(json: Data) throws {
+        let file = try JSONDecoder().decode(File.self, from: json)
+        projectID = file.project_id
+        clientEmail = file.client_email
+        tokenURI = file.token_uri ?? "https://oauth2.googleapis.com/token"
+        key = try _RSA.Signing.PrivateKey(pemRepresentation: file.private_key)
+    }
+
+    public init(contentsOf file: String) throws {
+        try self.init(json: try Data(contentsOf: URL(fileURLWithPath: file)))
+    }
+
+    /// The signed assertion (RS256) for Google's token endpoint, valid an hour from `now`.
+    func assertion(now: Date) throws -> String {
+        let iat = Int64(now.timeIntervalSince1970)
+        let header = #"{"alg":"RS256","typ":"JWT"}"#
+        let claims = try JSONSerialization.data(withJSONObject: [
+            "iss": clientEmail, "scope": "https://www.googleapis.com/auth/firebase.messaging", "aud": tokenURI, "iat": iat, "exp": iat + 3600,
+        ], options: [.sortedKeys])
+        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims))
+        let signature = try key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
+        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+    }
+}
