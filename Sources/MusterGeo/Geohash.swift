@@ -36,12 +36,13 @@ public enum Geohash {
     /// of them (the nearest first when there are more).
     public static func covering(latitude: Double, longitude: Double, radius: Double, precision: Int, limit: Int = 5000) -> [String] {
         guard latitude.isFinite, longitude.isFinite, radius.isFinite, radius >= 0 else { return [] }
+        let radius = min(radius, 20_037_508) // half the Earth's circumference: every cell is covered
         let size = cellSize(precision: precision)
         let dLat = radius / 111_320
         let dLng = radius / max(1, 111_320 * cos(latitude * .pi / 180))
         let rows = Int(((2 * dLat) / size.lat).rounded(.up)) + 2
         let columns = Int(((2 * min(dLng, 180)) / size.lng).rounded(.up)) + 2
-        guard rows * columns <= 4 * limit + 64 else {
+        guard rows * columns <= 4 * limit + 64 || precision <= 1 else {
             return covering(latitude: latitude, longitude: longitude, radius: radius, precision: precision - 1, limit: limit)
         }
         var found: [(String, Double)] = []

@@ -31,5 +31,6 @@ struct GeohashTests {
         let coarse = Geohash.covering(latitude: lat, longitude: lng, radius: 50_000, precision: 5, limit: 100)
         #expect((1...100).contains(coarse.count) && coarse.allSatisfy { $0.count == 4 }, "\(coarse)")
         #expect(Geohash.covering(latitude: .nan, longitude: lng, radius: 10, precision: 5).isEmpty)
+        #expect(!Geohash.covering(latitude: lat, longitude: lng, radius: 1e300, precision: 5, limit: 10).isEmpty, "an absurd radius is the whole Earth, not a crash")
     }
 }
