@@ -169,7 +169,7 @@ enum ProviderToken {
 }
 
 extension HTTPField.Name {
-    // Apple's header names: constants, so the unwraps cannot fail.
+    // Apple's header names. The unwraps cannot fail: each is a literal token (letters and -), a valid field name.
     static let apnsID = HTTPField.Name("apns-id")!
     static let apnsTopic = HTTPField.Name("apns-topic")!
     static let apnsPushType = HTTPField.Name("apns-push-type")!

@@ -1,6 +1,7 @@
 public import HTTPTypes
 
 extension HTTPField.Name {
+    // The unwrap cannot fail: a literal token (letters, digits, -) is a valid field name.
     /// A client's retry key for a write: the same key makes the same event (one, however often sent).
     public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 }

@@ -48,5 +48,6 @@ extension People {
 }
 
 extension HTTPField.Name {
+    // The unwrap cannot fail: a literal token (letters, digits, -) is a valid field name.
     static let realIP = HTTPField.Name("X-Real-IP")!
 }
