@@ -1,9 +1,9 @@
-import Crypto
 public import Foundation
 public import Logging
 public import MusterEvents
 import MusterGeo
 public import MusterLog
+import MusterPlatform
 import MusterPush
 
 /// "Strike near you": when an action is approved, a push to the OPL devices whose registered cells
@@ -38,8 +38,7 @@ public struct ProximityAlerts: Sendable {
 
     /// The id of the push an approval (its event id) leads to.
     public static func pushID(approvalID: String) -> String {
-        let digest = SHA256.hash(data: Data("proximity\n\(approvalID)".utf8))
-        return "psh_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        HexIDs.derived("psh_", from: "proximity", approvalID)
     }
 
     /// The push for an approval, or nil when the action has no place to be near.

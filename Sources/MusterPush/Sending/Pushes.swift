@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 public import MusterEvents
 public import MusterLog
@@ -84,8 +83,6 @@ public struct Pushes: Sendable {
 
     /// `psh_` + 32 hex: random, or derived from who asked and their idempotency key.
     public static func pushID(requestedBy: String, idempotencyKey: String?) -> String {
-        guard let idempotencyKey else { return "psh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
-        let digest = SHA256.hash(data: Data("\(requestedBy)\n\(idempotencyKey)".utf8))
-        return "psh_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        idempotencyKey.map { HexIDs.derived("psh_", from: requestedBy, $0) } ?? HexIDs.random("psh_")
     }
 }

@@ -56,7 +56,7 @@ public struct DocumentScans: Sendable {
         guard ocrText.count <= Self.maxTextCharacters else {
             throw DocumentError(.invalidField("ocrText"), "ocrText must be at most \(Self.maxTextCharacters) characters")
         }
-        let id = "doc_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let id = HexIDs.random("doc_")
         let info = try await blobs.bucket(Blobs.images).put(image, type: type)
         let sealed = try await vault.seal(ocrText, for: id)
         let scanned = DocumentScanned(documentId: id, owner: owner, kind: kind,

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 public import MusterEvents
 public import MusterLog
@@ -80,8 +79,6 @@ public struct VoiceEnrollments: Sendable {
     }
 
     static func enrollmentID(owner: Owner, idempotencyKey: String?) -> String {
-        guard let idempotencyKey else { return "enr_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
-        let digest = SHA256.hash(data: Data("\(owner.personId ?? "")\n\(owner.deviceId ?? "")\n\(idempotencyKey)".utf8))
-        return "enr_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        idempotencyKey.map { HexIDs.derived("enr_", from: owner.personId ?? "", owner.deviceId ?? "", $0) } ?? HexIDs.random("enr_")
     }
 }
