@@ -196,7 +196,7 @@ let package = Package(
             name: "MusterShieldAI",
             dependencies: [
                 "MusterEvents", "MusterLog", "MusterNATS", "MusterRuntime", "MusterPlatform", "MusterPush",
-                                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
