@@ -20,7 +20,7 @@ public struct PushApp: MusterApp {
         switch role {
         case .ingest:
             let keys = APIKeyDirectory.shared(in: environment)
-            let pushes = Pushes(log: environment.log, devices: environment.projections.runner(DevicesProjection.self), pushes: nil)
+            let pushes = Pushes(log: environment.log, devices: environment.projections.runner(DevicesProjection.self))
             parts.appends([PushRequested.self])
             parts.routes.append { PushRoutes.addSend(to: $0, pushes: pushes, keys: keys) }
         case .notifier:
@@ -33,9 +33,8 @@ public struct PushApp: MusterApp {
                                                  logger: environment.logger))
         case .query:
             let keys = APIKeyDirectory.shared(in: environment)
-            let pushes = Pushes(log: environment.log, devices: environment.projections.runner(DevicesProjection.self),
-                                pushes: environment.projections.runner(PushesProjection.self))
-            parts.routes.append { PushRoutes.addStatus(to: $0, pushes: pushes, keys: keys) }
+            let reports = PushReports(pushes: environment.projections.runner(PushesProjection.self))
+            parts.routes.append { PushRoutes.addStatus(to: $0, reports: reports, keys: keys) }
         case .geocode, .moderation, .collector:
             break
         }

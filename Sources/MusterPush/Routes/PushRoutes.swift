@@ -30,11 +30,11 @@ public enum PushRoutes {
         }
     }
 
-    public static func addStatus(to routes: Routes<Router<MusterRequestContext>>, pushes: Pushes, keys: APIKeyDirectory) {
+    public static func addStatus(to routes: Routes<Router<MusterRequestContext>>, reports: PushReports, keys: APIKeyDirectory) {
         let group = routes.group("/api", middleware: [APIKeyMiddleware(keys: keys, scope: scope)])
         group.get("/push/{pushId}") { _, context in
             let client = try context.requireClient()
-            let push = try await pushes.status(try context.parameters.require("pushId"), app: client.app)
+            let push = try await reports.status(try context.parameters.require("pushId"), app: client.app)
             return try JSONResponse.make(.ok, PushStatusAnswer(push))
         }
     }

@@ -11,16 +11,15 @@ public enum PushErrorCode: Sendable, Hashable {
     case unknownPush
 }
 
-/// Asking for pushes and reading how they went. Sending is the notifier's (`PushDispatcher`).
+/// Asking for pushes (ingest). Sending is the notifier's (`PushDispatcher`); how a push went is
+/// `PushReports` (query), so neither role runs a fold it does not read.
 public struct Pushes: Sendable {
     let log: EventLog
     let devices: ProjectionRunner<DevicesProjection>
-    let pushes: ProjectionRunner<PushesProjection>?
 
-    public init(log: EventLog, devices: ProjectionRunner<DevicesProjection>, pushes: ProjectionRunner<PushesProjection>?) {
+    public init(log: EventLog, devices: ProjectionRunner<DevicesProjection>) {
         self.log = log
         self.devices = devices
-        self.pushes = pushes
     }
 
     /// Who a push would reach now, by platform, and its APNs payload size.
@@ -74,15 +73,25 @@ public struct Pushes: Sendable {
         }
     }
 
-    public func status(_ pushId: String, app: String) async throws -> PushesProjection.Push {
-        guard let pushes, let push = await pushes.read({ $0.pushes[pushId] }), push.request.app == app || app == "platform" else {
-            throw PushError(.unknownPush, "no push \(pushId.prefix(40))")
-        }
-        return push
-    }
-
     /// `psh_` + 32 hex: random, or derived from who asked and their idempotency key.
     public static func pushID(requestedBy: String, idempotencyKey: String?) -> String {
         idempotencyKey.map { HexIDs.derived("psh_", from: requestedBy, $0) } ?? HexIDs.random("psh_")
+    }
+}
+
+/// How pushes went, from the pushes fold.
+public struct PushReports: Sendable {
+    let pushes: ProjectionRunner<PushesProjection>
+
+    public init(pushes: ProjectionRunner<PushesProjection>) {
+        self.pushes = pushes
+    }
+
+    /// The push, for a key of its app (or an operator's).
+    public func status(_ pushId: String, app: String) async throws -> PushesProjection.Push {
+        guard let push = await pushes.read({ $0.pushes[pushId] }), push.request.app == app || app == "platform" else {
+            throw PushError(.unknownPush, "no push \(pushId.prefix(40))")
+        }
+        return push
     }
 }

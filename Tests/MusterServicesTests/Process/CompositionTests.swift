@@ -22,6 +22,7 @@ struct CompositionTests {
             #expect(folds(["collector"]) == ["keys"])
             #expect(Set(folds(["notifier"])) == ["analytics", "pushes", "devices"])
             #expect(folds(["geocode"]) == ["keys"])
+            #expect(folds(["query"]).contains("pushes") && !folds(["query"]).contains("devices"), "a push's status needs no devices")
             #expect(Set(folds(["ingest"])) == ["keys", "opl", "people", "offleash", "devices", "shieldai"])
             #expect(Set(folds(["moderation"])) == ["keys", "opl", "people"]) // moderators sign in with accounts
             let all = folds(ServiceRole.names)
