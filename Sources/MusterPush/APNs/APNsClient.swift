@@ -46,45 +46,16 @@ public struct APNsClient: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Delivers one copy, retrying what Apple says may be retried (backoff with jitter), renewing
-    /// the provider token once when Apple says it expired.
+    /// Delivers one copy, retrying what Apple says may be retried, renewing the provider token once
+    /// when Apple says it expired (`ProviderRetry`).
     public func deliver(_ notification: APNsNotification, token: String, topic: String, environment: String,
                         apnsID: String) async -> Result {
-        var renewed = false, throttled = false, attempt = 0
-        var delay = firstDelay
-        while true {
-            attempt += 1
-            // A KV bucket that cannot be read leaves no token to send with: try again later.
-            var outcome = APNsOutcome.retry(reason: "ProviderTokenUnavailable", status: nil)
-            do {
-                let jwt = try await lease.token()
-                outcome = await send(notification, token: token, topic: topic, environment: environment, apnsID: apnsID, jwt: jwt)
-                if outcome == .renewToken {
-                    if renewed { return Result(delivery: .failed(reason: "ExpiredProviderToken", status: 403, invalidatesToken: false, since: nil),
-                                               attempts: attempt, throttled: throttled) }
-                    renewed = true
-                    _ = try await lease.renew(rejected: jwt)
-                    continue
-                }
-            } catch {}
-            switch outcome {
-            case .delivered(let id):
-                return Result(delivery: .delivered(apnsID: id), attempts: attempt, throttled: throttled)
-            case .refused(let reason, let status, let invalidates, let since):
-                return Result(delivery: .failed(reason: reason, status: status, invalidatesToken: invalidates, since: since),
-                              attempts: attempt, throttled: throttled)
-            case .retry(let reason, let status):
-                if status == 429 { throttled = true }
-                guard attempt < attempts, !Task.isCancelled else {
-                    return Result(delivery: .failed(reason: reason, status: status, invalidatesToken: false, since: nil),
-                                  attempts: attempt, throttled: throttled)
-                }
-                let jitter = Double.random(in: 0.5...1.0)
-                try? await Task.sleep(for: delay * jitter)
-                delay = min(delay * 2, maxDelay)
-            case .renewToken:
-                continue
-            }
+        var jwt: String?
+        let retry = ProviderRetry(attempts: attempts, firstDelay: firstDelay, maxDelay: maxDelay)
+        return await retry.run(expired: ("ExpiredProviderToken", 403)) { renewing in
+            let current = renewing ? try await lease.renew(rejected: jwt ?? "") : try await lease.token()
+            jwt = current
+            return await send(notification, token: token, topic: topic, environment: environment, apnsID: apnsID, jwt: current)
         }
     }
 

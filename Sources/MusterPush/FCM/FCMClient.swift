@@ -14,6 +14,7 @@ public struct FCMClient: Sendable {
     let tokens: AccessTokens
     public var attempts = 4
     public var firstDelay: Duration = .milliseconds(200)
+    public var maxDelay: Duration = .seconds(5)
     public var timeout: TimeAmount = .seconds(15)
 
     public init(http: HTTPClient, account: FCMServiceAccount, baseURL: String = "https://fcm.googleapis.com") {
@@ -83,41 +84,12 @@ public struct FCMClient: Sendable {
         guard let payload = try? JSONBytesEncoder().encode(send) else {
             return .init(delivery: .failed(reason: "Unencodable", status: nil, invalidatesToken: false, since: nil), attempts: 0, throttled: false)
         }
-        var attempt = 0, renewed = false, throttled = false, delay = firstDelay
-        var rejected: String?
-        while true {
-            attempt += 1
-            var outcome = APNsOutcome.retry(reason: "ProviderTokenUnavailable", status: nil)
-            do {
-                let access = try await tokens.token(renewing: rejected)
-                outcome = await post(payload, access: access)
-                if outcome == .renewToken {
-                    guard !renewed else {
-                        return .init(delivery: .failed(reason: "UNAUTHENTICATED", status: 401, invalidatesToken: false, since: nil),
-                                     attempts: attempt, throttled: throttled)
-                    }
-                    renewed = true
-                    rejected = access
-                    continue
-                }
-            } catch {} // the token endpoint could not be reached: tried again below
-            switch outcome {
-            case .delivered(let name):
-                return .init(delivery: .delivered(apnsID: name), attempts: attempt, throttled: throttled)
-            case .refused(let reason, let status, let invalidates, let since):
-                return .init(delivery: .failed(reason: reason, status: status, invalidatesToken: invalidates, since: since),
-                             attempts: attempt, throttled: throttled)
-            case .retry(let reason, let status):
-                if status == 429 { throttled = true }
-                guard attempt < attempts, !Task.isCancelled else {
-                    return .init(delivery: .failed(reason: reason, status: status, invalidatesToken: false, since: nil),
-                                 attempts: attempt, throttled: throttled)
-                }
-                try? await Task.sleep(for: delay * Double.random(in: 0.5...1.0))
-                delay = min(delay * 2, .seconds(5))
-            case .renewToken:
-                continue
-            }
+        var access: String?
+        let retry = ProviderRetry(attempts: attempts, firstDelay: firstDelay, maxDelay: maxDelay)
+        return await retry.run(expired: ("UNAUTHENTICATED", 401)) { renewing in
+            let current = try await tokens.token(renewing: renewing ? access : nil)
+            access = current
+            return await post(payload, access: current)
         }
     }
 
