@@ -60,14 +60,14 @@ public enum VoiceRoutes {
         return bytes
     }
 
+    /// The person of a ShieldAI token, or (with ShieldAI's key) the registered device it names.
     static func owner(_ request: Request, keys: APIKeyDirectory, people: People, scope: String = scope) async throws -> Owner {
-        if request.headers[.authorization] != nil {
-            let claims = try await people.validate(request)
-            guard claims.app == "shieldai" else { throw APIError(.forbidden, "this token is not for ShieldAI") }
-            return Owner(personId: claims.personId)
+        let caller = try await DeviceRoutes.caller(request, keys: keys, people: people, scope: scope)
+        if let personId = caller.personId {
+            guard caller.app == "shieldai" else { throw APIError(.forbidden, "this token is not for ShieldAI") }
+            return Owner(personId: personId)
         }
-        let client = try await keys.authenticate(request.headers[.apiKey])
-        guard client.scopes.contains(scope), client.app == "shieldai" else { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
+        guard caller.app == "shieldai" else { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
         guard let device = request.headers[.deviceID], (try? DeviceRules.validateID(device)) != nil else {
             throw APIError(.badRequest, "with an app key, X-Device-Id must name the registered device (dev_…)")
         }

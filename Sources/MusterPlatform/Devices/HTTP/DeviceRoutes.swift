@@ -35,14 +35,16 @@ public enum DeviceRoutes {
         }
     }
 
-    /// A person's access token when one is sent (the device is then theirs), else the app's key.
-    static func caller(_ request: Request, keys: APIKeyDirectory, people: People) async throws -> DeviceCaller {
+    /// Who calls a route that a person or the app itself may call: the person of an access token
+    /// when one is sent, else the app's key, which must have `scope`.
+    public static func caller(_ request: Request, keys: APIKeyDirectory, people: People,
+                              scope: String = registerScope) async throws -> DeviceCaller {
         if request.headers[.authorization] != nil {
             let claims = try await people.validate(request)
             return DeviceCaller(app: claims.app, personId: claims.personId, actor: "person:\(claims.personId)")
         }
         let client = try await keys.authenticate(request.headers[.apiKey])
-        guard client.scopes.contains(registerScope) else { throw KeyError(.lacksScope, "API key lacks scope \(registerScope)") }
+        guard client.scopes.contains(scope) else { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
         return DeviceCaller(app: client.app, personId: nil, actor: client.id)
     }
 
