@@ -26,7 +26,9 @@ class WebSocket:
                            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
         head = b""
         while b"\r\n\r\n" not in head:
-            head += self.sock.recv(1)
+            byte = self.sock.recv(1)
+            if not byte: raise RuntimeError("chromium closed the websocket during the handshake")
+            head += byte
         if b" 101 " not in head.split(b"\r\n")[0]:
             raise RuntimeError(f"websocket handshake failed: {head[:100]!r}")
 
@@ -62,18 +64,27 @@ class WebSocket:
 class Browser:
     def __init__(self):
         self.profile = tempfile.mkdtemp(prefix="page-check-")
+        # Chromium's own chatter goes to a file, never a pipe nobody drains (a full pipe would stop it);
+        # the address to talk to is read from the DevToolsActivePort file it writes once it listens.
+        self.log = open(os.path.join(self.profile, "chromium.log"), "w")
         self.proc = subprocess.Popen([chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                                       "--no-first-run", "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "about:blank"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.DEVNULL, stderr=self.log)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
         deadline = time.time() + 60
-        while time.time() < deadline:
-            line = self.proc.stderr.readline()
-            m = re.search(r"DevTools listening on (ws://\S+)", line)
-            if m:
-                self.ws = WebSocket(m.group(1))
+        while time.time() < deadline and self.proc.poll() is None:
+            try:
+                with open(port_file) as f: lines = f.read().split("\n")
+            except FileNotFoundError:
+                lines = []
+            if len(lines) >= 2 and lines[0].isdigit() and lines[1].startswith("/"):
+                self.ws = WebSocket(f"ws://127.0.0.1:{lines[0]}{lines[1]}")
                 self.next_id = 0
                 return
-        raise RuntimeError("chromium did not start")
+            time.sleep(0.1)
+        with open(os.path.join(self.profile, "chromium.log"), errors="replace") as f: said = f.read()[-2000:]
+        self.close()
+        raise RuntimeError(f"chromium did not start within 60 s: {said}")
 
     def call(self, method, params=None, session=None):
         self.next_id += 1
@@ -103,7 +114,10 @@ class Browser:
     def close(self):
         self.proc.terminate()
         try: self.proc.wait(10)
-        except subprocess.TimeoutExpired: self.proc.kill()
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
         shutil.rmtree(self.profile, ignore_errors=True)
 
 PROBE = """JSON.stringify({
