@@ -10,23 +10,12 @@ public enum Repository {
 
     public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-    /// Runs a command from the repository root and returns its standard output.
-    public static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        var environment = ProcessInfo.processInfo.environment
-        for (k, v) in extra { environment[k] = v }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    /// Runs a command (found on PATH) from the repository root and returns its exit status and output,
+    /// within `limit`.
+    public static func run(_ arguments: [String], environment extra: [String: String] = [:],
+                           within limit: Duration = .seconds(300)) async throws -> (status: Int32, output: String, error: String) {
+        let environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        return try await runToEnd("/usr/bin/env", arguments, in: root, environment: environment, within: limit)
     }
 
     /// PYTHONPATH with the project's pinned Python tools (`make tools` installs them in .tools/py).

@@ -7,7 +7,6 @@ import MusterEvents
 import MusterLog
 import MusterNATS
 import MusterTesting
-import NIOPosix
 import Testing
 
 /// The HTML dashboards as a browser draws them: Debian's headless Chromium loads each page from
@@ -30,8 +29,7 @@ struct DashboardPageTests {
 
     func load(_ urls: [String], key: String?) async throws -> [Page] {
         let arguments = ["python3", "scripts/page_check.py"] + (key.map { ["--header", "X-API-Key: \($0)"] } ?? []) + urls
-        // Chromium takes seconds; keep the blocking wait off the concurrency pool.
-        let result = try await NIOThreadPool.singleton.runIfActive { try Repository.run(arguments) }
+        let result = try await Repository.run(arguments, within: .seconds(240))
         try #require(result.status == 0, "page_check failed: \(result.error.suffix(2000))")
         return try result.output.split(separator: "\n").map { try JSONDecoder().decode(Page.self, from: Data($0.utf8)) }
     }

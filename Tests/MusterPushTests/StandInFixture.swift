@@ -35,13 +35,8 @@ struct StandIn: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("muster-apns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let certs = Process()
-        certs.executableURL = URL(fileURLWithPath: Repository.path("scripts/make-certs.sh"))
-        certs.arguments = [folder.path]
-        certs.standardOutput = FileHandle.nullDevice
-        try certs.run()
-        certs.waitUntilExit()
-        guard certs.terminationStatus == 0 else { throw TestServerError("make-certs.sh failed") }
+        let certs = try await runToEnd(Repository.path("scripts/make-certs.sh"), [folder.path], within: .seconds(60))
+        guard certs.status == 0 else { throw TestServerError("make-certs.sh failed: \(certs.error.suffix(2000))") }
         let key = P256.Signing.PrivateKey()
         let keyFile = folder.appendingPathComponent("AuthKey.p8").path
         try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)

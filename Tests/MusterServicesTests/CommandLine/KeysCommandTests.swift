@@ -13,19 +13,8 @@ import Testing
 struct KeysCommandTests {
     /// Runs `muster ARGS` with `input` on standard input; returns the exit status and all it printed.
     func muster(_ arguments: [String], input: String = "") async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: KillNineTests.binary)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = await offThread { String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        await offThread { process.waitUntilExit() }
-        return (process.terminationStatus, output)
+        let result = try await runToEnd(KillNineTests.binary, arguments, input: Data(input.utf8), within: .seconds(120))
+        return (result.status, result.output + result.error)
     }
 
     @Test func anImportedKeyOpensTheReadRoutesAndIsNeverPrinted() async throws {

@@ -100,7 +100,7 @@ struct APIDescriptionTests {
             process.standardOutput = handle
             process.standardError = handle
             try process.run()
-            await offThread { process.waitUntilExit() }
+            try await process.waitForExit(within: .seconds(400), "schemathesis")
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             let summary = text.components(separatedBy: "\n").filter { $0.contains("generated") || $0.contains(" in ") && $0.contains("====") }
             print("schemathesis: \(summary.joined(separator: " | "))")

@@ -9,7 +9,7 @@ struct OpenAPITests {
     struct Operation: Decodable, Hashable { var method: String; var path: String; var statuses: [String] }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
-        let result = try Repository.run(["python3", "scripts/openapi_routes.py", "schemas/openapi.yaml"],
+        let result = try await Repository.run(["python3", "scripts/openapi_routes.py", "schemas/openapi.yaml"],
                                         environment: Repository.pythonEnvironment)
         try #require(result.status == 0, "openapi check failed: \(result.error)")
         let documented = try JSONDecoder().decode([Operation].self, from: Data(result.output.utf8))

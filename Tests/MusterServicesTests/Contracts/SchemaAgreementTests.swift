@@ -59,8 +59,8 @@ struct SchemaAgreementTests {
         for type in catalog.types { #expect(files.contains { $0.path == type.schemaPath }) }
     }
 
-    @Test func swiftAndJSONSchemaGiveTheSameVerdictOnEveryExample() throws {
-        let result = try Repository.run(["python3", "scripts/validate_examples.py", "schemas/events"],
+    @Test func swiftAndJSONSchemaGiveTheSameVerdictOnEveryExample() async throws {
+        let result = try await Repository.run(["python3", "scripts/validate_examples.py", "schemas/events"],
                                         environment: Repository.pythonEnvironment)
         try #require(result.status == 0, "jsonschema reference run failed: \(result.error)")
         let python = try JSONDecoder().decode([String: Verdicts].self, from: Data(result.output.utf8))

@@ -19,14 +19,14 @@ struct DeployTests {
                             "ADMIN_NATS_PASSWORD": "admin-pw", "CLUSTER_PASSWORD": "cluster-pw"]
 
     @Test(arguments: [["deploy/docker-compose.yml"], ["deploy/docker-compose.yml", "deploy/docker-compose.cluster.yml"]])
-    func composeFilesAreValid(files: [String]) throws {
-        let result = try Repository.run(["docker-compose"] + files.flatMap { ["-f", $0] } + ["config", "-q"])
+    func composeFilesAreValid(files: [String]) async throws {
+        let result = try await Repository.run(["docker-compose"] + files.flatMap { ["-f", $0] } + ["config", "-q"])
         #expect(result.status == 0, "docker-compose config: \(result.error) (install it with `make deps`)")
     }
 
     @Test(arguments: ["deploy/nats/nats.conf", "deploy/nats/nats-cluster.conf"])
-    func natsConfigsParse(file: String) throws {
-        let result = try Repository.run([try NATSTestServer.binary(), "-c", file, "-t"], environment: Self.passwords)
+    func natsConfigsParse(file: String) async throws {
+        let result = try await Repository.run([try NATSTestServer.binary(), "-c", file, "-t"], environment: Self.passwords)
         #expect(result.status == 0, "\(file): \(result.error)")
     }
 

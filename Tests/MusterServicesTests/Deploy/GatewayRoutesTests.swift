@@ -42,7 +42,7 @@ struct GatewayRoutesTests {
     }
 
     @Test func everyDocumentedOperationReachesAServiceThatServesIt() async throws {
-        let result = try Repository.run(["python3", "scripts/openapi_routes.py", "schemas/openapi.yaml"], environment: Repository.pythonEnvironment)
+        let result = try await Repository.run(["python3", "scripts/openapi_routes.py", "schemas/openapi.yaml"], environment: Repository.pythonEnvironment)
         try #require(result.status == 0, "openapi check failed: \(result.error)")
         let operations = try JSONDecoder().decode([OpenAPITests.Operation].self, from: Data(result.output.utf8))
         try #require(operations.count > 20)

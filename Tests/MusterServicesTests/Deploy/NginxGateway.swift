@@ -54,13 +54,8 @@ enum NginxGateway {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("muster-gateway-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let certs = Process()
-        certs.executableURL = URL(fileURLWithPath: Repository.path("scripts/make-certs.sh"))
-        certs.arguments = [folder.appendingPathComponent("tls").path]
-        certs.standardOutput = FileHandle.nullDevice
-        try certs.run()
-        certs.waitUntilExit()
-        guard certs.terminationStatus == 0 else { throw TestServerError("make-certs.sh failed") }
+        let certs = try await runToEnd(Repository.path("scripts/make-certs.sh"), [folder.appendingPathComponent("tls").path], within: .seconds(60))
+        guard certs.status == 0 else { throw TestServerError("make-certs.sh failed: \(certs.error.suffix(2000))") }
 
         let gateway = Gateway(http: try freePort(), https: try freePort(), certificate: folder.appendingPathComponent("tls/cert.pem").path)
         let config = folder.appendingPathComponent("nginx.conf")

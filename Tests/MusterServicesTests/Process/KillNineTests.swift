@@ -51,14 +51,14 @@ struct KillNineTests {
         let first = try startServe(natsURL: natsURL, dataDirectory: data, log: log)
         try await eventually("a first saved checkpoint", timeout: .seconds(120)) { checkpoint() > 0 }
         kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
+        try await first.waitForExit(within: .seconds(30), "muster serve after SIGKILL")
         #expect(first.terminationReason == .uncaughtSignal)
         #expect(checkpoint() < UInt64(total), "killed only after it had finished; the test proves less than it should")
 
         let second = try startServe(natsURL: natsURL, dataDirectory: data, log: log)
         try await eventually("caught up after restart", timeout: .seconds(180)) { checkpoint() == UInt64(total) }
         second.terminate() // SIGTERM: graceful
-        second.waitUntilExit()
+        try await second.waitForExit(within: .seconds(60), "muster serve after SIGTERM")
         #expect(second.terminationStatus == 0, "graceful stop exits 0; log: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self).suffix(2000))")
     }
 

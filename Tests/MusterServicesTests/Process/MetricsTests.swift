@@ -53,7 +53,7 @@ struct MetricsTests {
             #expect(lines.contains("muster_process_restarts_total 0"))
 
             process.terminate()
-            process.waitUntilExit()
+            try await process.waitForExit(within: .seconds(60), "muster serve query after SIGTERM")
             process = try serve(env, data: data, port: port, metricsPort: metricsPort)
             try await eventually("serving again", timeout: .seconds(30)) { (try? await Self.get(metrics))?.status == 200 }
             #expect(try await Self.get(metrics).body.split(separator: "\n").contains("muster_process_restarts_total 1"))

@@ -35,7 +35,7 @@ struct ShutdownTests {
             }
             let asked = ContinuousClock.now
             kill(process.processIdentifier, SIGTERM)
-            await offThread { process.waitUntilExit() }
+            try await process.waitForExit(within: .seconds(60), "muster serve all after SIGTERM")
             let took = ContinuousClock.now - asked
             #expect(process.terminationReason == .exit && process.terminationStatus == 0)
             #expect(took < .seconds(10), "SIGTERM took \(took)")
