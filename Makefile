@@ -87,7 +87,7 @@ run: deps tools build gazetteer
 
 test: deps tools
 	swift build --build-tests $(SWIFT_FLAGS)
-	swift test --skip-build $(SWIFT_FLAGS)
+	scripts/test.sh $(SWIFT_FLAGS)
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## Fuzzing: our modules instrumented for libFuzzer, in their own build folder (.build-fuzz).

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the built tests within a bound on the whole run. A test that hangs then fails the run in
+# minutes and says which tests were still running, instead of using up CI's time in silence.
+#   scripts/test.sh [swift test arguments...]
+# TEST_MINUTES bounds the run (default 15; a full run takes 2-5 minutes on 2 cores).
+# Past the bound the test process gets SIGQUIT first: Swift's backtracer prints every thread.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+minutes=${TEST_MINUTES:-15}
+mkdir -p .build
+log=.build/test-run.log
+
+# Line-buffered, so the log holds every line already written when the run has to be stopped.
+SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,threads=all,limit=40} \
+  stdbuf -oL -eL swift test --skip-build "$@" > >(tee "$log") 2>&1 &
+runner=$!
+
+deadline=$((SECONDS + minutes * 60))
+while kill -0 "$runner" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 2; done
+
+if kill -0 "$runner" 2>/dev/null; then
+  echo "tests: still running after $minutes minutes; stopping them" >&2
+  pkill -QUIT -f 'PackageTests\.xctest' 2>/dev/null
+  for _ in $(seq 15); do pgrep -f 'PackageTests\.xctest' >/dev/null || break; sleep 1; done
+  pkill -KILL -f 'PackageTests\.xctest' 2>/dev/null
+  kill "$runner" 2>/dev/null
+  wait "$runner" 2>/dev/null
+  sleep 1
+  echo "tests: these had started and never ended:" >&2
+  awk '
+    /^◇ Test run started\.$/ || /^◇ Test case passing / { next }  # the whole run; a parameterized test ends once for all its cases
+    /^◇ Test .* started\.$/ { name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name); running[name] = 1 }
+    /^(✔|✘) Test .* (passed|failed) / {
+      name = $0; sub(/^(✔|✘) Test /, "", name); sub(/ (passed|failed) .*$/, "", name); sub(/ with [0-9]+ test cases?$/, "", name)
+      delete running[name]
+    }
+    END { for (name in running) print "  " name }
+  ' "$log" >&2
+  echo "tests: FAILED (hung; the whole output is in $log)" >&2
+  exit 1
+fi
+wait "$runner"
