@@ -125,6 +125,54 @@ struct APNsTests {
             }
         }
     }
+    /// APNs sets how many streams a connection may have open and lowers it when it is busy; the
+    /// client keeps to it on one connection and every push still arrives.
+    @Test func concurrencyKeepsToTheStreamLimitAPNsSetsAndLowers() async throws {
+        try await StandIn.with { standIn in
+            let key = URL(fileURLWithPath: standIn.certificate).deletingLastPathComponent().appendingPathComponent("key.pem").path
+            let limited = try await StreamLimitStandIn(certificate: standIn.certificate, key: key, streams: 8)
+            try await withNATS { nats, _ in
+                let lease = APNsTokenLease(signer: try standIn.signer(), jetStream: JetStream(nats), replicas: 1)
+                let http = APNsClient.makeHTTPClient(caFile: standIn.certificate)
+                let client = APNsClient(http: http, lease: lease, sandboxURL: limited.url, productionURL: limited.url)
+                let note = try APNsNotification(message: PushMessage(title: "Hi", body: "There"), priority: "high", expiresAt: nil, collapseID: nil)
+                func burst(_ count: Int) async -> [APNsClient.Result] {
+                    await withTaskGroup(of: APNsClient.Result.self) { group in
+                        for _ in 0..<count {
+                            group.addTask {
+                                await client.deliver(note, token: Self.token, topic: "org.onlinepicketline.app", environment: "production",
+                                                     apnsID: UUID().uuidString)
+                            }
+                        }
+                        return await group.reduce(into: []) { $0.append($1) }
+                    }
+                }
+                _ = await burst(1) // the connection and the stand-in's settings
+                limited.resetMost()
+                let wide = await burst(60)
+                #expect(wide.allSatisfy { $0.deliveryID != nil }, "\(wide.filter { $0.deliveryID == nil })")
+                #expect(limited.counts.mostOpen <= 8, "never more streams than the 8 APNs allows")
+                #expect(limited.counts.mostOpen > 2, "the limit, not the client, kept it at \(limited.counts.mostOpen)")
+
+                // APNs lowers the limit on a busy connection: streams already open finish, no new one
+                // opens until fewer than 2 are. (Lowered on an idle connection, async-http-client
+                // 1.37's debug build trips its own assertion over the idle timer; release builds do not check.)
+                async let narrow = burst(60)
+                try await eventually("the second burst is under way") { limited.counts.open >= 4 }
+                try await limited.lowerLimit(to: 2)
+                try await eventually("the streams opened before the new limit have finished") { limited.counts.open <= 2 }
+                limited.resetMost()
+                let late = await burst(30)
+                let narrowed = await narrow
+                #expect((narrowed + late).allSatisfy { $0.deliveryID != nil }, "\((narrowed + late).filter { $0.deliveryID == nil })")
+                #expect(limited.counts.mostOpen <= 2, "the lowered limit is kept: \(limited.counts.mostOpen) open at once")
+                #expect(limited.counts.answered == 151)
+                #expect(limited.connectionCount == 1, "one connection per environment")
+                try await http.shutdown()
+            }
+            try await limited.close()
+        }
+    }
 }
 
 extension APNsClient.Result {

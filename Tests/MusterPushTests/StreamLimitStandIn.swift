@@ -1,0 +1,106 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// An APNs stand-in built on swift-nio-http2 directly, for what Hummingbird's HTTP/2 server cannot
+/// do: advertise a small SETTINGS_MAX_CONCURRENT_STREAMS and lower it on a live connection, as
+/// APNs does. It answers every push 200 after a short pause (so streams overlap) and records how
+/// many were open at once.
+final class StreamLimitStandIn: Sendable {
+    struct Counts: Sendable {
+        var open = 0
+        var mostOpen = 0
+        var answered = 0
+        /// The most streams open at once since `resetMost`.
+        mutating func opened() {
+            open += 1
+            mostOpen = max(mostOpen, open)
+        }
+    }
+
+    /// Shared with the listener and every stream's handler.
+    final class Recorder: Sendable {
+        let counts = Mutex(Counts())
+        let connections = Mutex<[any Channel]>([])
+    }
+
+    let recorder = Recorder()
+    private let listener: any Channel
+    let port: Int
+
+    init(certificate: String, key: String, streams: Int) async throws {
+        var tls = try TLSConfiguration.makeServerConfiguration(certificateChain: NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+                                                               privateKey: .file(key))
+        tls.applicationProtocols = ["h2"]
+        let context = try NIOSSLContext(configuration: tls)
+        let settings = [HTTP2Setting(parameter: .maxConcurrentStreams, value: streams),
+                        HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20)]
+        let recorder = self.recorder
+        listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                recorder.connections.withLock { $0.append(channel) }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                }.flatMap {
+                    channel.configureHTTP2Pipeline(mode: .server, initialLocalSettings: settings) { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ServerCodec(), Answer(recorder: recorder)])
+                        }
+                    }.map { _ in }
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        port = listener.localAddress?.port ?? 0
+    }
+
+    var url: String { "https://127.0.0.1:\(port)" }
+
+    /// Lowers the stream limit on every open connection (a SETTINGS frame, as APNs sends one).
+    func lowerLimit(to streams: Int) async throws {
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: streams)])))
+        for channel in recorder.connections.withLock({ $0 }) where channel.isActive {
+            try await channel.writeAndFlush(frame)
+        }
+    }
+
+    var counts: Counts { recorder.counts.withLock { $0 } }
+    var connectionCount: Int { recorder.connections.withLock { $0.count } }
+    func resetMost() { recorder.counts.withLock { $0.mostOpen = $0.open } }
+
+    func close() async throws {
+        for channel in recorder.connections.withLock({ $0 }) { try? await channel.close() }
+        try await listener.close()
+    }
+
+    /// One stream: counts it open at its head, answers 200 with an apns-id 20 ms after its end.
+    final class Answer: ChannelInboundHandler, Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+        let recorder: Recorder
+
+        init(recorder: Recorder) { self.recorder = recorder }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head:
+                recorder.counts.withLock { $0.opened() }
+            case .body:
+                break
+            case .end:
+                let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: .milliseconds(20)) {
+                    let (context, handler) = bound.value
+                    handler.recorder.counts.withLock { $0.open -= 1; $0.answered += 1 }
+                    let head = HTTPResponseHead(version: .http2, status: .ok, headers: ["apns-id": UUID().uuidString])
+                    context.write(handler.wrapOutboundOut(.head(head)), promise: nil)
+                    context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
+                }
+            }
+        }
+    }
+}
