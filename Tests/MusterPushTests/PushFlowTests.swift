@@ -154,6 +154,52 @@ struct PushFlowTests {
         }
     }
 
+    /// Two notifiers at once (as two processes: each with its own folds and consumers) work on one
+    /// push: a claim appends only if the push is as its notifier last read it, so every device is
+    /// taken by one of them and gets exactly one copy.
+    @Test func twoNotifiersAtOnceSendEachCopyOnce() async throws {
+        try await StandIn.with { standIn in
+            try await apps.withTestApp(["ingest"], configure: standIn.configure) { app in
+                let key = try await app.key(app: "shieldai", [DeviceRoutes.registerScope])
+                let tokens = (100..<160).map(Self.token)
+                for token in tokens { _ = try await Self.register(app, key: key, token: token) }
+                let pushId = "psh_" + String(repeating: "2", count: 32)
+                try await app.log.append(PushRequested(pushId: pushId, app: "shieldai", audience: PushAudience(everyone: true),
+                                                       message: PushMessage(title: "Both", body: "at once"), requestedBy: "test"))
+
+                let env = app.env.environment
+                func notifier(_ name: String) -> (PushDispatcher, ProjectionRunner<PushesProjection>, ProjectionRunner<DevicesProjection>) {
+                    let store = SnapshotStore(directory: app.env.server.directory.appendingPathComponent(name))
+                    let logger = Logger(label: name)
+                    let pushes = ProjectionRunner(PushesProjection.self, log: app.log, store: store, instance: name, logger: logger)
+                    let devices = ProjectionRunner(DevicesProjection.self, log: app.log, store: store, instance: name, logger: logger)
+                    let (apns, http) = PushApp.apnsClient(env)
+                    var dispatcher = PushDispatcher(pushes: pushes, devices: devices, log: app.log, apns: apns,
+                                                    http: [http].compactMap { $0 }, logger: logger)
+                    dispatcher.chunkSize = 4 // many claims, so the two meet
+                    dispatcher.idle = .milliseconds(20)
+                    return (dispatcher, pushes, devices)
+                }
+                let (first, second) = (notifier("one"), notifier("two"))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (dispatcher, pushes, devices) in [first, second] {
+                        group.addTask { try await pushes.run() }
+                        group.addTask { try await devices.run() }
+                        group.addTask { try await dispatcher.run() }
+                    }
+                    try await eventually("completed") { await first.1.read { $0.pushes[pushId]?.completedAt != nil } }
+                    group.cancelAll()
+                }
+                let sent = await standIn.recorder.deliveries.map(\.token)
+                #expect(sent.count == tokens.count && Set(sent) == Set(tokens), "each device once: \(sent.count) copies")
+                let claims = try await app.log.read(filter: "events.push.send.*.dispatched.v1").compactMap { $0.payload as? PushDispatched }
+                #expect(claims.flatMap(\.deviceIds).count == tokens.count, "no device claimed twice")
+                let push = try #require(await first.1.read { $0.pushes[pushId] })
+                #expect(push.delivered == tokens.count && push.failed == 0)
+            }
+        }
+    }
+
     /// The schedule is the request event: a notifier that starts after it was asked (or restarts
     /// while it waits) sends it when it is due, not before.
     @Test func aScheduledPushIsSentWhenDueByWhicheverNotifierRuns() async throws {

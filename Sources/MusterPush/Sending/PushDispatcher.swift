@@ -81,12 +81,16 @@ public struct PushDispatcher: Service {
     }
 
     /// Claims the chunk and sends it (or records it expired); false when another notifier claimed first.
-    func hand(_ chunk: [DevicesProjection.Device], of pushId: String) async throws -> Bool {
+    /// The chunk is filtered against the same read of the push whose sequence the claim expects: a
+    /// device claimed since the chunk was made is left out, and a claim made since that read fails.
+    func hand(_ candidates: [DevicesProjection.Device], of pushId: String) async throws -> Bool {
         guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return false }
+        let chunk = candidates.filter { push.dispatched[$0.deviceId] == nil && !push.handled.contains($0.deviceId) }
+        guard !chunk.isEmpty else { return false }
         let now = Date()
         if let expires = push.request.expiresAt.flatMap({ Timestamp.millis($0) }), expires < Timestamp.millis(now) {
             var last: UInt64 = 0
-            for device in chunk where push.dispatched[device.deviceId] == nil && !push.handled.contains(device.deviceId) {
+            for device in chunk {
                 last = try await record(.failed(reason: "Expired", status: nil, invalidatesToken: false, since: nil),
                                         attempts: 0, provider: "none", device: device, pushId: pushId)
             }
