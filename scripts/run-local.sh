@@ -12,12 +12,14 @@ export MUSTER_DATA_DIR=${MUSTER_DATA_DIR:-.data/muster}
 nats_pid=""
 muster_pid=""
 standin_pid=""
+fcm_pid=""
 stop() {
   trap - INT TERM EXIT
   echo
   echo "stopping muster (SIGTERM: finishes requests, saves projections, drains NATS)…"
   [ -n "$muster_pid" ] && kill -TERM "$muster_pid" 2>/dev/null && wait "$muster_pid" 2>/dev/null || true
   [ -n "$standin_pid" ] && kill -TERM "$standin_pid" 2>/dev/null && wait "$standin_pid" 2>/dev/null || true
+  [ -n "$fcm_pid" ] && kill -TERM "$fcm_pid" 2>/dev/null && wait "$fcm_pid" 2>/dev/null || true
   echo "stopping nats-server…"
   [ -n "$nats_pid" ] && kill -TERM "$nats_pid" 2>/dev/null && wait "$nats_pid" 2>/dev/null || true
   echo "stopped. Data stays in .data/ (make clean removes it)."
@@ -48,6 +50,27 @@ if [ "${APNS:-}" = "standin" ]; then
   APNS_INFO="  pushes: APNs stand-in at https://127.0.0.1:$APNS_PORT (what it received: curl -k https://127.0.0.1:$APNS_PORT/standin/deliveries)"
 fi
 
+# FCM=standin (make run FCM=standin): the same for Android, a local server that answers like FCM
+# HTTP v1 and Google's token endpoint, with a service account made here.
+FCM_INFO="  android: FCM is not configured (make run FCM=standin starts a local stand-in; or set MUSTER_FCM_SERVICE_ACCOUNT)"
+if [ "${FCM:-}" = "standin" ]; then
+  FCM_PORT=${FCM_PORT:-2198}
+  dir=.data/fcm-standin
+  mkdir -p "$dir"
+  [ -s "$dir/key.pem" ] || openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$dir/key.pem" 2>/dev/null
+  python3 - "$dir/key.pem" "$FCM_PORT" > "$dir/service-account.json" <<'PY'
+import json, sys
+key = open(sys.argv[1]).read()
+print(json.dumps({"type": "service_account", "project_id": "muster-demo", "private_key": key,
+                  "client_email": "notifier@muster-demo.iam.gserviceaccount.com",
+                  "token_uri": f"http://127.0.0.1:{sys.argv[2]}/token"}))
+PY
+  .build/debug/muster fcm-standin --port "$FCM_PORT" --service-account "$dir/service-account.json" &
+  fcm_pid=$!
+  export MUSTER_FCM_SERVICE_ACCOUNT="$dir/service-account.json" MUSTER_FCM_URL="http://127.0.0.1:$FCM_PORT"
+  FCM_INFO="  android: FCM stand-in at http://127.0.0.1:$FCM_PORT (what it received: curl http://127.0.0.1:$FCM_PORT/standin/deliveries)"
+fi
+
 .build/debug/muster serve all --port "$HTTP_PORT" &
 muster_pid=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$HTTP_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -70,6 +93,7 @@ cat <<INFO
     dashboards: http://127.0.0.1:$HTTP_PORT/dashboards  (a key with scope read:analytics signs in)
     .build/debug/muster tail --all          # follow the log (--no-follow stops at the end)
 $APNS_INFO
+$FCM_INFO
 
   Ctrl-C stops them all.
 INFO

@@ -1,4 +1,4 @@
-import CryptoExtras
+public import CryptoExtras
 public import Foundation
 
 /// A Google service account (the JSON file Firebase's console gives): who signs the JWT that is
@@ -8,6 +8,8 @@ public struct FCMServiceAccount: Sendable {
     public let clientEmail: String
     public let tokenURI: String
     let key: _RSA.Signing.PrivateKey
+    /// What checks its assertions (a stand-in does).
+    public var publicKey: _RSA.Signing.PublicKey { key.publicKey }
 
     struct File: Decodable {
         var project_id: String

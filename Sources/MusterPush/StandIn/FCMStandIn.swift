@@ -9,7 +9,8 @@ import NIOCore
 /// service account's RS256 assertion is checked against its public key and exchanged for an access
 /// token; `messages:send` needs that token, answers `{"name": …}`, and `404 UNREGISTERED` (with
 /// FCM's error details) for tokens marked gone. Google's servers cannot exist here; the client
-/// code that talks to this is the production path.
+/// code that talks to this is the production path. Control routes (not Google's):
+/// `GET /standin/deliveries`, `POST /standin/unregister/<token>`.
 public enum FCMStandIn {
     public struct Delivery: Codable, Sendable, Equatable {
         public var token: String
@@ -82,6 +83,16 @@ public enum FCMStandIn {
             await recorder.record(Delivery(token: send.message.token, message: String(buffer: body)))
             let project = try context.parameters.require("project")
             return json(200, #"{"name":"projects/\#(project)/messages/\#(UUID().uuidString)"}"#)
+        }
+        // For people trying it by hand: what it received, and a token to answer UNREGISTERED for.
+        router.get("/standin/deliveries") { _, _ in
+            let deliveries = await recorder.deliveries
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: try JSONBytesEncoder().encode(deliveries))))
+        }
+        router.post("/standin/unregister/{token}") { _, context in
+            await recorder.unregister(try context.parameters.require("token"))
+            return Response(status: .noContent)
         }
         return router
     }
