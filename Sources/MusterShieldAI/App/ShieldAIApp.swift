@@ -5,7 +5,8 @@ import MusterPush
 public import MusterRuntime
 
 /// ShieldAI (account security): voice enrollments (checked WAVs in the audio bucket) and document
-/// scans (images in the image bucket, OCR text sealed with a key each, so deleting shreds it). Its device
+/// scans (images in the image bucket, OCR text sealed with a key each, so deleting shreds it); a
+/// forgotten person's recordings and scans are erased (`ShieldAIForgetting`). Its device
 /// registration (REST and tRPC) and pushes come from the platform and the push app.
 public struct ShieldAIApp: MusterApp {
     public let name = "shieldai"
@@ -23,7 +24,10 @@ public struct ShieldAIApp: MusterApp {
             let (keys, people) = (APIKeyDirectory.shared(in: environment), People.shared(in: environment))
             let documents = DocumentScans(log: environment.log, runner: environment.projections.runner(ShieldAIProjection.self),
                                           blobs: Blobs.shared(in: environment), vault: people.vault)
-            parts.appends([VoiceEnrolled.self, DocumentScanned.self, DocumentDeleted.self, PushRequested.self])
+            parts.appends([VoiceEnrolled.self, VoiceErased.self, DocumentScanned.self, DocumentDeleted.self, PushRequested.self])
+            let forgetting = ShieldAIForgetting(voices: voices, documents: documents)
+            parts.services.append(EventProcessor(name: "shieldai-forgetting", filterSubjects: ShieldAIForgetting.filterSubjects,
+                                                 log: environment.log, logger: environment.logger, handler: forgetting.handle))
             parts.routes.append { routes in
                 VoiceRoutes.add(to: routes, voices: voices, keys: keys, people: people)
                 DocumentRoutes.add(to: routes, documents: documents, keys: keys, people: people)

@@ -63,7 +63,9 @@ public struct DocumentScans: Sendable {
                                       image: BlobRef(bucket: Blobs.images, digest: info.digest, size: info.size, type: type), sealedText: sealed)
         let result = try await log.append(scanned, options: AppendOptions(expected: .noEvents, actor: owner.actor))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
-        return Opened(documentId: id, kind: kind, contentType: type, sizeBytes: image.count, ocrText: ocrText, createdAt: Timestamp.string(Date()))
+        // The event's time, as the list will show it; the clock only if the fold has not caught up.
+        let createdAt = await runner.read { $0.documents[id]?.createdAt } ?? Timestamp.string(Date())
+        return Opened(documentId: id, kind: kind, contentType: type, sizeBytes: image.count, ocrText: ocrText, createdAt: createdAt)
     }
 
     public func list(_ owner: Owner) async throws -> [Opened] {
@@ -83,13 +85,25 @@ public struct DocumentScans: Sendable {
         guard let document = await runner.read({ $0.documents[documentId] }), document.scan.owner == owner else {
             throw DocumentError(.unknownDocument, "no document \(documentId.prefix(40))")
         }
+        try await erase(document, actor: owner.actor)
+    }
+
+    /// Erases every live document of a forgotten person.
+    func erase(personId: String) async throws {
+        let documents = await runner.read { state in state.documents.values.filter { $0.scan.owner.personId == personId } }
+        for document in documents { try await erase(document, actor: "system:shieldai") }
+    }
+
+    func erase(_ document: ShieldAIProjection.Document, actor: String) async throws {
+        let documentId = document.scan.documentId
         try await vault.forget(documentId)
         let digest = document.scan.image.digest
         let shared = await runner.read { state in
             state.documents.values.contains { $0.scan.documentId != documentId && $0.scan.image.digest == digest }
         }
         if !shared { try await blobs.bucket(Blobs.images).erase(digest) }
-        let result = try await log.append(DocumentDeleted(documentId: documentId), options: AppendOptions(actor: owner.actor))
+        let result = try await log.append(DocumentDeleted(documentId: documentId),
+                                          options: AppendOptions(idempotencyKey: "document-deleted:\(documentId)", actor: actor))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
     }
 }

@@ -72,11 +72,30 @@ public struct VoiceEnrolled: EventPayload {
     }
 }
 
+/// `shieldai.voice.erased.v1`: the enrollment's audio is erased from the object store (unless
+/// another enrollment holds the same bytes), because its person was forgotten.
+public struct VoiceErased: EventPayload {
+    public static let eventType = EventType(app: "shieldai", aggregate: "voice", event: "erased", major: 1)
+
+    public var enrollmentId: String
+
+    public init(enrollmentId: String) {
+        self.enrollmentId = enrollmentId
+    }
+
+    public var aggregateID: String { enrollmentId }
+
+    public func validate() throws {
+        try Validate.prefixed(enrollmentId, "enr_", .lowerHex, count: 32, field: "/enrollmentId", "enr_ followed by 32 lowercase hex digits")
+    }
+}
+
 extension EventCatalog {
     /// ShieldAI's events.
     public static var shieldAI: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(VoiceEnrolled.self)
+        catalog.register(VoiceErased.self)
         catalog.register(DocumentScanned.self)
         catalog.register(DocumentDeleted.self)
         return catalog

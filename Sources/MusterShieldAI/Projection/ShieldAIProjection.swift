@@ -16,6 +16,7 @@ public enum ShieldAIProjection: Projection {
     }
 
     public struct State: Codable, Sendable, Equatable {
+        /// Live enrollments (an erased one is gone from here).
         public var enrollments: [String: Enrollment] = [:]
         /// Live documents (a deleted one is gone from here).
         public var documents: [String: Document] = [:]
@@ -34,6 +35,8 @@ public enum ShieldAIProjection: Projection {
             state.documents[scanned.documentId] = Document(scan: scanned, createdAt: event.time, sequence: event.sequence)
         case let deleted as DocumentDeleted:
             state.documents[deleted.documentId] = nil
+        case let erased as VoiceErased:
+            state.enrollments[erased.enrollmentId] = nil
         default:
             return
         }

@@ -71,6 +71,22 @@ public struct VoiceEnrollments: Sendable {
         return enrollment
     }
 
+    /// Erases the audio of every enrollment of a forgotten person (unless another enrollment holds
+    /// the same bytes) and records it.
+    func erase(personId: String) async throws {
+        let enrollments = await runner.read { state in state.enrollments.values.filter { $0.enrollment.owner.personId == personId } }
+        for found in enrollments {
+            let id = found.enrollment.enrollmentId, digest = found.enrollment.audio.digest
+            let shared = await runner.read { state in
+                state.enrollments.values.contains { $0.enrollment.enrollmentId != id && $0.enrollment.audio.digest == digest }
+            }
+            if !shared { try await blobs.bucket(Blobs.audio).erase(digest) }
+            let result = try await log.append(VoiceErased(enrollmentId: id),
+                                              options: AppendOptions(idempotencyKey: "voice-erased:\(id)", actor: "system:shieldai"))
+            _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        }
+    }
+
     public func enrollment(_ id: String, owner: Owner) async throws -> ShieldAIProjection.Enrollment {
         guard let found = await runner.read({ $0.enrollments[id] }), found.enrollment.owner == owner else {
             throw VoiceError(.unknownEnrollment, "no enrollment \(id.prefix(40))")
