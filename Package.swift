@@ -39,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // Already under async-http-client; named here because the gateway's TLS test sets a trust root.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+        // Already under async-http-client; named here because a test serves HTTP/2 with a stream limit.
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
@@ -190,6 +191,12 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // PoP, civics learning: progress and bookmarks merged across a learner's devices.
+        .target(
+            name: "MusterPoP",
+            dependencies: [],
             swiftSettings: swiftSettings
         ),
         // ShieldAI, account security: voice enrollments (checked WAVs in the object store).
@@ -414,6 +421,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterPoPTests",
+            dependencies: [
+                "MusterPoP",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
         ),

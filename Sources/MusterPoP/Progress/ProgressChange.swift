@@ -1,0 +1,53 @@
+/// One change a device made to a learner's progress, with its times already on the server's clock
+/// (`ProgressBatch` corrects them). Applying a change is a merge: applying it twice, or applying
+/// changes in any order, gives the same `LearnerProgress`.
+public enum ProgressChange: Codable, Sendable, Equatable {
+    /// A flashcard's record as the device holds it (`FlashcardProgress` / `SDFlashcardProgress`).
+    case card(CardChange)
+    /// A `DocumentBookmark` the device created.
+    case bookmarkAdded(BookmarkAdd)
+    /// Bookmarks the device removed: exactly these adds, not ones it has not seen.
+    case bookmarksRemoved(BookmarkRemove)
+
+    public struct CardChange: Codable, Sendable, Equatable {
+        public var deck: String
+        public var questionId: Int
+        /// The device's own running count of views of this card.
+        public var timesViewed: Int
+        /// Milliseconds on the server's clock.
+        public var lastViewed: Int64?
+        public var isMarkedKnown: Bool
+        /// When the device changed the record (server's clock): orders `isMarkedKnown`.
+        public var changedAt: Int64
+
+        public init(deck: String, questionId: Int, timesViewed: Int, lastViewed: Int64?, isMarkedKnown: Bool, changedAt: Int64) {
+            self.deck = deck
+            self.questionId = questionId
+            self.timesViewed = timesViewed
+            self.lastViewed = lastViewed
+            self.isMarkedKnown = isMarkedKnown
+            self.changedAt = changedAt
+        }
+    }
+
+    public struct BookmarkAdd: Codable, Sendable, Equatable {
+        /// The app's `DocumentBookmark.id`: one add, never reused.
+        public var bookmarkId: String
+        public var documentId: String
+        public var sectionId: String?
+        public var createdAt: Int64
+
+        public init(bookmarkId: String, documentId: String, sectionId: String?, createdAt: Int64) {
+            self.bookmarkId = bookmarkId
+            self.documentId = documentId
+            self.sectionId = sectionId
+            self.createdAt = createdAt
+        }
+    }
+
+    public struct BookmarkRemove: Codable, Sendable, Equatable {
+        public var bookmarkIds: [String]
+
+        public init(bookmarkIds: [String]) { self.bookmarkIds = bookmarkIds }
+    }
+}
