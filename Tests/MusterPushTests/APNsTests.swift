@@ -84,14 +84,14 @@ struct APNsTests {
         try await StandIn.with { standIn in
             try await withNATS { nats, _ in
                 let lease = APNsTokenLease(signer: try standIn.signer(), jetStream: JetStream(nats), replicas: 1)
-                let http = APNsClient.makeHTTPClient(caFile: standIn.certificate)
-                var client = APNsClient(http: http, lease: lease, sandboxURL: standIn.url, productionURL: standIn.url)
-                client.firstDelay = .milliseconds(10)
-                let note = try APNsNotification(message: PushMessage(title: "Hi", body: "There", screen: "enrollment", id: "e1",
-                                                                     imageUrl: "https://example.com/a.png"),
-                                                priority: "high", expiresAt: nil, collapseID: "c1")
-                func send(_ token: String = Self.token) async -> APNsClient.Result {
-                    await client.deliver(note, token: token, topic: "com.kordant.shieldai", environment: "sandbox", apnsID: UUID().uuidString)
+                try await Self.withHTTPClient(caFile: standIn.certificate) { http in
+                    var client = APNsClient(http: http, lease: lease, sandboxURL: standIn.url, productionURL: standIn.url)
+                    client.firstDelay = .milliseconds(10)
+                    let note = try APNsNotification(message: PushMessage(title: "Hi", body: "There", screen: "enrollment", id: "e1",
+                                                                         imageUrl: "https://example.com/a.png"),
+                                                    priority: "high", expiresAt: nil, collapseID: "c1")
+                    func send(_ token: String = Self.token) async -> APNsClient.Result {
+                        await client.deliver(note, token: token, topic: "com.kordant.shieldai", environment: "sandbox", apnsID: UUID().uuidString)
                 }
 
                 let delivered = await send()
@@ -121,7 +121,7 @@ struct APNsTests {
                 let gone = await send()
                 #expect(gone.attempts == 1)
                 #expect(gone.delivery == .failed(reason: "Unregistered", status: 410, invalidatesToken: true, since: 1_763_980_000_000))
-                try await http.shutdown()
+                }
             }
         }
     }
@@ -133,19 +133,19 @@ struct APNsTests {
             let limited = try await StreamLimitStandIn(certificate: standIn.certificate, key: key, streams: 8)
             try await withNATS { nats, _ in
                 let lease = APNsTokenLease(signer: try standIn.signer(), jetStream: JetStream(nats), replicas: 1)
-                let http = APNsClient.makeHTTPClient(caFile: standIn.certificate)
-                let client = APNsClient(http: http, lease: lease, sandboxURL: limited.url, productionURL: limited.url)
-                let note = try APNsNotification(message: PushMessage(title: "Hi", body: "There"), priority: "high", expiresAt: nil, collapseID: nil)
-                func burst(_ count: Int) async -> [APNsClient.Result] {
-                    await withTaskGroup(of: APNsClient.Result.self) { group in
-                        for _ in 0..<count {
-                            group.addTask {
-                                await client.deliver(note, token: Self.token, topic: "org.onlinepicketline.app", environment: "production",
-                                                     apnsID: UUID().uuidString)
+                try await Self.withHTTPClient(caFile: standIn.certificate) { http in
+                    let client = APNsClient(http: http, lease: lease, sandboxURL: limited.url, productionURL: limited.url)
+                    let note = try APNsNotification(message: PushMessage(title: "Hi", body: "There"), priority: "high", expiresAt: nil, collapseID: nil)
+                    func burst(_ count: Int) async -> [APNsClient.Result] {
+                        await withTaskGroup(of: APNsClient.Result.self) { group in
+                            for _ in 0..<count {
+                                group.addTask {
+                                    await client.deliver(note, token: Self.token, topic: "org.onlinepicketline.app", environment: "production",
+                                                         apnsID: UUID().uuidString)
+                                }
                             }
+                            return await group.reduce(into: []) { $0.append($1) }
                         }
-                        return await group.reduce(into: []) { $0.append($1) }
-                    }
                 }
                 _ = await burst(1) // the connection and the stand-in's settings
                 limited.resetMost()
@@ -168,10 +168,25 @@ struct APNsTests {
                 #expect(limited.counts.mostOpen <= 2, "the lowered limit is kept: \(limited.counts.mostOpen) open at once")
                 #expect(limited.counts.answered == 151)
                 #expect(limited.connectionCount == 1, "one connection per environment")
-                try await http.shutdown()
+                }
             }
             try await limited.close()
         }
+    }
+}
+
+extension APNsTests {
+    /// An APNs HTTP client shut down however the body ends (a debug build of async-http-client
+    /// traps on a client dropped without it, which would end every test in the process).
+    static func withHTTPClient(caFile: String, _ body: (HTTPClient) async throws -> Void) async throws {
+        let http = APNsClient.makeHTTPClient(caFile: caFile)
+        do {
+            try await body(http)
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
     }
 }
 

@@ -43,15 +43,17 @@ final class StreamLimitStandIn: Sendable {
         listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                recorder.connections.withLock { $0.append(channel) }
-                return channel.eventLoop.makeCompletedFuture {
+                channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                 }.flatMap {
                     channel.configureHTTP2Pipeline(mode: .server, initialLocalSettings: settings) { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ServerCodec(), Answer(recorder: recorder)])
                         }
-                    }.map { _ in }
+                    }.map { _ in
+                        // Counted once it speaks HTTP/2: only then can it take a SETTINGS frame.
+                        recorder.connections.withLock { $0.append(channel) }
+                    }
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -63,9 +65,12 @@ final class StreamLimitStandIn: Sendable {
     /// Lowers the stream limit on every open connection (a SETTINGS frame, as APNs sends one).
     func lowerLimit(to streams: Int) async throws {
         let frame = HTTP2Frame(streamID: .rootStream, payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: streams)])))
+        var sent = 0
         for channel in recorder.connections.withLock({ $0 }) where channel.isActive {
-            try await channel.writeAndFlush(frame)
+            // A connection the client closed meanwhile has nothing to lower.
+            if (try? await channel.writeAndFlush(frame)) != nil { sent += 1 }
         }
+        guard sent > 0 else { throw StandInError("no open HTTP/2 connection to lower the stream limit on") }
     }
 
     var counts: Counts { recorder.counts.withLock { $0 } }
@@ -103,4 +108,9 @@ final class StreamLimitStandIn: Sendable {
             }
         }
     }
+}
+
+struct StandInError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

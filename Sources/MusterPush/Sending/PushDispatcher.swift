@@ -64,6 +64,9 @@ public struct PushDispatcher: Service {
             guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return }
             let now = Date()
             if let at = push.request.schedule?.at.flatMap({ Timestamp.millis($0) }), at > Timestamp.millis(now) { return }
+            // A devices fold still replaying (a notifier just started) would find no one and
+            // complete the push empty: wait for it to catch up with the log first.
+            guard await devices.caughtUp else { return }
             let recipients = await devices.read { Recipients.resolve(push.request, in: $0) }
             var pending: [DevicesProjection.Device] = [], later = 0
             for device in recipients where push.dispatched[device.deviceId] == nil && !push.handled.contains(device.deviceId) {
