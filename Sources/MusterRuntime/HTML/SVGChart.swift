@@ -1,5 +1,4 @@
 import Foundation
-import MusterRuntime
 
 /// Charts drawn on the server as inline SVG: no scripts, no external library, readable without
 /// JavaScript and under `default-src 'none'`. Every label is escaped.
