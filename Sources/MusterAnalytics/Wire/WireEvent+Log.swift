@@ -1,4 +1,4 @@
-import MusterEvents
+public import MusterEvents
 
 /// The wire types an analytics batch may hold, and the log event each becomes.
 public enum WireEventType: String, Sendable, CaseIterable {

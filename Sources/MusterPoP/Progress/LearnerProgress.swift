@@ -85,6 +85,35 @@ public struct LearnerProgress: Codable, Sendable, Equatable {
     }
 }
 
+extension LearnerProgress {
+    /// The join of two learners' progress (a person's installs seen as one): the same merges as
+    /// `apply`, field by field, so it is order-independent too.
+    public func merged(with other: LearnerProgress) -> LearnerProgress {
+        var result = self
+        for (key, theirs) in other.cards {
+            guard var card = result.cards[key] else {
+                result.cards[key] = theirs
+                continue
+            }
+            card.views.merge(theirs.views, uniquingKeysWith: max)
+            if let viewed = theirs.lastViewed { card.lastViewed = max(card.lastViewed ?? viewed, viewed) }
+            switch (card.knownStamp, theirs.knownStamp) {
+            case (nil, _?): (card.knownStamp, card.isMarkedKnown) = (theirs.knownStamp, theirs.isMarkedKnown)
+            case let (mine?, theirStamp?) where mine < theirStamp: (card.knownStamp, card.isMarkedKnown) = (theirStamp, theirs.isMarkedKnown)
+            case let (mine?, theirStamp?) where mine == theirStamp: card.isMarkedKnown = card.isMarkedKnown || theirs.isMarkedKnown
+            default: break
+            }
+            result.cards[key] = card
+        }
+        for (id, bookmark) in other.added {
+            if let existing = result.added[id], existing.isOrdered(before: bookmark) { continue }
+            result.added[id] = bookmark
+        }
+        result.removed.formUnion(other.removed)
+        return result
+    }
+}
+
 extension LearnerProgress.Bookmark {
     func isOrdered(before other: Self) -> Bool {
         (documentId, sectionId ?? "", createdAt) <= (other.documentId, other.sectionId ?? "", other.createdAt)

@@ -21,6 +21,9 @@ public struct MusterConfiguration: Sendable {
     public var writeRatePerMinute = 30
     /// The gazetteer file the geocode service loads (`make gazetteer` builds it).
     public var gazetteerPath = ".data/gazetteer/places.tsv"
+    /// PoP's configuration folder: `orgs.json` (organisations, their state and decks) and `decks/`
+    /// (one JSON file a deck). A second state or organisation is data, not code.
+    public var popConfigPath = "deploy/pop"
     /// A Nominatim-compatible search URL for street-level forward geocoding; empty means offline only.
     public var geocodeUpstream: String?
     /// Where alerts (raised and resolved) are POSTed: Muster's JSON, Slack or PagerDuty Events v2
@@ -60,6 +63,7 @@ public struct MusterConfiguration: Sendable {
         case readRate = "MUSTER_RATE_READ"
         case writeRate = "MUSTER_RATE_WRITE"
         case gazetteer = "MUSTER_GAZETTEER"
+        case popConfig = "MUSTER_POP_CONFIG"
         case geocodeUpstream = "MUSTER_GEOCODE_UPSTREAM"
         case alertWebhooks = "MUSTER_ALERT_WEBHOOKS"
         case headTimeout = "MUSTER_HTTP_HEAD_TIMEOUT"
@@ -111,6 +115,7 @@ public struct MusterConfiguration: Sendable {
             guard let n = Int(value), n >= 0 else { throw ConfigurationError("\(given) must be requests per minute, 0 for no limit") }
             if setting == .readRate { readRatePerMinute = n } else { writeRatePerMinute = n }
         case .gazetteer: gazetteerPath = value
+        case .popConfig: popConfigPath = value
         case .geocodeUpstream:
             guard value.isEmpty || value.hasPrefix("http://") || value.hasPrefix("https://") else {
                 throw ConfigurationError("\(given) must be an http(s) URL")

@@ -1,0 +1,84 @@
+public import MusterEvents
+
+/// `pop.install.synced.v1`: changes one install made (offline or not) and sent in one batch, with
+/// their times already on the server's clock.
+public struct ProgressSynced: EventPayload {
+    public static let eventType = EventType(app: "pop", aggregate: "install", event: "synced", major: 1)
+    public static let maxChanges = 500
+
+    public var installId: String
+    /// The organisation the install belongs to (`PoPConfig.Org.slug`): whose figures it counts in.
+    public var org: String
+    public var changes: [ProgressRecord]
+
+    public init(installId: String, org: String, changes: [ProgressRecord]) {
+        self.installId = installId
+        self.org = org
+        self.changes = changes
+    }
+
+    public var aggregateID: String { installId }
+
+    public func validate() throws {
+        try Validate.uuid(installId, field: "/installId")
+        try Validate.slug(org, field: "/org")
+        try Validate.count(changes, 1...Self.maxChanges, field: "/changes")
+        for (i, record) in changes.enumerated() { try record.validate(field: "/changes/\(i)") }
+    }
+}
+
+/// `pop.install.linked.v1`: the install shares its progress with the person's other installs.
+public struct InstallLinked: EventPayload {
+    public static let eventType = EventType(app: "pop", aggregate: "install", event: "linked", major: 1)
+
+    public var installId: String
+    public var personId: String
+
+    public init(installId: String, personId: String) {
+        self.installId = installId
+        self.personId = personId
+    }
+
+    public var aggregateID: String { installId }
+
+    public func validate() throws {
+        try Validate.uuid(installId, field: "/installId")
+        try Validate.uuid(personId, field: "/personId")
+    }
+}
+
+/// `pop.install.unlinked.v1`: the install keeps its own progress and no longer sees the person's.
+public struct InstallUnlinked: EventPayload {
+    public static let eventType = EventType(app: "pop", aggregate: "install", event: "unlinked", major: 1)
+
+    public var installId: String
+
+    public init(installId: String) { self.installId = installId }
+
+    public var aggregateID: String { installId }
+
+    public func validate() throws { try Validate.uuid(installId, field: "/installId") }
+}
+
+extension EventCatalog {
+    /// PoP's events.
+    public static var pop: EventCatalog {
+        var catalog = EventCatalog()
+        catalog.register(ProgressSynced.self)
+        catalog.register(InstallLinked.self)
+        catalog.register(InstallUnlinked.self)
+        catalog.register(NewsletterSubscribed.self)
+        catalog.register(NewsletterUnsubscribed.self)
+        return catalog
+    }
+}
+
+extension Validate {
+    /// An organisation's slug: 1 to 64 lowercase letters, digits and dashes.
+    static func slug(_ value: String, field: String) throws {
+        try length(value, 1...64, field: field)
+        guard value.utf8.allSatisfy(CharacterClass.lowerAlphanumericDash.contains) else {
+            throw EventValidationError(field: field, "must be lowercase letters, digits and dashes")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import MusterEvents
+
+/// One change as the log keeps it: the device's mutation id and exactly one of a card's record, a
+/// bookmark added, or bookmarks removed. Times are on the server's clock (corrected on arrival).
+public struct ProgressRecord: Codable, Sendable, Equatable {
+    public struct Card: Codable, Sendable, Equatable {
+        public var deck: String
+        public var questionId: Int
+        public var timesViewed: Int
+        public var lastViewed: String?
+        public var isMarkedKnown: Bool
+        public var changedAt: String
+
+        public init(deck: String, questionId: Int, timesViewed: Int, lastViewed: String?, isMarkedKnown: Bool, changedAt: String) {
+            self.deck = deck
+            self.questionId = questionId
+            self.timesViewed = timesViewed
+            self.lastViewed = lastViewed
+            self.isMarkedKnown = isMarkedKnown
+            self.changedAt = changedAt
+        }
+    }
+
+    public struct Bookmark: Codable, Sendable, Equatable {
+        public var bookmarkId: String
+        public var documentId: String
+        public var sectionId: String?
+        public var createdAt: String
+
+        public init(bookmarkId: String, documentId: String, sectionId: String?, createdAt: String) {
+            self.bookmarkId = bookmarkId
+            self.documentId = documentId
+            self.sectionId = sectionId
+            self.createdAt = createdAt
+        }
+    }
+
+    public struct Unbookmark: Codable, Sendable, Equatable {
+        public var bookmarkIds: [String]
+
+        public init(bookmarkIds: [String]) { self.bookmarkIds = bookmarkIds }
+    }
+
+    public var mutationId: String
+    public var card: Card?
+    public var bookmark: Bookmark?
+    public var unbookmark: Unbookmark?
+
+    public init(mutationId: String, card: Card? = nil, bookmark: Bookmark? = nil, unbookmark: Unbookmark? = nil) {
+        self.mutationId = mutationId
+        self.card = card
+        self.bookmark = bookmark
+        self.unbookmark = unbookmark
+    }
+
+    public static let maxQuestionId = 10_000
+    public static let maxViews = 1_000_000
+
+    public func validate(field: String) throws {
+        try Validate.uuid(mutationId, field: field + "/mutationId")
+        guard [card != nil, bookmark != nil, unbookmark != nil].filter({ $0 }).count == 1 else {
+            throw EventValidationError(field: field, "must have exactly one of card, bookmark, unbookmark")
+        }
+        if let card {
+            try Validate.length(card.deck, 1...40, field: field + "/card/deck")
+            guard card.deck.utf8.allSatisfy(Validate.CharacterClass.lowerAlphanumericDash.contains) else {
+                throw EventValidationError(field: field + "/card/deck", "must be lowercase letters, digits and dashes")
+            }
+            guard (1...Self.maxQuestionId).contains(card.questionId) else {
+                throw EventValidationError(field: field + "/card/questionId", "must be 1 to \(Self.maxQuestionId)")
+            }
+            guard (0...Self.maxViews).contains(card.timesViewed) else {
+                throw EventValidationError(field: field + "/card/timesViewed", "must be 0 to \(Self.maxViews)")
+            }
+            if let lastViewed = card.lastViewed { try Validate.timestamp(lastViewed, field: field + "/card/lastViewed") }
+            try Validate.timestamp(card.changedAt, field: field + "/card/changedAt")
+        }
+        if let bookmark {
+            try Validate.uuid(bookmark.bookmarkId, field: field + "/bookmark/bookmarkId")
+            try Validate.length(bookmark.documentId, 1...100, field: field + "/bookmark/documentId")
+            if let section = bookmark.sectionId { try Validate.length(section, 1...100, field: field + "/bookmark/sectionId") }
+            try Validate.timestamp(bookmark.createdAt, field: field + "/bookmark/createdAt")
+        }
+        if let unbookmark {
+            try Validate.count(unbookmark.bookmarkIds, 1...100, field: field + "/unbookmark/bookmarkIds")
+            for (i, id) in unbookmark.bookmarkIds.enumerated() { try Validate.uuid(id, field: field + "/unbookmark/bookmarkIds/\(i)") }
+        }
+    }
+
+    /// The change to merge; nil only for a record `validate` refuses.
+    public var change: ProgressChange? {
+        if let card, let changedAt = Timestamp.millis(card.changedAt) {
+            return .card(.init(deck: card.deck, questionId: card.questionId, timesViewed: card.timesViewed,
+                               lastViewed: card.lastViewed.flatMap { Timestamp.millis($0) }, isMarkedKnown: card.isMarkedKnown, changedAt: changedAt))
+        }
+        if let bookmark, let createdAt = Timestamp.millis(bookmark.createdAt) {
+            return .bookmarkAdded(.init(bookmarkId: bookmark.bookmarkId, documentId: bookmark.documentId, sectionId: bookmark.sectionId,
+                                        createdAt: createdAt))
+        }
+        if let unbookmark { return .bookmarksRemoved(.init(bookmarkIds: unbookmark.bookmarkIds)) }
+        return nil
+    }
+}

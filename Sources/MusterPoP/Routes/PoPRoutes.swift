@@ -1,0 +1,46 @@
+import Foundation
+public import Hummingbird
+import MusterEvents
+public import MusterPlatform
+public import MusterRuntime
+
+/// PoP's progress sync under `/api/pop/installs/{installId}`: `POST …/changes` (scope
+/// `write:civics`) stores a batch of offline changes, `GET …/progress?since=CURSOR` (scope
+/// `read:civics`) returns what changed since, `POST …/link` with a person's bearer token shares the
+/// install's progress with the person's other installs, `DELETE …/link` stops sharing.
+public enum PoPRoutes {
+    public static let readScope = "read:civics"
+    public static let writeScope = "write:civics"
+    /// 500 changes of a few hundred bytes each, with room.
+    static let maxBody = 512 * 1024
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, sync: CivicsSync, keys: APIKeyDirectory, people: People) {
+        let writes = routes.group("/api/pop/installs", middleware: [APIKeyMiddleware(keys: keys, scope: writeScope)])
+        writes.post("/{installId}/changes") { request, context in
+            let installId = try context.parameters.require("installId").lowercased()
+            let body = try await RequestJSON.decode(ChangesRequest.self, from: request, maxBody: maxBody)
+            let (outcomes, cursor) = try await sync.push(installId: installId, org: body.org, sentAt: body.sentAt, changes: body.changes, received: Date())
+            return try JSONResponse.make(.ok, ChangesAnswer(body.changes, outcomes: outcomes, cursor: cursor))
+        }
+        writes.post("/{installId}/link") { request, context in
+            let installId = try context.parameters.require("installId").lowercased()
+            let claims = try await people.validate(request)
+            try await sync.link(installId: installId, personId: claims.personId)
+            return try JSONResponse.make(.ok, LinkAnswer(installId: installId, linked: true))
+        }
+        writes.delete("/{installId}/link") { _, context in
+            let installId = try context.parameters.require("installId").lowercased()
+            try await sync.unlink(installId: installId, actor: context.client?.id ?? "install:\(installId)")
+            return try JSONResponse.make(.ok, LinkAnswer(installId: installId, linked: false))
+        }
+        let reads = routes.group("/api/pop/installs", middleware: [APIKeyMiddleware(keys: keys, scope: readScope)])
+        reads.get("/{installId}/progress") { request, context in
+            let installId = try context.parameters.require("installId").lowercased()
+            let since = request.uri.queryParameters["since"].map(String.init)
+            guard let cursor = since.map({ UInt64($0) }) ?? 0 else {
+                throw PoPError(.invalidField("since"), "since must be a cursor from an earlier answer (a whole number)")
+            }
+            return try JSONResponse.make(.ok, try await sync.pull(installId: installId, since: cursor))
+        }
+    }
+}

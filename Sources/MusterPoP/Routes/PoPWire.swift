@@ -1,0 +1,54 @@
+import MusterEvents
+
+/// `POST /api/pop/installs/{installId}/changes`: what the app made offline, with the device's own
+/// clock (`sentAt` is when it sent the batch; each change's times are corrected by it).
+struct ChangesRequest: Decodable, Sendable {
+    /// The organisation the install belongs to (`orgs.json`); the first one when absent.
+    var org: String?
+    var sentAt: String
+    var changes: [ProgressRecord]
+}
+
+struct ChangesAnswer: Encodable, Sendable {
+    struct Result: Encodable, Sendable {
+        var mutationId: String
+        var status: String
+        var reason: String?
+    }
+
+    var cursor: String
+    var results: [Result]
+
+    init(_ records: [ProgressRecord], outcomes: [CivicsSync.Outcome], cursor: UInt64) {
+        self.cursor = String(cursor)
+        results = zip(records, outcomes).map { record, outcome in
+            switch outcome {
+            case .applied: Result(mutationId: record.mutationId.lowercased(), status: "applied")
+            case .refused(let reason): Result(mutationId: String(record.mutationId.prefix(40)), status: "refused", reason: reason)
+            }
+        }
+    }
+}
+
+struct LinkAnswer: Encodable, Sendable {
+    var installId: String
+    var linked: Bool
+}
+
+/// `POST /api/pop/newsletter/signups`: the app's `NewsletterSignup`.
+struct SignupRequest: Decodable, Sendable {
+    var id: String
+    var name: String
+    var email: String
+    var signupDate: String
+    var org: String?
+}
+
+struct SignupAnswer: Encodable, Sendable {
+    var id: String
+    /// `subscribed` (stored), `duplicate` (the address already has a live subscription) or
+    /// `unsubscribed` (this signup was stored and later ended).
+    var status: String
+    /// Only to the device that made the signup: the link that ends it without an account.
+    var unsubscribeUrl: String?
+}

@@ -1,0 +1,23 @@
+import MusterEvents
+import MusterJSON
+@testable import MusterPoP
+
+extension FuzzTarget {
+    static let popDecks = Decks([Decks.Deck(deck: "us-civics", title: "US", questions: (1...100).map { Decks.Question(id: $0) })])
+
+    /// PoP's sync batch: the body, each change's check and clock correction, and the merge of what
+    /// passes (applying a change twice must give what applying it once gives).
+    static func pop(_ bytes: [UInt8]) {
+        guard let request = try? JSONBytesDecoder().decode(ChangesRequest.self, from: bytes),
+              let clock = EventClock(sentAt: request.sentAt, receivedMillis: 1_795_000_000_000) else { return }
+        var once = LearnerProgress(), twice = LearnerProgress()
+        for (i, record) in request.changes.prefix(ProgressSynced.maxChanges).enumerated() {
+            guard case .success(let kept) = CivicsSync.corrected(record, clock: clock, decks: popDecks, studied: ["us-civics"], field: "changes.\(i)") else { continue }
+            guard let change = kept.change else { return require(false, "an accepted change converts") }
+            once.apply(change, from: "fuzz")
+            twice.apply(change, from: "fuzz")
+            twice.apply(change, from: "fuzz")
+        }
+        require(once == twice, "a change applied twice merges as once")
+    }
+}
