@@ -196,7 +196,15 @@ let package = Package(
         // PoP, civics learning: progress and bookmarks merged across a learner's devices.
         .target(
             name: "MusterPoP",
-            dependencies: [],
+            dependencies: [
+                "MusterEvents", "MusterJSON", "MusterLog", "MusterPlatform", "MusterRuntime",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // ShieldAI, account security: voice enrollments (checked WAVs in the object store).
@@ -236,7 +244,7 @@ let package = Package(
             name: "MusterServices",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH",
-                "MusterPush", "MusterShieldAI",
+                "MusterPoP", "MusterPush", "MusterShieldAI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -427,7 +435,9 @@ let package = Package(
         .testTarget(
             name: "MusterPoPTests",
             dependencies: [
-                "MusterPoP",
+                "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
@@ -487,7 +497,7 @@ if fuzzing {
     package.targets.append(.executableTarget(
         name: "MusterFuzz",
         dependencies: [
-            "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPush", "MusterShieldAI", "MusterServices", "CFuzzerDriver",
+            "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPoP", "MusterPush", "MusterShieldAI", "MusterServices", "CFuzzerDriver",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -8,6 +8,7 @@ import MusterLog
 import MusterNATS
 import MusterOFFLEASH
 import MusterPush
+import MusterPoP
 import MusterShieldAI
 import MusterOPL
 import MusterPlatform
@@ -20,7 +21,7 @@ import UnixSignals
 /// one HTTP port, discovery, and the order they start and stop in.
 public enum MusterProcess {
     /// Every app this build serves: the one list an app is added to.
-    public static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp(), PushApp(), ShieldAIApp()])
+    public static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp(), PushApp(), ShieldAIApp(), PoPApp()])
 
     /// Runs until SIGTERM/SIGINT, then stops in reverse order within `shutdownGrace`: HTTP stops
     /// taking requests and finishes those in flight, projections save, NATS drains.

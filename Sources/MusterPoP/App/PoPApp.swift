@@ -1,0 +1,57 @@
+import Logging
+public import MusterEvents
+public import MusterLog
+import MusterPlatform
+public import MusterRuntime
+
+/// PoP (civics learning): each install's flashcard progress and bookmarks, merged across the
+/// installs of a person who links them (`LearnerProgress`); newsletter signups with an organisers'
+/// export; and the civics-progress projection organisers read. Organisations, states and decks are
+/// configuration (`MUSTER_POP_CONFIG`). The app has no accounts of its own: installs send the
+/// app's key; a person's token only links, and organisers sign in with accounts.
+public struct PoPApp: MusterApp {
+    public let name = "pop"
+    public var events: EventCatalog { .pop }
+    public var projections: [any Projection.Type] { [PoPProjection.self, NewsletterProjection.self, CivicsProjection.self] }
+    public var scopes: [String] { [PoPRoutes.readScope, PoPRoutes.writeScope, NewsletterRoutes.exportScope] }
+
+    public init() {}
+
+    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+        switch role {
+        case .ingest:
+            let config = Self.config(environment)
+            let sync = CivicsSync(log: environment.log, runner: environment.projections.runner(PoPProjection.self), config: config)
+            let (keys, people) = (APIKeyDirectory.shared(in: environment), People.shared(in: environment))
+            let newsletter = Newsletter(log: environment.log, runner: environment.projections.runner(NewsletterProjection.self),
+                                        people: people, config: config)
+            let civics = environment.projections.runner(CivicsProjection.self)
+            parts.appends([ProgressSynced.self, InstallLinked.self, InstallUnlinked.self, NewsletterSubscribed.self, NewsletterUnsubscribed.self])
+            parts.routes.append { routes in
+                PoPRoutes.add(to: routes, sync: sync, keys: keys, people: people)
+                NewsletterRoutes.add(to: routes, newsletter: newsletter, keys: keys, people: people)
+                // Organisers sign in here (a sign-in is a session event, and the query role never appends).
+                CivicsPageRoutes.add(to: routes, runner: civics, config: config, keys: keys, people: people)
+            }
+        case .query:
+            let config = Self.config(environment)
+            let (keys, civics) = (APIKeyDirectory.shared(in: environment), environment.projections.runner(CivicsProjection.self))
+            parts.routes.append { CivicsRoutes.add(to: $0, runner: civics, config: config, keys: keys) }
+        case .geocode, .moderation, .collector, .notifier:
+            break
+        }
+    }
+
+    /// The configuration folder, or none (every change and signup is then refused, and says why in the log).
+    static func config(_ environment: MusterEnvironment) -> PoPConfig {
+        environment.shared {
+            do {
+                return try PoPConfig(folder: environment.configuration.popConfigPath)
+            } catch {
+                environment.logger.error("PoP configuration unreadable; progress and signups are refused until it is fixed",
+                                         metadata: ["folder": "\(environment.configuration.popConfigPath)", "error": "\(error)"])
+                return PoPConfig(orgs: [], decks: Decks([]))
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Crypto
+public import Foundation
+import GRDB
+import MusterEvents
+public import MusterLog
+public import MusterPlatform
+
+/// PoP's newsletter: signups from the app (idempotent on the app's id, one live subscription per
+/// address and organisation), an unsubscribe link that needs no account and erases the name and
+/// email, and the organisers' export. Names and emails are sealed under a key per subscriber in
+/// the personal-data vault, so forgetting is erasing that key (as for people).
+public struct Newsletter: Sendable {
+    let log: EventLog
+    let runner: ProjectionRunner<NewsletterProjection>
+    let people: People
+    let config: PoPConfig
+    static let settle: Duration = .seconds(3)
+
+    public init(log: EventLog, runner: ProjectionRunner<NewsletterProjection>, people: People, config: PoPConfig) {
+        self.log = log
+        self.runner = runner
+        self.people = people
+        self.config = config
+    }
+
+    /// What the vault seals for a subscriber.
+    struct Contact: Codable, Sendable {
+        var name: String
+        var email: String
+    }
+
+    public struct Signup: Sendable {
+        public var id: String
+        public var name: String
+        public var email: String
+        public var signupDate: String
+        public var org: String?
+
+        public init(id: String, name: String, email: String, signupDate: String, org: String? = nil) {
+            self.id = id
+            self.name = name
+            self.email = email
+            self.signupDate = signupDate
+            self.org = org
+        }
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        /// Stored now; the link ends it.
+        case subscribed(unsubscribeToken: String)
+        /// The same signup id was stored before (a retry): `live` says whether it still is.
+        case alreadyStored(unsubscribeToken: String, live: Bool)
+        /// The address already has a live subscription in the organisation; nothing stored.
+        case duplicate
+    }
+
+    /// Checks the signup as the app's form does, then stores it once.
+    public func signUp(_ signup: Signup, received: Date) async throws -> Outcome {
+        try Validate.uuid(signup.id.lowercased(), field: "id", as: PoPError.self)
+        let signupId = signup.id.lowercased()
+        guard let org = config.org(signup.org) else { throw PoPError(.invalidField("org"), "org names no organisation this server has") }
+        guard let email = AccountRules.email(signup.email) else {
+            throw PoPError(.invalidField("email"), "email must be an address like name@example.com")
+        }
+        let name = signup.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...200).contains(name.count) else { throw PoPError(.invalidField("name"), "name must be 1 to 200 characters") }
+        guard let signed = Timestamp.millis(signup.signupDate) else {
+            throw PoPError(.invalidField("signupDate"), "signupDate must be an RFC 3339 date-time, like 2026-11-21T14:00:05Z")
+        }
+        let now = Timestamp.millis(received)
+        guard signed <= now + EventClock.tolerance else { throw PoPError(.invalidField("signupDate"), "signupDate is in the future") }
+
+        if let stored = try await read({ try NewsletterTables.bySignup(signupId, in: $0) }) {
+            return .alreadyStored(unsubscribeToken: try await token(stored.subscriberId), live: stored.isLive)
+        }
+        let emailKey = try await people.keyedHash("pop-newsletter\n\(org.slug)\n\(AccountRules.normalisedEmail(email))")
+        let latest = try await read { try NewsletterTables.latest(emailKey: emailKey, in: $0) }
+        if latest?.isLive == true { return .duplicate }
+
+        let subscriberId = UUID().uuidString.lowercased()
+        let sealed = try await people.vault.seal(Contact(name: name, email: email), for: subscriberId)
+        let event = NewsletterSubscribed(emailKey: emailKey, subscriberId: subscriberId, signupId: signupId, org: org.slug, sealed: sealed,
+                                         signupDate: Timestamp.string(millis: signed), consentAt: Timestamp.string(millis: now))
+        let result: AppendResult
+        do {
+            result = try await log.append(event, options: AppendOptions(idempotencyKey: "pop-signup:\(signupId)",
+                                                                        expected: latest.map { .at($0.lastSequence) } ?? .noEvents,
+                                                                        actor: "newsletter:\(org.slug)"))
+        } catch let error as AppendError where error.code == .conflict {
+            // Someone signed the same address up a moment ago: theirs stands.
+            try? await people.vault.forget(subscriberId)
+            return .duplicate
+        }
+        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        if result.duplicate {
+            // The same signup id raced itself: the first one's subscriber is the one.
+            try? await people.vault.forget(subscriberId)
+            guard let stored = try await read({ try NewsletterTables.bySignup(signupId, in: $0) }) else {
+                throw PoPError(.notReady, "that signup is being stored; try again in a moment")
+            }
+            return .alreadyStored(unsubscribeToken: try await token(stored.subscriberId), live: stored.isLive)
+        }
+        return .subscribed(unsubscribeToken: try await token(subscriberId))
+    }
+
+    /// Ends the subscription the token names and erases its name and email; calling it again is
+    /// harmless. Returns the organisation's name for the confirmation page.
+    public func unsubscribe(token: String) async throws -> String {
+        let subscriberId = try await subscriber(fromToken: token)
+        guard let stored = try await read({ try NewsletterTables.bySubscriber(subscriberId, in: $0) }) else {
+            throw PoPError(.notFound, "that unsubscribe link names no subscription")
+        }
+        if stored.isLive {
+            let ended = NewsletterUnsubscribed(emailKey: stored.emailKey, subscriberId: subscriberId, org: stored.org)
+            do {
+                let result = try await log.append(ended, options: AppendOptions(idempotencyKey: "pop-unsubscribe:\(subscriberId)",
+                                                                                expected: .at(stored.lastSequence), actor: "subscriber:\(subscriberId)"))
+                _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+            } catch let error as AppendError where error.code == .conflict {
+                // Ended by a concurrent click; erasing again below is harmless.
+            }
+        }
+        try await people.vault.forget(subscriberId)
+        return config.org(stored.org)?.name ?? stored.org
+    }
+
+    /// The organisation's live subscribers as CSV lines, a page at a time (`write` gets each page's
+    /// text): never the whole list in memory. A row whose key is gone (erased between the page's
+    /// read and its opening) is left out. `unsubscribeBase` is the public URL the links start with.
+    public func export(org: String, unsubscribeBase: String, pageSize: Int = 500, write: (String) async throws -> Void) async throws {
+        guard config.org(org) != nil else { throw PoPError(.invalidField("org"), "org names no organisation this server has") }
+        try await write(CSVRow.line(["name", "email", "signup_date", "consent_at", "signup_id", "unsubscribe_url"]))
+        var cursor: UInt64 = 0
+        while true {
+            let after = cursor
+            let page = try await read { try NewsletterTables.livePage(org: org, after: after, limit: pageSize, in: $0) }
+            guard let last = page.last else { return }
+            var text = ""
+            for row in page {
+                guard let sealed = row.sealed, let contact = try await people.vault.open(Contact.self, sealed, for: row.subscriberId) else { continue }
+                let link = "\(unsubscribeBase)/api/pop/newsletter/unsubscribe?token=\(try await token(row.subscriberId))"
+                text += CSVRow.line([contact.name, contact.email, row.signupDate, row.consentAt, row.signupId, link])
+            }
+            try await write(text)
+            cursor = last.sequence
+        }
+    }
+
+    /// `<subscriberId>.<HMAC of it under the lookup secret>`: a link that needs no account and
+    /// cannot be made for someone else's subscription.
+    func token(_ subscriberId: String) async throws -> String {
+        "\(subscriberId).\(try await people.keyedHash("pop-unsubscribe\n\(subscriberId)"))"
+    }
+
+    func subscriber(fromToken token: String) async throws -> String {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 36, parts[1].count == 64 else {
+            throw PoPError(.invalidField("token"), "that unsubscribe link is not whole; copy all of it from the email")
+        }
+        let subscriberId = String(parts[0])
+        let expected = try await people.keyedHash("pop-unsubscribe\n\(subscriberId)")
+        // Compared in constant time: a mismatch says nothing about how much of the MAC was right.
+        guard Array(expected.utf8).withUnsafeBytes({ a in Array(parts[1].utf8).withUnsafeBytes { b in safeCompare(a, b) } }) else {
+            throw PoPError(.invalidField("token"), "that unsubscribe link is not one this server made")
+        }
+        return subscriberId
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
+        guard let value = try await runner.readTables(body) else {
+            throw PoPError(.notReady, "the newsletter is still opening; try again in a moment")
+        }
+        return value
+    }
+}
+
+/// Constant-time equality of two byte buffers of equal length (false for unequal lengths).
+func safeCompare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    guard a.count == b.count else { return false }
+    var difference: UInt8 = 0
+    for i in 0..<a.count { difference |= a[i] ^ b[i] }
+    return difference == 0
+}

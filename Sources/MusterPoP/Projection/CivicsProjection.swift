@@ -1,0 +1,92 @@
+public import MusterEvents
+public import MusterLog
+
+/// The civics-progress projection: what learners of each organisation find easy and hard, folded
+/// from every install's synced flashcard records. Counts are per device (install): a device that
+/// has a record of a question, views (each device's running count, so a retried or re-sent record
+/// never counts twice), and how many devices mark it known (last writer by corrected time). Kept in
+/// memory: per install only what the counts need (a few bytes a card), so rebuilding is one pass.
+public enum CivicsProjection: Projection {
+    public struct Card: Codable, Sendable, Equatable {
+        public var views: Int
+        public var known: Bool
+        /// The corrected time of the write `known` holds.
+        public var stamp: Int64
+    }
+
+    public struct Install: Codable, Sendable, Equatable {
+        /// The organisation of its first batch (an install does not change organisation).
+        public var org: String
+        public var cards: [LearnerProgress.CardKey: Card] = [:]
+        /// Questions known, per deck.
+        public var known: [String: Int] = [:]
+        /// Days (since 1970, UTC) it studied on, the latest `maxDays`.
+        public var days: [Int] = []
+    }
+
+    public struct Question: Codable, Sendable, Equatable {
+        /// Devices with a record of the question.
+        public var devices = 0
+        /// Devices that viewed it at least once.
+        public var viewers = 0
+        public var views = 0
+        /// Devices that mark it known.
+        public var known = 0
+    }
+
+    public struct State: Codable, Sendable, Equatable {
+        public var installs: [String: Install] = [:]
+        /// org → deck → question id → counts.
+        public var questions: [String: [String: [Int: Question]]] = [:]
+        /// org → day → devices that studied that day.
+        public var active: [String: [Int: Int]] = [:]
+    }
+
+    public static let name = "civics"
+    public static let version = 1
+    public static let filterSubjects = ["events.pop.install.*.synced.v1"]
+    public static let initialState = State()
+    public static let maxDays = 120
+
+    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+        guard let synced = event.payload as? ProgressSynced else { return }
+        var install = state.installs[synced.installId] ?? Install(org: synced.org)
+        let org = install.org
+        for record in synced.changes {
+            guard let change = record.change, case .card(let card) = change else { continue }
+            let key = LearnerProgress.CardKey(deck: card.deck, questionId: card.questionId)
+            let old = install.cards[key]
+            var new = old ?? Card(views: 0, known: false, stamp: .min)
+            new.views = max(new.views, card.timesViewed)
+            if card.changedAt > new.stamp || (card.changedAt == new.stamp && card.isMarkedKnown) {
+                (new.known, new.stamp) = (card.isMarkedKnown, card.changedAt)
+            }
+            install.cards[key] = new
+            var question = state.questions[org, default: [:]][card.deck, default: [:]][card.questionId] ?? Question()
+            if old == nil { question.devices += 1 }
+            if (old?.views ?? 0) == 0 && new.views > 0 { question.viewers += 1 }
+            question.views += new.views - (old?.views ?? 0)
+            let delta = (new.known ? 1 : 0) - ((old?.known ?? false) ? 1 : 0)
+            question.known += delta
+            install.known[card.deck, default: 0] += delta
+            state.questions[org, default: [:]][card.deck, default: [:]][card.questionId] = question
+            if card.timesViewed > 0 || card.isMarkedKnown {
+                studied(on: Int((card.lastViewed ?? card.changedAt) / 86_400_000), install: &install, active: &state.active[org, default: [:]])
+            }
+        }
+        state.installs[synced.installId] = install
+    }
+
+    /// Counts the install once for `day`. Only the latest `maxDays` days are remembered per
+    /// install; a change dated before all of them (a device offline for months) is not counted.
+    static func studied(on day: Int, install: inout Install, active: inout [Int: Int]) {
+        guard !install.days.contains(day) else { return }
+        if install.days.count >= maxDays {
+            guard let oldest = install.days.first, day > oldest else { return }
+            install.days.removeFirst()
+        }
+        let at = install.days.firstIndex { $0 > day } ?? install.days.endIndex
+        install.days.insert(day, at: at)
+        active[day, default: 0] += 1
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+public import Hummingbird
+public import MusterLog
+public import MusterPlatform
+public import MusterRuntime
+
+/// The civics-progress reads (scope `read:civics`), served by the query role:
+/// `GET /api/pop/civics/orgs` (each organisation and its state), and per deck
+/// `…/questions`, `…/hardest`, `…/known` (devices by questions known) and `…/active` (devices
+/// that studied each day), each with `?org=` to narrow to one organisation.
+public enum CivicsRoutes {
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, runner: ProjectionRunner<CivicsProjection>,
+                           config: PoPConfig, keys: APIKeyDirectory) {
+        let reads = routes.group("/api/pop/civics", middleware: [APIKeyMiddleware(keys: keys, scope: PoPRoutes.readScope)])
+        @Sendable func report<T: Encodable & Sendable>(_ request: Request, _ body: @escaping @Sendable (CivicsReport, CivicsQuery) -> T) async throws -> Response {
+            let query = try CivicsQuery(request, config: config)
+            return try JSONResponse.make(.ok, await runner.read { body(CivicsReport(state: $0, config: config), query) })
+        }
+        reads.get("/orgs") { _, _ in
+            let today = CivicsQuery.today()
+            return try JSONResponse.make(.ok, await runner.read { CivicsReport(state: $0, config: config).orgRows(today: today) })
+        }
+        reads.get("/questions") { request, _ in try await report(request) { $0.questions(org: $1.org, deck: $1.deck) } }
+        reads.get("/hardest") { request, _ in
+            try await report(request) { $0.hardest(org: $1.org, deck: $1.deck, minDevices: $1.minDevices, limit: $1.limit) }
+        }
+        reads.get("/known") { request, _ in try await report(request) { $0.known(org: $1.org, deck: $1.deck) } }
+        reads.get("/active") { request, _ in
+            let today = CivicsQuery.today()
+            return try await report(request) { $0.active(org: $1.org, days: $1.days, today: today) }
+        }
+    }
+}
