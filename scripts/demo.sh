@@ -10,7 +10,7 @@ URL=${MUSTER_URL:-http://127.0.0.1:8080}
 echo "== issuing keys"
 opl=$($M keys issue --app opl --scopes read:mobile,write:gps-snapshot,write:submit-strike --label "OPL iOS 3.2")
 $M keys issue --app opl --scopes read:mobile --label "DNS filter, Rapid City co-op" >/dev/null
-$M keys issue --app pop --scopes read:civics,write:progress --label "PoP iOS" >/dev/null
+$M keys issue --app pop --scopes read:civics,write:civics --label "PoP iOS" >/dev/null
 $M keys issue --app shieldai --scopes write:device-token --label "ShieldAI iOS" >/dev/null
 $M keys issue --app field --scopes write:sync,read:sync --label "Field crew tablets" >/dev/null
 leaked=$($M keys issue --app offleash --scopes read:services --label "OFFLEASH beta (leaked)" 2>&1 >/dev/null | sed -E 's/^issued (key_[0-9a-f]+).*/\1/')

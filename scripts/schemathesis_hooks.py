@@ -2,7 +2,7 @@
 
 Keys come from the environment (the Swift test that runs schemathesis issues them):
 MUSTER_ST_OPL_KEY (every OPL scope, and devices:register), MUSTER_ST_ANALYTICS_KEY (an app's analytics and crash
-scopes), MUSTER_ST_ADMIN_KEY (admin:platform); and MUSTER_ST_BEARER, a person's access token for
+scopes), MUSTER_ST_ADMIN_KEY (admin:platform), MUSTER_ST_POP_KEY (read:civics, write:civics, export:newsletter); and MUSTER_ST_BEARER, a person's access token for
 the routes that take one (OFFLEASH's /auth/validate, /auth/logout, /users/me).
 """
 import os
@@ -18,6 +18,8 @@ def key_for(path: str) -> str:
         return os.environ["MUSTER_ST_ANALYTICS_KEY"]
     if path in ("/api/platform/keys", "/api/platform/projections"):
         return os.environ["MUSTER_ST_ADMIN_KEY"]
+    if path.startswith("/api/pop/"):
+        return os.environ["MUSTER_ST_POP_KEY"]
     return os.environ["MUSTER_ST_OPL_KEY"]
 
 
@@ -30,5 +32,5 @@ class MusterKeys:
     def set(self, case, data, ctx):
         case.headers = case.headers or {}
         case.headers["X-API-Key"] = key_for(case.operation.path)
-        if case.operation.path in ("/auth/validate", "/auth/logout", "/users/me"):
+        if case.operation.path in ("/auth/validate", "/auth/logout", "/users/me", "/api/pop/installs/{installId}/link"):
             case.headers["Authorization"] = "Bearer " + os.environ["MUSTER_ST_BEARER"]

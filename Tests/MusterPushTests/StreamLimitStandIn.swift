@@ -34,7 +34,7 @@ final class StreamLimitStandIn: Sendable {
 
     init(certificate: String, key: String, streams: Int) async throws {
         var tls = try TLSConfiguration.makeServerConfiguration(certificateChain: NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
-                                                               privateKey: .file(key))
+                                                               privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
         tls.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tls)
         let settings = [HTTP2Setting(parameter: .maxConcurrentStreams, value: streams),

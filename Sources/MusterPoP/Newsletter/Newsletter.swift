@@ -152,11 +152,18 @@ public struct Newsletter: Sendable {
         "\(subscriberId).\(try await people.keyedHash("pop-unsubscribe\n\(subscriberId)"))"
     }
 
-    func subscriber(fromToken token: String) async throws -> String {
+    static let cutLink = "that unsubscribe link is not whole; copy all of it from the email"
+
+    /// A subscriber id (UUID), a dot and 64 lowercase hex digits: what `token` makes.
+    static func isTokenShaped(_ token: String) -> Bool {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 36, parts[1].count == 64 else {
-            throw PoPError(.invalidField("token"), "that unsubscribe link is not whole; copy all of it from the email")
-        }
+        return parts.count == 2 && (try? Validate.uuid(String(parts[0]), field: "")) != nil
+            && parts[1].utf8.count == 64 && parts[1].utf8.allSatisfy(Validate.CharacterClass.lowerHex.contains)
+    }
+
+    func subscriber(fromToken token: String) async throws -> String {
+        guard Self.isTokenShaped(token) else { throw PoPError(.invalidField("token"), Self.cutLink) }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         let subscriberId = String(parts[0])
         let expected = try await people.keyedHash("pop-unsubscribe\n\(subscriberId)")
         // Compared in constant time: a mismatch says nothing about how much of the MAC was right.

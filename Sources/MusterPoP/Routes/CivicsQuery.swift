@@ -15,7 +15,7 @@ struct CivicsQuery: Sendable {
         let parameters = request.uri.queryParameters
         func text(_ name: String) -> String? { parameters[name[...]].map(String.init).flatMap { $0.isEmpty ? nil : $0 } }
         func number(_ name: String, _ range: ClosedRange<Int>, default value: Int) throws -> Int {
-            guard let given = text(name) else { return value }
+            guard let given = parameters[name[...]].map(String.init) else { return value } // present but empty is not a number
             guard let n = Int(given), range.contains(n) else {
                 throw PoPError(.invalidField(name), "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
             }

@@ -36,6 +36,9 @@ public enum NewsletterRoutes {
             }
         routes.get("/api/pop/newsletter/unsubscribe") { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
+            guard Newsletter.isTokenShaped(token) else {
+                return HTMLResponse.page(NewsletterPage.failed(Newsletter.cutLink), status: .unprocessableContent)
+            }
             return HTMLResponse.page(NewsletterPage.confirm(token: token))
         }
         routes.post("/api/pop/newsletter/unsubscribe") { request, _ in

@@ -16,11 +16,11 @@ struct ChangesAnswer: Encodable, Sendable {
         var reason: String?
     }
 
-    var cursor: String
+    var cursor: UInt64
     var results: [Result]
 
     init(_ records: [ProgressRecord], outcomes: [CivicsSync.Outcome], cursor: UInt64) {
-        self.cursor = String(cursor)
+        self.cursor = cursor
         results = zip(records, outcomes).map { record, outcome in
             switch outcome {
             case .applied: Result(mutationId: record.mutationId.lowercased(), status: "applied")

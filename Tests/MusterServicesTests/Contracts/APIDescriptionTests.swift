@@ -70,6 +70,7 @@ struct APIDescriptionTests {
                                           "devices:register"])
             let analytics = try await Self.key(env.log, port: port, app: "offleash", ["write:analytics", "write:crashes", "read:analytics"])
             let admin = try await Self.key(env.log, port: port, app: "platform", ["admin:platform"])
+            let pop = try await Self.key(env.log, port: port, app: "pop", ["read:civics", "write:civics", "export:newsletter"])
             for employer in ["Acme Logistics", "Prairie Fresh"] {
                 try await Self.approvedAction(employer: employer, port: port, key: opl)
             }
@@ -93,7 +94,7 @@ struct APIDescriptionTests {
             ]
             process.environment = ProcessInfo.processInfo.environment.merging([
                 "SCHEMATHESIS_HOOKS": "scripts.schemathesis_hooks", "PYTHONPATH": Repository.path("."),
-                "MUSTER_ST_OPL_KEY": opl, "MUSTER_ST_ANALYTICS_KEY": analytics, "MUSTER_ST_ADMIN_KEY": admin,
+                "MUSTER_ST_OPL_KEY": opl, "MUSTER_ST_ANALYTICS_KEY": analytics, "MUSTER_ST_ADMIN_KEY": admin, "MUSTER_ST_POP_KEY": pop,
                 "MUSTER_ST_BEARER": person.accessToken,
             ]) { _, new in new }
             let handle = try FileHandle(forWritingTo: output)
