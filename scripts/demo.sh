@@ -11,9 +11,8 @@ echo "== issuing keys"
 opl=$($M keys issue --app opl --scopes read:mobile,write:gps-snapshot,write:submit-strike --label "OPL iOS 3.2")
 $M keys issue --app opl --scopes read:mobile --label "DNS filter, Rapid City co-op" >/dev/null
 $M keys issue --app pop --scopes read:civics,write:civics --label "PoP iOS" >/dev/null
-$M keys issue --app shieldai --scopes write:device-token --label "ShieldAI iOS" >/dev/null
-$M keys issue --app field --scopes write:sync,read:sync --label "Field crew tablets" >/dev/null
-leaked=$($M keys issue --app offleash --scopes read:services --label "OFFLEASH beta (leaked)" 2>&1 >/dev/null | sed -E 's/^issued (key_[0-9a-f]+).*/\1/')
+$M keys issue --app shieldai --scopes devices:register,voice:enroll,documents:scan --label "ShieldAI iOS" >/dev/null
+leaked=$($M keys issue --app offleash --scopes write:analytics --label "OFFLEASH beta (leaked)" 2>&1 >/dev/null | sed -E 's/^issued (key_[0-9a-f]+).*/\1/')
 admin=$($M keys issue --app platform --scopes admin:platform --label "demo operator")
 
 echo "== an OPL moderator's account (signs in at /moderation with email and password)"
