@@ -91,6 +91,7 @@ cat <<INFO
     moderation page: http://127.0.0.1:$HTTP_PORT/moderation  (a key with scope moderate:opl signs in)
     scripts/generate_analytics.py           # a week of OFFLEASH app traffic; prints a dashboards key
     dashboards: http://127.0.0.1:$HTTP_PORT/dashboards  (a key with scope read:analytics signs in)
+    PoP organisers: http://127.0.0.1:$HTTP_PORT/pop/civics  (after make demo: organiser@pop.demo, password Civics2026)
     .build/debug/muster tail --all          # follow the log (--no-follow stops at the end)
 $APNS_INFO
 $FCM_INFO
