@@ -272,7 +272,7 @@ let package = Package(
             name: "muster-bench",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterJSON", "MusterOPL", "MusterAnalytics",
-                "MusterServices", "MusterCommandLine",
+                "MusterPoP", "MusterServices", "MusterCommandLine",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

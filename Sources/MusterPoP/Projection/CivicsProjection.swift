@@ -50,7 +50,8 @@ public enum CivicsProjection: Projection {
 
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
         guard let synced = event.payload as? ProgressSynced else { return }
-        var install = state.installs[synced.installId] ?? Install(org: synced.org)
+        // Taken out of the dictionary while it changes: its cards are then not copied on every event.
+        var install = state.installs.removeValue(forKey: synced.installId) ?? Install(org: synced.org)
         let org = install.org
         for record in synced.changes {
             guard let change = record.change, case .card(let card) = change else { continue }

@@ -29,7 +29,8 @@ public enum PoPProjection: Projection {
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let synced as ProgressSynced:
-            var install = state.installs[synced.installId] ?? Install()
+            // Taken out while it changes, so its progress is not copied on every event.
+            var install = state.installs.removeValue(forKey: synced.installId) ?? Install()
             for record in synced.changes {
                 guard let change = record.change else { continue } // validated before the append; never nil here
                 install.progress.apply(change, from: synced.installId)

@@ -1,0 +1,193 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import MusterCommandLine
+import MusterEvents
+import MusterLog
+import MusterNATS
+import MusterPoP
+import NIOCore
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
+import Synchronization
+
+extension Bench {
+    static func popID(_ kind: Int, _ n: Int) -> String { String(format: "%08x-0000-4000-8000-%012x", kind, n) }
+
+    /// One install's sync batch as the app sends it: `cards` flashcard records over both decks (the
+    /// device's running counts), then bookmark adds up to `size` changes; ids unique per batch.
+    static func popBatch(install: Int, batch: Int, size: Int, sentAt: String, cards: Int = 200) -> String {
+        var changes: [String] = []
+        changes.reserveCapacity(size)
+        for i in 0..<size {
+            let mutation = popID(0x6d00_0000 + batch, i)
+            if i < min(cards, size) {
+                let deck = i % 2 == 0 ? "us-civics" : "sd-civics", question = i / 2 % 100 + 1
+                changes.append(#"{"mutationId":"\#(mutation)","card":{"deck":"\#(deck)","questionId":\#(question),"timesViewed":\#(batch + 1),"lastViewed":"\#(sentAt)","isMarkedKnown":\#((i + batch) % 3 == 0),"changedAt":"\#(sentAt)"}}"#)
+            } else {
+                changes.append(#"{"mutationId":"\#(mutation)","bookmark":{"bookmarkId":"\#(popID(0x6b00_0000 + batch, i))","documentId":"constitution","sectionId":"article-\#(i % 7 + 1)","createdAt":"\#(sentAt)"}}"#)
+            }
+        }
+        return #"{"org":"pop-sd","sentAt":"\#(sentAt)","changes":[\#(changes.joined(separator: ","))]}"#
+    }
+
+    /// The size of the event a 500-change batch becomes, and of a `changes`-change event (what the
+    /// raw baselines publish and consume).
+    struct PoPSize: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pop-size")
+        @Option var changes = 4
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            try await Bench.withBenchLog(common) { log in
+                let now = Timestamp.string(Date())
+                func stored(_ size: Int) throws -> Int {
+                    let body = try JSONDecoder().decode(PoPBenchBatch.self, from: Data(Bench.popBatch(install: 0, batch: 0, size: size, sentAt: now).utf8))
+                    return try log.prepare(ProgressSynced(installId: Bench.popID(1, 0), org: "pop-sd", changes: body.changes)).payload.count
+                }
+                print(#"{"batch_bytes": \#(try stored(500)), "event_bytes": \#(try stored(changes))}"#)
+            }
+        }
+    }
+
+    struct PoPBenchBatch: Decodable { var changes: [ProgressRecord] }
+
+    /// Posts `batches` different 500-change batches (one install each) over `connections`
+    /// keep-alive connections to `POST /api/pop/installs/{id}/changes`.
+    struct PoPPost: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pop-post")
+        @Option var url = "http://127.0.0.1:8080"
+        @Option var key: String
+        @Option var batches = 200
+        @Option var connections = 4
+
+        func run() async throws {
+            let now = Timestamp.string(Date())
+            let bodies = (0..<batches).map { ByteBuffer(string: Bench.popBatch(install: $0, batch: $0, size: 500, sentAt: now)) }
+            let client = Bench.client(connections)
+            let next = Counter(), applied = Counter()
+            let start = ContinuousClock.now
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<connections {
+                        group.addTask {
+                            while true {
+                                let index = next.value.add(1, ordering: .relaxed).oldValue
+                                guard index < bodies.count else { return }
+                                let body = try await Bench.send(client, .POST, url + "/api/pop/installs/\(Bench.popID(1, index))/changes", key: key, body: bodies[index])
+                                applied.value.add(String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1, ordering: .relaxed)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            try await client.shutdown()
+            let changes = applied.value.load(ordering: .relaxed)
+            guard changes == batches * 500 else { throw CommandFailure("only \(changes) of \(batches * 500) changes applied") }
+            print(#"{"batches": \#(batches), "batches_per_sec": \#(Int(Double(batches) / seconds)), "changes_per_sec": \#(Int(Double(changes) / seconds))}"#)
+        }
+    }
+
+    /// One install pushes `changes` changes (20 batches of 500: its 200 cards, then bookmarks), then
+    /// pulls everything since cursor 0, `pulls` times: how long a device takes to catch up on 10k changes.
+    struct PoPPull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pop-pull")
+        @Option var url = "http://127.0.0.1:8080"
+        @Option var key: String
+        @Option var changes = 10_000
+        @Option var pulls = 50
+
+        func run() async throws {
+            let now = Timestamp.string(Date())
+            let client = Bench.client(1)
+            let install = Bench.popID(2, 0)
+            do {
+                for batch in 0..<(changes / 500) {
+                    // Cards only in the first batch: every later change is a bookmark the pull must return.
+                    let body = ByteBuffer(string: Bench.popBatch(install: 0, batch: batch, size: 500, sentAt: now, cards: batch == 0 ? 200 : 0))
+                    _ = try await Bench.send(client, .POST, url + "/api/pop/installs/\(install)/changes", key: key, body: body)
+                }
+                var bytes = 0
+                let start = ContinuousClock.now
+                for _ in 0..<pulls {
+                    bytes = try await Bench.send(client, .GET, url + "/api/pop/installs/\(install)/progress", key: key, body: nil).readableBytes
+                }
+                let seconds = (ContinuousClock.now - start).seconds
+                try await client.shutdown()
+                print(#"{"changes": \#(changes), "pull_ms": \#(String(format: "%.2f", seconds * 1000 / Double(pulls))), "answer_bytes": \#(bytes), "changes_per_sec": \#(Int(Double(changes * pulls) / seconds))}"#)
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+        }
+    }
+
+    /// Appends `count` synced events of `changes` flashcard records each, from 10k installs.
+    struct PoPLoad: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pop-load")
+        @Option var count = 1_000_000
+        @Option var changes = 4
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            let now = Date()
+            try await Bench.withBenchLog(common) { log in
+                var done = 0
+                while done < count {
+                    let events = (done..<min(count, done + 50_000)).map { i -> ProgressSynced in
+                        let at = Timestamp.string(millis: Timestamp.millis(now) - Int64(count - i) * 2_000)
+                        let records = (0..<changes).map { c -> ProgressRecord in
+                            let question = (i * 7 + c * 13) % 100 + 1
+                            return ProgressRecord(mutationId: Bench.popID(3 + c, i), card: .init(deck: c % 2 == 0 ? "us-civics" : "sd-civics",
+                                questionId: question, timesViewed: i / 10_000 + 1, lastViewed: at, isMarkedKnown: (i + question) % 3 != 0, changedAt: at))
+                        }
+                        return ProgressSynced(installId: Bench.popID(1, i % 10_000), org: "pop-sd", changes: records)
+                    }
+                    for result in try await log.appendAll(events) {
+                        if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") }
+                    }
+                    done += events.count
+                }
+                print(#"{"count": \#(count)}"#)
+            }
+        }
+    }
+
+    /// Rebuilds the civics-progress fold from sequence 1, as `muster replay civics` does.
+    struct PoPReplay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pop-replay")
+        @Option var count = 1_000_000
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            let events = count
+            try await Bench.withBenchLog(common) { log in
+                try await Bench.timeRebuild(CivicsProjection.self, log: log) { _ in events }
+            }
+        }
+    }
+
+    static func client(_ connections: Int) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.httpVersion = .http1Only
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// One request; its body, or a failure naming the status and the answer.
+    static func send(_ client: HTTPClient, _ method: HTTPMethod, _ url: String, key: String, body: ByteBuffer?) async throws -> ByteBuffer {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "X-API-Key", value: key)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(body)
+        }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let answer = try await response.body.collect(upTo: 16 << 20)
+        guard response.status == .ok else { throw CommandFailure("\(method) \(url): \(response.status.code) \(String(buffer: answer).prefix(300))") }
+        return answer
+    }
+}

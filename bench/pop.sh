@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# make bench, PoP part (issue 15), release build, a fresh nats-server for each row:
+#   1. sync batches of 500 changes over HTTP (`muster serve ingest`, 4 keep-alive connections; each
+#      batch checked change by change, corrected, stored as one event, folded before the answer) vs raw
+#      libnats async publish of as many events of the same stored size; target >= 0.5x.
+#   2. a device catching up: one install's 10k changes (200 cards, 9,800 bookmarks) pulled since 0.
+#   3. the civics-progress fold rebuilt from sequence 1 over 1M synced events (4 flashcard records
+#      each, 10k installs) vs raw pull consume of 1M messages of the same size; target >= 0.5x.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BATCHES=${BENCH_POP_BATCHES:-200}
+EVENTS=${BENCH_POP_EVENTS:-1000000}
+CHANGES=4
+MUSTER=${MUSTER:-.build/release/muster}
+BENCH=${MUSTER_BENCH:-.build/release/muster-bench}
+mkdir -p bench/out
+work=$(mktemp -d)
+nats_pid="" muster_pid=""
+cleanup() {
+  [ -n "$muster_pid" ] && kill "$muster_pid" 2>/dev/null || true
+  [ -n "$nats_pid" ] && kill "$nats_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+[ -x bench/out/raw_js ] || gcc -O2 -o bench/out/raw_js bench/raw_js.c $(pkg-config --cflags --libs libnats)
+. bench/lib.sh
+field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
+
+echo "== PoP: progress sync, pulls, the civics-progress rebuild ($(nproc) cores)"
+start_nats
+sizes=$($BENCH pop-size --changes "$CHANGES" --nats-url "$url" 2>/dev/null)
+batch_bytes=$(field "$sizes" batch_bytes); event_bytes=$(field "$sizes" event_bytes)
+echo "raw libnats: async publish of $BATCHES events of $batch_bytes bytes (a 500-change batch as stored)…"
+raw_batches=$(bench/out/raw_js "$url" "$BATCHES" "$batch_bytes")
+stop_nats
+
+start_nats
+port=$(free_port)
+MUSTER_NATS_URL="$url" MUSTER_DATA_DIR="$work/muster" MUSTER_HTTP_PORT="$port" MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off \
+  MUSTER_RATE_WRITE=0 MUSTER_POP_CONFIG=deploy/pop $MUSTER serve ingest >"$work/muster.log" 2>&1 &
+muster_pid=$!
+key=$($MUSTER keys issue --app pop --scopes read:civics,write:civics --nats-url "$url" 2>/dev/null)
+for _ in $(seq 1 200); do
+  code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key" "http://127.0.0.1:$port/api/pop/installs/00000000-0000-4000-8000-000000000000/progress" || true)
+  [ "$code" = 200 ] && break; sleep 0.1
+done
+echo "muster: $BATCHES batches of 500 changes over HTTP…"
+post=$($BENCH pop-post --url "http://127.0.0.1:$port" --key "$key" --batches "$BATCHES" --connections 4)
+echo "muster: one install's 10k changes, pulled since 0…"
+pull=$($BENCH pop-pull --url "http://127.0.0.1:$port" --key "$key" --changes 10000)
+kill -TERM "$muster_pid"; wait "$muster_pid" 2>/dev/null || true; muster_pid=""
+stop_nats
+
+start_nats
+echo "muster: loading $EVENTS synced events of $CHANGES changes ($event_bytes bytes each)…"
+$BENCH pop-load --count "$EVENTS" --changes "$CHANGES" --nats-url "$url" >/dev/null 2>&1
+echo "muster: rebuilding the civics fold from sequence 1 (pull, decode, validate, apply)…"
+replay=$($BENCH pop-replay --count "$EVENTS" --nats-url "$url" 2>/dev/null)
+stop_nats
+
+start_nats
+echo "raw libnats: pull consume of $EVENTS messages of $event_bytes bytes…"
+raw_consume=$(bench/out/raw_js "$url" "$EVENTS" "$event_bytes")
+stop_nats
+
+python3 - "$raw_batches" "$post" "$pull" "$replay" "$raw_consume" "$CHANGES" <<'PY'
+import json, sys, platform, os
+raw_batches, post, pull, replay, raw_consume = (json.loads(a) for a in sys.argv[1:6])
+changes = int(sys.argv[6])
+rows = [
+    ("sync: 500-change batches over HTTP vs raw publish", post["batches_per_sec"], raw_batches["publish_per_sec"], 0.5, "batches/s"),
+    (f"civics rebuild ({changes} changes an event) vs raw consume", replay["replay_per_sec"], raw_consume["consume_per_sec"], 0.5, "events/s"),
+]
+print()
+print(f"{'measure':58} {'muster':>10} {'raw':>10} {'ratio':>7} {'target':>7}")
+results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rows": []}
+for name, ours, base, target, unit in rows:
+    ratio = ours / base
+    print(f"{name:58} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}  ({unit})")
+    results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratio": round(ratio, 3), "target": target})
+print(f"{'sync: changes stored per second over HTTP':58} {post['changes_per_sec']:>10,}")
+print(f"{'pull of 10k changes since 0 (one install, 9,800 bookmarks)':58} {pull['pull_ms']:>8} ms  "
+      f"({pull['answer_bytes']:,} bytes; {pull['changes_per_sec']:,} changes/s)")
+print(f"civics rebuild of {replay['count']:,} events: {replay['seconds']:.1f} s, peak RSS {replay['max_rss_mb']} MB, "
+      f"{replay['stored_bytes'] / 1e6:.1f} MB snapshot")
+results["pull"] = pull
+results["civics_rebuild"] = replay
+json.dump(results, open("bench/out/pop.json", "w"), indent=1)
+print("\nwritten to bench/out/pop.json")
+PY
