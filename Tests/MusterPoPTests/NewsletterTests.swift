@@ -41,7 +41,7 @@ struct NewsletterTests {
             #expect(first.status == .created, "\(first.text)")
             #expect(first.json["status"] as? String == "subscribed")
             let link = try #require(first.json["unsubscribeUrl"] as? String)
-            #expect(link.contains("/api/pop/newsletter/unsubscribe?token="))
+            #expect(link.contains("/pop/unsubscribe?token="))
             let retry = try await app.request(Self.path, method: .post, key: key, json: Self.signup(id, name: "Dana Prairie", email: "dana@example.com"))
             #expect(retry.status == .ok && retry.json["status"] as? String == "subscribed" && retry.json["unsubscribeUrl"] as? String == link)
             // The same address, written differently, from another install: one subscription.
@@ -106,7 +106,7 @@ struct NewsletterTests {
             let exporter = try await app.key(app: "pop", [NewsletterRoutes.exportScope])
             let signed = try await app.request(Self.path, method: .post, key: key, json: Self.signup(name: "Erin Erasable", email: "erin.erase@example.com"))
             let link = try #require(signed.json["unsubscribeUrl"] as? String)
-            let target = String(try #require(link.range(of: "/api/pop/").map { link[$0.lowerBound...] }))
+            let target = String(try #require(link.range(of: "/pop/unsubscribe").map { link[$0.lowerBound...] }))
             let token = String(target.split(separator: "=", maxSplits: 1)[1])
             let subscriberId = String(token.prefix(36))
             let keyBytes = try #require(try await KeyValue.open(app.log.jetStream, bucket: PersonalDataVault.bucketName, erasable: true).get(subscriberId)).value
@@ -116,9 +116,9 @@ struct NewsletterTests {
             #expect(page.status == .ok && page.text.contains("<form method=\"post\""))
             #expect(try await app.request("/api/pop/newsletter.csv", key: exporter).text.contains("erin.erase"))
             // A forged or cut link is refused.
-            let forged = "/api/pop/newsletter/unsubscribe?token=\(subscriberId).\(String(repeating: "0", count: 64))"
+            let forged = "/pop/unsubscribe?token=\(subscriberId).\(String(repeating: "0", count: 64))"
             #expect(try await app.request(forged, method: .post).status == .unprocessableContent)
-            #expect(try await app.request("/api/pop/newsletter/unsubscribe?token=abc", method: .post).status == .unprocessableContent)
+            #expect(try await app.request("/pop/unsubscribe?token=abc", method: .post).status == .unprocessableContent)
 
             let done = try await app.request(target, method: .post)
             #expect(done.status == .ok && done.text.contains("unsubscribed"), "\(done.text)")

@@ -138,7 +138,7 @@ public struct Newsletter: Sendable {
             var text = ""
             for row in page {
                 guard let sealed = row.sealed, let contact = try await people.vault.open(Contact.self, sealed, for: row.subscriberId) else { continue }
-                let link = "\(unsubscribeBase)/api/pop/newsletter/unsubscribe?token=\(try await token(row.subscriberId))"
+                let link = "\(unsubscribeBase)/pop/unsubscribe?token=\(try await token(row.subscriberId))"
                 text += CSVRow.line([contact.name, contact.email, row.signupDate, row.consentAt, row.signupId, link])
             }
             try await write(text)

@@ -6,7 +6,7 @@ enum NewsletterPage {
         var page = HTMLPage(title: "Unsubscribe")
         page.raw("<h1>Unsubscribe from the newsletter</h1>")
         page.raw("<p>Your name and email will be erased; you can sign up again in the app at any time.</p>")
-        page.raw("<form method=\"post\" action=\"/api/pop/newsletter/unsubscribe?token=\(escapeHTML(token.prefix(128)))\">")
+        page.raw("<form method=\"post\" action=\"/pop/unsubscribe?token=\(escapeHTML(token.prefix(128)))\">")
         page.raw("<button>Unsubscribe and erase my details</button></form>")
         return page.finish()
     }

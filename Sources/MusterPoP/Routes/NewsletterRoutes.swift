@@ -10,7 +10,7 @@ import NIOCore
 /// PoP's newsletter over HTTP:
 /// - `POST /api/pop/newsletter/signups` (scope `write:civics`): the app's `NewsletterSignup`;
 ///   201 when stored, 200 for a retry of the same id or an address already subscribed.
-/// - `GET /api/pop/newsletter/unsubscribe?token=…`: a page with one button (a GET never changes
+/// - `GET /pop/unsubscribe?token=…`: a page with one button (a GET never changes
 ///   anything: mail scanners follow links); `POST` to the same URL unsubscribes and erases the name
 ///   and email, also as RFC 8058's one-click `List-Unsubscribe-Post`.
 /// - `GET /api/pop/newsletter.csv?org=…`: the organisers' export, streamed; an `export:newsletter`
@@ -34,14 +34,14 @@ public enum NewsletterRoutes {
                     return try JSONResponse.make(.ok, SignupAnswer(id: id, status: "duplicate", unsubscribeUrl: nil))
                 }
             }
-        routes.get("/api/pop/newsletter/unsubscribe") { request, _ in
+        routes.get("/pop/unsubscribe") { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             guard Newsletter.isTokenShaped(token) else {
                 return HTMLResponse.page(NewsletterPage.failed(Newsletter.cutLink), status: .unprocessableContent)
             }
             return HTMLResponse.page(NewsletterPage.confirm(token: token))
         }
-        routes.post("/api/pop/newsletter/unsubscribe") { request, _ in
+        routes.post("/pop/unsubscribe") { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             do {
                 let org = try await newsletter.unsubscribe(token: token)
@@ -93,6 +93,6 @@ public enum NewsletterRoutes {
     }
 
     static func link(_ request: Request, _ token: String) -> String {
-        "\(origin(request))/api/pop/newsletter/unsubscribe?token=\(token)"
+        "\(origin(request))/pop/unsubscribe?token=\(token)"
     }
 }
