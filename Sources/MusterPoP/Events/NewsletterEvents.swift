@@ -17,7 +17,8 @@ public struct NewsletterSubscribed: EventPayload {
     public var org: String
     /// Base64 AES-GCM box of `{name, email}`.
     public var sealed: String
-    /// When the person signed up, as the device recorded it (corrected to the server's clock).
+    /// When the person signed up, as the device recorded it (a signup carries no send time to correct
+    /// it by; one later than its arrival is refused).
     public var signupDate: String
     /// When the server received the consent.
     public var consentAt: String

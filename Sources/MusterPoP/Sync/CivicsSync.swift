@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import GRDB
 public import MusterEvents
 public import MusterLog
 
@@ -64,7 +65,7 @@ public struct CivicsSync: Sendable {
             case .failure(let problem): outcomes.append(.refused(problem.description))
             }
         }
-        guard !kept.isEmpty else { return (outcomes, await runner.read { _ in 0 }) }
+        guard !kept.isEmpty else { return (outcomes, 0) }
         let digest = SHA256.hash(data: Data(kept.map(\.mutationId).sorted().joined(separator: ",").utf8))
         let key = "pop-sync:\(installId):" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
         let result = try await log.append(ProgressSynced(installId: installId, org: org.slug, changes: kept),
@@ -111,40 +112,48 @@ public struct CivicsSync: Sendable {
     /// for cursor 0), merged across its person's installs when linked.
     public func pull(installId: String, since cursor: UInt64) async throws -> ProgressPull {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
-        return await runner.read { state in
-            guard let view = state.view(of: installId) else { return ProgressPull(cursor: cursor, full: cursor == 0, linked: false) }
-            let full = cursor == 0 || view.reset > cursor
-            var pull = ProgressPull(cursor: cursor, full: full, linked: state.installs[installId]?.personId != nil)
-            for (key, card) in view.progress.cards.sorted(by: { $0.key < $1.key }) where full || (view.cards[key] ?? 0) > cursor {
-                pull.cards.append(.init(deck: key.deck, questionId: key.questionId, timesViewed: card.timesViewed,
-                                        lastViewed: card.lastViewed.map { Timestamp.string(millis: $0) }, isMarkedKnown: card.isMarkedKnown))
-            }
-            let live = view.progress.bookmarks
-            for (id, changed) in view.bookmarks.sorted(by: { $0.key < $1.key }) where full || changed > cursor {
-                if let bookmark = live[id] {
-                    pull.bookmarks.append(.init(id: id, documentId: bookmark.documentId, sectionId: bookmark.sectionId,
-                                                createdAt: Timestamp.string(millis: bookmark.createdAt)))
-                } else if !full {
-                    pull.removedBookmarkIds.append(id)
-                }
-            }
-            pull.cursor = max(cursor, ([view.reset] + Array(view.cards.values) + Array(view.bookmarks.values)).max() ?? 0)
-            return pull
+        guard let view = try await tables({ try PoPTables.view(of: installId, in: $0) }) else {
+            return ProgressPull(cursor: cursor, full: cursor == 0, linked: false)
         }
+        let full = cursor == 0 || view.reset > cursor
+        var pull = ProgressPull(cursor: cursor, full: full, linked: view.personId != nil)
+        for (key, card) in view.progress.cards.sorted(by: { $0.key < $1.key }) where full || (view.cards[key] ?? 0) > cursor {
+            pull.cards.append(.init(deck: key.deck, questionId: key.questionId, timesViewed: card.timesViewed,
+                                    lastViewed: card.lastViewed.map { Timestamp.string(millis: $0) }, isMarkedKnown: card.isMarkedKnown))
+        }
+        let live = view.progress.bookmarks
+        for (id, changed) in view.bookmarks.sorted(by: { $0.key < $1.key }) where full || changed > cursor {
+            if let bookmark = live[id] {
+                pull.bookmarks.append(.init(id: id, documentId: bookmark.documentId, sectionId: bookmark.sectionId,
+                                            createdAt: Timestamp.string(millis: bookmark.createdAt)))
+            } else if !full {
+                pull.removedBookmarkIds.append(id)
+            }
+        }
+        pull.cursor = max(cursor, ([view.reset] + Array(view.cards.values) + Array(view.bookmarks.values)).max() ?? 0)
+        return pull
     }
 
     public func link(installId: String, personId: String) async throws {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
-        if await runner.read({ $0.installs[installId]?.personId }) == personId { return }
+        if try await tables({ try PoPTables.personId(of: installId, in: $0) }) == personId { return }
         let result = try await log.append(InstallLinked(installId: installId, personId: personId), options: AppendOptions(actor: "person:\(personId)"))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
     }
 
     public func unlink(installId: String, actor: String) async throws {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
-        guard await runner.read({ $0.installs[installId]?.personId }) != nil else { return }
+        guard try await tables({ try PoPTables.personId(of: installId, in: $0) }) != nil else { return }
         let result = try await log.append(InstallUnlinked(installId: installId), options: AppendOptions(actor: actor))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+    }
+
+    /// Reads the sync fold's tables, or says to try again while they are still opening.
+    func tables<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
+        guard let value = try await runner.readTables(body) else {
+            throw PoPError(.notReady, "progress is still opening; try again in a moment")
+        }
+        return value
     }
 }
 
