@@ -473,7 +473,7 @@ let package = Package(
         .testTarget(
             name: "MusterServicesTests",
             dependencies: [
-                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterRuntime", "MusterServices", "MusterTesting",
+                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

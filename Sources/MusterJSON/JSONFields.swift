@@ -27,6 +27,26 @@ public struct JSONFields {
         return JSONFields(decoder: decoder.child(index, key: JSONKey(stringValue: key)))
     }
 
+    /// Each object of the array under `key`, read by hand too; nil when missing or null. An element
+    /// that is not an object is the `DecodingError` a `Decodable` array would throw.
+    public func objects<R>(_ key: String, _ body: (JSONFields) throws -> R) throws -> [R]? {
+        guard let index = find(key) else { return nil }
+        let name = JSONKey(stringValue: key)
+        try decoder.expect(.array, [Any].self, at: index, key: name)
+        let array = decoder.child(index, key: name)
+        let count = Int(decoder.document.tokens[index].count)
+        var results: [R] = []
+        results.reserveCapacity(count)
+        var element = index + 1
+        for position in 0..<count {
+            let at = JSONKey(intValue: position)
+            try array.expect(.object, [String: Int].self, at: element, key: at)
+            results.append(try body(JSONFields(decoder: array.child(element, key: at))))
+            element = decoder.document.next(after: element)
+        }
+        return results
+    }
+
     /// Decodes the value under `key` with its `Decodable` conformance.
     public func decode<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
         guard let index = find(key) else { throw missing(key) }

@@ -2,6 +2,7 @@ import Foundation
 import MusterAnalytics
 import MusterEvents
 import MusterJSON
+import MusterPoP
 import MusterRuntime
 import MusterTesting
 import PropertyBased
@@ -84,8 +85,8 @@ struct CodecAgreementTests {
 
     /// The hand-read types go through `StoredFieldsDecodable` in `decodeStored`, which the
     /// envelope check below compares with Foundation's reading.
-    @Test func theHotAnalyticsTypesAreReadByHand() {
-        for type in [ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self] as [any EventPayload.Type] {
+    @Test func theHotTypesAreReadByHand() {
+        for type in [ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self, ProgressSynced.self] as [any EventPayload.Type] {
             #expect(type is any StoredFieldsDecodable.Type, "\(type)")
         }
     }
