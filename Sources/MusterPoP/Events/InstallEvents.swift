@@ -23,7 +23,7 @@ public struct ProgressSynced: EventPayload {
         try Validate.uuid(installId, field: "/installId")
         try Validate.slug(org, field: "/org")
         try Validate.count(changes, 1...Self.maxChanges, field: "/changes")
-        for (i, record) in changes.enumerated() { try record.validate(field: "/changes/\(i)") }
+        for (i, record) in changes.enumerated() { try record.validate(within: "/changes/\(i)") }
     }
 }
 

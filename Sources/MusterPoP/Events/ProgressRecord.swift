@@ -56,34 +56,43 @@ public struct ProgressRecord: Codable, Sendable, Equatable {
     public static let maxQuestionId = 10_000
     public static let maxViews = 1_000_000
 
-    public func validate(field: String) throws {
-        try Validate.uuid(mutationId, field: field + "/mutationId")
-        guard [card != nil, bookmark != nil, unbookmark != nil].filter({ $0 }).count == 1 else {
-            throw EventValidationError(field: field, "must have exactly one of card, bookmark, unbookmark")
+    /// Checks the record; a failure names its field under `path` (built only then: a batch of 500
+    /// valid records allocates no error paths).
+    public func validate(within path: @autoclosure () -> String) throws {
+        do { try check() } catch var error as EventValidationError {
+            error.field = path() + error.field
+            throw error
+        }
+    }
+
+    private func check() throws {
+        try Validate.uuid(mutationId, field: "/mutationId")
+        guard (card == nil ? 0 : 1) + (bookmark == nil ? 0 : 1) + (unbookmark == nil ? 0 : 1) == 1 else {
+            throw EventValidationError(field: "", "must have exactly one of card, bookmark, unbookmark")
         }
         if let card {
-            try Validate.length(card.deck, 1...40, field: field + "/card/deck")
+            try Validate.length(card.deck, 1...40, field: "/card/deck")
             guard card.deck.utf8.allSatisfy(Validate.CharacterClass.lowerAlphanumericDash.contains) else {
-                throw EventValidationError(field: field + "/card/deck", "must be lowercase letters, digits and dashes")
+                throw EventValidationError(field: "/card/deck", "must be lowercase letters, digits and dashes")
             }
             guard (1...Self.maxQuestionId).contains(card.questionId) else {
-                throw EventValidationError(field: field + "/card/questionId", "must be 1 to \(Self.maxQuestionId)")
+                throw EventValidationError(field: "/card/questionId", "must be 1 to \(Self.maxQuestionId)")
             }
             guard (0...Self.maxViews).contains(card.timesViewed) else {
-                throw EventValidationError(field: field + "/card/timesViewed", "must be 0 to \(Self.maxViews)")
+                throw EventValidationError(field: "/card/timesViewed", "must be 0 to \(Self.maxViews)")
             }
-            if let lastViewed = card.lastViewed { try Validate.timestamp(lastViewed, field: field + "/card/lastViewed") }
-            try Validate.timestamp(card.changedAt, field: field + "/card/changedAt")
+            if let lastViewed = card.lastViewed { try Validate.timestamp(lastViewed, field: "/card/lastViewed") }
+            try Validate.timestamp(card.changedAt, field: "/card/changedAt")
         }
         if let bookmark {
-            try Validate.uuid(bookmark.bookmarkId, field: field + "/bookmark/bookmarkId")
-            try Validate.length(bookmark.documentId, 1...100, field: field + "/bookmark/documentId")
-            if let section = bookmark.sectionId { try Validate.length(section, 1...100, field: field + "/bookmark/sectionId") }
-            try Validate.timestamp(bookmark.createdAt, field: field + "/bookmark/createdAt")
+            try Validate.uuid(bookmark.bookmarkId, field: "/bookmark/bookmarkId")
+            try Validate.length(bookmark.documentId, 1...100, field: "/bookmark/documentId")
+            if let section = bookmark.sectionId { try Validate.length(section, 1...100, field: "/bookmark/sectionId") }
+            try Validate.timestamp(bookmark.createdAt, field: "/bookmark/createdAt")
         }
         if let unbookmark {
-            try Validate.count(unbookmark.bookmarkIds, 1...100, field: field + "/unbookmark/bookmarkIds")
-            for (i, id) in unbookmark.bookmarkIds.enumerated() { try Validate.uuid(id, field: field + "/unbookmark/bookmarkIds/\(i)") }
+            try Validate.count(unbookmark.bookmarkIds, 1...100, field: "/unbookmark/bookmarkIds")
+            for (i, id) in unbookmark.bookmarkIds.enumerated() { try Validate.uuid(id, field: "/unbookmark/bookmarkIds/\(i)") }
         }
     }
 

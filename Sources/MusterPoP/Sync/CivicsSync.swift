@@ -99,7 +99,7 @@ public struct CivicsSync: Sendable {
                 record.bookmark = bookmark
             }
             if let ids = record.unbookmark?.bookmarkIds { record.unbookmark?.bookmarkIds = ids.map { $0.lowercased() } }
-            try record.validate(field: field)
+            try record.validate(within: field)
             return .success(record)
         } catch let error as EventValidationError {
             return .failure(error)
