@@ -1,5 +1,4 @@
 public import Foundation
-import MusterJSON
 
 /// Snapshot and checkpoint of a projection, saved together in one file so they never disagree.
 public struct Snapshot<State: Codable & Sendable>: Codable, Sendable {
@@ -28,9 +27,7 @@ public struct SnapshotStore: Sendable {
         let file = url(name: name, version: version)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         do {
-            var decoder = JSONBytesDecoder()
-            decoder.limits.maxBytes = max(decoder.limits.maxBytes, data.count) // our own file: as large as the state
-            return try decoder.decode(Snapshot<State>.self, from: Array(data))
+            return try JSONDecoder().decode(Snapshot<State>.self, from: data)
         } catch {
             throw SnapshotError(message: "snapshot \(file.path) is unreadable (\(error)); remove it or run `muster replay \(name)`")
         }
@@ -38,9 +35,9 @@ public struct SnapshotStore: Sendable {
 
     public func save<State: Codable & Sendable>(_ snapshot: Snapshot<State>) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // MusterJSON's encoder (sorted keys, like the log): a big fold's snapshot is written every
-        // few seconds while it folds, and Foundation's encoder made that a third of the fold's CPU.
-        let data = try JSONBytesEncoder().encodeData(snapshot)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(snapshot)
         let target = url(name: snapshot.projection, version: snapshot.version)
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
