@@ -5,5 +5,6 @@ extension HTTPField.Name {
     /// A client's retry key for a write: the same key makes the same event (one, however often sent).
     public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     /// The scheme a client used to reach the gateway (nginx sets it), for links the server hands out.
+    // The unwrap cannot fail: "X-Forwarded-Proto" is a literal token, a valid field name.
     public static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }
