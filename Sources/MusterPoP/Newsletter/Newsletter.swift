@@ -1,6 +1,5 @@
 import Crypto
 public import Foundation
-import GRDB
 import MusterEvents
 public import MusterLog
 public import MusterPlatform
@@ -70,11 +69,11 @@ public struct Newsletter: Sendable {
         let now = Timestamp.millis(received)
         guard signed <= now + EventClock.tolerance else { throw PoPError(.invalidField("signupDate"), "signupDate is in the future") }
 
-        if let stored = try await read({ try NewsletterTables.bySignup(signupId, in: $0) }) {
+        if let stored = try await runner.tables("the newsletter", { try NewsletterTables.bySignup(signupId, in: $0) }) {
             return .alreadyStored(unsubscribeToken: try await token(stored.subscriberId), live: stored.isLive)
         }
         let emailKey = try await people.keyedHash("pop-newsletter\n\(org.slug)\n\(AccountRules.normalisedEmail(email))")
-        let latest = try await read { try NewsletterTables.latest(emailKey: emailKey, in: $0) }
+        let latest = try await runner.tables("the newsletter") { try NewsletterTables.latest(emailKey: emailKey, in: $0) }
         if latest?.isLive == true { return .duplicate }
 
         let subscriberId = UUID().uuidString.lowercased()
@@ -95,7 +94,7 @@ public struct Newsletter: Sendable {
         if result.duplicate {
             // The same signup id raced itself: the first one's subscriber is the one.
             try? await people.vault.forget(subscriberId)
-            guard let stored = try await read({ try NewsletterTables.bySignup(signupId, in: $0) }) else {
+            guard let stored = try await runner.tables("the newsletter", { try NewsletterTables.bySignup(signupId, in: $0) }) else {
                 throw PoPError(.notReady, "that signup is being stored; try again in a moment")
             }
             return .alreadyStored(unsubscribeToken: try await token(stored.subscriberId), live: stored.isLive)
@@ -107,7 +106,7 @@ public struct Newsletter: Sendable {
     /// harmless. Returns the organisation's name for the confirmation page.
     public func unsubscribe(token: String) async throws -> String {
         let subscriberId = try await subscriber(fromToken: token)
-        guard let stored = try await read({ try NewsletterTables.bySubscriber(subscriberId, in: $0) }) else {
+        guard let stored = try await runner.tables("the newsletter", { try NewsletterTables.bySubscriber(subscriberId, in: $0) }) else {
             throw PoPError(.notFound, "that unsubscribe link names no subscription")
         }
         if stored.isLive {
@@ -133,7 +132,7 @@ public struct Newsletter: Sendable {
         var cursor: UInt64 = 0
         while true {
             let after = cursor
-            let page = try await read { try NewsletterTables.livePage(org: org, after: after, limit: pageSize, in: $0) }
+            let page = try await runner.tables("the newsletter") { try NewsletterTables.livePage(org: org, after: after, limit: pageSize, in: $0) }
             guard let last = page.last else { return }
             var text = ""
             for row in page {
@@ -171,13 +170,6 @@ public struct Newsletter: Sendable {
             throw PoPError(.invalidField("token"), "that unsubscribe link is not one this server made")
         }
         return subscriberId
-    }
-
-    func read<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
-        guard let value = try await runner.readTables(body) else {
-            throw PoPError(.notReady, "the newsletter is still opening; try again in a moment")
-        }
-        return value
     }
 }
 

@@ -1,6 +1,5 @@
 import Crypto
 public import Foundation
-import GRDB
 public import MusterEvents
 public import MusterLog
 
@@ -112,7 +111,7 @@ public struct CivicsSync: Sendable {
     /// for cursor 0), merged across its person's installs when linked.
     public func pull(installId: String, since cursor: UInt64) async throws -> ProgressPull {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
-        guard let view = try await tables({ try PoPTables.view(of: installId, in: $0) }) else {
+        guard let view = try await runner.tables("progress", { try PoPTables.view(of: installId, in: $0) }) else {
             return ProgressPull(cursor: cursor, full: cursor == 0, linked: false)
         }
         let full = cursor == 0 || view.reset > cursor
@@ -136,24 +135,16 @@ public struct CivicsSync: Sendable {
 
     public func link(installId: String, personId: String) async throws {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
-        if try await tables({ try PoPTables.personId(of: installId, in: $0) }) == personId { return }
+        if try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) }) == personId { return }
         let result = try await log.append(InstallLinked(installId: installId, personId: personId), options: AppendOptions(actor: "person:\(personId)"))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
     }
 
     public func unlink(installId: String, actor: String) async throws {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
-        guard try await tables({ try PoPTables.personId(of: installId, in: $0) }) != nil else { return }
+        guard try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) }) != nil else { return }
         let result = try await log.append(InstallUnlinked(installId: installId), options: AppendOptions(actor: actor))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
-    }
-
-    /// Reads the sync fold's tables, or says to try again while they are still opening.
-    func tables<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
-        guard let value = try await runner.readTables(body) else {
-            throw PoPError(.notReady, "progress is still opening; try again in a moment")
-        }
-        return value
     }
 }
 
