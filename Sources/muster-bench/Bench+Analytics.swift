@@ -70,10 +70,7 @@ extension Bench {
         func run() async throws {
             let now = Timestamp.string(millis: Int64(Date().timeIntervalSince1970 * 1000))
             let bodies = (0..<batches).map { ByteBuffer(string: Bench.analyticsBatch($0, sentAt: now)) }
-            var configuration = HTTPClient.Configuration()
-            configuration.httpVersion = .http1Only
-            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let client = Bench.client(connections)
             let next = Counter(), accepted = Counter()
             let start = ContinuousClock.now
             do {
