@@ -140,7 +140,7 @@ public enum APNsStandIn {
     public static func application(host: String, port: Int, certificate: String, key: String, recorder: Recorder,
                                    publicKey: P256.Signing.PublicKey?) throws -> some ApplicationProtocol {
         let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-        let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .file(key))
+        let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
         return Application(router: router(recorder: recorder, publicKey: publicKey), server: try .http2Upgrade(tlsConfiguration: tls),
                            configuration: .init(address: .hostname(host, port: port), serverName: "apns-standin"))
     }
