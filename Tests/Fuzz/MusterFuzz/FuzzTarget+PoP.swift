@@ -8,6 +8,12 @@ extension FuzzTarget {
     /// PoP's sync batch: the body, each change's check and clock correction, and the merge of what
     /// passes (applying a change twice must give what applying it once gives).
     static func pop(_ bytes: [UInt8]) {
+        // The same bytes as an unsubscribe token (a query parameter anyone can send): the shape
+        // check never traps, and a token it takes is a UUID, a dot and 64 lowercase hex digits.
+        let token = String(decoding: bytes.prefix(256), as: UTF8.self)
+        if Newsletter.isTokenShaped(token) { require(token.utf8.count == 101, "a token-shaped string is 101 bytes") }
+        // And as a signup body: it decodes or is refused, never traps.
+        _ = try? JSONBytesDecoder().decode(SignupRequest.self, from: bytes)
         guard let request = try? JSONBytesDecoder().decode(ChangesRequest.self, from: bytes),
               let clock = EventClock(sentAt: request.sentAt, receivedMillis: 1_795_000_000_000) else { return }
         var once = LearnerProgress(), twice = LearnerProgress()
