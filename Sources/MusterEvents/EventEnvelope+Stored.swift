@@ -16,13 +16,15 @@ extension EventEnvelope {
     public static func decodeStored(_ bytes: Data) throws -> EventEnvelope {
         try bytes.withUnsafeBytes { raw in
             try EventCatalog.decoder.withFields(of: raw) { fields in
+                // Read in the stored (sorted) order: each lookup then compares one key.
                 func required(_ key: String) throws -> String { try fields.required(fields.string(key), key) }
-                return EventEnvelope(
-                    specversion: try required("specversion"), id: try required("id"), source: try required("source"),
-                    type: try required("type"), subject: try required("subject"), time: try required("time"),
-                    datacontenttype: try required("datacontenttype"), dataschema: try required("dataschema"),
-                    traceparent: try fields.string("traceparent"), actor: try fields.string("actor"),
-                    data: try data(fields))
+                let (actor, data) = (try fields.string("actor"), try data(fields))
+                let (datacontenttype, dataschema, id) = (try required("datacontenttype"), try required("dataschema"), try required("id"))
+                let (source, specversion, subject) = (try required("source"), try required("specversion"), try required("subject"))
+                let (time, traceparent, type) = (try required("time"), try fields.string("traceparent"), try required("type"))
+                return EventEnvelope(specversion: specversion, id: id, source: source, type: type, subject: subject, time: time,
+                                     datacontenttype: datacontenttype, dataschema: dataschema, traceparent: traceparent, actor: actor,
+                                     data: data)
             }
         }
     }

@@ -95,16 +95,18 @@ public enum Validate {
     /// A lowercase UUID as Muster writes ids of people, organisations and sessions
     /// (`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`).
     public static func uuid(_ value: String, field: String) throws {
-        // Walks the UTF-8 in place: every event's ids pass here, and a copy per call showed in profiles.
-        var ok = value.utf8.count == 36, index = 0
-        if ok {
-            for byte in value.utf8 {
-                let dash = index == 8 || index == 13 || index == 18 || index == 23
-                guard dash ? byte == UInt8(ascii: "-") : CharacterClass.lowerHex.contains(byte) else { ok = false; break }
-                index += 1
-            }
+        // Reads the UTF-8 in place: every event's ids pass here, and a copy per call showed in profiles.
+        var value = value
+        guard value.withUTF8(isUUID) else { throw EventValidationError(field: field, "must be a lowercase UUID") }
+    }
+
+    static func isUUID(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count == 36 else { return false }
+        for i in 0..<36 {
+            let dash = i == 8 || i == 13 || i == 18 || i == 23
+            guard dash ? b[i] == UInt8(ascii: "-") : CharacterClass.lowerHex.contains(b[i]) else { return false }
         }
-        guard ok else { throw EventValidationError(field: field, "must be a lowercase UUID") }
+        return true
     }
 
     /// Standard base64 with padding (`^[A-Za-z0-9+/]+={0,2}$`), `range` characters long.
@@ -123,25 +125,26 @@ public enum Validate {
     /// RFC 3339 date-time in UTC with a `Z`, as Muster writes them (`2026-02-10T19:23:45Z`,
     /// optionally with up to 9 fraction digits): `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$`.
     public static func timestamp(_ value: String, field: String) throws {
-        let utf8 = value.utf8
-        var ok = utf8.count >= 20 && utf8.last == UInt8(ascii: "Z"), index = 0, fraction = 0
-        if ok {
-            for byte in utf8.dropLast() {
-                switch index {
-                case 4, 7: ok = byte == UInt8(ascii: "-")
-                case 10: ok = byte == UInt8(ascii: "T")
-                case 13, 16: ok = byte == UInt8(ascii: ":")
-                case 0..<19: ok = CharacterClass.digit.contains(byte)
-                case 19: ok = byte == UInt8(ascii: ".")
-                default: ok = CharacterClass.digit.contains(byte); fraction += 1
-                }
-                guard ok else { break }
-                index += 1
+        // In place, one pass for the shape and one for the calendar: a synced batch of 500
+        // flashcards carries a thousand of these.
+        var value = value
+        guard value.withUTF8(isUTCTimestamp) else { throw EventValidationError(field: field, "must be an RFC 3339 UTC timestamp") }
+    }
+
+    static func isUTCTimestamp(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        // After the seconds: nothing, or a dot and 1 to 9 digits; then the `Z`.
+        guard b.count == 20 || (22...30).contains(b.count), b[b.count - 1] == UInt8(ascii: "Z") else { return false }
+        for i in 0..<(b.count - 1) {
+            let byte = b[i]
+            switch i {
+            case 4, 7: guard byte == UInt8(ascii: "-") else { return false }
+            case 10: guard byte == UInt8(ascii: "T") else { return false }
+            case 13, 16: guard byte == UInt8(ascii: ":") else { return false }
+            case 19: guard byte == UInt8(ascii: ".") else { return false }
+            default: guard CharacterClass.digit.contains(byte) else { return false }
             }
-            // After the seconds: nothing, or a dot and 1 to 9 digits.
-            ok = ok && (index == 19 || (1...9).contains(fraction))
         }
         // The shape alone lets `2026-02-31` through; the calendar must have the day.
-        guard ok, Timestamp.millis(value) != nil else { throw EventValidationError(field: field, "must be an RFC 3339 UTC timestamp") }
+        return Timestamp.millis(utf8: b) != nil
     }
 }

@@ -8,16 +8,16 @@ public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable
     public let aggregate: String
     public let event: String
     public let major: Int
+    /// `platform.apikey.issued.v1`; spelled once, since every decoded event compares its `type` with it.
+    public let description: String
 
     public init(app: String, aggregate: String, event: String, major: Int) {
         self.app = app
         self.aggregate = aggregate
         self.event = event
         self.major = major
+        description = "\(app).\(aggregate).\(event).v\(major)"
     }
-
-    /// `platform.apikey.issued.v1`
-    public var description: String { "\(app).\(aggregate).\(event).v\(major)" }
     /// `platform.apikey.issued`, the same across majors.
     public var family: String { "\(app).\(aggregate).\(event)" }
 

@@ -37,31 +37,41 @@ public struct JSONBytesDecoder: Sendable {
     }
 }
 
-/// A coding key for array positions and `super`.
-struct JSONKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
+/// A coding key for array positions and `super`. An enum of one payload, so that it fits an
+/// existential's inline buffer: a struct of a `String` and an `Int?` did not, and every field read
+/// boxed its key on the heap. An array position's text is made only when an error asks for it.
+enum JSONKey: CodingKey {
+    case name(String)
+    case position(Int)
 
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        intValue = nil
+    init(stringValue: String) { self = .name(stringValue) }
+    init(intValue: Int) { self = .position(intValue) }
+
+    var stringValue: String {
+        switch self {
+        case .name(let name): name
+        case .position(let position): "\(position)"
+        }
     }
 
-    init(intValue: Int) {
-        stringValue = "\(intValue)"
-        self.intValue = intValue
+    var intValue: Int? {
+        guard case .position(let position) = self else { return nil }
+        return position
     }
 
     static let `super` = JSONKey(stringValue: "super")
 }
 
 /// The decoder of one value (the token at `index`). Nested values get their own, linked to their
-/// parent, so the coding path is made only when an error needs it.
+/// parent, so the coding path is made only when an error needs it. Used by one decode call on
+/// one thread, as `Decoder`s are.
 final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     let document: JSONDocument
     let index: Int
     let parent: TapeDecoder?
     let key: (any CodingKey)?
+    /// Where the next key lookup in this decoder's object starts.
+    var cursor = MemberCursor()
 
     init(document: JSONDocument, index: Int, parent: TapeDecoder?, key: (any CodingKey)?) {
         self.document = document

@@ -45,14 +45,21 @@ struct JSONDocument {
     }
 
     /// The index of the value under the key spelled `name` (UTF-8) in the object at `object`:
-    /// a walk over its members comparing bytes in place (objects in events are small).
-    func value(forKey name: String, inObject object: Int) -> Int? {
+    /// a walk over its members comparing bytes in place (objects in events are small). The walk
+    /// starts after the member `cursor` found last and wraps around: readers mostly ask for keys
+    /// in the order they are stored, and then each lookup compares one key.
+    func value(forKey name: String, inObject object: Int, cursor: inout MemberCursor) -> Int? {
+        let count = Int(tokens[object].count)
         var name = name
         return name.withUTF8 { utf8 in
-            var at = object + 1
-            for _ in 0..<tokens[object].count {
-                if key(at, equals: utf8) { return at + 1 }
-                at = next(after: at + 1)
+            var (at, position) = cursor.object == object && cursor.position < count ? (cursor.key, cursor.position) : (object + 1, 0)
+            for _ in 0..<count {
+                let following = next(after: at + 1)
+                if key(at, equals: utf8) {
+                    cursor = MemberCursor(object: object, key: following, position: position + 1)
+                    return at + 1
+                }
+                (at, position) = position + 1 < count ? (following, position + 1) : (object + 1, 0)
             }
             return nil
         }
@@ -108,4 +115,12 @@ struct JSONDocument {
         }
         out.append(contentsOf: UTF8.encode(value).map(Array.init) ?? [])
     }
+}
+
+/// Where the next key lookup in an object starts: the key token after the member found last, and
+/// its position among the object's members.
+struct MemberCursor {
+    var object = -1
+    var key = 0
+    var position = 0
 }

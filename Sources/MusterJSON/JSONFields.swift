@@ -66,7 +66,8 @@ public struct JSONFields {
     /// The value's token under `key`, unless missing or null.
     private func find(_ key: String) -> Int? {
         let document = decoder.document
-        guard let index = document.value(forKey: key, inObject: decoder.index), document.tokens[index].kind != .null else { return nil }
+        guard let index = document.value(forKey: key, inObject: decoder.index, cursor: &decoder.cursor),
+              document.tokens[index].kind != .null else { return nil }
         return index
     }
 }
