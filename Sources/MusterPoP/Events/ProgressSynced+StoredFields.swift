@@ -6,30 +6,31 @@ public import MusterJSON
 // conformance on random payloads.
 
 extension ProgressSynced: StoredFieldsDecodable {
+    // Members are read in their stored (sorted) order: each lookup then compares one key.
     public init(storedFields fields: JSONFields) throws {
+        let changes = try fields.required(fields.objects("changes", ProgressRecord.init(storedFields:)), "changes")
         self.init(installId: try fields.required(fields.string("installId"), "installId"),
-                  org: try fields.required(fields.string("org"), "org"),
-                  changes: try fields.required(fields.objects("changes", ProgressRecord.init(storedFields:)), "changes"))
+                  org: try fields.required(fields.string("org"), "org"), changes: changes)
     }
 }
 
 extension ProgressRecord {
     init(storedFields fields: JSONFields) throws {
-        self.init(mutationId: try fields.required(fields.string("mutationId"), "mutationId"),
-                  card: try fields.object("card").map { card in
-                      Card(deck: try card.required(card.string("deck"), "deck"),
-                           questionId: try card.required(card.int("questionId"), "questionId"),
-                           timesViewed: try card.required(card.int("timesViewed"), "timesViewed"),
-                           lastViewed: try card.string("lastViewed"),
-                           isMarkedKnown: try card.required(card.bool("isMarkedKnown"), "isMarkedKnown"),
-                           changedAt: try card.required(card.string("changedAt"), "changedAt"))
-                  },
-                  bookmark: try fields.object("bookmark").map { bookmark in
-                      Bookmark(bookmarkId: try bookmark.required(bookmark.string("bookmarkId"), "bookmarkId"),
-                               documentId: try bookmark.required(bookmark.string("documentId"), "documentId"),
-                               sectionId: try bookmark.string("sectionId"),
-                               createdAt: try bookmark.required(bookmark.string("createdAt"), "createdAt"))
-                  },
+        let bookmark = try fields.object("bookmark").map { bookmark in
+            let (bookmarkId, createdAt) = (try bookmark.required(bookmark.string("bookmarkId"), "bookmarkId"),
+                                           try bookmark.required(bookmark.string("createdAt"), "createdAt"))
+            return Bookmark(bookmarkId: bookmarkId, documentId: try bookmark.required(bookmark.string("documentId"), "documentId"),
+                            sectionId: try bookmark.string("sectionId"), createdAt: createdAt)
+        }
+        let card = try fields.object("card").map { card in
+            let (changedAt, deck) = (try card.required(card.string("changedAt"), "changedAt"), try card.required(card.string("deck"), "deck"))
+            let (isMarkedKnown, lastViewed) = (try card.required(card.bool("isMarkedKnown"), "isMarkedKnown"), try card.string("lastViewed"))
+            return Card(deck: deck, questionId: try card.required(card.int("questionId"), "questionId"),
+                        timesViewed: try card.required(card.int("timesViewed"), "timesViewed"),
+                        lastViewed: lastViewed, isMarkedKnown: isMarkedKnown, changedAt: changedAt)
+        }
+        let mutationId = try fields.required(fields.string("mutationId"), "mutationId")
+        self.init(mutationId: mutationId, card: card, bookmark: bookmark,
                   unbookmark: try fields.object("unbookmark").map { Unbookmark(bookmarkIds: try $0.decode([String].self, "bookmarkIds")) })
     }
 }
