@@ -50,32 +50,45 @@ public enum CivicsProjection: Projection {
 
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
         guard let synced = event.payload as? ProgressSynced else { return }
-        // Taken out of the dictionary while it changes: its cards are then not copied on every event.
+        // The install's and its organisation's parts are taken out of their dictionaries while
+        // they change: nothing is then copied on write, and each card costs one lookup a table.
         var install = state.installs.removeValue(forKey: synced.installId) ?? Install(org: synced.org)
         let org = install.org
+        var questions = state.questions.removeValue(forKey: org) ?? [:]
+        var active = state.active.removeValue(forKey: org) ?? [:]
+        defer {
+            state.installs[synced.installId] = install
+            state.questions[org] = questions
+            state.active[org] = active
+        }
         for record in synced.changes {
             guard let change = record.change, case .card(let card) = change else { continue }
-            let key = LearnerProgress.CardKey(deck: card.deck, questionId: card.questionId)
-            let old = install.cards[key]
-            var new = old ?? Card(views: 0, known: false, stamp: .min)
-            new.views = max(new.views, card.timesViewed)
-            if card.changedAt > new.stamp || (card.changedAt == new.stamp && card.isMarkedKnown) {
-                (new.known, new.stamp) = (card.isMarkedKnown, card.changedAt)
-            }
-            install.cards[key] = new
-            var question = state.questions[org, default: [:]][card.deck, default: [:]][card.questionId] ?? Question()
-            if old == nil { question.devices += 1 }
-            if (old?.views ?? 0) == 0 && new.views > 0 { question.viewers += 1 }
-            question.views += new.views - (old?.views ?? 0)
+            var old: Card?
+            let new: Card = {
+                var new = $0 ?? Card(views: 0, known: false, stamp: .min)
+                old = $0
+                new.views = max(new.views, card.timesViewed)
+                if card.changedAt > new.stamp || (card.changedAt == new.stamp && card.isMarkedKnown) {
+                    (new.known, new.stamp) = (card.isMarkedKnown, card.changedAt)
+                }
+                $0 = new
+                return new
+            }(&install.cards[LearnerProgress.CardKey(deck: card.deck, questionId: card.questionId)])
             let delta = (new.known ? 1 : 0) - ((old?.known ?? false) ? 1 : 0)
-            question.known += delta
-            install.known[card.deck, default: 0] += delta
-            state.questions[org, default: [:]][card.deck, default: [:]][card.questionId] = question
+            count(&questions[card.deck, default: [:]][card.questionId, default: Question()], old: old, new: new, known: delta)
+            if delta != 0 { install.known[card.deck, default: 0] += delta }
             if card.timesViewed > 0 || card.isMarkedKnown {
-                studied(on: Int((card.lastViewed ?? card.changedAt) / 86_400_000), install: &install, active: &state.active[org, default: [:]])
+                studied(on: Int((card.lastViewed ?? card.changedAt) / 86_400_000), install: &install, active: &active)
             }
         }
-        state.installs[synced.installId] = install
+    }
+
+    /// A question's counts once one device's record of it moved from `old` to `new`.
+    private static func count(_ question: inout Question, old: Card?, new: Card, known delta: Int) {
+        if old == nil { question.devices += 1 }
+        if (old?.views ?? 0) == 0 && new.views > 0 { question.viewers += 1 }
+        question.views += new.views - (old?.views ?? 0)
+        question.known += delta
     }
 
     /// Counts the install once for `day`. Only the latest `maxDays` days are remembered per
