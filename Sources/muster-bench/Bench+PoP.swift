@@ -169,6 +169,45 @@ extension Bench {
         }
     }
 
+    /// Where the civics rebuild's time goes, without the log: µs an event to decode and validate a
+    /// stored synced event (as `pop-load` writes them), and to apply it to the civics fold.
+    struct PoPFoldCost: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pop-fold-cost")
+        @Option var count = 200_000
+        @Option var changes = 4
+        @Flag(help: "Only decode, twenty times over, for a profile.") var profile = false
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            let now = Date()
+            try await Bench.withBenchLog(common) { log in
+                let messages = try (0..<count).map { i -> OutgoingMessage in
+                    let at = Timestamp.string(millis: Timestamp.millis(now) - Int64(count - i) * 2_000)
+                    let records = (0..<changes).map { c -> ProgressRecord in
+                        let question = (i * 7 + c * 13) % 100 + 1
+                        return ProgressRecord(mutationId: Bench.popID(3 + c, i), card: .init(deck: c % 2 == 0 ? "us-civics" : "sd-civics",
+                            questionId: question, timesViewed: i / 10_000 + 1, lastViewed: at, isMarkedKnown: (i + question) % 3 != 0, changedAt: at))
+                    }
+                    return try log.prepare(ProgressSynced(installId: Bench.popID(1, i % 10_000), org: "pop-sd", changes: records))
+                }
+                if profile {
+                    for round in 0..<20 {
+                        for (i, m) in messages.enumerated() { _ = try log.catalog.decode(subject: m.subject, sequence: UInt64(round * count + i + 1), payload: m.payload) }
+                    }
+                    return
+                }
+                var start = ContinuousClock.now
+                let events = try messages.enumerated().map { i, m in try log.catalog.decode(subject: m.subject, sequence: UInt64(i + 1), payload: m.payload) }
+                let decode = (ContinuousClock.now - start).seconds
+                var state = CivicsProjection.initialState
+                start = ContinuousClock.now
+                for event in events { try CivicsProjection.apply(event, to: &state) }
+                let apply = (ContinuousClock.now - start).seconds
+                func us(_ seconds: Double) -> String { String(format: "%.2f", seconds / Double(count) * 1e6) }
+                print(#"{"count": \#(count), "decode_us": \#(us(decode)), "apply_us": \#(us(apply)), "installs": \#(state.installs.count)}"#)
+            }
+        }
+    }
+
     static func client(_ connections: Int) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.httpVersion = .http1Only
