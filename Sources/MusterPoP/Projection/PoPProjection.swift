@@ -22,9 +22,10 @@ public enum PoPProjection: TableProjection {
         switch event.payload {
         case let synced as ProgressSynced:
             if try PoPTables.addInstall(synced.installId, in: db) { state.installs += 1 }
+            let upserts = try PoPTables.Upserts(db)
             for record in synced.changes {
                 guard let change = record.change else { continue } // validated before the append; never nil here
-                try PoPTables.apply(change, install: synced.installId, sequence: event.sequence, in: db)
+                try PoPTables.apply(change, install: synced.installId, sequence: event.sequence, with: upserts)
             }
         case let linked as InstallLinked:
             if try PoPTables.addInstall(linked.installId, in: db) { state.installs += 1 }

@@ -42,40 +42,61 @@ public enum PoPTables {
     /// a bookmark id's smallest contents, a remove that stays whatever comes after it.
     /// (SQLite evaluates every `SET` expression on the row as it was.)
     static func apply(_ change: ProgressChange, install: String, sequence: UInt64, in db: Database) throws {
+        try apply(change, install: install, sequence: sequence, with: Upserts(db))
+    }
+
+    static func apply(_ change: ProgressChange, install: String, sequence: UInt64, with upserts: Upserts) throws {
         let seq = Int64(sequence)
         switch change {
         case .card(let c):
-            try db.cachedStatement(sql: """
-                INSERT INTO cards (install_id, deck, question_id, views, last_viewed, known, known_at, changed_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (install_id, deck, question_id) DO UPDATE SET
-                  views = max(views, excluded.views),
-                  last_viewed = CASE WHEN last_viewed IS NULL THEN excluded.last_viewed
-                                     WHEN excluded.last_viewed IS NULL THEN last_viewed
-                                     ELSE max(last_viewed, excluded.last_viewed) END,
-                  known = CASE WHEN excluded.known_at > known_at THEN excluded.known
-                               WHEN excluded.known_at = known_at THEN max(known, excluded.known)
-                               ELSE known END,
-                  known_at = max(known_at, excluded.known_at),
-                  changed_seq = excluded.changed_seq
-                """).execute(arguments: [install, c.deck, c.questionId, c.timesViewed, c.lastViewed, c.isMarkedKnown, c.changedAt, seq])
+            try upserts.card.execute(arguments: [install, c.deck, c.questionId, c.timesViewed, c.lastViewed, c.isMarkedKnown, c.changedAt, seq])
         case .bookmarkAdded(let b):
-            let smaller = "document_id IS NULL OR (excluded.document_id, coalesce(excluded.section_id, ''), excluded.created_at) < (document_id, coalesce(section_id, ''), created_at)"
-            try db.cachedStatement(sql: """
-                INSERT INTO bookmarks (install_id, bookmark_id, document_id, section_id, created_at, changed_seq) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (install_id, bookmark_id) DO UPDATE SET
-                  document_id = CASE WHEN \(smaller) THEN excluded.document_id ELSE document_id END,
-                  section_id = CASE WHEN \(smaller) THEN excluded.section_id ELSE section_id END,
-                  created_at = CASE WHEN \(smaller) THEN excluded.created_at ELSE created_at END,
-                  changed_seq = excluded.changed_seq
-                """).execute(arguments: [install, b.bookmarkId, b.documentId, b.sectionId, b.createdAt, seq])
+            try upserts.bookmark.execute(arguments: [install, b.bookmarkId, b.documentId, b.sectionId, b.createdAt, seq])
         case .bookmarksRemoved(let r):
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO bookmarks (install_id, bookmark_id, removed, changed_seq) VALUES (?, ?, 1, ?)
-                ON CONFLICT (install_id, bookmark_id) DO UPDATE SET removed = 1, changed_seq = excluded.changed_seq
-                """)
-            for id in r.bookmarkIds { try statement.execute(arguments: [install, id, seq]) }
+            for id in r.bookmarkIds { try upserts.unbookmark.execute(arguments: [install, id, seq]) }
         }
+    }
+
+    /// The three upserts, looked up once for all of an event's changes: finding a cached statement
+    /// by its SQL text hashes the text, which cost more per change than the upsert itself.
+    struct Upserts {
+        let card: Statement
+        let bookmark: Statement
+        let unbookmark: Statement
+
+        init(_ db: Database) throws {
+            card = try db.cachedStatement(sql: Self.cardSQL)
+            bookmark = try db.cachedStatement(sql: Self.bookmarkSQL)
+            unbookmark = try db.cachedStatement(sql: Self.unbookmarkSQL)
+        }
+
+        static let cardSQL = """
+            INSERT INTO cards (install_id, deck, question_id, views, last_viewed, known, known_at, changed_seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (install_id, deck, question_id) DO UPDATE SET
+              views = max(views, excluded.views),
+              last_viewed = CASE WHEN last_viewed IS NULL THEN excluded.last_viewed
+                                 WHEN excluded.last_viewed IS NULL THEN last_viewed
+                                 ELSE max(last_viewed, excluded.last_viewed) END,
+              known = CASE WHEN excluded.known_at > known_at THEN excluded.known
+                           WHEN excluded.known_at = known_at THEN max(known, excluded.known)
+                           ELSE known END,
+              known_at = max(known_at, excluded.known_at),
+              changed_seq = excluded.changed_seq
+            """
+        private static let smaller = "document_id IS NULL OR (excluded.document_id, coalesce(excluded.section_id, ''), excluded.created_at) < (document_id, coalesce(section_id, ''), created_at)"
+        static let bookmarkSQL = """
+            INSERT INTO bookmarks (install_id, bookmark_id, document_id, section_id, created_at, changed_seq) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (install_id, bookmark_id) DO UPDATE SET
+              document_id = CASE WHEN \(smaller) THEN excluded.document_id ELSE document_id END,
+              section_id = CASE WHEN \(smaller) THEN excluded.section_id ELSE section_id END,
+              created_at = CASE WHEN \(smaller) THEN excluded.created_at ELSE created_at END,
+              changed_seq = excluded.changed_seq
+            """
+        static let unbookmarkSQL = """
+            INSERT INTO bookmarks (install_id, bookmark_id, removed, changed_seq) VALUES (?, ?, 1, ?)
+            ON CONFLICT (install_id, bookmark_id) DO UPDATE SET removed = 1, changed_seq = excluded.changed_seq
+            """
     }
 
     /// Links the install to `personId` (nil: unlinks). Its view changes, and so do the views of
