@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 import MusterEvents
+import MusterJSON
 public import MusterPlatform
 public import MusterRuntime
 
@@ -20,7 +21,7 @@ public enum PoPRoutes {
             let installId = try context.parameters.require("installId").lowercased()
             let body = try await RequestJSON.decode(ChangesRequest.self, from: request, maxBody: maxBody)
             let (outcomes, cursor) = try await sync.push(installId: installId, org: body.org, sentAt: body.sentAt, changes: body.changes, received: Date())
-            return try JSONResponse.make(.ok, ChangesAnswer(body.changes, outcomes: outcomes, cursor: cursor))
+            return try JSONResponse.make(.ok, ChangesAnswer(body.changes, outcomes: outcomes, cursor: cursor), writtenBy: JSONBytesEncoder())
         }
         writes.post("/{installId}/link") { request, context in
             let installId = try context.parameters.require("installId").lowercased()
@@ -40,7 +41,7 @@ public enum PoPRoutes {
             guard let cursor = since.map({ UInt64($0) }) ?? 0 else {
                 throw PoPError(.invalidField("since"), "since must be a cursor from an earlier answer (a whole number)")
             }
-            return try JSONResponse.make(.ok, try await sync.pull(installId: installId, since: cursor))
+            return try JSONResponse.make(.ok, try await sync.pull(installId: installId, since: cursor), writtenBy: JSONBytesEncoder())
         }
     }
 }

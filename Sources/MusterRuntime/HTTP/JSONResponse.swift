@@ -1,5 +1,6 @@
 public import Foundation
 public import Hummingbird
+public import MusterJSON
 
 /// JSON answers with a chosen status (Hummingbird's `ResponseEncodable` always answers 200).
 public enum JSONResponse {
@@ -13,5 +14,14 @@ public enum JSONResponse {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(body))))
+    }
+
+    /// The same answer written by MusterJSON's encoder: for strings, whole numbers, booleans,
+    /// arrays and objects the bytes `encoder` writes, several times faster. For the big answers of
+    /// hot routes (a sync batch's 500 results); the others keep Foundation's.
+    public static func make(_ status: HTTPResponse.Status, _ body: some Encodable, writtenBy writer: JSONBytesEncoder, headers: HTTPFields = [:]) throws -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try writer.encode(body))))
     }
 }
