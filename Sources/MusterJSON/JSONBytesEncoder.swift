@@ -74,6 +74,12 @@ final class EncodingState {
         while !frames.isEmpty { close() }
     }
 
+    /// Closes container `id` and whatever was opened after it (nothing when it is closed already).
+    func close(_ id: Int) {
+        guard let depth = frames.lastIndex(where: { $0.id == id }) else { return }
+        while frames.count > depth { close() }
+    }
+
     private func close() {
         if valueExpected { writeEmptyObject() }
         guard let frame = frames.popLast() else { return }

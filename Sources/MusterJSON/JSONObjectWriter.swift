@@ -7,13 +7,50 @@ public struct JSONObjectWriter {
 
     public mutating func string(_ key: String, _ value: String?) throws {
         guard let value else { return }
-        do { try state.beginEntry(id, key: key) } catch { throw error.encodingError([JSONKey(stringValue: key)]) }
+        try begin(key)
         state.writeStringValue(value)
     }
 
+    public mutating func int(_ key: String, _ value: Int?) throws {
+        guard let value else { return }
+        try begin(key)
+        state.writeInteger(value)
+    }
+
+    public mutating func bool(_ key: String, _ value: Bool?) throws {
+        guard let value else { return }
+        try begin(key)
+        state.writeBool(value)
+    }
+
     public mutating func encode<T: Encodable>(_ key: String, _ value: T) throws {
-        do { try state.beginEntry(id, key: key) } catch { throw error.encodingError([JSONKey(stringValue: key)]) }
+        try begin(key)
         try state.encodeValue(value, parent: nil, key: JSONKey(stringValue: key))
+    }
+
+    /// A nested object whose members `body` writes.
+    public mutating func object(_ key: String, _ body: (inout JSONObjectWriter) throws -> Void) throws {
+        try begin(key)
+        var child = JSONObjectWriter(state: state, id: state.open(object: true))
+        try body(&child)
+        state.close(child.id)
+    }
+
+    /// An array of objects, one per element, whose members `body` writes.
+    public mutating func objects<S: Sequence>(_ key: String, _ elements: S, _ body: (inout JSONObjectWriter, S.Element) throws -> Void) throws {
+        try begin(key)
+        let array = state.open(object: false)
+        for element in elements {
+            do { _ = try state.beginElement(array) } catch { throw error.encodingError([JSONKey(stringValue: key)]) }
+            var child = JSONObjectWriter(state: state, id: state.open(object: true))
+            try body(&child, element)
+            state.close(child.id)
+        }
+        state.close(array)
+    }
+
+    private func begin(_ key: String) throws {
+        do { try state.beginEntry(id, key: key) } catch { throw error.encodingError([JSONKey(stringValue: key)]) }
     }
 }
 

@@ -2,8 +2,8 @@ public import MusterEvents
 public import MusterJSON
 
 // Synced batches are PoP's bulk of the log, and the sync and civics folds read every one: they
-// are read from the stored form by hand. CodecAgreementTests holds them equal to the Decodable
-// conformance on random payloads.
+// are read from and written to the stored form by hand. CodecAgreementTests holds them equal to
+// the Codable conformance (and the bytes to Foundation's) on random payloads.
 
 extension ProgressSynced: StoredFieldsDecodable {
     // Members are read in their stored (sorted) order: each lookup then compares one key.
@@ -14,7 +14,38 @@ extension ProgressSynced: StoredFieldsDecodable {
     }
 }
 
+extension ProgressSynced: StoredFieldsEncodable {
+    public func encodeStoredFields(_ object: inout JSONObjectWriter) throws {
+        try object.objects("changes", changes) { try $1.encodeStoredFields(&$0) }
+        try object.string("installId", installId)
+        try object.string("org", org)
+    }
+}
+
 extension ProgressRecord {
+    func encodeStoredFields(_ object: inout JSONObjectWriter) throws {
+        if let bookmark {
+            try object.object("bookmark") { b in
+                try b.string("bookmarkId", bookmark.bookmarkId)
+                try b.string("createdAt", bookmark.createdAt)
+                try b.string("documentId", bookmark.documentId)
+                try b.string("sectionId", bookmark.sectionId)
+            }
+        }
+        if let card {
+            try object.object("card") { c in
+                try c.string("changedAt", card.changedAt)
+                try c.string("deck", card.deck)
+                try c.bool("isMarkedKnown", card.isMarkedKnown)
+                try c.string("lastViewed", card.lastViewed)
+                try c.int("questionId", card.questionId)
+                try c.int("timesViewed", card.timesViewed)
+            }
+        }
+        try object.string("mutationId", mutationId)
+        if let unbookmark { try object.encode("unbookmark", unbookmark) }
+    }
+
     init(storedFields fields: JSONFields) throws {
         let bookmark = try fields.object("bookmark").map { bookmark in
             let (bookmarkId, createdAt) = (try bookmark.required(bookmark.string("bookmarkId"), "bookmarkId"),
