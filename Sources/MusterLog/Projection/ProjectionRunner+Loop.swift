@@ -11,7 +11,8 @@ extension ProjectionRunner {
     ///
     /// A fold that keeps tables commits batch N on the database's own thread while it waits for
     /// and decodes batch N + 1 here: on two cores the two halves of the work overlap. At most one
-    /// batch is in flight, and its state is taken before the next one starts from it.
+    /// batch is in flight, and its state is taken before the next one starts from it; the last
+    /// batch of a backlog is taken as soon as it commits.
     func foldBatches(idle: () async throws -> Next, folded: (_ count: Int, _ last: JetStreamMessage) -> Next) async throws {
         guard let tables = P.tables else {
             var iterator = batches()
@@ -41,6 +42,9 @@ extension ProjectionRunner {
                 return folded(batch.messages.count, last)
             }
             while !Task.isCancelled {
+                // A batch the server had nothing after is settled before waiting for the next one:
+                // its callers (a sync waiting to answer) must not wait for somebody else's append.
+                if inFlight?.pending == 0, try await settleInFlight() == .stop { return }
                 switch try await iterator.nextBatch(max: options.batch) {
                 case nil:
                     _ = try await settleInFlight()
