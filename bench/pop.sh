@@ -2,7 +2,8 @@
 # make bench, PoP part (issue 15), release build, a fresh nats-server for each row:
 #   1. sync batches of 500 changes over HTTP (`muster serve ingest`, 4 keep-alive connections; each
 #      batch checked change by change, corrected, stored as one event, folded before the answer) vs raw
-#      libnats async publish of as many events of the same stored size; target >= 0.5x.
+#      libnats async publish of as many events of the same stored size; target >= 0.5x. For scale,
+#      also the changes per second against raw publish of one small event per change (no target).
 #   2. a device catching up: one install's 10k changes (200 cards, 9,800 bookmarks) pulled since 0.
 #   3. the civics-progress fold rebuilt from sequence 1 over 1M synced events (4 flashcard records
 #      each, 10k installs) vs raw pull consume of 1M messages of the same size; target >= 0.5x.
@@ -36,6 +37,13 @@ echo "raw libnats: async publish of $BATCHES events of $batch_bytes bytes (a 500
 raw_batches=$(bench/out/raw_js "$url" "$BATCHES" "$batch_bytes")
 stop_nats
 
+# For scale: the same changes as one small event each (what a design without batch events would store).
+start_nats
+change_bytes=$(field "$($BENCH pop-size --changes 1 --nats-url "$url" 2>/dev/null)" event_bytes)
+echo "raw libnats: async publish of $((BATCHES * 500)) events of $change_bytes bytes (one change each)…"
+raw_changes=$(bench/out/raw_js "$url" "$((BATCHES * 500))" "$change_bytes")
+stop_nats
+
 start_nats
 port=$(free_port)
 MUSTER_NATS_URL="$url" MUSTER_DATA_DIR="$work/muster" MUSTER_HTTP_PORT="$port" MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off \
@@ -65,10 +73,11 @@ echo "raw libnats: pull consume of $EVENTS messages of $event_bytes bytes…"
 raw_consume=$(bench/out/raw_js "$url" "$EVENTS" "$event_bytes")
 stop_nats
 
-python3 - "$raw_batches" "$post" "$pull" "$replay" "$raw_consume" "$CHANGES" <<'PY'
+python3 - "$raw_batches" "$post" "$pull" "$replay" "$raw_consume" "$CHANGES" "$raw_changes" <<'PY'
 import json, sys, platform, os
 raw_batches, post, pull, replay, raw_consume = (json.loads(a) for a in sys.argv[1:6])
 changes = int(sys.argv[6])
+raw_changes = json.loads(sys.argv[7])
 rows = [
     ("sync: 500-change batches over HTTP vs raw publish", post["batches_per_sec"], raw_batches["publish_per_sec"], 0.5, "batches/s"),
     (f"civics rebuild ({changes} changes an event) vs raw consume", replay["replay_per_sec"], raw_consume["consume_per_sec"], 0.5, "events/s"),
@@ -81,6 +90,9 @@ for name, ours, base, target, unit in rows:
     print(f"{name:58} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}  ({unit})")
     results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratio": round(ratio, 3), "target": target})
 print(f"{'sync: changes stored per second over HTTP':58} {post['changes_per_sec']:>10,}")
+print(f"{'  for scale: raw publish of one small event per change':58} {raw_changes['publish_per_sec']:>10,} "
+      f"{post['changes_per_sec'] / raw_changes['publish_per_sec']:>7.2f}  (changes/s; no target)")
+results["sync_changes_vs_raw_small_events"] = {"muster_per_sec": post["changes_per_sec"], "raw_per_sec": raw_changes["publish_per_sec"]}
 print(f"{'pull of 10k changes since 0 (one install, 9,800 bookmarks)':58} {pull['pull_ms']:>8} ms  "
       f"({pull['answer_bytes']:,} bytes; {pull['changes_per_sec']:,} changes/s)")
 print(f"civics rebuild of {replay['count']:,} events: {replay['seconds']:.1f} s, peak RSS {replay['max_rss_mb']} MB, "
