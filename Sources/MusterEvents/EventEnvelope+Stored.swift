@@ -22,12 +22,13 @@ extension EventEnvelope {
     public static func decodeStored(_ bytes: Data) throws -> EventEnvelope {
         try bytes.withUnsafeBytes { raw in
             try EventCatalog.decoder.withFields(of: raw) { fields in
-                // Read in the stored (sorted) order: each lookup then compares one key.
+                // Read in the stored (sorted) order, each lookup then comparing one key; `data`
+                // last, so a text that is no envelope at all is named by a missing attribute.
                 func required(_ key: String) throws -> String { try fields.required(fields.string(key), key) }
-                let (actor, data) = (try fields.string("actor"), try data(fields))
-                let (datacontenttype, dataschema, id) = (try required("datacontenttype"), try required("dataschema"), try required("id"))
-                let (source, specversion, subject) = (try required("source"), try required("specversion"), try required("subject"))
-                let (time, traceparent, type) = (try required("time"), try fields.string("traceparent"), try required("type"))
+                let (actor, datacontenttype) = (try fields.string("actor"), try required("datacontenttype"))
+                let (dataschema, id, source) = (try required("dataschema"), try required("id"), try required("source"))
+                let (specversion, subject, time) = (try required("specversion"), try required("subject"), try required("time"))
+                let (traceparent, type, data) = (try fields.string("traceparent"), try required("type"), try data(fields))
                 return EventEnvelope(specversion: specversion, id: id, source: source, type: type, subject: subject, time: time,
                                      datacontenttype: datacontenttype, dataschema: dataschema, traceparent: traceparent, actor: actor,
                                      data: data)

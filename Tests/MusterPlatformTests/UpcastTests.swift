@@ -36,7 +36,7 @@ struct UpcastTests {
     @Test func decodingNamesWhatIsWrong() throws {
         let cases: [(String, String, String)] = [
             ("events.platform.apikey.key_0123456789abcdef.revoked.v2", "{not json", "/"),
-            ("events.platform.apikey.key_0123456789abcdef.revoked.v2", #"{"specversion":"1.0"}"#, "/id"),
+            ("events.platform.apikey.key_0123456789abcdef.revoked.v2", #"{"specversion":"1.0"}"#, "/datacontenttype: is required"),
             ("events.nope.thing.x.happened.v1", "{}", "unknown event type"),
             ("random.subject", "{}", "is not events."),
         ]
