@@ -25,6 +25,8 @@ final class StreamLimitStandIn: Sendable {
     /// Shared with the listener and every stream's handler.
     final class Recorder: Sendable {
         let counts = Mutex(Counts())
+        /// How long a push is held before its answer, in milliseconds.
+        let answerDelay = Atomic<Int64>(20)
         let connections = Mutex<[any Channel]>([])
     }
 
@@ -76,13 +78,16 @@ final class StreamLimitStandIn: Sendable {
     var counts: Counts { recorder.counts.withLock { $0 } }
     var connectionCount: Int { recorder.connections.withLock { $0.count } }
     func resetMost() { recorder.counts.withLock { $0.mostOpen = $0.open } }
+    /// Holds each push this long before answering: long enough, and a burst's streams stay open
+    /// for a test to see them however loaded the machine is.
+    func answer(after delay: Duration) { recorder.answerDelay.store(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000, ordering: .relaxed) }
 
     func close() async throws {
         for channel in recorder.connections.withLock({ $0 }) { try? await channel.close() }
         try await listener.close()
     }
 
-    /// One stream: counts it open at its head, answers 200 with an apns-id 20 ms after its end.
+    /// One stream: counts it open at its head, answers 200 with an apns-id a pause after its end.
     final class Answer: ChannelInboundHandler, Sendable {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
@@ -98,7 +103,7 @@ final class StreamLimitStandIn: Sendable {
                 break
             case .end:
                 let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
-                context.eventLoop.scheduleTask(in: .milliseconds(20)) {
+                context.eventLoop.scheduleTask(in: .milliseconds(recorder.answerDelay.load(ordering: .relaxed))) {
                     let (context, handler) = bound.value
                     handler.recorder.counts.withLock { $0.open -= 1; $0.answered += 1 }
                     let head = HTTPResponseHead(version: .http2, status: .ok, headers: ["apns-id": UUID().uuidString])
