@@ -63,17 +63,7 @@ public enum CivicsProjection: Projection {
         }
         for record in synced.changes {
             guard let change = record.change, case .card(let card) = change else { continue }
-            var old: Card?
-            let new: Card = {
-                var new = $0 ?? Card(views: 0, known: false, stamp: .min)
-                old = $0
-                new.views = max(new.views, card.timesViewed)
-                if card.changedAt > new.stamp || (card.changedAt == new.stamp && card.isMarkedKnown) {
-                    (new.known, new.stamp) = (card.isMarkedKnown, card.changedAt)
-                }
-                $0 = new
-                return new
-            }(&install.cards[LearnerProgress.CardKey(deck: card.deck, questionId: card.questionId)])
+            let (old, new) = merge(card, into: &install.cards[LearnerProgress.CardKey(deck: card.deck, questionId: card.questionId)])
             let delta = (new.known ? 1 : 0) - ((old?.known ?? false) ? 1 : 0)
             count(&questions[card.deck, default: [:]][card.questionId, default: Question()], old: old, new: new, known: delta)
             if delta != 0 { install.known[card.deck, default: 0] += delta }
@@ -81,6 +71,19 @@ public enum CivicsProjection: Projection {
                 studied(on: Int((card.lastViewed ?? card.changedAt) / 86_400_000), install: &install, active: &active)
             }
         }
+    }
+
+    /// The device's record of a card with `card` merged in (its running count of views, and
+    /// `known` as the later write says, a tie to true), written to `slot`; what it was, and is.
+    private static func merge(_ card: ProgressChange.CardChange, into slot: inout Card?) -> (old: Card?, new: Card) {
+        let old = slot
+        var new = old ?? Card(views: 0, known: false, stamp: .min)
+        new.views = max(new.views, card.timesViewed)
+        if card.changedAt > new.stamp || (card.changedAt == new.stamp && card.isMarkedKnown) {
+            (new.known, new.stamp) = (card.isMarkedKnown, card.changedAt)
+        }
+        slot = new
+        return (old, new)
     }
 
     /// A question's counts once one device's record of it moved from `old` to `new`.
