@@ -31,6 +31,18 @@ extension Bench {
         return #"{"org":"pop-sd","sentAt":"\#(sentAt)","changes":[\#(changes.joined(separator: ","))]}"#
     }
 
+    /// Synced event `i` of `count` as `pop-load` appends them: `changes` flashcard records over both
+    /// decks from one of 10k installs, two seconds apart, the last one at `now`.
+    static func popSynced(_ i: Int, of count: Int, changes: Int, now: Date) -> ProgressSynced {
+        let at = Timestamp.string(millis: Timestamp.millis(now) - Int64(count - i) * 2_000)
+        let records = (0..<changes).map { c -> ProgressRecord in
+            let question = (i * 7 + c * 13) % 100 + 1
+            return ProgressRecord(mutationId: popID(3 + c, i), card: .init(deck: c % 2 == 0 ? "us-civics" : "sd-civics",
+                questionId: question, timesViewed: i / 10_000 + 1, lastViewed: at, isMarkedKnown: (i + question) % 3 != 0, changedAt: at))
+        }
+        return ProgressSynced(installId: popID(1, i % 10_000), org: "pop-sd", changes: records)
+    }
+
     /// The size of the event a 500-change batch becomes, and of a `changes`-change event (what the
     /// raw baselines publish and consume).
     struct PoPSize: AsyncParsableCommand {
@@ -137,15 +149,7 @@ extension Bench {
             try await Bench.withBenchLog(common) { log in
                 var done = 0
                 while done < count {
-                    let events = (done..<min(count, done + 50_000)).map { i -> ProgressSynced in
-                        let at = Timestamp.string(millis: Timestamp.millis(now) - Int64(count - i) * 2_000)
-                        let records = (0..<changes).map { c -> ProgressRecord in
-                            let question = (i * 7 + c * 13) % 100 + 1
-                            return ProgressRecord(mutationId: Bench.popID(3 + c, i), card: .init(deck: c % 2 == 0 ? "us-civics" : "sd-civics",
-                                questionId: question, timesViewed: i / 10_000 + 1, lastViewed: at, isMarkedKnown: (i + question) % 3 != 0, changedAt: at))
-                        }
-                        return ProgressSynced(installId: Bench.popID(1, i % 10_000), org: "pop-sd", changes: records)
-                    }
+                    let events = (done..<min(count, done + 50_000)).map { Bench.popSynced($0, of: count, changes: changes, now: now) }
                     for result in try await log.appendAll(events) {
                         if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") }
                     }
@@ -180,15 +184,7 @@ extension Bench {
         func run() async throws {
             let now = Date()
             try await Bench.withBenchLog(common) { log in
-                let messages = try (0..<count).map { i -> OutgoingMessage in
-                    let at = Timestamp.string(millis: Timestamp.millis(now) - Int64(count - i) * 2_000)
-                    let records = (0..<changes).map { c -> ProgressRecord in
-                        let question = (i * 7 + c * 13) % 100 + 1
-                        return ProgressRecord(mutationId: Bench.popID(3 + c, i), card: .init(deck: c % 2 == 0 ? "us-civics" : "sd-civics",
-                            questionId: question, timesViewed: i / 10_000 + 1, lastViewed: at, isMarkedKnown: (i + question) % 3 != 0, changedAt: at))
-                    }
-                    return try log.prepare(ProgressSynced(installId: Bench.popID(1, i % 10_000), org: "pop-sd", changes: records))
-                }
+                let messages = try (0..<count).map { try log.prepare(Bench.popSynced($0, of: count, changes: changes, now: now)) }
                 if profile {
                     for round in 0..<20 {
                         for (i, m) in messages.enumerated() { _ = try log.catalog.decode(subject: m.subject, sequence: UInt64(round * count + i + 1), payload: m.payload) }
