@@ -91,13 +91,43 @@ public enum ControlCharacters {
     /// a raw C0 byte other than tab and newline, DEL, or C2 (the C1 controls' lead byte). One
     /// cheap pass before the one that keeps the path: most bodies (a 100 KB sync batch) have none.
     static func mayHoldControl(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        b.contains { c in c == UInt8(ascii: "\\") || (c < 0x20 && c != 0x09 && c != 0x0A) || c == 0x7F || c == 0xC2 }
+        // Eight bytes at a time: a word with none of the four kinds of byte is skipped whole; one
+        // that may have one (tabs and newlines of indented JSON look alike) is looked at byte by byte.
+        let (ones, highs): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
+        func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        var i = 0
+        if let base = b.baseAddress {
+            while i + 8 <= b.count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let below20 = (word &- 0x2020_2020_2020_2020) & ~word & highs
+                if below20 | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) | hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+                    | hasZeroByte(word ^ 0xC2C2_C2C2_C2C2_C2C2) != 0, UnsafeBufferPointer(rebasing: b[i..<(i + 8)]).contains(where: isSuspect) {
+                    return true
+                }
+                i += 8
+            }
+        }
+        return b[i...].contains(where: isSuspect)
+    }
+
+    @inline(__always)
+    private static func isSuspect(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: "\\") || (c < 0x20 && c != 0x09 && c != 0x0A) || c == 0x7F || c == 0xC2
     }
 
     /// Whether the bytes spell `null` anywhere (in a string or not): no `null` literal otherwise.
     static func spellsNull(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Eight bytes at a time while none of them is an `n`.
+        let (ones, highs): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
         var i = 0
         while i + 4 <= b.count {
+            if let base = b.baseAddress, i + 8 <= b.count {
+                let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x6E6E_6E6E_6E6E_6E6E
+                if (x &- ones) & ~x & highs == 0 {
+                    i += 8
+                    continue
+                }
+            }
             if b[i] == UInt8(ascii: "n"), b[i + 1] == UInt8(ascii: "u"), b[i + 2] == UInt8(ascii: "l"), b[i + 3] == UInt8(ascii: "l") { return true }
             i += 1
         }

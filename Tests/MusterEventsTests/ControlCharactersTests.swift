@@ -1,4 +1,4 @@
-import MusterEvents
+@testable import MusterEvents
 import Testing
 
 /// The one scan behind "no control characters and no nulls in what is stored": which field it
@@ -36,6 +36,24 @@ struct ControlCharactersTests {
         for text in ["", "\"", "\\", "{\"a\":\"\\u12", "[[[[", "}}}]]", "{\"a\"", "\"\\u", "n", "nul"] {
             _ = field(text)
             _ = null(text)
+        }
+    }
+
+    /// The quick looks that skip the pass (eight bytes at a time) agree with a byte-by-byte look,
+    /// wherever in a word the byte falls and whatever surrounds it.
+    @Test func quickLooksAgreeWithByteByByte() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = Array("ab nul{}[]\":,0".utf8) + [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x7F, 0x80, 0xC2, 0xC3, 0xFF]
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                Bool.random(using: &random) ? UInt8(ascii: "a") : alphabet.randomElement(using: &random) ?? 0
+            }
+            let control = bytes.contains { $0 == UInt8(ascii: "\\") || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) || $0 == 0x7F || $0 == 0xC2 }
+            let null = bytes.count >= 4 && (0...(bytes.count - 4)).contains { Array(bytes[$0..<($0 + 4)]) == Array("null".utf8) }
+            bytes.withUnsafeBufferPointer { b in
+                #expect(ControlCharacters.mayHoldControl(b) == control, "\(bytes)")
+                #expect(ControlCharacters.spellsNull(b) == null, "\(bytes)")
+            }
         }
     }
 }
