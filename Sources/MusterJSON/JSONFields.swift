@@ -5,6 +5,17 @@
 public struct JSONFields {
     let decoder: TapeDecoder
 
+    init(decoder: TapeDecoder) { self.decoder = decoder }
+
+    /// The members of the object `decoder` reads, when it is MusterJSON's own decoder: a
+    /// `Decodable` whose bulk is read by hand (a request of 500 records) takes this way, and its
+    /// synthesized-like reading otherwise (nil). Not an object: the error a keyed container throws.
+    public init?(_ decoder: any Decoder) throws {
+        guard let tape = decoder as? TapeDecoder else { return nil }
+        try tape.expect(.object, [String: Int].self, at: tape.index, key: nil)
+        self.decoder = tape
+    }
+
     public func string(_ key: String) throws -> String? {
         guard let index = find(key) else { return nil }
         return try decoder.string(at: index, key: JSONKey(stringValue: key))
