@@ -39,6 +39,9 @@ public struct EventCatalog: Sendable {
     }
 
     private(set) var entries: [EventType: Entry] = [:]
+    /// The entries again, by a hash of their name's bytes: a stored event's subject finds its
+    /// entry without building an `EventType` (strings and a hash of each) for every event folded.
+    private var byNameHash: [Int: [Entry]] = [:]
 
     public init() {}
 
@@ -62,6 +65,38 @@ public struct EventCatalog: Sendable {
     private mutating func insert(_ entry: Entry) {
         precondition(entries[entry.type] == nil, "event type \(entry.type) is registered twice")
         entries[entry.type] = entry
+        var name = entry.type.description
+        byNameHash[name.withUTF8 { Self.nameHash($0, nil) }, default: []].append(entry)
+    }
+
+    /// The hash of a type's name, `<app>.<aggregate>.<event>.v<major>`, given whole or as the two
+    /// halves a subject holds around the aggregate id (`<app>.<aggregate>`, `<event>.v<major>`).
+    private static func nameHash(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>?) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(first))
+        if let second {
+            hasher.combine(UInt8(ascii: "."))
+            hasher.combine(bytes: UnsafeRawBufferPointer(second))
+        }
+        return hasher.finalize()
+    }
+
+    /// The entry and aggregate id of a stored event's subject (nil: not a subject of the log, or a
+    /// type nobody registered, told apart by `decode`).
+    private func entry(subject bytes: UnsafeBufferPointer<UInt8>) -> (Entry, String)? {
+        guard let parts = Subject.Parts(bytes) else { return nil }
+        let (prefix, suffix) = (UnsafeBufferPointer(rebasing: bytes[parts.typePrefix]), UnsafeBufferPointer(rebasing: bytes[parts.typeSuffix]))
+        // Hasher feeds bytes as a stream, so the two halves hash as the whole name does.
+        for entry in byNameHash[Self.nameHash(prefix, suffix)] ?? [] {
+            var name = entry.type.description
+            let same = name.withUTF8 { name in
+                name.count == prefix.count + 1 + suffix.count && name[prefix.count] == UInt8(ascii: ".")
+                    && UnsafeBufferPointer(rebasing: name[..<prefix.count]).elementsEqual(prefix)
+                    && UnsafeBufferPointer(rebasing: name[(prefix.count + 1)...]).elementsEqual(suffix)
+            }
+            if same { return (entry, String(decoding: UnsafeBufferPointer(rebasing: bytes[parts.aggregateID]), as: UTF8.self)) }
+        }
+        return nil
     }
 
     private func entry<P: EventPayload>(for type: P.Type, upcast: (@Sendable (any EventPayload) -> any EventPayload)?,
@@ -69,8 +104,8 @@ public struct EventCatalog: Sendable {
         Entry(
             type: P.eventType, swiftType: String(describing: P.self), payloadType: P.self,
             decodeData: { data in try EventCatalog.decoder.decode(P.self, from: data) },
-            decodeEnvelope: { data in
-                let envelope = try EventEnvelope<P>.decodeStored(data)
+            decodeEnvelope: { [handWritten = P.self as? any StoredFieldsDecodable.Type] data in
+                let envelope = try EventEnvelope<P>.decodeStored(data, handWritten: handWritten)
                 try envelope.validate()
                 return (envelope.data, EnvelopeFields(id: envelope.id, source: envelope.source, time: envelope.time,
                                                      subject: envelope.subject, actor: envelope.actor,
@@ -121,8 +156,12 @@ public struct EventCatalog: Sendable {
     /// Decodes, validates and upcasts a stored event. Any failure names why: that reason is
     /// what a consumer writes into the DLQ.
     public func decode(subject: String, sequence: UInt64, payload: Data) throws -> RecordedEvent {
-        guard let (type, aggregateID) = Subject.parse(subject) else { throw EventDecodingError.badSubject(subject) }
-        guard let entry = entries[type] else { throw EventDecodingError.unknownType(type.description) }
+        var utf8 = subject
+        guard let (entry, aggregateID) = utf8.withUTF8({ entry(subject: $0) }) else {
+            guard let (type, _) = Subject.parse(subject) else { throw EventDecodingError.badSubject(subject) }
+            throw EventDecodingError.unknownType(type.description)
+        }
+        let type = entry.type
         let decoded: (any EventPayload, EnvelopeFields)
         do { decoded = try entry.decodeEnvelope(payload) } catch let error as DecodingError {
             throw EventDecodingError.invalid(EventValidationError(decoding: error, prefix: ""))
@@ -137,7 +176,7 @@ public struct EventCatalog: Sendable {
         let fields = decoded.1
         return RecordedEvent(sequence: sequence, subject: subject, id: fields.id, source: fields.source, time: fields.time,
                              actor: fields.actor, traceparent: fields.traceparent, storedType: type,
-                             aggregateID: aggregateID, payload: upcastFully(decoded.0))
+                             aggregateID: aggregateID, payload: entry.upcast == nil ? decoded.0 : upcastFully(decoded.0))
     }
 }
 

@@ -3,7 +3,7 @@ public import MusterJSON
 
 /// A payload type read from the stored form by hand, for the few types a profile shows hot
 /// (a test holds each equal to its `Decodable` conformance on random payloads).
-public protocol StoredFieldsDecodable {
+public protocol StoredFieldsDecodable: Sendable {
     init(storedFields: JSONFields) throws
 }
 
@@ -20,6 +20,12 @@ public protocol StoredFieldsEncodable {
 extension EventEnvelope {
     /// Reads a stored envelope.
     public static func decodeStored(_ bytes: Data) throws -> EventEnvelope {
+        try decodeStored(bytes, handWritten: Payload.self as? any StoredFieldsDecodable.Type)
+    }
+
+    /// Reads a stored envelope whose payload type was already asked whether it reads itself by
+    /// hand (the catalog asks once a type, not once an event: the runtime's answer costs a lookup).
+    static func decodeStored(_ bytes: Data, handWritten: (any StoredFieldsDecodable.Type)?) throws -> EventEnvelope {
         try bytes.withUnsafeBytes { raw in
             try EventCatalog.decoder.withFields(of: raw) { fields in
                 // Read in the stored (sorted) order, each lookup then comparing one key; `data`
@@ -28,7 +34,7 @@ extension EventEnvelope {
                 let (actor, datacontenttype) = (try fields.string("actor"), try required("datacontenttype"))
                 let (dataschema, id, source) = (try required("dataschema"), try required("id"), try required("source"))
                 let (specversion, subject, time) = (try required("specversion"), try required("subject"), try required("time"))
-                let (traceparent, type, data) = (try fields.string("traceparent"), try required("type"), try data(fields))
+                let (traceparent, type, data) = (try fields.string("traceparent"), try required("type"), try data(fields, handWritten))
                 return EventEnvelope(specversion: specversion, id: id, source: source, type: type, subject: subject, time: time,
                                      datacontenttype: datacontenttype, dataschema: dataschema, traceparent: traceparent, actor: actor,
                                      data: data)
@@ -36,9 +42,8 @@ extension EventEnvelope {
         }
     }
 
-    private static func data(_ fields: JSONFields) throws -> Payload {
-        if let handWritten = Payload.self as? any StoredFieldsDecodable.Type,
-           let payload = try handWritten.init(storedFields: fields.required(fields.object("data"), "data")) as? Payload {
+    private static func data(_ fields: JSONFields, _ handWritten: (any StoredFieldsDecodable.Type)?) throws -> Payload {
+        if let handWritten, let payload = try handWritten.init(storedFields: fields.required(fields.object("data"), "data")) as? Payload {
             return payload
         }
         return try fields.decode(Payload.self, "data")

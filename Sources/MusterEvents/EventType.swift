@@ -65,36 +65,56 @@ public enum Subject {
 
     /// Splits `events.<app>.<aggregate>.<id>.<event>.v<major>` into its type and aggregate id.
     public static func parse(_ subject: String) -> (type: EventType, aggregateID: String)? {
-        // One pass over the bytes (every stored event's subject is parsed as it is folded).
         var subject = subject
-        return subject.withUTF8 { bytes -> (EventType, String)? in
-            // Where each of the six parts starts and ends.
-            var bounds: [Range<Int>] = []
-            bounds.reserveCapacity(6)
+        return subject.withUTF8 { bytes in
+            guard let parts = Parts(bytes) else { return nil }
+            func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            return (EventType(app: string(parts.app), aggregate: string(parts.aggregate), event: string(parts.event), major: parts.major),
+                    string(parts.aggregateID))
+        }
+    }
+
+    /// Where the parts of a valid subject lie in its bytes (one pass, nothing allocated: every
+    /// stored event's subject is split as it is folded).
+    struct Parts {
+        var app, aggregate, aggregateID, event: Range<Int>
+        var major: Int
+        /// `<app>.<aggregate>` and `<event>.v<major>`: the type's name is these two around the id.
+        var typePrefix: Range<Int> { app.lowerBound..<aggregate.upperBound }
+        var typeSuffix: Range<Int> { event.lowerBound..<version.upperBound }
+        var version: Range<Int>
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var bounds: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+            var found = 0
             var start = 0
             for index in 0...bytes.count {
                 guard index == bytes.count || bytes[index] == UInt8(ascii: ".") else { continue }
-                guard bounds.count < 6 else { return nil }
-                bounds.append(start..<index)
+                let range = start..<index
+                switch found {
+                case 0: bounds.0 = range
+                case 1: bounds.1 = range
+                case 2: bounds.2 = range
+                case 3: bounds.3 = range
+                case 4: bounds.4 = range
+                case 5: bounds.5 = range
+                default: return nil
+                }
+                found += 1
                 start = index + 1
             }
-            guard bounds.count == 6 else { return nil }
-            func part(_ i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[bounds[i]]) }
-            guard part(0).elementsEqual("events".utf8) else { return nil }
-            for i in 1...4 {
-                let token = part(i)
-                guard !token.isEmpty, token.count <= 128, token.allSatisfy(isTokenByte) else { return nil }
-            }
-            let version = part(5)
-            guard version.count >= 2, version.count <= 10, version[0] == UInt8(ascii: "v") else { return nil }
+            func isToken(_ range: Range<Int>) -> Bool { !range.isEmpty && range.count <= 128 && bytes[range].allSatisfy(isTokenByte) }
+            guard found == 6, UnsafeBufferPointer(rebasing: bytes[bounds.0]).elementsEqual("events".utf8),
+                  isToken(bounds.1), isToken(bounds.2), isToken(bounds.3), isToken(bounds.4) else { return nil }
+            let version = bounds.5
+            guard version.count >= 2, version.count <= 10, bytes[version.lowerBound] == UInt8(ascii: "v") else { return nil }
             var major = 0
-            for byte in version.dropFirst() {
+            for byte in bytes[(version.lowerBound + 1)..<version.upperBound] {
                 guard byte >= 48, byte <= 57 else { return nil }
                 major = major * 10 + Int(byte - 48)
             }
             guard major > 0 else { return nil }
-            func string(_ i: Int) -> String { String(decoding: part(i), as: UTF8.self) }
-            return (EventType(app: string(1), aggregate: string(2), event: string(4), major: major), string(3))
+            (app, aggregate, aggregateID, event, self.version, self.major) = (bounds.1, bounds.2, bounds.3, bounds.4, version, major)
         }
     }
 }
