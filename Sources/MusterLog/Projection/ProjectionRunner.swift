@@ -53,9 +53,10 @@ public actor ProjectionRunner<P: Projection> {
     /// How long the last snapshot took to write. A big state waits `saveCostFactor` times that
     /// between snapshots, so writing them never takes more than a small share of the fold's time
     /// (the civics fold's whole-state JSON was 13 % of ingest's CPU under sync load when written
-    /// every two seconds). What is not in a snapshot yet is still in the log: a restart refolds it.
+    /// every two seconds, and still 8 % at twenty times its cost). What is not in a snapshot yet
+    /// is still in the log: a restart refolds it (at sixty times a 50 ms write, three seconds' worth).
     private var lastSaveCost = Duration.zero
-    static var saveCostFactor: Int { 20 }
+    static var saveCostFactor: Int { 60 }
     private var reloadRequested = false
     private var running = false
     /// Set while the consumer reads the whole log: the subjects this projection folds.
