@@ -71,10 +71,12 @@ extension Bench {
         @Option var key: String
         @Option var batches = 200
         @Option var connections = 4
+        @Option(help: "The first install's number: a warm-up run takes installs no measured run uses.") var firstInstall = 0
 
         func run() async throws {
             let now = Timestamp.string(Date())
-            let bodies = (0..<batches).map { ByteBuffer(string: Bench.popBatch(install: $0, batch: $0, size: 500, sentAt: now)) }
+            let installs = firstInstall..<(firstInstall + batches)
+            let bodies = installs.map { ByteBuffer(string: Bench.popBatch(install: $0, batch: $0, size: 500, sentAt: now)) }
             let client = Bench.client(connections)
             let next = Counter(), applied = Counter()
             let start = ContinuousClock.now
@@ -85,7 +87,7 @@ extension Bench {
                             while true {
                                 let index = next.value.add(1, ordering: .relaxed).oldValue
                                 guard index < bodies.count else { return }
-                                let body = try await Bench.send(client, .POST, url + "/api/pop/installs/\(Bench.popID(1, index))/changes", key: key, body: bodies[index])
+                                let body = try await Bench.send(client, .POST, url + "/api/pop/installs/\(Bench.popID(1, installs.lowerBound + index))/changes", key: key, body: bodies[index])
                                 applied.value.add(String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1, ordering: .relaxed)
                             }
                         }
