@@ -11,6 +11,7 @@ public struct JSONBytesEncoder: Sendable {
     public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let object = value as? any JSONObjectEncodable { return try encodeObject(object.encodeMembers) }
         let state = EncodingState(sortedKeys: sortedKeys, escapesSlashes: escapesSlashes)
         try state.encodeValue(value, parent: nil, key: nil)
         return state.out

@@ -54,6 +54,13 @@ public struct JSONObjectWriter {
     }
 }
 
+/// A value this encoder writes member by member at the top level instead of through its
+/// `Encodable` conformance (which other encoders still use): for the few big answers of hot routes.
+/// Its members must come out as the conformance writes them; a test holds the two equal.
+public protocol JSONObjectEncodable: Encodable {
+    func encodeMembers(_ object: inout JSONObjectWriter) throws
+}
+
 extension JSONBytesEncoder {
     /// One object whose members `body` writes.
     public func encodeObject(_ body: (inout JSONObjectWriter) throws -> Void) throws -> [UInt8] {

@@ -48,6 +48,18 @@ struct ChangesAnswer: Encodable, Sendable {
     }
 }
 
+extension ChangesAnswer: JSONObjectEncodable {
+    // 500 results a batch: written by hand, members in key order, as the conformance's bytes.
+    func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try object.encode("cursor", cursor)
+        try object.objects("results", results) { result, value in
+            try result.string("mutationId", value.mutationId)
+            try result.string("reason", value.reason)
+            try result.string("status", value.status)
+        }
+    }
+}
+
 struct LinkAnswer: Encodable, Sendable {
     var installId: String
     var linked: Bool
