@@ -435,7 +435,7 @@ let package = Package(
         .testTarget(
             name: "MusterPoPTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
