@@ -157,9 +157,15 @@ public struct EventCatalog: Sendable {
     /// what a consumer writes into the DLQ.
     public func decode(subject: String, sequence: UInt64, payload: Data) throws -> RecordedEvent {
         var utf8 = subject
-        guard let (entry, aggregateID) = utf8.withUTF8({ entry(subject: $0) }) else {
-            guard let (type, _) = Subject.parse(subject) else { throw EventDecodingError.badSubject(subject) }
-            throw EventDecodingError.unknownType(type.description)
+        let entry: Entry, aggregateID: String
+        if let found = utf8.withUTF8({ self.entry(subject: $0) }) {
+            (entry, aggregateID) = found
+        } else {
+            // Not found by its bytes: no subject of the log, a type nobody registered, or a major
+            // spelled unlike ours (`v01`), which the parsed type still finds.
+            guard let (type, id) = Subject.parse(subject) else { throw EventDecodingError.badSubject(subject) }
+            guard let registered = entries[type] else { throw EventDecodingError.unknownType(type.description) }
+            (entry, aggregateID) = (registered, id)
         }
         let type = entry.type
         let decoded: (any EventPayload, EnvelopeFields)
