@@ -7,12 +7,6 @@ public protocol StoredFieldsDecodable: Sendable {
     init(storedFields: JSONFields) throws
 }
 
-/// A payload type written to the stored form by hand, members in key order, for the few types a
-/// profile shows hot (a test holds the bytes equal to Foundation's sorted-key encoding).
-public protocol StoredFieldsEncodable {
-    func encodeStoredFields(_ object: inout JSONObjectWriter) throws
-}
-
 /// The stored form, read and written by hand: every event folded or appended passes here, and a
 /// generic `Codable` envelope costs several times what the attributes themselves do. `data` still
 /// goes through the payload's own `Codable`. Agrees with the synthesized conformance (a test holds
@@ -54,8 +48,8 @@ extension EventEnvelope {
     public func encodeStored() throws -> Data {
         Data(try Self.encoder.encodeObject { object in
             try object.string("actor", actor)
-            if let handWritten = data as? any StoredFieldsEncodable {
-                try object.object("data") { try handWritten.encodeStoredFields(&$0) }
+            if let handWritten = data as? any JSONObjectEncodable {
+                try object.object("data") { try handWritten.encodeMembers(&$0) }
             } else {
                 try object.encode("data", data)
             }

@@ -54,9 +54,10 @@ public struct JSONObjectWriter {
     }
 }
 
-/// A value this encoder writes member by member at the top level instead of through its
-/// `Encodable` conformance (which other encoders still use): for the few big answers of hot routes.
-/// Its members must come out as the conformance writes them; a test holds the two equal.
+/// A value MusterJSON writes member by member instead of through its `Encodable` conformance
+/// (which other encoders still use), where it is written whole: at the top level, and as a stored
+/// event's `data`. For the few big answers and events of hot paths; its members must come out as
+/// the conformance writes them, and a test holds the bytes equal.
 public protocol JSONObjectEncodable: Encodable {
     func encodeMembers(_ object: inout JSONObjectWriter) throws
 }

@@ -14,16 +14,16 @@ extension ProgressSynced: StoredFieldsDecodable {
     }
 }
 
-extension ProgressSynced: StoredFieldsEncodable {
-    public func encodeStoredFields(_ object: inout JSONObjectWriter) throws {
-        try object.objects("changes", changes) { try $1.encodeStoredFields(&$0) }
+extension ProgressSynced: JSONObjectEncodable {
+    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try object.objects("changes", changes) { try $1.encodeMembers(&$0) }
         try object.string("installId", installId)
         try object.string("org", org)
     }
 }
 
 extension ProgressRecord {
-    func encodeStoredFields(_ object: inout JSONObjectWriter) throws {
+    func encodeMembers(_ object: inout JSONObjectWriter) throws {
         if let bookmark {
             try object.object("bookmark") { b in
                 try b.string("bookmarkId", bookmark.bookmarkId)
