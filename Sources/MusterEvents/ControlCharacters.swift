@@ -93,13 +93,11 @@ public enum ControlCharacters {
     static func mayHoldControl(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         // Eight bytes at a time: a word with none of the four kinds of byte is skipped whole; one
         // that may have one (tabs and newlines of indented JSON look alike) is looked at byte by byte.
-        let (ones, highs): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
-        func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
         var i = 0
         if let base = b.baseAddress {
             while i + 8 <= b.count {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                let below20 = (word &- 0x2020_2020_2020_2020) & ~word & highs
+                let below20 = (word &- 0x2020_2020_2020_2020) & ~word & Self.highs
                 if below20 | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) | hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
                     | hasZeroByte(word ^ 0xC2C2_C2C2_C2C2_C2C2) != 0, UnsafeBufferPointer(rebasing: b[i..<(i + 8)]).contains(where: isSuspect) {
                     return true
@@ -110,6 +108,13 @@ public enum ControlCharacters {
         return b[i...].contains(where: isSuspect)
     }
 
+    private static var highs: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// Nonzero exactly when one of the eight bytes of `x` is zero (each pre-check compares a word
+    /// with a byte repeated eight times by XOR first).
+    @inline(__always)
+    private static func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- 0x0101_0101_0101_0101) & ~x & highs }
+
     @inline(__always)
     private static func isSuspect(_ c: UInt8) -> Bool {
         c == UInt8(ascii: "\\") || (c < 0x20 && c != 0x09 && c != 0x0A) || c == 0x7F || c == 0xC2
@@ -118,12 +123,10 @@ public enum ControlCharacters {
     /// Whether the bytes spell `null` anywhere (in a string or not): no `null` literal otherwise.
     static func spellsNull(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         // Eight bytes at a time while none of them is an `n`.
-        let (ones, highs): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
         var i = 0
         while i + 4 <= b.count {
             if let base = b.baseAddress, i + 8 <= b.count {
-                let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x6E6E_6E6E_6E6E_6E6E
-                if (x &- ones) & ~x & highs == 0 {
+                if hasZeroByte(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x6E6E_6E6E_6E6E_6E6E) == 0 {
                     i += 8
                     continue
                 }

@@ -77,12 +77,11 @@ public enum Subject {
     /// Where the parts of a valid subject lie in its bytes (one pass, nothing allocated: every
     /// stored event's subject is split as it is folded).
     struct Parts {
-        var app, aggregate, aggregateID, event: Range<Int>
+        var app, aggregate, aggregateID, event, version: Range<Int>
         var major: Int
         /// `<app>.<aggregate>` and `<event>.v<major>`: the type's name is these two around the id.
         var typePrefix: Range<Int> { app.lowerBound..<aggregate.upperBound }
         var typeSuffix: Range<Int> { event.lowerBound..<version.upperBound }
-        var version: Range<Int>
 
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             var bounds: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
