@@ -207,6 +207,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Field, construction crews offline for a shift: projects, time, expenses and photos merged
+        // field by field, conflicts on important fields for managers, geofenced time.
+        .target(
+            name: "MusterField",
+            dependencies: [
+                "MusterEvents", "MusterJSON", "MusterLog", "MusterPlatform", "MusterRuntime",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // ShieldAI, account security: voice enrollments (checked WAVs in the object store).
         .target(
             name: "MusterShieldAI",
@@ -244,7 +257,7 @@ let package = Package(
             name: "MusterServices",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH",
-                "MusterPoP", "MusterPush", "MusterShieldAI",
+                "MusterPoP", "MusterPush", "MusterShieldAI", "MusterField",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -437,6 +450,16 @@ let package = Package(
             dependencies: [
                 "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MusterFieldTests",
+            dependencies: [
+                "MusterAppTesting", "MusterEvents", "MusterField", "MusterLog", "MusterPlatform", "MusterRuntime", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),

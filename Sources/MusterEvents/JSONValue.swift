@@ -42,3 +42,10 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
         return nil
     }
 }
+
+// Literals, so a fold's tests and fixtures read as the JSON they stand for (`["amount": "42.50", "radius": 100]`).
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}

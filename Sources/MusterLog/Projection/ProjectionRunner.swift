@@ -154,6 +154,10 @@ public actor ProjectionRunner<P: Projection> {
     /// Reads the current state.
     public func read<T: Sendable>(_ body: (P.State) throws -> T) rethrows -> T { try body(state) }
 
+    /// Reads the current state with the checkpoint it stands at (inside the fold's actor: nothing
+    /// is copied, and a fold that changes the state afterwards copies nothing either).
+    public func readWithCheckpoint<T: Sendable>(_ body: (UInt64, P.State) throws -> T) rethrows -> T { try body(checkpoint, state) }
+
     /// The state and the checkpoint it stands at, read together.
     public func current() -> (checkpoint: UInt64, state: P.State) { (checkpoint, state) }
 

@@ -3,6 +3,7 @@ public import Foundation
 import MusterEvents
 public import MusterLog
 public import MusterPlatform
+import MusterRuntime
 
 /// PoP's newsletter: signups from the app (idempotent on the app's id, one live subscription per
 /// address and organisation), an unsubscribe link that needs no account and erases the name and

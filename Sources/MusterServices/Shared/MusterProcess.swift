@@ -3,6 +3,7 @@ import Hummingbird
 public import Logging
 import Metrics
 import MusterAnalytics
+import MusterField
 import MusterEvents
 import MusterLog
 import MusterNATS
@@ -21,7 +22,7 @@ import UnixSignals
 /// one HTTP port, discovery, and the order they start and stop in.
 public enum MusterProcess {
     /// Every app this build serves: the one list an app is added to.
-    public static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp(), PushApp(), ShieldAIApp(), PoPApp()])
+    public static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp(), PushApp(), ShieldAIApp(), PoPApp(), FieldApp()])
 
     /// Runs until SIGTERM/SIGINT, then stops in reverse order within `shutdownGrace`: HTTP stops
     /// taking requests and finishes those in flight, projections save, NATS drains.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One line of the organisers' CSV export: RFC 4180 (every cell quoted, quotes doubled, CRLF line
+/// One line of a CSV export (PoP's newsletter, the field app's timesheet): RFC 4180 (every cell quoted, quotes doubled, CRLF line
 /// ends, UTF-8), and every cell a spreadsheet would read as a formula neutralised. A cell that
 /// starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (OWASP's advice
 /// for CSV injection), so `=HYPERLINK(…)` typed as a name stays text when the file is opened.

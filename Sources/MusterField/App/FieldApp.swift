@@ -1,0 +1,29 @@
+public import MusterEvents
+public import MusterLog
+import MusterPlatform
+public import MusterRuntime
+
+/// The construction field app: projects, time entries, expenses and photos that crews change
+/// offline for a whole shift and sync when a connection appears, merged field by field (`FieldBook`);
+/// conflicts on important fields for managers to decide; geofenced time and weekly timesheets.
+/// Companies are organisations of app `field`; workers and managers are their person accounts.
+public struct FieldApp: MusterApp {
+    public let name = "field"
+    public var events: EventCatalog { .field }
+    public var projections: [any Projection.Type] { [FieldProjection.self] }
+    public var scopes: [String] { [] }
+
+    public init() {}
+
+    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+        switch role {
+        case .ingest:
+            let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self))
+            let people = People.shared(in: environment)
+            parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self])
+            parts.routes.append { FieldRoutes.add(to: $0, sync: sync, people: people) }
+        case .query, .geocode, .moderation, .collector, .notifier:
+            break
+        }
+    }
+}

@@ -1,0 +1,24 @@
+public import MusterEvents
+public import MusterLog
+
+/// The field app's records, folded from every push and every manager's decision (`FieldBook`).
+/// Kept in memory with a snapshot: a company's shifts are thousands of records, not millions.
+public enum FieldProjection: Projection {
+    public static let name = "field"
+    public static let version = 1
+    public static let filterSubjects = ["events.field.>"]
+    public static let initialState = FieldBook()
+
+    public static func apply(_ event: RecordedEvent, to state: inout FieldBook) throws {
+        guard let time = Timestamp.millis(event.time) else { throw ProjectionRejection("event time \(event.time.prefix(40)) is no timestamp") }
+        switch event.payload {
+        case let pushed as MutationsPushed: state.apply(pushed, sequence: event.sequence, at: time)
+        case let assigned as ProjectAssigned: state.apply(assigned, sequence: event.sequence)
+        case let approved as TimeEntryApproved: state.apply(approved, sequence: event.sequence)
+        case let resolved as ConflictResolved: state.apply(resolved, sequence: event.sequence)
+        case let configured as CompanyConfigured: state.apply(configured)
+        default: return
+        }
+        state.forgetOld(now: time)
+    }
+}

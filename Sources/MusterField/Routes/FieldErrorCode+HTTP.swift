@@ -1,0 +1,13 @@
+import HTTPTypes
+public import MusterRuntime
+
+extension FieldErrorCode: HTTPMappedCode {
+    public func apiError(message: String) -> APIError {
+        switch self {
+        case .invalidField: APIError(.unprocessableContent, message)
+        case .forbidden: APIError(.forbidden, message)
+        case .notFound: APIError(.notFound, message)
+        case .notReady: APIError(.serviceUnavailable, message)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import MusterEvents
+import MusterJSON
+public import MusterPlatform
+public import MusterRuntime
+import NIOCore
+
+/// The field app under `/api/field/`, for signed-in workers and managers (`Authorization: Bearer`):
+/// - `POST /api/field/auth/login`, `POST /api/field/auth/refresh`: sign in to a company;
+/// - `POST /api/field/mutations`: a batch of offline changes, an outcome for each;
+/// - `GET /api/field/changes?since=CURSOR&limit=N`: what changed since, a page at a time;
+/// - `PUT|DELETE /api/field/projects/{projectId}/members/{personId}`: managers staff projects;
+/// - `POST /api/field/time-entries/{entryId}/approve`: managers approve time;
+/// - `GET /api/field/conflicts`, `POST /api/field/conflicts/{conflictId}/resolve`: managers decide conflicts;
+/// - `GET|PUT /api/field/settings`: the company's important fields and how long deletions are remembered;
+/// - `GET /api/field/timesheet?week=2026-W48` (JSON) and `GET /api/field/timesheet.csv?week=…`.
+public enum FieldRoutes {
+    /// 500 mutations of up to a few hundred bytes each, with room.
+    static let maxBody = 1 << 20
+    static let maxSmallBody = 64 * 1024
+    public static let policy = People.TokenPolicy(app: "field", accessLifetime: .seconds(12 * 3600))
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, sync: FieldSync, people: People) {
+        routes.post("/api/field/auth/login") { request, context in
+            let body = try await RequestJSON.decode(LoginRequest.self, from: request, maxBody: maxSmallBody)
+            let signedIn = try await people.login(orgSlug: body.org, email: body.email, password: body.password,
+                                                  address: People.clientAddress(request, context), policy: policy)
+            guard FieldRoles.all.contains(signedIn.account.role) else { throw FieldError(.forbidden, "that account is not a worker's or a manager's") }
+            return try JSONResponse.make(.ok, answer(signedIn))
+        }
+        routes.post("/api/field/auth/refresh") { request, _ in
+            let body = try await RequestJSON.decode(RefreshRequest.self, from: request, maxBody: maxSmallBody)
+            guard body.refreshToken.utf8.count <= 512 else { throw APIError(.unauthorized, "invalid refresh token") }
+            return try JSONResponse.make(.ok, answer(try await people.refresh(body.refreshToken, policy: policy)))
+        }
+
+        routes.post("/api/field/mutations") { request, _ in
+            let person = try await person(request, people)
+            let body = try await RequestJSON.decode(PushRequest.self, from: request, maxBody: maxBody, allowNulls: true)
+            let (outcomes, cursor) = try await sync.push(person, deviceId: body.deviceId, sentAt: body.sentAt,
+                                                         mutations: body.mutations.map(\.mutation), received: Date())
+            let results = zip(body.mutations, outcomes).map { PushAnswer.Result($0.mutationId, $1) }
+            return try JSONResponse.make(.ok, PushAnswer(cursor: "\(cursor)", results: results), writtenBy: JSONBytesEncoder())
+        }
+        routes.get("/api/field/changes") { request, _ in
+            let person = try await person(request, people)
+            let query = request.uri.queryParameters
+            guard let since = query["since"].map({ PullCursor(String($0)) }) ?? PullCursor(position: 0) else {
+                throw FieldError(.invalidField("since"), "since must be a cursor from an earlier answer")
+            }
+            guard let limit = query["limit"].map({ Int(String($0)) }) ?? 500, (1...FieldBook.maxPage).contains(limit) else {
+                throw FieldError(.invalidField("limit"), "limit must be 1 to \(FieldBook.maxPage)")
+            }
+            return try JSONResponse.make(.ok, PullAnswer(await sync.pull(person, since: since, limit: limit)), writtenBy: JSONBytesEncoder())
+        }
+
+        for (method, assigned) in [(HTTPRequest.Method.put, true), (.delete, false)] {
+            routes.on(method, "/api/field/projects/{projectId}/members/{personId}") { request, context in
+                let manager = try await person(request, people)
+                try await sync.assign(try context.parameters.require("personId"), to: try context.parameters.require("projectId"), assigned,
+                                      by: manager, people: people)
+                return Response(status: .noContent)
+            }
+        }
+        routes.post("/api/field/time-entries/{entryId}/approve") { request, context in
+            try await sync.approve(entry: try context.parameters.require("entryId"), by: try await person(request, people))
+            return Response(status: .noContent)
+        }
+        routes.get("/api/field/conflicts") { request, _ in
+            let all = request.uri.queryParameters["status"] == "all"
+            let conflicts = try await sync.conflicts(of: try await person(request, people), includeDecided: all)
+            return try JSONResponse.make(.ok, ConflictsAnswer(conflicts: conflicts.map(ConflictBody.init)))
+        }
+        routes.post("/api/field/conflicts/{conflictId}/resolve") { request, context in
+            let manager = try await person(request, people)
+            let body = try await RequestJSON.decode(ResolveRequest.self, from: request, maxBody: maxSmallBody, allowNulls: true)
+            try await sync.resolve(try context.parameters.require("conflictId"), body.decision, values: body.values, by: manager, at: Date())
+            return Response(status: .noContent)
+        }
+        routes.get("/api/field/settings") { request, _ in
+            try JSONResponse.make(.ok, await sync.settings(of: try await person(request, people)))
+        }
+        routes.put("/api/field/settings") { request, _ in
+            let manager = try await person(request, people)
+            let settings = try await RequestJSON.decode(CompanySettings.self, from: request, maxBody: maxSmallBody)
+            try await sync.configure(settings, by: manager)
+            return try JSONResponse.make(.ok, settings)
+        }
+        routes.get("/api/field/timesheet") { request, _ in
+            let person = try await person(request, people)
+            let week = try week(request)
+            return try JSONResponse.make(.ok, TimesheetAnswer(week: week, await sync.timesheet(of: person, week: week)))
+        }
+        routes.get("/api/field/timesheet.csv") { request, _ in
+            let person = try await person(request, people)
+            let week = try week(request)
+            let answer = TimesheetAnswer(week: week, await sync.timesheet(of: person, week: week))
+            var text = CSVRow.line(["week", "person_id", "project", "project_id", "entry_id", "start", "end", "hours", "approved", "review"])
+            for e in answer.entries {
+                text += CSVRow.line([answer.week, e.personId, e.projectName, e.projectId, e.entryId, e.start, e.end ?? "",
+                                     e.hours.map { String(format: "%.2f", $0) } ?? "", e.approved ? "yes" : "no", e.review.joined(separator: "; ")])
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "text/csv; charset=utf-8; header=present"
+            headers[.contentDisposition] = "attachment; filename=\"timesheet-\(answer.week).csv\""
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+    }
+
+    /// The signed-in worker or manager of a field company (401 without a valid token, 403 for another app's account).
+    static func person(_ request: Request, _ people: People) async throws -> FieldPerson {
+        let claims = try await people.validate(request)
+        guard claims.app == policy.app, FieldRoles.all.contains(claims.role) else {
+            throw FieldError(.forbidden, "this token is not a field worker's or manager's")
+        }
+        return FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)
+    }
+
+    static func week(_ request: Request) throws -> ISOWeek {
+        guard let text = request.uri.queryParameters["week"] else { return ISOWeek(containing: Timestamp.millis(Date())) }
+        guard let week = ISOWeek(String(text)) else { throw FieldError(.invalidField("week"), "week must be an ISO week, like 2026-W48") }
+        return week
+    }
+
+    static func answer(_ signedIn: People.SignedIn) -> SignedInAnswer {
+        let account = signedIn.account
+        return SignedInAnswer(accessToken: signedIn.accessToken, refreshToken: signedIn.refreshToken, expiresAt: Timestamp.string(signedIn.expiresAt),
+                              person: .init(id: account.personId, orgId: account.orgId, role: account.role,
+                                            firstName: account.firstName, lastName: account.lastName))
+    }
+}

@@ -1,0 +1,73 @@
+import MusterEvents
+
+/// What managers decide, and the forgetting of old tombstones.
+extension FieldBook {
+    public mutating func apply(_ assigned: ProjectAssigned, sequence: UInt64) {
+        var company = companies[assigned.orgId, default: Company()]
+        if assigned.assigned {
+            company.members[assigned.projectId, default: []].insert(assigned.personId)
+        } else {
+            company.members[assigned.projectId]?.remove(assigned.personId)
+        }
+        company.resets[assigned.personId] = sequence
+        companies[assigned.orgId] = company
+    }
+
+    public mutating func apply(_ approved: TimeEntryApproved, sequence: UInt64) {
+        guard var record = records[approved.entryId], record.kind == .timeEntry, record.orgId == approved.orgId,
+              !record.deleted, !record.approved else { return }
+        record.approved = true
+        record.version += 1
+        touched(&record, at: sequence)
+    }
+
+    public mutating func apply(_ resolved: ConflictResolved, sequence: UInt64) {
+        guard var conflict = conflicts[resolved.conflictId], conflict.orgId == resolved.orgId, conflict.decision == nil,
+              var record = records[conflict.recordId], !record.deleted, let at = Timestamp.millis(resolved.decidedAt) else { return }
+        let values: [String: JSONValue] = switch resolved.decision {
+        case .keepServer: [:]
+        case .takeDevice: conflict.device
+        case .edit: (resolved.values ?? [:]).filter { conflict.device[$0.key] != nil }
+        }
+        let stamp = Stamp(at: max(at, record.fields.values.map(\.stamp.at).max() ?? at), device: "manager:" + resolved.managerId)
+        var wrote = false
+        for (name, value) in values where record.fields[name]?.value != value && record.kind.fields[name]?.problem(with: value) == nil {
+            record.fields[name] = Field(value: value, stamp: stamp, version: record.version + 1)
+            wrote = true
+        }
+        if wrote {
+            record.version += 1
+            review(&record)
+            touched(&record, at: sequence)
+        }
+        conflict.decision = resolved.decision
+        conflict.decidedBy = resolved.managerId
+        conflicts[resolved.conflictId] = conflict
+    }
+
+    public mutating func apply(_ configured: CompanyConfigured) {
+        companies[configured.orgId, default: Company()].settings = configured.settings
+    }
+
+    /// Forgets, once a day of log time, the tombstones and kept outcomes older than each company's
+    /// `tombstoneDays`, and drops stale entries from the change order. A device whose cursor is
+    /// older than what was forgotten resyncs from scratch.
+    public mutating func forgetOld(now: Int64) {
+        let day: Int64 = 86_400_000
+        for orgId in companies.keys.sorted() {
+            guard var company = companies[orgId], now - company.lastPurge >= day else { continue }
+            company.lastPurge = now
+            let horizon = now - Int64(company.settings.tombstoneDays) * day
+            for change in company.changes {
+                guard let record = records[change.recordId], record.sequence == change.sequence, record.deleted,
+                      let deletedAt = record.deletedAt, deletedAt < horizon else { continue }
+                records[change.recordId] = nil
+                company.purgedThrough = max(company.purgedThrough, change.sequence)
+            }
+            company.changes.removeAll { records[$0.recordId]?.sequence != $0.sequence }
+            companies[orgId] = company
+        }
+        let oldest = companies.values.map { now - Int64($0.settings.tombstoneDays) * day }.min() ?? now
+        if outcomes.values.contains(where: { $0.at < oldest }) { outcomes = outcomes.filter { $0.value.at >= oldest } }
+    }
+}

@@ -1,0 +1,135 @@
+public import MusterEvents
+
+/// Every company's field records as the log decides them: the merge of every device's changes,
+/// applied in log order. Pure (no I/O): the fold holds one, and tests apply pushes from several
+/// devices in every order to it.
+///
+/// The merge: each field keeps the write with the latest stamp (the change's corrected time, then
+/// the device id), so two devices that edited different fields offline both keep their edits. An
+/// important field (the company's list: an expense's amount; a time entry's start and end once
+/// approved) is never overwritten by a device that had not seen its current value: the change is
+/// kept as a conflict for a manager, who decides (`ConflictResolved`).
+public struct FieldBook: Codable, Sendable, Equatable {
+    /// What orders two writes of one field.
+    public struct Stamp: Codable, Sendable, Equatable, Comparable {
+        public var at: Int64
+        public var device: String
+
+        public static func < (a: Stamp, b: Stamp) -> Bool { (a.at, a.device) < (b.at, b.device) }
+    }
+
+    /// One field's value, the write it came from, and the record's version when it changed.
+    public struct Field: Codable, Sendable, Equatable {
+        public var value: JSONValue
+        public var stamp: Stamp
+        public var version: Int
+    }
+
+    /// One project, time entry, expense or photo.
+    public struct Record: Codable, Sendable, Equatable {
+        public var kind: EntityKind
+        public var id: String
+        public var orgId: String
+        /// The project it belongs to (a project's own id for a project).
+        public var projectId: String
+        /// Who created it: a time entry's or expense's worker.
+        public var ownerId: String
+        public var version: Int
+        /// The log sequence of its latest change: what a pull since a cursor compares.
+        public var sequence: UInt64
+        public var fields: [String: Field]
+        public var deleted = false
+        public var deletedAt: Int64?
+        public var approved = false
+        /// Why a manager should look at it (a time entry started outside the site, say).
+        public var review: [String] = []
+
+        public var values: [String: JSONValue] { fields.mapValues(\.value) }
+    }
+
+    /// What became of one mutation; kept, so a retried batch gets the same answer.
+    public enum Outcome: Codable, Sendable, Equatable {
+        /// Stored as sent; the record is now at `version`.
+        case applied(version: Int)
+        /// Stored, merged with changes the device had not seen (or some of its fields lost to later writes).
+        case merged(version: Int)
+        /// An important field someone else changed meanwhile: not overwritten; a manager decides.
+        case conflict(conflictId: String, version: Int, server: [String: JSONValue])
+        /// Not stored, and why: the device drops it (it never blocks the queue).
+        case refused(String)
+    }
+
+    /// A change to important fields that a manager must decide on.
+    public struct Conflict: Codable, Sendable, Equatable {
+        public var id: String
+        public var orgId: String
+        public var kind: EntityKind
+        public var recordId: String
+        public var projectId: String
+        public var personId: String
+        public var deviceId: String
+        /// The device's values of the important fields, and the server's when it met them.
+        public var device: [String: JSONValue]
+        public var server: [String: JSONValue]
+        public var stamp: Stamp
+        public var sequence: UInt64
+        public var decision: ConflictResolved.Decision?
+        public var decidedBy: String?
+    }
+
+    /// One company: its settings, who works on which project, and its records in log order.
+    public struct Company: Codable, Sendable, Equatable {
+        public var settings = CompanySettings.standard
+        /// Project → the workers assigned to it.
+        public var members: [String: Set<String>] = [:]
+        /// Person → the sequence of their latest assignment change: a pull from before it is a full resync.
+        public var resets: [String: UInt64] = [:]
+        /// Tombstones up to here are forgotten: a pull from before it is a full resync.
+        public var purgedThrough: UInt64 = 0
+        /// Every change of a record, in log order (stale entries skipped on reading, dropped now and then).
+        public var changes: [Change] = []
+        public var lastPurge: Int64 = 0
+    }
+
+    public struct Change: Codable, Sendable, Equatable {
+        public var sequence: UInt64
+        public var recordId: String
+    }
+
+    struct KeptOutcome: Codable, Sendable, Equatable {
+        var outcome: Outcome
+        var at: Int64
+    }
+
+    public var records: [String: Record] = [:]
+    public var conflicts: [String: Conflict] = [:]
+    public var companies: [String: Company] = [:]
+    /// `personId:deviceId:mutationId` → what became of it (a device id is the client's word, so
+    /// one person's cannot answer for another's).
+    var outcomes: [String: KeptOutcome] = [:]
+
+    public init() {}
+
+    /// What became of `mutationId` from `personId`'s `deviceId`, once folded.
+    public func outcome(person personId: String, device deviceId: String, mutation mutationId: String) -> Outcome? {
+        outcomes[Self.outcomeKey(personId, deviceId, mutationId)]?.outcome
+    }
+
+    static func outcomeKey(_ person: String, _ device: String, _ mutation: String) -> String { person + ":" + device + ":" + mutation }
+
+    /// Whether `personId` (with `role`) sees `record`: managers see their company's; workers see
+    /// their projects, their projects' photos, and their own entries and expenses.
+    public func sees(_ record: Record, personId: String, orgId: String, role: String) -> Bool {
+        guard record.orgId == orgId else { return false }
+        if role == FieldRoles.manager { return true }
+        guard companies[orgId]?.members[record.projectId]?.contains(personId) == true else { return false }
+        return record.kind == .project || record.kind == .photo || record.ownerId == personId
+    }
+
+    /// Records a change of `record` at `sequence` in its company's order.
+    mutating func touched(_ record: inout Record, at sequence: UInt64) {
+        record.sequence = sequence
+        companies[record.orgId, default: Company()].changes.append(Change(sequence: sequence, recordId: record.id))
+        records[record.id] = record
+    }
+}

@@ -1,0 +1,76 @@
+public import Foundation
+public import MusterEvents
+import MusterLog
+public import MusterPlatform
+
+/// What managers do: put people on projects, approve time, decide conflicts, set the company's rules.
+extension FieldSync {
+    /// Puts `personId` (a person of the manager's company) on a project, or takes them off it.
+    public func assign(_ personId: String, to projectId: String, _ assigned: Bool, by manager: FieldPerson, people: People) async throws {
+        try manager.requireManager("assign people to projects")
+        let (personId, projectId) = (personId.lowercased(), projectId.lowercased())
+        try await requireRecord(projectId, .project, of: manager)
+        guard let (account, _) = try await people.opened(personId), account.orgId == manager.orgId, FieldRoles.all.contains(account.role) else {
+            throw FieldError(.notFound, "no worker or manager \(personId.prefix(40)) in your company")
+        }
+        try await decide(ProjectAssigned(projectId: projectId, orgId: manager.orgId, personId: personId, assigned: assigned,
+                                         managerId: manager.personId), by: manager)
+    }
+
+    public func approve(entry entryId: String, by manager: FieldPerson) async throws {
+        try manager.requireManager("approve time")
+        let entryId = entryId.lowercased()
+        try await requireRecord(entryId, .timeEntry, of: manager)
+        try await decide(TimeEntryApproved(entryId: entryId, orgId: manager.orgId, managerId: manager.personId), by: manager)
+    }
+
+    /// Decides an open conflict: keep the server's value, take the device's, or write `values`.
+    public func resolve(_ conflictId: String, _ decision: ConflictResolved.Decision, values: [String: JSONValue]?, by manager: FieldPerson,
+                        at now: Date) async throws {
+        try manager.requireManager("resolve conflicts")
+        let conflictId = conflictId.lowercased()
+        guard let conflict = await runner.read({ $0.conflicts[conflictId] }), conflict.orgId == manager.orgId else {
+            throw FieldError(.notFound, "no conflict \(conflictId.prefix(40)) in your company")
+        }
+        guard conflict.decision == nil else { throw FieldError(.invalidField("conflictId"), "that conflict was decided already") }
+        if decision == .edit {
+            guard let values, !values.isEmpty else { throw FieldError(.invalidField("values"), "edit needs the values to write") }
+            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                guard conflict.device[name] != nil, let rule = conflict.kind.fields[name] else {
+                    throw FieldError(.invalidField("values.\(name.prefix(64))"), "the conflict is about \(conflict.device.keys.sorted().joined(separator: ", ")) only")
+                }
+                if let problem = rule.problem(with: value) { throw FieldError(.invalidField("values.\(name)"), "\(name) \(problem)") }
+            }
+        }
+        try await decide(ConflictResolved(conflictId: conflictId, orgId: manager.orgId, managerId: manager.personId, decision: decision,
+                                          values: decision == .edit ? values : nil, decidedAt: Timestamp.string(now)), by: manager)
+    }
+
+    /// The company's conflicts, the open ones first, newest first within each.
+    public func conflicts(of person: FieldPerson, includeDecided: Bool) async throws -> [FieldBook.Conflict] {
+        try person.requireManager("see conflicts")
+        return await runner.read { book in
+            book.conflicts.values.filter { $0.orgId == person.orgId && (includeDecided || $0.decision == nil) }
+                .sorted { ($0.decision == nil ? 0 : 1, $1.sequence, $0.id) < ($1.decision == nil ? 0 : 1, $0.sequence, $1.id) }
+        }
+    }
+
+    public func settings(of person: FieldPerson) async -> CompanySettings {
+        await runner.read { $0.companies[person.orgId]?.settings ?? .standard }
+    }
+
+    public func configure(_ settings: CompanySettings, by manager: FieldPerson) async throws {
+        try manager.requireManager("change the company's settings")
+        do { try settings.validate() } catch let error as EventValidationError {
+            throw FieldError(.invalidField(String(error.field.dropFirst("/settings/".count))), error.description)
+        }
+        try await decide(CompanyConfigured(orgId: manager.orgId, settings: settings), by: manager)
+    }
+
+    private func requireRecord(_ id: String, _ kind: EntityKind, of person: FieldPerson) async throws {
+        guard (try? Validate.uuid(id, field: "")) != nil,
+              await runner.read({ book in book.records[id].map { $0.kind == kind && $0.orgId == person.orgId && !$0.deleted } ?? false }) else {
+            throw FieldError(.notFound, "no \(kind.rawValue) \(id.prefix(40)) in your company")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MusterEvents
+import MusterLog
+
+/// An ISO week (`2026-W48`), Monday 00:00 UTC to the next Monday.
+public struct ISOWeek: Sendable, Equatable, CustomStringConvertible {
+    public var year: Int
+    public var week: Int
+    /// Monday 00:00 UTC, in milliseconds.
+    public var start: Int64
+    public var end: Int64 { start + 7 * 86_400_000 }
+
+    static let day: Int64 = 86_400_000
+
+    /// Parses `2026-W48`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-W", omittingEmptySubsequences: false)
+        guard text.utf8.count == 8, parts.count == 2, let year = Int(parts[0]), (1970...9999).contains(year), let week = Int(parts[1]),
+              (1...53).contains(week), let monday = Self.mondayOfWeekOne(year) else { return nil }
+        guard week < 53 || Self.mondayOfWeekOne(year + 1) == monday + 53 * 7 * Self.day else { return nil }
+        (self.year, self.week, start) = (year, week, monday + Int64(week - 1) * 7 * Self.day)
+    }
+
+    /// The week holding `millis`.
+    public init(containing millis: Int64) {
+        let days = millis >= 0 ? millis / Self.day : (millis - Self.day + 1) / Self.day
+        let monday = (days - (days + 3) % 7) * Self.day // 1970-01-01 was a Thursday: (days + 3) % 7 is 0 on Mondays
+        let thursday = Timestamp.string(millis: monday + 3 * Self.day, fraction: false)
+        let year = Int(thursday.prefix(4)) ?? 1970 // the ISO year is the year of the week's Thursday
+        let first = Self.mondayOfWeekOne(year) ?? monday
+        (self.year, week, start) = (year, Int((monday - first) / (7 * Self.day)) + 1, monday)
+    }
+
+    /// The Monday of the week that holds 4 January.
+    static func mondayOfWeekOne(_ year: Int) -> Int64? {
+        guard let january4 = Timestamp.millis(day: String(format: "%04d-01-04", year)) else { return nil }
+        let days = january4 / day
+        return (days - (days + 3) % 7) * day
+    }
+
+    public var description: String { String(format: "%04d-W%02d", year, week) }
+}
+
+/// One time entry of a timesheet.
+public struct TimesheetEntry: Sendable, Equatable {
+    public var entryId: String
+    public var personId: String
+    public var projectId: String
+    public var projectName: String
+    public var start: String
+    public var end: String?
+    /// Nil while the entry is open (no end yet).
+    public var hours: Double?
+    public var approved: Bool
+    public var review: [String]
+}
+
+extension FieldSync {
+    /// The time entries `person` sees that start in `week`, by person, then project, then start.
+    public func timesheet(of person: FieldPerson, week: ISOWeek) async -> [TimesheetEntry] {
+        await runner.read { book in
+            var entries: [TimesheetEntry] = []
+            for record in book.records.values where record.kind == .timeEntry && !record.deleted {
+                guard book.sees(record, personId: person.personId, orgId: person.orgId, role: person.role),
+                      let start = record.values["startTime"]?.string, let from = Timestamp.millis(start),
+                      (week.start..<week.end).contains(from) else { continue }
+                let end = record.values["endTime"]?.string
+                let hours = end.flatMap { Timestamp.millis($0) }.map { max(0, Double($0 - from) / 3_600_000) }
+                let project = book.records[record.projectId]?.values["name"]?.string ?? ""
+                entries.append(TimesheetEntry(entryId: record.id, personId: record.ownerId, projectId: record.projectId, projectName: project,
+                                              start: start, end: end, hours: hours, approved: record.approved, review: record.review))
+            }
+            return entries.sorted { a, b in
+                (a.personId, a.projectName, a.projectId, a.start, a.entryId) < (b.personId, b.projectName, b.projectId, b.start, b.entryId)
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Crypto
+public import Foundation
+public import MusterEvents
+public import MusterLog
+
+/// Why a field request was refused, in domain terms; `FieldErrorCode+HTTP` gives the answers.
+public typealias FieldError = DomainError<FieldErrorCode>
+
+public enum FieldErrorCode: Sendable, Hashable {
+    /// A field of the request breaks its rule; the field as the request names it.
+    case invalidField(String)
+    /// Signed in, but not allowed this (a worker approving time, say).
+    case forbidden
+    /// What the request names does not exist, or is not the person's to see.
+    case notFound
+    /// Stored, but the read model has not caught up yet: the same request answers in a moment.
+    case notReady
+}
+
+/// Who is asking: a signed-in person of a field company.
+public struct FieldPerson: Sendable, Equatable {
+    public var personId: String
+    public var orgId: String
+    public var role: String
+
+    public init(personId: String, orgId: String, role: String) {
+        self.personId = personId
+        self.orgId = orgId
+        self.role = role
+    }
+
+    public var isManager: Bool { role == FieldRoles.manager }
+
+    func requireManager(_ what: String) throws {
+        guard isManager else { throw FieldError(.forbidden, "only managers \(what)") }
+    }
+}
+
+/// The field app's sync: a device's offline changes are checked one by one, their times put on
+/// the server's clock, and stored as one event; the fold decides each change's outcome in log
+/// order, and the answer reports it. Pulls page through what changed since a cursor.
+public struct FieldSync: Sendable {
+    let log: EventLog
+    let runner: ProjectionRunner<FieldProjection>
+    static let settle: Duration = .seconds(5)
+
+    public init(log: EventLog, runner: ProjectionRunner<FieldProjection>) {
+        self.log = log
+        self.runner = runner
+    }
+
+    /// One mutation as the device sent it: read, or why it could not be read.
+    public typealias Incoming = Result<FieldMutation, EventValidationError>
+
+    /// Stores the batch's acceptable mutations as one event and answers each mutation's outcome,
+    /// in the batch's order (a retried batch stores nothing new and gets the same answers).
+    public func push(_ person: FieldPerson, deviceId: String, sentAt: String, mutations: [Incoming], received: Date) async throws
+        -> (outcomes: [FieldBook.Outcome], cursor: UInt64) {
+        let deviceId = deviceId.lowercased()
+        guard (try? Validate.uuid(deviceId, field: "")) != nil else { throw FieldError(.invalidField("deviceId"), "deviceId must be a UUID") }
+        guard let clock = EventClock(sentAt: sentAt, receivedMillis: Timestamp.millis(received)) else {
+            throw FieldError(.invalidField("sentAt"), "sentAt must be an RFC 3339 date-time, like 2026-11-25T14:00:05Z")
+        }
+        guard (1...MutationsPushed.maxMutations).contains(mutations.count) else {
+            throw FieldError(.invalidField("mutations"), "mutations must have 1 to \(MutationsPushed.maxMutations) items")
+        }
+        var refusals: [Int: String] = [:], kept: [FieldMutation] = []
+        for (i, incoming) in mutations.enumerated() {
+            switch incoming.flatMap({ Self.corrected($0, clock: clock, field: "mutations.\(i)") }) {
+            case .success(let mutation): kept.append(mutation)
+            case .failure(let problem): refusals[i] = problem.description
+            }
+        }
+        var cursor: UInt64 = 0, outcomes: [String: FieldBook.Outcome] = [:]
+        if !kept.isEmpty {
+            let pushed = MutationsPushed(deviceId: deviceId, personId: person.personId, orgId: person.orgId, role: person.role, mutations: kept)
+            let key = Self.key(person, device: deviceId, kept.map(\.mutationId))
+            let result = try await log.append(pushed, options: AppendOptions(idempotencyKey: key, actor: "person:\(person.personId)"))
+            guard await runner.waitUntilApplied(result.sequence, timeout: Self.settle) else {
+                throw FieldError(.notReady, "the changes are stored; send the same batch again for their outcomes")
+            }
+            (cursor, outcomes) = await runner.readWithCheckpoint { checkpoint, book in
+                (checkpoint, kept.reduce(into: [:]) { $0[$1.mutationId] = book.outcome(person: person.personId, device: deviceId, mutation: $1.mutationId) })
+            }
+        }
+        var keptIndex = 0
+        return (mutations.indices.map { i in
+            if let refusal = refusals[i] { return .refused(refusal) }
+            defer { keptIndex += 1 }
+            return outcomes[kept[keptIndex].mutationId] ?? .refused("not decided; send it again")
+        }, cursor)
+    }
+
+    /// The mutation with its ids in lowercase and its time on the server's clock, or why it cannot be stored.
+    static func corrected(_ mutation: FieldMutation, clock: EventClock, field: String) -> Result<FieldMutation, EventValidationError> {
+        var mutation = mutation
+        mutation.mutationId = mutation.mutationId.lowercased()
+        mutation.id = mutation.id.lowercased()
+        if case .string(let project)? = mutation.fields["projectId"] { mutation.fields["projectId"] = .string(project.lowercased()) }
+        guard let device = Timestamp.millis(mutation.changedAt) else {
+            return .failure(EventValidationError(field: field + ".changedAt", "must be an RFC 3339 date-time"))
+        }
+        if let problem = clock.problem(with: device) { return .failure(EventValidationError(field: field + ".changedAt", problem)) }
+        mutation.changedAt = Timestamp.string(millis: clock.correct(device))
+        do {
+            try mutation.validate(within: field)
+            return .success(mutation)
+        } catch let error as EventValidationError {
+            return .failure(error)
+        } catch {
+            return .failure(EventValidationError(field: field, "\(error)"))
+        }
+    }
+
+    /// The batch's idempotency key: its person, device and mutation ids (a retry, whatever its order).
+    static func key(_ person: FieldPerson, device: String, _ ids: [String]) -> String {
+        let digest = SHA256.hash(data: Data(ids.sorted().joined(separator: ",").utf8))
+        return "field-push:\(person.personId):\(device):" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// What changed for `person` since `cursor`: one page.
+    public func pull(_ person: FieldPerson, since cursor: PullCursor, limit: Int) async -> PullPage {
+        await runner.readWithCheckpoint { checkpoint, book in
+            book.page(personId: person.personId, orgId: person.orgId, role: person.role, since: cursor, limit: limit, checkpoint: checkpoint)
+        }
+    }
+
+    /// Appends a manager's decision and waits until the fold has it.
+    func decide(_ payload: some EventPayload, by person: FieldPerson) async throws {
+        let result = try await log.append(payload, options: AppendOptions(actor: "person:\(person.personId)"))
+        guard await runner.waitUntilApplied(result.sequence, timeout: Self.settle) else {
+            throw FieldError(.notReady, "stored; it shows in a moment")
+        }
+    }
+}
