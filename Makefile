@@ -91,7 +91,7 @@ test: deps tools
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## Fuzzing: our modules instrumented for libFuzzer, in their own build folder (.build-fuzz).
-FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push voice pop
+FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push voice pop field
 FUZZ_SECONDS ?= 60
 FUZZ_BIN     := .build-fuzz/debug/muster-fuzz
 

@@ -521,7 +521,7 @@ if fuzzing {
     package.targets.append(.executableTarget(
         name: "MusterFuzz",
         dependencies: [
-            "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPoP", "MusterPush", "MusterShieldAI", "MusterServices", "CFuzzerDriver",
+            "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPoP", "MusterPush", "MusterShieldAI", "MusterField", "MusterServices", "CFuzzerDriver",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

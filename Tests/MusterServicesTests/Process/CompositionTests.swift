@@ -23,12 +23,12 @@ struct CompositionTests {
             #expect(Set(folds(["notifier"])) == ["analytics", "pushes", "devices"])
             #expect(folds(["geocode"]) == ["keys"])
             #expect(folds(["query"]).contains("pushes") && !folds(["query"]).contains("devices"), "a push's status needs no devices")
-            #expect(Set(folds(["ingest"])) == ["keys", "opl", "people", "offleash", "devices", "shieldai", "pop", "newsletter", "civics"])
+            #expect(Set(folds(["ingest"])) == ["keys", "opl", "people", "offleash", "devices", "shieldai", "pop", "newsletter", "civics", "field"])
             #expect(folds(["query"]).contains("civics") && !folds(["query"]).contains("newsletter"), "the civics reads are the query role's")
             #expect(Set(folds(["moderation"])) == ["keys", "opl", "people"]) // moderators sign in with accounts
             let all = folds(ServiceRole.names)
             #expect(Set(all) == ["keys", "opl", "analytics", "funnel", "people", "offleash", "devices", "pushes", "shieldai", "pop", "newsletter",
-                                "civics"] && all.count == 12,
+                                "civics", "field"] && all.count == 13,
                     "each once: \(all)")
             // What `muster replay` can rebuild is what the apps define.
             #expect(Set(apps.projections.map { $0.name }) == Set(all))

@@ -1,0 +1,32 @@
+import MusterEvents
+import MusterJSON
+@testable import MusterField
+
+extension FuzzTarget {
+    static let fieldProject = "5a5a5a5a-0000-4000-8000-000000000001"
+
+    /// The field app's sync batch: the body (read leniently, mutation by mutation), each mutation's
+    /// check and clock correction, and the fold of what passes (a batch applied twice must leave
+    /// the book as once); then the same bytes as a pull cursor and an ISO week.
+    static func field(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes.prefix(64), as: UTF8.self)
+        if let cursor = PullCursor(text) { require(PullCursor(cursor.description) == cursor, "a cursor reads back as written") }
+        if let week = ISOWeek(text) { require(ISOWeek(week.description) == week && week.end - week.start == 604_800_000, "a week is 7 days and reads back") }
+        guard let request = try? JSONBytesDecoder().decode(PushRequest.self, from: bytes),
+              let clock = EventClock(sentAt: request.sentAt, receivedMillis: 1_795_000_000_000) else { return }
+        let kept = request.mutations.prefix(MutationsPushed.maxMutations).enumerated().compactMap { i, incoming in
+            try? incoming.mutation.flatMap { FieldSync.corrected($0, clock: clock, field: "mutations.\(i)") }.get()
+        }
+        guard !kept.isEmpty else { return }
+        let pushed = MutationsPushed(deviceId: "5c5c5c5c-0000-4000-8000-000000000002", personId: "5d5d5d5d-0000-4000-8000-000000000001",
+                                     orgId: "5e5e5e5e-0000-4000-8000-000000000001", role: FieldRoles.manager, mutations: kept)
+        require((try? pushed.validate()) != nil, "what passes the route's checks is a valid event")
+        var once = FieldBook()
+        once.apply(pushed, sequence: 1, at: 1_795_000_000_000)
+        var twice = once
+        twice.apply(pushed, sequence: 2, at: 1_795_000_000_000)
+        require(once == twice, "a retried batch changes nothing")
+        let page = once.page(personId: pushed.personId, orgId: pushed.orgId, role: FieldRoles.manager, since: PullCursor(position: 0), limit: 10, checkpoint: 1)
+        require(page.records.count <= kept.count, "a pull returns only what was stored")
+    }
+}
