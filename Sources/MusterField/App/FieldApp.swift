@@ -22,6 +22,7 @@ public struct FieldApp: MusterApp {
             let people = People.shared(in: environment)
             parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self])
             parts.routes.append { FieldRoutes.add(to: $0, sync: sync, people: people) }
+            parts.webSockets.append(FieldLive(sync: sync, people: people).route)
         case .query, .geocode, .moderation, .collector, .notifier:
             break
         }

@@ -11,6 +11,7 @@ import NIOCore
 /// - `POST /api/field/auth/login`, `POST /api/field/auth/refresh`: sign in to a company;
 /// - `POST /api/field/mutations`: a batch of offline changes, an outcome for each;
 /// - `GET /api/field/changes?since=CURSOR&limit=N`: what changed since, a page at a time;
+/// - `GET /api/field/live?since=CURSOR`: the same as it happens, over a WebSocket (`FieldLive`);
 /// - `PUT|DELETE /api/field/projects/{projectId}/members/{personId}`: managers staff projects;
 /// - `POST /api/field/time-entries/{entryId}/approve`: managers approve time;
 /// - `GET /api/field/conflicts`, `POST /api/field/conflicts/{conflictId}/resolve`: managers decide conflicts;
@@ -43,6 +44,14 @@ public enum FieldRoutes {
                                                          mutations: body.mutations.map(\.mutation), received: Date())
             let results = zip(body.mutations, outcomes).map { PushAnswer.Result($0.mutationId, $1) }
             return try JSONResponse.make(.ok, PushAnswer(cursor: "\(cursor)", results: results), writtenBy: JSONBytesEncoder())
+        }
+        // Reached only when the WebSocket upgrade was not taken (`FieldLive`): say why.
+        routes.get(FieldLive.path) { request, _ -> Response in
+            _ = try await person(request, people)
+            guard request.uri.queryParameters["since"].map({ PullCursor(String($0)) != nil }) ?? true else {
+                throw FieldError(.invalidField("since"), "since must be a cursor from an earlier answer")
+            }
+            throw APIError(.init(code: 426, reasonPhrase: "Upgrade Required"), "this is a WebSocket: connect with Upgrade: websocket")
         }
         routes.get("/api/field/changes") { request, _ in
             let person = try await person(request, people)

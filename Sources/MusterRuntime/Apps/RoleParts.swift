@@ -16,6 +16,8 @@ public struct RoleParts: Sendable {
     public var endpoints: [MicroEndpoint] = []
     /// Answers given in the channel pipeline before routing (cached 304s).
     public var fastPaths: [FastPath] = []
+    /// WebSocket endpoints (the field app's live updates).
+    public var webSockets: [WebSocketRoute] = []
     /// Subject filters of the events the role appends (`events.opl.action.*.geocoded.v1`): what
     /// its NATS user must be allowed to publish, and all it should be (`deploy/nats/permissions.conf`
     /// is checked against them).

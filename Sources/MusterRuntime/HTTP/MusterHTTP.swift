@@ -1,4 +1,6 @@
 public import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 
 /// The HTTP application of one `muster` process: every selected service's routes on one port,
@@ -19,12 +21,21 @@ public enum MusterHTTP {
         let router = makeRouter(environment: environment, modules: modules)
         let fastPaths = FastPathHandler.handlers(modules.flatMap { $0.fastPaths(in: environment) })
         let connectionGuard = ConnectionGuardHandler.factory(environment.configuration.connectionLimits)
+        let webSockets = modules.flatMap { $0.webSockets(in: environment) }
         var logger = environment.logger
         logger[metadataKey: "component"] = "http"
+        // New handlers for every connection: the guard first, so it sees every request and answer.
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [connectionGuard()] + fastPaths())
+        let server: HTTPServerBuilder = webSockets.isEmpty ? .http1(configuration: http1) : .http1WebSocketUpgrade(
+            // Pings keep a silent socket's NAT mapping alive and find a phone that went away.
+            configuration: .init(http1: http1, ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30)))),
+            shouldUpgrade: { request, _, _ in
+                guard let session = await WebSocketRoute.session(for: request, in: webSockets) else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, context in try await session(inbound, outbound, context.logger) }
+            })
         return Application(
             router: router,
-            // New handlers for every connection: the guard first, so it sees every request and answer.
-            server: .http1(configuration: .init(additionalChannelHandlers: [connectionGuard()] + fastPaths())),
+            server: server,
             // A backlog of 1024, not NIO's 256: after a deploy every app reconnects at once, and a full
             // queue resets connections before the guard (at most 4096 at a time) ever sees them.
             configuration: .init(address: .hostname(environment.configuration.httpHost, port: environment.configuration.httpPort),

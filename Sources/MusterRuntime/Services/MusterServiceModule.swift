@@ -16,6 +16,8 @@ public protocol MusterServiceModule: Sendable {
     func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint]
     /// Answers given in the channel pipeline before routing (cached 304s).
     func fastPaths(in environment: MusterEnvironment) -> [FastPath]
+    /// WebSocket endpoints on the HTTP port.
+    func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute]
 }
 
 extension MusterServiceModule {
@@ -23,4 +25,5 @@ extension MusterServiceModule {
     public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {}
     public func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint] { [] }
     public func fastPaths(in environment: MusterEnvironment) -> [FastPath] { [] }
+    public func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { [] }
 }

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWebSocket
+import Logging
+import MusterJSON
+import MusterLog
+public import MusterPlatform
+public import MusterRuntime
+
+/// Live updates: `GET /api/field/live?since=CURSOR` upgraded to a WebSocket (with the same bearer
+/// token as every field route). The server sends what changed since the cursor, in the pull's
+/// pages, then each change as it lands in the log; every message carries the cursor after it. A
+/// device that reconnects with the last cursor it received misses nothing and gets nothing twice.
+public struct FieldLive: Sendable {
+    public static let path = "/api/field/live"
+    let sync: FieldSync
+    let people: People
+
+    public init(sync: FieldSync, people: People) {
+        self.sync = sync
+        self.people = people
+    }
+
+    /// What one message says: the pull's page, with its kind.
+    struct Message: Encodable, Sendable {
+        var type = "changes"
+        var cursor: String
+        var more: Bool
+        var full: Bool
+        var records: [RecordBody]
+
+        init(_ page: PullPage) {
+            let answer = PullAnswer(page)
+            (cursor, more, full, records) = (answer.cursor, answer.more, answer.full, answer.records)
+        }
+    }
+
+    public var route: WebSocketRoute {
+        WebSocketRoute(path: Self.path) { request in
+            guard let token = People.bearerToken(request.headerFields[.authorization]),
+                  let claims = try? await people.validate(token), claims.app == FieldRoutes.policy.app, FieldRoles.all.contains(claims.role),
+                  let since = Self.since(request.path ?? "") else { return nil } // the router's route answers why
+            let person = FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)
+            return { inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    // The device says nothing the server needs; its close (or the pings' silence) ends the session.
+                    group.addTask { for try await _ in inbound.messages(maxSize: 4096) {} }
+                    group.addTask { try await send(to: person, from: since, outbound) }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    /// Sends pages until cancelled: at once what the cursor has not seen, then each time the fold moves.
+    func send(to person: FieldPerson, from since: PullCursor, _ outbound: WebSocketOutboundWriter) async throws {
+        var (cursor, first) = (since, true)
+        while !Task.isCancelled {
+            let page = await sync.pull(person, since: cursor, limit: FieldBook.maxPage)
+            if first || page.full || !page.records.isEmpty {
+                let bytes = try JSONBytesEncoder().encode(Message(page))
+                try await outbound.write(.text(String(decoding: bytes, as: UTF8.self)))
+                first = false
+            }
+            cursor = page.cursor
+            if !page.more { _ = await sync.runner.waitUntilApplied(cursor.position + 1, timeout: .seconds(30)) }
+        }
+    }
+
+    /// The `since` of `/api/field/live?since=…` (none: from the start); nil when it is no cursor.
+    static func since(_ target: String) -> PullCursor? {
+        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return PullCursor(position: 0) }
+        for pair in query.split(separator: "&") where pair.hasPrefix("since=") {
+            return PullCursor(String(pair.dropFirst("since=".count)))
+        }
+        return PullCursor(position: 0)
+    }
+}

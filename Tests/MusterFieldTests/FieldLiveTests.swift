@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import HummingbirdWSClient
+import Logging
+import MusterAppTesting
+import MusterEvents
+import MusterField
+import Synchronization
+import Testing
+
+/// Live updates over a real WebSocket on the process's own HTTP port.
+@Suite("Field live updates: a WebSocket told of each change, resuming from its cursor without a gap or a duplicate")
+struct FieldLiveTests {
+    /// What one connection received before it closed itself after `count` messages with records.
+    static func listen(port: Int, token: String, since: String?, until count: Int) async throws -> [[String: Any]] {
+        let received = Mutex<[Data]>([])
+        var configuration = WebSocketClientConfiguration()
+        configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
+        let query = since.map { "?since=\($0)" } ?? ""
+        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live\(query)", configuration: configuration,
+                                          logger: Logger(label: "test")) { inbound, _, _ in
+            var withRecords = 0
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                guard case .text(let text) = message else { continue }
+                received.withLock { $0.append(Data(text.utf8)) }
+                let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+                if !((json?["records"] as? [Any])?.isEmpty ?? true) { withRecords += 1 }
+                if withRecords >= count { break }
+            }
+        }
+        return received.withLock { $0 }.compactMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
+    }
+
+    static func ids(_ messages: [[String: Any]]) -> [String] {
+        messages.flatMap { ($0["records"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
+    }
+
+    @Test func aSocketHearsEachChangeAndResumesFromItsCursor() async throws {
+        try await apps.withTestApp(["ingest"], live: true) { app in
+            let port = try #require(app.client.port)
+            let crew = try await FieldSyncTests.crew(app)
+            try await FieldSyncTests.staffedProject(app, crew)
+
+            // Ana's phone connects from the start: it hears the project, then her photo as it lands.
+            let photo = UUID().uuidString.lowercased()
+            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2)
+            try await Task.sleep(for: .milliseconds(300))
+            let now = Timestamp.string(Date())
+            try await FieldSyncTests.push(app, crew.ana, FieldSyncTests.batch(device: FieldSyncTests.phone, sentAt: now, [
+                FieldSyncTests.mutation("photo", photo, base: 0, at: now,
+                                        #"{"projectId": "\#(FieldSyncTests.project)", "takenAt": "\#(now)", "digest": "\#(String(repeating: "ab", count: 32))"}"#),
+            ]))
+            let first = try await heard
+            #expect(Self.ids(first) == [FieldSyncTests.project, photo], "\(first)")
+            let cursor = try #require(first.last?["cursor"] as? String)
+
+            // Offline, a second photo lands; reconnecting with the last cursor brings it alone.
+            let second = UUID().uuidString.lowercased()
+            try await FieldSyncTests.push(app, crew.ana, FieldSyncTests.batch(device: FieldSyncTests.phone, sentAt: now, [
+                FieldSyncTests.mutation("photo", second, base: 0, at: now,
+                                        #"{"projectId": "\#(FieldSyncTests.project)", "takenAt": "\#(now)", "digest": "\#(String(repeating: "cd", count: 32))"}"#),
+            ]))
+            let resumed = try await Self.listen(port: port, token: crew.ana, since: cursor, until: 1)
+            #expect(Self.ids(resumed) == [second], "\(resumed)")
+
+            // Without a token, or without the upgrade, the route says why.
+            #expect(try await app.request("/api/field/live").status == .unauthorized)
+            #expect(try await app.request("/api/field/live", headers: FieldSyncTests.bearer(crew.ana)).status.code == 426)
+        }
+    }
+}
