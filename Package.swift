@@ -215,7 +215,7 @@ let package = Package(
         .target(
             name: "MusterField",
             dependencies: [
-                "MusterEvents", "MusterJSON", "MusterLog", "MusterPlatform", "MusterRuntime",
+                "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterRuntime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -468,7 +468,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

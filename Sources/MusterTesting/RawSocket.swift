@@ -22,8 +22,16 @@ public final class RawSocket: Sendable {
     deinit { if fd >= 0 { close(fd) } }
 
     public func send(_ text: String) throws {
-        let sent = text.utf8CString.withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
-        guard sent >= 0 else { throw TestServerError("send: \(errno)") }
+        try send(Array(text.utf8))
+    }
+
+    public func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw TestServerError("send: \(errno)") }
+            offset += sent
+        }
     }
 
     /// What arrives within `wait` (empty if nothing, or the connection ended).

@@ -1,3 +1,4 @@
+import Foundation
 public import MusterEvents
 public import MusterLog
 import MusterPlatform
@@ -21,7 +22,12 @@ public struct FieldApp: MusterApp {
             let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self))
             let people = People.shared(in: environment)
             parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self])
-            parts.routes.append { FieldRoutes.add(to: $0, sync: sync, people: people) }
+            let uploads = FieldUploads(folder: URL(fileURLWithPath: environment.configuration.dataDirectory).appendingPathComponent("field-uploads"),
+                                       blobs: Blobs.shared(in: environment))
+            parts.routes.append { routes in
+                FieldRoutes.add(to: routes, sync: sync, people: people)
+                UploadRoutes.add(to: routes, uploads: uploads, sync: sync, people: people)
+            }
             parts.webSockets.append(FieldLive(sync: sync, people: people).route)
         case .query, .geocode, .moderation, .collector, .notifier:
             break

@@ -8,6 +8,8 @@ extension FieldErrorCode: HTTPMappedCode {
         case .forbidden: APIError(.forbidden, message)
         case .notFound: APIError(.notFound, message)
         case .notReady: APIError(.serviceUnavailable, message)
+        case .tooLarge: APIError(.contentTooLarge, message)
+        case .offsetMismatch(let held): APIError(.conflict, message, headers: [.uploadOffset: "\(held)", .uploadDraftInteropVersion: UploadRoutes.interopVersion])
         }
     }
 }

@@ -15,6 +15,10 @@ public enum FieldErrorCode: Sendable, Hashable {
     case notFound
     /// Stored, but the read model has not caught up yet: the same request answers in a moment.
     case notReady
+    /// An upload larger than the server takes.
+    case tooLarge
+    /// An append at another offset than the server holds (it holds this many bytes).
+    case offsetMismatch(Int)
 }
 
 /// Who is asking: a signed-in person of a field company.

@@ -7,6 +7,8 @@ public import MusterRuntime
 public actor Blobs {
     public static let audio = "muster_audio"
     public static let images = "muster_images"
+    /// The field app's photos and receipts.
+    public static let field = "muster_field"
 
     let jetStream: JetStream
     let replicas: Int

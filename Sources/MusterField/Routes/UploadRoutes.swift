@@ -1,0 +1,141 @@
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import MusterEvents
+import MusterNATS
+public import MusterPlatform
+public import MusterRuntime
+import NIOCore
+
+/// Resumable uploads of photos and receipts, as the IETF resumable-upload draft (interop version 6)
+/// lays them out, on the field app's routes:
+/// - `OPTIONS /api/field/uploads`: the limits (`Upload-Limit: max-size=…`), before a client starts;
+///   `GET /api/field/uploads/limits` says the same in JSON, with the types taken;
+/// - `POST /api/field/uploads`: creates an upload with its first bytes (or all of them);
+///   `Upload-Complete: ?0` keeps it open and answers its `Location` and `Upload-Offset`;
+/// - `HEAD /api/field/uploads/{token}`: how many bytes the server holds (after a broken connection);
+/// - `PATCH /api/field/uploads/{token}` with `Upload-Offset`: appends from there; `?1` completes it;
+/// - `DELETE /api/field/uploads/{token}`: abandons it;
+/// - `GET /api/field/blobs/{digest}`: a stored photo or receipt, for people who see a record naming it.
+/// A completed upload answers `{digest, size, type}`; the device then names the digest in its record.
+public enum UploadRoutes {
+    public static let interopVersion = "6"
+    /// Bytes gathered before each write to the upload's file.
+    static let writeSize = 256 * 1024
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, uploads: FieldUploads, sync: FieldSync, people: People) {
+        routes.on(.options, "/api/field/uploads") { request, _ in
+            _ = try await FieldRoutes.person(request, people)
+            var headers = HTTPFields()
+            headers[.uploadDraftInteropVersion] = interopVersion
+            headers[.uploadLimit] = "max-size=\(FieldUploads.limits.maxBytes)"
+            return try JSONResponse.make(.ok, FieldUploads.limits, headers: headers)
+        }
+        routes.get("/api/field/uploads/limits") { request, _ in
+            _ = try await FieldRoutes.person(request, people)
+            return try JSONResponse.make(.ok, FieldUploads.limits)
+        }
+        routes.post("/api/field/uploads") { request, _ in
+            let person = try await FieldRoutes.person(request, people)
+            let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            // The whole length, when the client knows it: Upload-Length, or a complete upload's Content-Length.
+            let announced = try number(request.headers[.uploadLength], "Upload-Length")
+            let length = try announced ?? (isComplete(request) ? number(request.headers[.contentLength], "Content-Length") : nil)
+            let token = try await uploads.create(for: person, type: type, length: length)
+            return try await receive(request, into: token, at: 0, person: person, uploads: uploads, created: true)
+        }
+        routes.on(.head, "/api/field/uploads/{token}") { request, context in
+            let person = try await FieldRoutes.person(request, people)
+            let offset = try await uploads.offset(try context.parameters.require("token"), for: person)
+            var headers = progress(offset, complete: false)
+            headers[.cacheControl] = "no-store"
+            return Response(status: .noContent, headers: headers)
+        }
+        routes.on(.patch, "/api/field/uploads/{token}") { request, context in
+            let person = try await FieldRoutes.person(request, people)
+            guard let offset = try number(request.headers[.uploadOffset], "Upload-Offset") else {
+                throw FieldError(.invalidField("Upload-Offset"), "an append says where it starts: Upload-Offset")
+            }
+            return try await receive(request, into: try context.parameters.require("token"), at: offset, person: person, uploads: uploads, created: false)
+        }
+        routes.delete("/api/field/uploads/{token}") { request, context in
+            let person = try await FieldRoutes.person(request, people)
+            let token = try context.parameters.require("token")
+            _ = try await uploads.offset(token, for: person) // only the owner's
+            await uploads.cancel(token)
+            return Response(status: .noContent, headers: [.uploadDraftInteropVersion: interopVersion])
+        }
+        routes.get("/api/field/blobs/{digest}") { request, context in
+            let person = try await FieldRoutes.person(request, people)
+            let digest = try context.parameters.require("digest").lowercased()
+            guard await sync.canRead(digest, person), let (bytes, type) = try await uploads.read(digest) else {
+                throw FieldError(.notFound, "no photo or receipt \(digest.prefix(64)) on a record of yours")
+            }
+            return Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=31536000, immutable"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+
+    /// Appends the request's body to the upload, in writes of `writeSize`; what arrived before a
+    /// broken connection stays (the device asks for the offset and goes on from there).
+    static func receive(_ request: Request, into token: String, at start: Int, person: FieldPerson, uploads: FieldUploads,
+                        created: Bool) async throws -> Response {
+        var (offset, pending) = (start, [UInt8]())
+        do {
+            for try await chunk in request.body {
+                pending += chunk.readableBytesView
+                if pending.count >= writeSize {
+                    offset = try await uploads.append(pending, to: token, at: offset, for: person)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch let error as FieldError {
+            throw error
+        } catch {
+            if !pending.isEmpty { _ = try? await uploads.append(pending, to: token, at: offset, for: person) }
+            throw error
+        }
+        if !pending.isEmpty || offset == start { offset = try await uploads.append(pending, to: token, at: offset, for: person) }
+        var headers = progress(offset, complete: isComplete(request))
+        if created { headers[.location] = "/api/field/uploads/\(token)" }
+        guard isComplete(request) else { return Response(status: created ? .created : .noContent, headers: headers) }
+        let info = try await uploads.complete(token, for: person)
+        return try JSONResponse.make(created ? .created : .ok, StoredUpload(digest: info.digest, size: info.size, type: info.type), headers: headers)
+    }
+
+    struct StoredUpload: Encodable, Sendable {
+        var digest: String
+        var size: Int
+        var type: String
+    }
+
+    /// `Upload-Complete: ?1` (interop 5 and later), `Upload-Incomplete: ?0` (interop 3), or neither: a plain upload, complete.
+    static func isComplete(_ request: Request) -> Bool {
+        if let complete = request.headers[.uploadComplete] { return complete == "?1" }
+        if let incomplete = request.headers[.uploadIncomplete] { return incomplete == "?0" }
+        return true
+    }
+
+    static func progress(_ offset: Int, complete: Bool) -> HTTPFields {
+        [.uploadDraftInteropVersion: interopVersion, .uploadOffset: "\(offset)", .uploadComplete: complete ? "?1" : "?0"]
+    }
+
+    /// A header holding a whole number, nil when absent; a header that holds something else is refused.
+    static func number(_ value: String?, _ name: String) throws -> Int? {
+        guard let value else { return nil }
+        guard value.utf8.count <= 12, let number = Int(value), number >= 0 else {
+            throw FieldError(.invalidField(name), "\(name) must be a whole number")
+        }
+        return number
+    }
+}
+
+extension HTTPField.Name {
+    // The unwraps cannot fail: literal tokens (letters and -) are valid field names.
+    static let uploadDraftInteropVersion = HTTPField.Name("Upload-Draft-Interop-Version")!
+    static let uploadComplete = HTTPField.Name("Upload-Complete")!
+    static let uploadIncomplete = HTTPField.Name("Upload-Incomplete")!
+    static let uploadOffset = HTTPField.Name("Upload-Offset")!
+    static let uploadLength = HTTPField.Name("Upload-Length")!
+    static let uploadLimit = HTTPField.Name("Upload-Limit")!
+}

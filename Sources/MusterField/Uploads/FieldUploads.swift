@@ -1,0 +1,131 @@
+public import Foundation
+import MusterEvents
+public import MusterNATS
+public import MusterPlatform
+
+/// Photos and receipts, uploaded resumably: an upload is a file in the data folder that grows by
+/// appends at the offset the server reports, with its owner and type beside it (so an upload
+/// survives a restart); once complete its bytes go to the object store under their SHA-256, so the
+/// same photo uploaded twice is stored once. Records (a photo's `digest`, an expense's `receipt`)
+/// name the digest; only people who see such a record may read the bytes.
+public actor FieldUploads {
+    public struct Limits: Codable, Sendable, Equatable {
+        public var maxBytes: Int
+        public var types: [String]
+    }
+
+    public static let limits = Limits(maxBytes: 20 << 20, types: ["application/pdf", "image/heic", "image/jpeg", "image/png"])
+
+    /// One upload under way.
+    struct Upload: Codable, Sendable {
+        var personId: String
+        var orgId: String
+        var type: String
+        /// The length the client announced, if it did.
+        var length: Int?
+    }
+
+    let folder: URL
+    let blobs: Blobs
+
+    public init(folder: URL, blobs: Blobs) {
+        self.folder = folder
+        self.blobs = blobs
+    }
+
+    /// Starts an upload of `type` (its first bytes follow with `append`); its token.
+    public func create(for person: FieldPerson, type: String, length: Int?) throws -> String {
+        guard Self.limits.types.contains(type) else {
+            throw FieldError(.invalidField("Content-Type"), "uploads must be one of \(Self.limits.types.joined(separator: ", ")), not \(type.prefix(60))")
+        }
+        if let length, !(1...Self.limits.maxBytes).contains(length) {
+            throw FieldError(.tooLarge, "an upload may be at most \(Self.limits.maxBytes) bytes")
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let token = UUID().uuidString.lowercased()
+        let upload = Upload(personId: person.personId, orgId: person.orgId, type: type, length: length)
+        try JSONEncoder().encode(upload).write(to: meta(token), options: .atomic)
+        guard FileManager.default.createFile(atPath: data(token).path, contents: nil) else {
+            throw FieldError(.notReady, "the upload could not be started on this server's disk; try again")
+        }
+        return token
+    }
+
+    /// How many bytes of the upload the server holds.
+    public func offset(_ token: String, for person: FieldPerson) throws -> Int {
+        _ = try upload(token, for: person)
+        return try size(token)
+    }
+
+    /// Appends `bytes` at `offset` (which must be what the server holds: a client that lost track asks first).
+    public func append(_ bytes: [UInt8], to token: String, at offset: Int, for person: FieldPerson) throws -> Int {
+        let upload = try upload(token, for: person)
+        let held = try size(token)
+        guard offset == held else { throw FieldError(.offsetMismatch(held), "the server holds \(held) bytes of this upload, not \(offset)") }
+        guard held + bytes.count <= min(upload.length ?? Self.limits.maxBytes, Self.limits.maxBytes) else {
+            throw FieldError(.tooLarge, "an upload may be at most \(upload.length ?? Self.limits.maxBytes) bytes")
+        }
+        let handle = try FileHandle(forWritingTo: data(token))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: bytes)
+        return held + bytes.count
+    }
+
+    /// Ends the upload: checks its bytes are what its type says, stores them by digest, and forgets the upload.
+    public func complete(_ token: String, for person: FieldPerson) async throws -> ObjectStore.Info {
+        let upload = try upload(token, for: person)
+        let bytes = [UInt8](try Data(contentsOf: data(token)))
+        if let length = upload.length, bytes.count != length {
+            throw FieldError(.offsetMismatch(bytes.count), "the upload announced \(length) bytes and holds \(bytes.count)")
+        }
+        guard !bytes.isEmpty, Self.looksLike(upload.type, bytes) else {
+            throw FieldError(.invalidField("Content-Type"), "the bytes are not a \(upload.type) file")
+        }
+        let info = try await blobs.bucket(Blobs.field).put(bytes, type: upload.type)
+        cancel(token)
+        return info
+    }
+
+    /// Forgets an upload and its bytes.
+    public func cancel(_ token: String) {
+        try? FileManager.default.removeItem(at: data(token))
+        try? FileManager.default.removeItem(at: meta(token))
+    }
+
+    /// The bytes of a stored photo or receipt.
+    public func read(_ digest: String) async throws -> (bytes: [UInt8], type: String)? {
+        let store = try await blobs.bucket(Blobs.field)
+        guard let info = try await store.info(digest), let bytes = try await store.get(digest) else { return nil }
+        return (bytes, info.type)
+    }
+
+    private func upload(_ token: String, for person: FieldPerson) throws -> Upload {
+        guard (try? Validate.uuid(token, field: "")) != nil, let bytes = try? Data(contentsOf: meta(token)),
+              let upload = try? JSONDecoder().decode(Upload.self, from: bytes), upload.personId == person.personId else {
+            throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
+        }
+        return upload
+    }
+
+    private func size(_ token: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: data(token).path)[.size] as? Int) ?? 0
+    }
+
+    private func data(_ token: String) -> URL { folder.appendingPathComponent(token + ".part") }
+    private func meta(_ token: String) -> URL { folder.appendingPathComponent(token + ".json") }
+
+    /// Whether the first bytes are those of `type` (a photo that is not one is refused, whatever it claims).
+    static func looksLike(_ type: String, _ bytes: [UInt8]) -> Bool {
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        switch type {
+        case "image/jpeg": return starts([0xFF, 0xD8, 0xFF])
+        case "image/png": return starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        case "image/heic": return starts(Array("ftyp".utf8), at: 4)
+        case "application/pdf": return starts(Array("%PDF-".utf8))
+        default: return false
+        }
+    }
+}

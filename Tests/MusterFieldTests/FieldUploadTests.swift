@@ -1,0 +1,132 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import MusterAppTesting
+import MusterEvents
+import MusterField
+import MusterTesting
+import NIOCore
+import Testing
+
+/// Resumable uploads over real sockets: a connection broken in the middle of every 64 KB, each time
+/// resumed from the offset the server reports.
+@Suite("Field uploads: resumable, stored once by SHA-256, read only by the project's people")
+struct FieldUploadTests {
+    /// A JPEG's first bytes, then `count` pseudo-random bytes.
+    static func photo(_ count: Int, seed: UInt64) -> [UInt8] {
+        var state = seed
+        return [0xFF, 0xD8, 0xFF, 0xE0] + (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { SHA256.hash(data: Data(bytes)).map { String(format: "%02x", $0) }.joined() }
+
+    /// Sends a PATCH whose body stops after `sent` of its `declared` bytes, then drops the connection.
+    static func brokenAppend(port: Int, token: String, upload: String, offset: Int, bytes: ArraySlice<UInt8>) throws {
+        let socket = try RawSocket(port: port)
+        try socket.send("PATCH \(upload) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nUpload-Draft-Interop-Version: 6\r\n"
+                        + "Upload-Offset: \(offset)\r\nUpload-Complete: ?0\r\nContent-Type: application/partial-upload\r\nContent-Length: \(bytes.count * 2)\r\n\r\n")
+        try socket.send(Array(bytes))
+    }
+
+    static func offset(_ app: TestApp, _ token: String, _ upload: String) async throws -> Int {
+        let head = try await app.request(upload, method: .head, headers: FieldSyncTests.bearer(token))
+        #expect(head.status == .noContent, "\(head.text)")
+        return Int(head.headers[HTTPField.Name("Upload-Offset")!] ?? "") ?? -1
+    }
+
+    @Test func anUploadBrokenAtEvery64KBResumesToTheSameDigest() async throws {
+        try await apps.withTestApp(["ingest"], live: true) { app in
+            let port = try #require(app.client.port)
+            let crew = try await FieldSyncTests.crew(app)
+            try await FieldSyncTests.staffedProject(app, crew)
+            let bytes = Self.photo(1 << 20, seed: 7)
+            let chunk = 64 * 1024
+
+            // Limits first, as a client asks before it starts.
+            let options = try await app.request("/api/field/uploads", method: .options, headers: FieldSyncTests.bearer(crew.ana))
+            #expect(options.headers[HTTPField.Name("Upload-Limit")!] == "max-size=\(20 << 20)")
+
+            var headers = FieldSyncTests.bearer(crew.ana)
+            headers[.contentType] = "image/jpeg"
+            headers[HTTPField.Name("Upload-Complete")!] = "?0"
+            headers[HTTPField.Name("Upload-Length")!] = "\(bytes.count)"
+            headers[HTTPField.Name("Upload-Draft-Interop-Version")!] = "6"
+            let created = try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers,
+                                                       body: ByteBuffer(bytes: bytes[0..<chunk]))
+            #expect(created.status == .created)
+            let upload = try #require(created.headers[.location])
+            // An append from a stale offset is a conflict that names the right one.
+            var stale = FieldSyncTests.bearer(crew.ana)
+            stale[HTTPField.Name("Upload-Offset")!] = "0"
+            let conflict = try await app.client.execute(uri: upload, method: .patch, headers: stale, body: ByteBuffer(bytes: bytes[0..<10]))
+            #expect(conflict.status == .conflict && conflict.headers[HTTPField.Name("Upload-Offset")!] == "\(chunk)")
+            var offset = chunk
+            while offset < bytes.count {
+                // Half of the next 64 KB arrive, then the connection breaks; the device asks where to go on from.
+                try Self.brokenAppend(port: port, token: crew.ana, upload: upload, offset: offset, bytes: bytes[offset..<offset + chunk / 2])
+                try await eventually("the broken append is kept") { try await Self.offset(app, crew.ana, upload) == offset + chunk / 2 }
+                offset = try await Self.offset(app, crew.ana, upload)
+                let end = min(offset + chunk / 2 + chunk, bytes.count)
+                var append = FieldSyncTests.bearer(crew.ana)
+                append[.contentType] = "application/partial-upload"
+                append[HTTPField.Name("Upload-Offset")!] = "\(offset)"
+                append[HTTPField.Name("Upload-Complete")!] = end == bytes.count ? "?1" : "?0"
+                let answer = try await app.client.execute(uri: upload, method: .patch, headers: append, body: ByteBuffer(bytes: bytes[offset..<end]))
+                #expect(answer.status == (end == bytes.count ? .ok : .noContent), "\(String(buffer: answer.body))")
+                if end == bytes.count {
+                    let stored = (try JSONSerialization.jsonObject(with: Data(answer.body.readableBytesView))) as? [String: Any]
+                    #expect(stored?["digest"] as? String == Self.hex(bytes) && stored?["size"] as? Int == bytes.count)
+                }
+                offset = end
+            }
+            // The finished upload is gone.
+            #expect(try await app.request(upload, method: .head, headers: FieldSyncTests.bearer(crew.ana)).status == .notFound)
+
+            // The same photo again, in one plain request: the same object.
+            var plain = FieldSyncTests.bearer(crew.ana)
+            plain[.contentType] = "image/jpeg"
+            let again = try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: plain, body: ByteBuffer(bytes: bytes))
+            #expect(again.status == .created && String(buffer: again.body).contains(Self.hex(bytes)))
+
+            // Readable by the project's people once a record names it, by nobody else.
+            let blob = "/api/field/blobs/\(Self.hex(bytes))"
+            #expect(try await app.request(blob, headers: FieldSyncTests.bearer(crew.ana)).status == .notFound, "no record names it yet")
+            let now = Timestamp.string(Date())
+            try await FieldSyncTests.push(app, crew.ana, FieldSyncTests.batch(device: FieldSyncTests.phone, sentAt: now, [
+                FieldSyncTests.mutation("photo", UUID().uuidString, base: 0, at: now,
+                                        #"{"projectId": "\#(FieldSyncTests.project)", "takenAt": "\#(now)", "digest": "\#(Self.hex(bytes))", "latitude": 44.0806, "longitude": -103.2311}"#),
+            ]))
+            let read = try await app.request(blob, headers: FieldSyncTests.bearer(crew.ana))
+            #expect(read.status == .ok && Array(read.body.readableBytesView) == bytes)
+            #expect(try await app.request(blob, headers: FieldSyncTests.bearer(crew.ben)).status == .notFound)
+        }
+    }
+
+    @Test func uploadsThatAreNotWhatTheySayAreRefused() async throws {
+        try await apps.withTestApp(["ingest"]) { app in
+            let crew = try await FieldSyncTests.crew(app)
+            var headers = FieldSyncTests.bearer(crew.ana)
+            headers[.contentType] = "image/jpeg"
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+            let lying = try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: png))
+            #expect(lying.status == .unprocessableContent, "\(String(buffer: lying.body))")
+            headers[.contentType] = "application/x-msdownload"
+            #expect(try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: png)).status
+                    == .unprocessableContent)
+            headers[.contentType] = "image/jpeg"
+            headers[HTTPField.Name("Upload-Length")!] = "\(21 << 20)"
+            headers[HTTPField.Name("Upload-Complete")!] = "?0"
+            #expect(try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: png)).status
+                    == .contentTooLarge)
+            headers[HTTPField.Name("Upload-Length")!] = "ten"
+            #expect(try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer()).status
+                    == .unprocessableContent)
+            #expect(try await app.request("/api/field/uploads/not-a-token", method: .head, headers: FieldSyncTests.bearer(crew.ana)).status == .notFound)
+            #expect(try await app.request("/api/field/uploads", method: .options).status == .unauthorized)
+        }
+    }
+}
