@@ -131,6 +131,7 @@ demo:
 	@scripts/demo_push.sh
 	@scripts/demo_shieldai.sh
 	@scripts/demo_pop.py
+	@scripts/demo_field.py
 
 demo-opl:
 	@scripts/demo_opl.py

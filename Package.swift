@@ -290,8 +290,10 @@ let package = Package(
             name: "muster-bench",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterJSON", "MusterOPL", "MusterAnalytics",
-                "MusterPoP", "MusterServices", "MusterCommandLine",
+                "MusterPoP", "MusterField", "MusterServices", "MusterCommandLine",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

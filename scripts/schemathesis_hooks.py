@@ -11,6 +11,8 @@ import schemathesis
 
 # Voice enrollments take the WAV itself as the body: sent as raw bytes, like octet-stream.
 schemathesis.serializer.alias("audio/wav", "application/octet-stream")
+# The field app's resumable-upload appends (IETF resumable uploads): raw bytes too.
+schemathesis.serializer.alias("application/partial-upload", "application/octet-stream")
 
 
 def key_for(path: str) -> str:

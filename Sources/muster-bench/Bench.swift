@@ -23,7 +23,8 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure Muster's append, replay, HTTP and geocoding against the baselines (used by make bench).",
         subcommands: [Append.self, Replay.self, Pull.self, EnvelopeSize.self, Decode.self, Codec.self, OPLLoad.self, Geocode.self,
                        AnalyticsSize.self, AnalyticsPost.self, AnalyticsLoad.self, AnalyticsReplay.self, FunnelLoad.self, FunnelReplay.self, ModerationChecksCost.self, PushLoad.self, ProximityApprove.self,
-                       PoPSize.self, PoPPost.self, PoPPull.self, PoPLoad.self, PoPReplay.self, PoPFoldCost.self])
+                       PoPSize.self, PoPPost.self, PoPPull.self, PoPLoad.self, PoPReplay.self, PoPFoldCost.self,
+                       FieldSize.self, FieldPost.self, FieldPull.self, FieldUpload.self, FieldFanout.self])
 
     /// A small event used only by the benchmark (registered only in the benchmark's catalog).
     struct Sample: EventPayload {

@@ -203,7 +203,7 @@ struct FieldSyncTests {
             let csv = try await app.request("/api/field/timesheet.csv?week=2026-W48", headers: Self.bearer(crew.manager))
             #expect(csv.status == .ok && csv.headers[.contentType]?.hasPrefix("text/csv") == true)
             #expect(csv.text.contains(#""'=HYPERLINK(""http://evil.example"")""#), "\(csv.text)")
-            #expect(csv.text.contains(#""8.50","yes","end 300 m from the site"#), "\(csv.text)")
+            #expect(csv.text.contains(#""8.50","yes","end 300 m from the site"#) && csv.text.contains(#""Ana Field""#), "\(csv.text)")
             #expect(try await app.request("/api/field/timesheet?week=2026-W99", headers: Self.bearer(crew.manager)).status == .unprocessableContent)
         }
     }

@@ -99,16 +99,14 @@ public enum FieldRoutes {
         }
         routes.get("/api/field/timesheet") { request, _ in
             let person = try await person(request, people)
-            let week = try week(request)
-            return try JSONResponse.make(.ok, TimesheetAnswer(week: week, await sync.timesheet(of: person, week: week)))
+            return try JSONResponse.make(.ok, try await timesheet(of: person, week: try week(request), sync: sync, people: people))
         }
         routes.get("/api/field/timesheet.csv") { request, _ in
             let person = try await person(request, people)
-            let week = try week(request)
-            let answer = TimesheetAnswer(week: week, await sync.timesheet(of: person, week: week))
-            var text = CSVRow.line(["week", "person_id", "project", "project_id", "entry_id", "start", "end", "hours", "approved", "review"])
+            let answer = try await timesheet(of: person, week: try week(request), sync: sync, people: people)
+            var text = CSVRow.line(["week", "worker", "person_id", "project", "project_id", "entry_id", "start", "end", "hours", "approved", "review"])
             for e in answer.entries {
-                text += CSVRow.line([answer.week, e.personId, e.projectName, e.projectId, e.entryId, e.start, e.end ?? "",
+                text += CSVRow.line([answer.week, e.personName, e.personId, e.projectName, e.projectId, e.entryId, e.start, e.end ?? "",
                                      e.hours.map { String(format: "%.2f", $0) } ?? "", e.approved ? "yes" : "no", e.review.joined(separator: "; ")])
             }
             var headers = HTTPFields()
@@ -125,6 +123,16 @@ public enum FieldRoutes {
             throw FieldError(.forbidden, "this token is not a field worker's or manager's")
         }
         return FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)
+    }
+
+    /// The week's timesheet with each worker's name.
+    static func timesheet(of person: FieldPerson, week: ISOWeek, sync: FieldSync, people: People) async throws -> TimesheetAnswer {
+        let entries = await sync.timesheet(of: person, week: week)
+        var names: [String: String] = [:]
+        for id in Set(entries.map(\.personId)) {
+            if let (_, personal) = try await people.opened(id) { names[id] = "\(personal.firstName) \(personal.lastName)" }
+        }
+        return TimesheetAnswer(week: week, entries, names: names)
     }
 
     static func week(_ request: Request) throws -> ISOWeek {

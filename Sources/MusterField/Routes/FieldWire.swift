@@ -137,7 +137,7 @@ struct ResolveRequest: Decodable, Sendable {
 
 struct TimesheetAnswer: Encodable, Sendable {
     struct Entry: Encodable, Sendable {
-        var entryId, personId, projectId, projectName, start: String
+        var entryId, personId, personName, projectId, projectName, start: String
         var end: String?
         var hours: Double?
         var approved: Bool
@@ -145,7 +145,7 @@ struct TimesheetAnswer: Encodable, Sendable {
     }
 
     struct Total: Encodable, Sendable {
-        var personId, projectId, projectName: String
+        var personId, personName, projectId, projectName: String
         var hours: Double
         var entries: Int
         var open: Int
@@ -156,14 +156,17 @@ struct TimesheetAnswer: Encodable, Sendable {
     var totals: [Total]
     var entries: [Entry]
 
-    init(week: ISOWeek, _ entries: [TimesheetEntry]) {
+    /// `names`: each person's name as people see it (sealed personal data, opened for the answer).
+    init(week: ISOWeek, _ entries: [TimesheetEntry], names: [String: String]) {
         self.week = week.description
-        self.entries = entries.map { Entry(entryId: $0.entryId, personId: $0.personId, projectId: $0.projectId, projectName: $0.projectName,
+        self.entries = entries.map { Entry(entryId: $0.entryId, personId: $0.personId, personName: names[$0.personId] ?? "", projectId: $0.projectId,
+                                           projectName: $0.projectName,
                                            start: $0.start, end: $0.end, hours: $0.hours.map(Self.rounded), approved: $0.approved, review: $0.review) }
         var totals: [String: Total] = [:]
         for entry in entries {
             var total = totals[entry.personId + entry.projectId]
-                ?? Total(personId: entry.personId, projectId: entry.projectId, projectName: entry.projectName, hours: 0, entries: 0, open: 0, toReview: 0)
+                ?? Total(personId: entry.personId, personName: names[entry.personId] ?? "", projectId: entry.projectId, projectName: entry.projectName,
+                         hours: 0, entries: 0, open: 0, toReview: 0)
             total.hours = Self.rounded(total.hours + (entry.hours ?? 0))
             total.entries += 1
             if entry.hours == nil { total.open += 1 }

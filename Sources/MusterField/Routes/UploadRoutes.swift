@@ -10,7 +10,7 @@ import NIOCore
 /// Resumable uploads of photos and receipts, as the IETF resumable-upload draft (interop version 6)
 /// lays them out, on the field app's routes:
 /// - `OPTIONS /api/field/uploads`: the limits (`Upload-Limit: max-size=…`), before a client starts;
-///   `GET /api/field/uploads/limits` says the same in JSON, with the types taken;
+///   `GET /api/field/upload-limits` says the same in JSON, with the types taken;
 /// - `POST /api/field/uploads`: creates an upload with its first bytes (or all of them);
 ///   `Upload-Complete: ?0` keeps it open and answers its `Location` and `Upload-Offset`;
 /// - `HEAD /api/field/uploads/{token}`: how many bytes the server holds (after a broken connection);
@@ -31,7 +31,7 @@ public enum UploadRoutes {
             headers[.uploadLimit] = "max-size=\(FieldUploads.limits.maxBytes)"
             return try JSONResponse.make(.ok, FieldUploads.limits, headers: headers)
         }
-        routes.get("/api/field/uploads/limits") { request, _ in
+        routes.get("/api/field/upload-limits") { request, _ in
             _ = try await FieldRoutes.person(request, people)
             return try JSONResponse.make(.ok, FieldUploads.limits)
         }

@@ -1,0 +1,242 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import MusterCommandLine
+import MusterEvents
+import MusterField
+import MusterLog
+import MusterNATS
+import NIOCore
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
+import Synchronization
+
+/// The field app's benchmarks (`bench/field.sh`): batches of 500 mutations, a pull of 100k changes,
+/// a 20 MB upload, and the WebSocket fan-out of one change to 1,000 sockets.
+extension Bench {
+    static let fieldDigest = String(repeating: "ab", count: 32)
+
+    /// Batch `index` of `size` new photos in `project` (distinct records, so every mutation is stored).
+    static func fieldBatch(_ index: Int, size: Int, project: String, sentAt: String) -> String {
+        let mutations = (0..<size).map { i in
+            let id = popID(60 + i % 7, index * size + i)
+            return #"{"mutationId":"\#(popID(70 + i % 7, index * size + i))","entity":"photo","id":"\#(id)","baseVersion":0,"changedAt":"\#(sentAt)","#
+                + #""fields":{"projectId":"\#(project)","takenAt":"\#(sentAt)","latitude":44.0805,"longitude":-103.231,"caption":"Deck pour, bay \#(i % 40)","digest":"\#(fieldDigest)"}}"#
+        }
+        return #"{"deviceId":"\#(popID(80, index))","sentAt":"\#(sentAt)","mutations":[\#(mutations.joined(separator: ","))]}"#
+    }
+
+    static func sendBearer(_ client: HTTPClient, _ method: NIOHTTP1.HTTPMethod, _ url: String, token: String, body: ByteBuffer?,
+                           headers extra: [(String, String)] = []) async throws -> ByteBuffer {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        for (name, value) in extra { request.headers.add(name: name, value: value) }
+        if let body {
+            if extra.isEmpty { request.headers.add(name: "Content-Type", value: "application/json") }
+            request.body = .bytes(body)
+        }
+        let response = try await client.execute(request, timeout: .seconds(120))
+        let answer = try await response.body.collect(upTo: 64 << 20)
+        guard (200..<300).contains(response.status.code) else { throw CommandFailure("\(method) \(url): \(response.status.code) \(String(buffer: answer).prefix(300))") }
+        return answer
+    }
+
+    /// The stored size of a 500-mutation push and of a one-mutation push (what the raw baselines publish).
+    struct FieldSize: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "field-size")
+        @OptionGroup var common: CommonOptions
+        func run() async throws {
+            try await Bench.withBenchLog(common) { log in
+                let now = Timestamp.string(Date())
+                func stored(_ size: Int) throws -> Int {
+                    let body = try JSONDecoder().decode(FieldBenchBatch.self, from: Data(Bench.fieldBatch(0, size: size, project: Bench.popID(90, 0), sentAt: now).utf8))
+                    let pushed = MutationsPushed(deviceId: Bench.popID(80, 0), personId: Bench.popID(81, 0), orgId: Bench.popID(82, 0),
+                                                 role: FieldRoles.manager, mutations: body.mutations)
+                    return try log.prepare(pushed).payload.count
+                }
+                print(#"{"batch_bytes": \#(try stored(500)), "event_bytes": \#(try stored(1))}"#)
+            }
+        }
+    }
+
+    struct FieldBenchBatch: Decodable { var mutations: [FieldMutation] }
+
+    /// Posts `batches` batches of 500 new photos over `connections` keep-alive connections.
+    struct FieldPost: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "field-post")
+        @Option var url = "http://127.0.0.1:8080"
+        @Option var token: String
+        @Option var project: String
+        @Option var batches = 200
+        @Option var connections = 4
+        @Option(help: "The first batch's number: a warm-up run takes batches no measured run uses.") var first = 0
+
+        func run() async throws {
+            let now = Timestamp.string(Date())
+            let bodies = (first..<(first + batches)).map { ByteBuffer(string: Bench.fieldBatch($0, size: 500, project: project, sentAt: now)) }
+            let client = Bench.client(connections)
+            let next = Counter(), applied = Counter()
+            let start = ContinuousClock.now
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<connections {
+                        group.addTask {
+                            while true {
+                                let index = next.value.add(1, ordering: .relaxed).oldValue
+                                guard index < bodies.count else { return }
+                                let body = try await Bench.sendBearer(client, .POST, url + "/api/field/mutations", token: token, body: bodies[index])
+                                applied.value.add(String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1, ordering: .relaxed)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            let seconds = (ContinuousClock.now - start).seconds
+            try await client.shutdown()
+            let mutations = applied.value.load(ordering: .relaxed)
+            guard mutations == batches * 500 else { throw CommandFailure("only \(mutations) of \(batches * 500) mutations applied") }
+            print(#"{"batches": \#(batches), "batches_per_sec": \#(Int(Double(batches) / seconds)), "mutations_per_sec": \#(Int(Double(mutations) / seconds))}"#)
+        }
+    }
+
+    /// A device catching up from cursor 0: every page of 1,000 until `more` is false.
+    struct FieldPull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "field-pull")
+        @Option var url = "http://127.0.0.1:8080"
+        @Option var token: String
+        @Option var runs = 3
+
+        struct Page: Decodable { var cursor: String; var more: Bool; var records: [Record] }
+        struct Record: Decodable { var id: String }
+
+        func run() async throws {
+            let client = Bench.client(1)
+            var best = Double.infinity, records = 0, pages = 0, bytes = 0
+            do {
+                for _ in 0..<runs {
+                    (records, pages, bytes) = (0, 0, 0)
+                    var cursor = "0"
+                    let start = ContinuousClock.now
+                    while true {
+                        let body = try await Bench.sendBearer(client, .GET, url + "/api/field/changes?limit=1000&since=\(cursor)", token: token, body: nil)
+                        let page = try JSONDecoder().decode(Page.self, from: Data(buffer: body))
+                        (records, pages, bytes, cursor) = (records + page.records.count, pages + 1, bytes + body.readableBytes, page.cursor)
+                        if !page.more { break }
+                    }
+                    best = min(best, (ContinuousClock.now - start).seconds)
+                }
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+            print(#"{"records": \#(records), "pages": \#(pages), "bytes": \#(bytes), "pull_ms": \#(Int(best * 1000)), "records_per_sec": \#(Int(Double(records) / best))}"#)
+        }
+    }
+
+    /// Sends the same `megabytes` body `runs` times (one connection), to Muster's upload route or to
+    /// nginx: the best time, and the rate.
+    struct FieldUpload: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "field-upload")
+        @Option var url: String
+        @Option var method = "POST"
+        @Option var token = ""
+        @Option var megabytes = 20
+        @Option var runs = 5
+
+        func run() async throws {
+            var bytes = [UInt8](repeating: 0, count: megabytes << 20)
+            var state: UInt64 = 42
+            for i in bytes.indices {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                bytes[i] = UInt8(truncatingIfNeeded: state >> 33)
+            }
+            bytes.replaceSubrange(0..<4, with: [0xFF, 0xD8, 0xFF, 0xE0])
+            let body = ByteBuffer(bytes: bytes)
+            let client = Bench.client(1)
+            var best = Double.infinity
+            do {
+                for run in 0..<runs {
+                    var copy = body
+                    if method != "POST" { copy.setInteger(UInt8(run), at: 5) } // nginx's PUT keeps a file per name; ours dedupes by digest anyway
+                    let start = ContinuousClock.now
+                    _ = try await Bench.sendBearer(client, method == "POST" ? .POST : .PUT, url, token: token, body: copy,
+                                                   headers: [("Content-Type", "image/jpeg")])
+                    best = min(best, (ContinuousClock.now - start).seconds)
+                }
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+            print(#"{"megabytes": \#(megabytes), "best_ms": \#(Int(best * 1000)), "mb_per_sec": \#(Int(Double(megabytes) / best))}"#)
+        }
+    }
+
+    /// `sockets` WebSockets on `/api/field/live`; then, `rounds` times, one change pushed and the
+    /// time until each socket has it: p50 and p99 over every delivery.
+    struct FieldFanout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "field-fanout")
+        @Option var url = "http://127.0.0.1:8080"
+        @Option var token: String
+        @Option var project: String
+        @Option var sockets = 1_000
+        @Option var rounds = 10
+
+        func run() async throws {
+            let connected = Atomic(0)
+            let latencies = Mutex<[Double]>([])
+            let sent = Mutex<[Int: ContinuousClock.Instant]>([:])
+            let ws = url.replacingOccurrences(of: "http://", with: "ws://") + "/api/field/live"
+            let client = Bench.client(1)
+            var cursor = "0"
+            // Start from the current cursor, so a socket's first message is the catch-up, and then only the rounds.
+            let page = try await Bench.sendBearer(client, .GET, url + "/api/field/changes?limit=1", token: token, body: nil)
+            if let answer = try? JSONSerialization.jsonObject(with: Data(buffer: page)) as? [String: Any], let c = answer["cursor"] as? String, answer["more"] as? Bool == false { cursor = c }
+            let since = cursor
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<sockets {
+                    group.addTask {
+                        var configuration = WebSocketClientConfiguration()
+                        configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
+                        try await WebSocketClient.connect(url: ws + "?since=\(since)", configuration: configuration, logger: Logger(label: "bench")) { inbound, _, _ in
+                            var first = true, heard = 0
+                            for try await message in inbound.messages(maxSize: 1 << 20) {
+                                guard case .text(let text) = message else { continue }
+                                if first { first = false; connected.add(1, ordering: .relaxed); continue }
+                                let arrived = ContinuousClock.now
+                                let round = heard
+                                heard += 1
+                                if let at = sent.withLock({ $0[round] }) { latencies.withLock { $0.append((arrived - at).seconds * 1000) } }
+                                _ = text
+                                if heard == rounds { return }
+                            }
+                        }
+                    }
+                }
+                while connected.load(ordering: .relaxed) < sockets { try await Task.sleep(for: .milliseconds(50)) }
+                let now = Timestamp.string(Date())
+                for round in 0..<rounds {
+                    sent.withLock { $0[round] = .now }
+                    let body = #"{"deviceId":"\#(Bench.popID(85, round))","sentAt":"\#(now)","mutations":[{"mutationId":"\#(Bench.popID(86, round))","entity":"project","id":"\#(project)","baseVersion":0,"changedAt":"\#(now)","fields":{"name":"Round \#(round)"}}]}"#
+                    _ = try await Bench.sendBearer(client, .POST, url + "/api/field/mutations", token: token, body: ByteBuffer(string: body))
+                    // The next round waits until this one reached every socket.
+                    while latencies.withLock({ $0.count }) < (round + 1) * sockets { try await Task.sleep(for: .milliseconds(5)) }
+                }
+                try await group.waitForAll()
+            }
+            try await client.shutdown()
+            let sorted = latencies.withLock { $0 }.sorted()
+            func percentile(_ p: Double) -> String { String(format: "%.1f", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) }
+            print(#"{"sockets": \#(sockets), "deliveries": \#(sorted.count), "p50_ms": \#(percentile(0.5)), "p99_ms": \#(percentile(0.99)), "max_ms": \#(percentile(1.0))}"#)
+        }
+    }
+}
