@@ -114,6 +114,7 @@ bench: deps tools release gazetteer $(BENCH_PY)
 	@bench/offleash.sh
 	@bench/push.sh
 	@bench/pop.sh
+	@bench/field.sh
 
 $(BENCH_PY):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/bench-py reverse_geocoder==$(RG_VERSION) \

@@ -166,7 +166,7 @@ extension Bench {
             do {
                 for run in 0..<runs {
                     var copy = body
-                    if method != "POST" { copy.setInteger(UInt8(run), at: 5) } // nginx's PUT keeps a file per name; ours dedupes by digest anyway
+                    copy.setInteger(UInt8(run), at: 5) // new bytes each run: Muster would find the same bytes already stored
                     let start = ContinuousClock.now
                     _ = try await Bench.sendBearer(client, method == "POST" ? .POST : .PUT, url, token: token, body: copy,
                                                    headers: [("Content-Type", "image/jpeg")])
@@ -181,6 +181,13 @@ extension Bench {
         }
     }
 
+    /// What the sockets of a fan-out share (a class: atomics and mutexes are not copied into tasks).
+    final class FanoutTally: Sendable {
+        let connected = Counter()
+        let latencies = Mutex<[Double]>([])
+        let sent = Mutex<[Int: ContinuousClock.Instant]>([:])
+    }
+
     /// `sockets` WebSockets on `/api/field/live`; then, `rounds` times, one change pushed and the
     /// time until each socket has it: p50 and p99 over every delivery.
     struct FieldFanout: AsyncParsableCommand {
@@ -192,16 +199,20 @@ extension Bench {
         @Option var rounds = 10
 
         func run() async throws {
-            let connected = Atomic(0)
-            let latencies = Mutex<[Double]>([])
-            let sent = Mutex<[Int: ContinuousClock.Instant]>([:])
+            let tally = FanoutTally()
             let ws = url.replacingOccurrences(of: "http://", with: "ws://") + "/api/field/live"
             let client = Bench.client(1)
-            var cursor = "0"
-            // Start from the current cursor, so a socket's first message is the catch-up, and then only the rounds.
-            let page = try await Bench.sendBearer(client, .GET, url + "/api/field/changes?limit=1", token: token, body: nil)
-            if let answer = try? JSONSerialization.jsonObject(with: Data(buffer: page)) as? [String: Any], let c = answer["cursor"] as? String, answer["more"] as? Bool == false { cursor = c }
-            let since = cursor
+            // Start from the current cursor (a push answers it), so a socket's first message is an empty catch-up, then only the rounds.
+            let start = Timestamp.millis(Date())
+            // Each round a later write (by a millisecond), so it always wins and always reaches the sockets.
+            func rename(_ round: Int) -> ByteBuffer {
+                let (sent, changed) = (Timestamp.string(millis: start + 1_000), Timestamp.string(millis: start + Int64(round) + 2))
+                return ByteBuffer(string: #"{"deviceId":"\#(Bench.popID(85, round + 1))","sentAt":"\#(sent)","mutations":[{"mutationId":"\#(Bench.popID(86, round + 1))","entity":"project","id":"\#(project)","baseVersion":0,"changedAt":"\#(changed)","fields":{"name":"Round \#(round)"}}]}"#)
+            }
+            let answer = try await Bench.sendBearer(client, .POST, url + "/api/field/mutations", token: token, body: rename(-1))
+            guard let since = (try? JSONSerialization.jsonObject(with: Data(buffer: answer)) as? [String: Any])?["cursor"] as? String else {
+                throw CommandFailure("the push answered no cursor: \(String(buffer: answer).prefix(200))")
+            }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<sockets {
                     group.addTask {
@@ -211,30 +222,28 @@ extension Bench {
                             var first = true, heard = 0
                             for try await message in inbound.messages(maxSize: 1 << 20) {
                                 guard case .text(let text) = message else { continue }
-                                if first { first = false; connected.add(1, ordering: .relaxed); continue }
+                                if first { first = false; tally.connected.value.add(1, ordering: .relaxed); continue }
                                 let arrived = ContinuousClock.now
                                 let round = heard
                                 heard += 1
-                                if let at = sent.withLock({ $0[round] }) { latencies.withLock { $0.append((arrived - at).seconds * 1000) } }
+                                if let at = tally.sent.withLock({ $0[round] }) { tally.latencies.withLock { $0.append((arrived - at).seconds * 1000) } }
                                 _ = text
                                 if heard == rounds { return }
                             }
                         }
                     }
                 }
-                while connected.load(ordering: .relaxed) < sockets { try await Task.sleep(for: .milliseconds(50)) }
-                let now = Timestamp.string(Date())
+                while tally.connected.value.load(ordering: .relaxed) < sockets { try await Task.sleep(for: .milliseconds(50)) }
                 for round in 0..<rounds {
-                    sent.withLock { $0[round] = .now }
-                    let body = #"{"deviceId":"\#(Bench.popID(85, round))","sentAt":"\#(now)","mutations":[{"mutationId":"\#(Bench.popID(86, round))","entity":"project","id":"\#(project)","baseVersion":0,"changedAt":"\#(now)","fields":{"name":"Round \#(round)"}}]}"#
-                    _ = try await Bench.sendBearer(client, .POST, url + "/api/field/mutations", token: token, body: ByteBuffer(string: body))
+                    tally.sent.withLock { $0[round] = .now }
+                    _ = try await Bench.sendBearer(client, .POST, url + "/api/field/mutations", token: token, body: rename(round))
                     // The next round waits until this one reached every socket.
-                    while latencies.withLock({ $0.count }) < (round + 1) * sockets { try await Task.sleep(for: .milliseconds(5)) }
+                    while tally.latencies.withLock({ $0.count }) < (round + 1) * sockets { try await Task.sleep(for: .milliseconds(5)) }
                 }
                 try await group.waitForAll()
             }
             try await client.shutdown()
-            let sorted = latencies.withLock { $0 }.sorted()
+            let sorted = tally.latencies.withLock { $0 }.sorted()
             func percentile(_ p: Double) -> String { String(format: "%.1f", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) }
             print(#"{"sockets": \#(sockets), "deliveries": \#(sorted.count), "p50_ms": \#(percentile(0.5)), "p99_ms": \#(percentile(0.99)), "max_ms": \#(percentile(1.0))}"#)
         }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# make bench, field part (issue 16), release build, a fresh nats-server for each row:
+#   1. pushes of 500 new records over HTTP (`muster serve ingest`, 4 keep-alive connections; each batch
+#      checked mutation by mutation, stored as one event, decided by the fold before the answer) vs raw
+#      libnats async publish of as many events of the same stored size; target >= 0.5x. For scale, the
+#      mutations per second against raw publish of one small event per mutation.
+#   2. a device catching up: every record (~110k) pulled since cursor 0, in pages of 1,000.
+#   3. a 20 MB photo uploaded in one request (stored by SHA-256 in the object store) vs nginx receiving
+#      the same body on loopback (WebDAV PUT to a file).
+#   4. fan-out: 1,000 WebSockets on /api/field/live; the time from a push to each socket's message (p50/p99).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BATCHES=${BENCH_FIELD_BATCHES:-200}
+SOCKETS=${BENCH_FIELD_SOCKETS:-1000}
+MUSTER=${MUSTER:-.build/release/muster}
+BENCH=${MUSTER_BENCH:-.build/release/muster-bench}
+mkdir -p bench/out
+work=$(mktemp -d)
+chmod 755 "$work"
+nats_pid="" muster_pid="" nginx_pid=""
+cleanup() {
+  for p in "$muster_pid" "$nginx_pid" "$nats_pid"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+ulimit -n 16384 2>/dev/null || ulimit -n 4096
+[ -x bench/out/raw_js ] || gcc -O2 -o bench/out/raw_js bench/raw_js.c $(pkg-config --cflags --libs libnats)
+. bench/lib.sh
+field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
+
+echo "== Field: pushes, pulls, uploads, live fan-out ($(nproc) cores)"
+start_nats
+sizes=$($BENCH field-size --nats-url "$url" 2>/dev/null)
+batch_bytes=$(field "$sizes" batch_bytes); event_bytes=$(field "$sizes" event_bytes)
+echo "raw libnats: async publish of 200 events of $batch_bytes bytes (a 500-mutation push as stored)…"
+raw_batches=$(bench/out/raw_js "$url" 200 "$batch_bytes")
+stop_nats
+start_nats
+echo "raw libnats: async publish of $((BATCHES * 500)) events of $event_bytes bytes (one mutation each)…"
+raw_small=$(bench/out/raw_js "$url" "$((BATCHES * 500))" "$event_bytes")
+stop_nats
+
+start_nats
+port=$(free_port)
+MUSTER_NATS_URL="$url" MUSTER_DATA_DIR="$work/muster" MUSTER_HTTP_PORT="$port" MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off \
+  MUSTER_RATE_WRITE=0 $MUSTER serve ingest >"$work/muster.log" 2>&1 &
+muster_pid=$!
+for _ in $(seq 1 200); do curl -fs -o /dev/null "http://127.0.0.1:$port/health" && break; sleep 0.1; done
+$MUSTER people create-org --slug bench-build --app field --name "Bench Build" --nats-url "$url" >/dev/null 2>&1
+echo "Bench-Field-2026" | $MUSTER people add --org bench-build --role manager --email boss@bench.test --first-name Bo --last-name Boss \
+  --nats-url "$url" >/dev/null 2>&1
+token=$(curl -fs -X POST "http://127.0.0.1:$port/api/field/auth/login" -H 'Content-Type: application/json' \
+  -d '{"org": "bench-build", "email": "boss@bench.test", "password": "Bench-Field-2026"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+project=$(python3 -c 'import uuid; print(uuid.uuid4())')
+now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+curl -fs -o /dev/null -X POST "http://127.0.0.1:$port/api/field/mutations" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  -d "{\"deviceId\": \"$(python3 -c 'import uuid; print(uuid.uuid4())')\", \"sentAt\": \"$now\", \"mutations\": [{\"mutationId\": \"$(python3 -c 'import uuid; print(uuid.uuid4())')\", \"entity\": \"project\", \"id\": \"$project\", \"baseVersion\": 0, \"changedAt\": \"$now\", \"fields\": {\"name\": \"Bench bridge\", \"latitude\": 44.08, \"longitude\": -103.23}}]}"
+echo "muster: 20 pushes to warm up, then $BATCHES pushes of 500 new records over HTTP…"
+$BENCH field-post --url "http://127.0.0.1:$port" --token "$token" --project "$project" --batches 20 --first 100000 >/dev/null
+post=$($BENCH field-post --url "http://127.0.0.1:$port" --token "$token" --project "$project" --batches "$BATCHES")
+echo "muster: every record pulled since 0, in pages of 1,000…"
+pull=$($BENCH field-pull --url "http://127.0.0.1:$port" --token "$token")
+echo "muster: a 20 MB photo in one request, five times…"
+upload=$($BENCH field-upload --url "http://127.0.0.1:$port/api/field/uploads" --token "$token")
+echo "muster: $SOCKETS WebSockets, ten changes…"
+fanout=$($BENCH field-fanout --url "http://127.0.0.1:$port" --token "$token" --project "$project" --sockets "$SOCKETS")
+
+mkdir -p "$work/nginx/html" "$work/nginx/tmp"
+chmod -R 777 "$work/nginx"
+nginx_port=$(free_port)
+cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes auto;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
+  uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    root $work/nginx/html;
+    client_max_body_size 64m;
+    location /upload/ { dav_methods PUT; create_full_put_path on; }
+  }
+}
+CONF
+nginx -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+nginx_pid=$!
+for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && break; sleep 0.1; done
+echo "nginx: the same 20 MB body, PUT to a file, five times…"
+nginx_upload=$($BENCH field-upload --url "http://127.0.0.1:$nginx_port/upload/photo.jpg" --method PUT)
+
+python3 - "$raw_batches" "$post" "$raw_small" "$pull" "$upload" "$nginx_upload" "$fanout" <<'PY'
+import json, sys, platform, os
+raw_batches, post, raw_small, pull, upload, nginx_upload, fanout = (json.loads(a) for a in sys.argv[1:8])
+rows = [
+    ("push: 500-mutation batches over HTTP vs raw publish", post["batches_per_sec"], raw_batches["publish_per_sec"], 0.5, "batches/s"),
+    ("upload: a 20 MB photo vs nginx receiving it", upload["mb_per_sec"], nginx_upload["mb_per_sec"], None, "MB/s"),
+]
+print()
+print(f"{'measure':58} {'muster':>10} {'baseline':>10} {'ratio':>7} {'target':>7}")
+results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rows": []}
+for name, ours, base, target, unit in rows:
+    ratio = ours / base
+    verdict = "" if target is None else ("ok" if ratio >= target else "BELOW")
+    print(f"{name:58} {ours:>10,} {base:>10,} {ratio:>7.2f} {('%.1fx' % target) if target else '-':>7} {verdict}  ({unit})")
+    results["rows"].append({"name": name, "muster_per_sec": ours, "baseline_per_sec": base, "ratio": round(ratio, 3), "target": target})
+print(f"{'  for scale: mutations/s vs raw publish of one small event each':58} {post['mutations_per_sec']:>10,} {raw_small['publish_per_sec']:>10,} "
+      f"{post['mutations_per_sec'] / raw_small['publish_per_sec']:>7.2f}")
+print(f"{'pull of every record since 0, pages of 1,000':58} {pull['pull_ms']:>8} ms  ({pull['records']:,} records, {pull['pages']} pages, "
+      f"{pull['bytes'] / 1e6:.1f} MB; {pull['records_per_sec']:,} records/s)")
+print(f"{'fan-out: push to message on each WebSocket':58} p50 {fanout['p50_ms']} ms, p99 {fanout['p99_ms']} ms, max {fanout['max_ms']} ms "
+      f"({fanout['sockets']:,} sockets, {fanout['deliveries']:,} deliveries)")
+results.update(push=post, pull=pull, upload=upload, nginx_upload=nginx_upload, fanout=fanout, raw_small=raw_small)
+json.dump(results, open("bench/out/field.json", "w"), indent=1)
+print("\nwritten to bench/out/field.json")
+PY
