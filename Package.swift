@@ -366,7 +366,7 @@ let package = Package(
         .testTarget(
             name: "MusterEventsTests",
             dependencies: [
-                "MusterEvents",
+                "MusterEvents", "MusterJSON",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import MusterJSON
 
 /// Any JSON value, kept as it came: the `data` of an append over NATS before its typed decode, the
 /// DLQ copy of an analytics event the collector could not read. Integers stay integers, so a
@@ -8,6 +9,19 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
+        switch try JSONScalar(decoder) {
+        case .null?: self = .null
+        case .bool(let v)?: self = .bool(v)
+        case .integer(let v)?: self = .integer(v)
+        case .number(let v)?: self = .number(v)
+        case .string(let v)?: self = .string(v)
+        case .array?: self = .array(try c.decode([JSONValue].self))
+        case .object?: self = .object(try c.decode([String: JSONValue].self))
+        case nil: self = try Self(trying: c) // another decoder: each type in turn
+        }
+    }
+
+    private init(trying c: any SingleValueDecodingContainer) throws {
         if c.decodeNil() { self = .null }
         else if let v = try? c.decode(Bool.self) { self = .bool(v) }
         else if let v = try? c.decode(Int64.self) { self = .integer(v) }

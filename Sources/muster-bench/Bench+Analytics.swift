@@ -70,40 +70,19 @@ extension Bench {
         func run() async throws {
             let now = Timestamp.string(millis: Int64(Date().timeIntervalSince1970 * 1000))
             let bodies = (0..<batches).map { ByteBuffer(string: Bench.analyticsBatch($0, sentAt: now)) }
-            let client = Bench.client(connections)
-            let next = Counter(), accepted = Counter()
-            let start = ContinuousClock.now
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<connections {
-                        group.addTask {
-                            while true {
-                                let index = next.value.add(1, ordering: .relaxed).oldValue
-                                guard index < bodies.count else { return }
-                                var request = HTTPClientRequest(url: url + "/api/analytics/events")
-                                request.method = .POST
-                                request.headers.add(name: "X-API-Key", value: key)
-                                request.headers.add(name: "Content-Type", value: "application/json")
-                                request.body = .bytes(bodies[index])
-                                let response = try await client.execute(request, timeout: .seconds(60))
-                                let body = try await response.body.collect(upTo: 1 << 20)
-                                guard response.status == .ok else {
-                                    throw CommandFailure("batch \(index): \(response.status.code) \(String(buffer: body).prefix(300))")
-                                }
-                                let answer = try JSONDecoder().decode(CollectAnswer.self, from: body)
-                                accepted.value.add(answer.accepted, ordering: .relaxed)
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
+            let (seconds, stored) = try await Bench.drive(bodies.count, connections: connections) { client, index in
+                var request = HTTPClientRequest(url: url + "/api/analytics/events")
+                request.method = .POST
+                request.headers.add(name: "X-API-Key", value: key)
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(bodies[index])
+                let response = try await client.execute(request, timeout: .seconds(60))
+                let body = try await response.body.collect(upTo: 1 << 20)
+                guard response.status == .ok else {
+                    throw CommandFailure("batch \(index): \(response.status.code) \(String(buffer: body).prefix(300))")
                 }
-            } catch {
-                try await client.shutdown()
-                throw error
+                return try JSONDecoder().decode(CollectAnswer.self, from: body).accepted
             }
-            let seconds = (ContinuousClock.now - start).seconds
-            try await client.shutdown()
-            let stored = accepted.value.load(ordering: .relaxed)
             print(#"{"events": \#(stored), "batches": \#(batches), "events_per_sec": \#(Int(Double(stored) / seconds))}"#)
         }
     }

@@ -78,30 +78,10 @@ extension Bench {
         func run() async throws {
             let now = Timestamp.string(Date())
             let bodies = (first..<(first + batches)).map { ByteBuffer(string: Bench.fieldBatch($0, size: 500, project: project, sentAt: now)) }
-            let client = Bench.client(connections)
-            let next = Counter(), applied = Counter()
-            let start = ContinuousClock.now
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<connections {
-                        group.addTask {
-                            while true {
-                                let index = next.value.add(1, ordering: .relaxed).oldValue
-                                guard index < bodies.count else { return }
-                                let body = try await Bench.sendBearer(client, .POST, url + "/api/field/mutations", token: token, body: bodies[index])
-                                applied.value.add(String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1, ordering: .relaxed)
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            } catch {
-                try await client.shutdown()
-                throw error
+            let (seconds, mutations) = try await Bench.drive(bodies.count, connections: connections) { client, index in
+                let body = try await Bench.sendBearer(client, .POST, url + "/api/field/mutations", token: token, body: bodies[index])
+                return String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1
             }
-            let seconds = (ContinuousClock.now - start).seconds
-            try await client.shutdown()
-            let mutations = applied.value.load(ordering: .relaxed)
             guard mutations == batches * 500 else { throw CommandFailure("only \(mutations) of \(batches * 500) mutations applied") }
             print(#"{"batches": \#(batches), "batches_per_sec": \#(Int(Double(batches) / seconds)), "mutations_per_sec": \#(Int(Double(mutations) / seconds))}"#)
         }

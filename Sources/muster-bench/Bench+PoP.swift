@@ -77,30 +77,10 @@ extension Bench {
             let now = Timestamp.string(Date())
             let installs = firstInstall..<(firstInstall + batches)
             let bodies = installs.map { ByteBuffer(string: Bench.popBatch(install: $0, batch: $0, size: 500, sentAt: now)) }
-            let client = Bench.client(connections)
-            let next = Counter(), applied = Counter()
-            let start = ContinuousClock.now
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<connections {
-                        group.addTask {
-                            while true {
-                                let index = next.value.add(1, ordering: .relaxed).oldValue
-                                guard index < bodies.count else { return }
-                                let body = try await Bench.send(client, .POST, url + "/api/pop/installs/\(Bench.popID(1, installs.lowerBound + index))/changes", key: key, body: bodies[index])
-                                applied.value.add(String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1, ordering: .relaxed)
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
-                }
-            } catch {
-                try await client.shutdown()
-                throw error
+            let (seconds, changes) = try await Bench.drive(bodies.count, connections: connections) { client, index in
+                let body = try await Bench.send(client, .POST, url + "/api/pop/installs/\(Bench.popID(1, installs.lowerBound + index))/changes", key: key, body: bodies[index])
+                return String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1
             }
-            let seconds = (ContinuousClock.now - start).seconds
-            try await client.shutdown()
-            let changes = applied.value.load(ordering: .relaxed)
             guard changes == batches * 500 else { throw CommandFailure("only \(changes) of \(batches * 500) changes applied") }
             print(#"{"batches": \#(batches), "batches_per_sec": \#(Int(Double(batches) / seconds)), "changes_per_sec": \#(Int(Double(changes) / seconds))}"#)
         }

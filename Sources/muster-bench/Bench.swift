@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
 import Logging
 import MusterCommandLine
@@ -8,6 +9,7 @@ import MusterNATS
 import MusterPlatform
 import MusterRuntime
 import MusterServices
+import Synchronization
 
 /// `make bench` drives these against a fresh nats-server (`bench/*.sh` print the ratios). A
 /// program of its own, so no benchmark code ships in the production `muster`.
@@ -135,6 +137,36 @@ extension Bench {
     /// Rebuilds projection `P` from sequence 1 into a scratch folder and prints events per second
     /// (`count` says how many events the final state folded), the process's peak resident memory
     /// and the bytes the fold left on disk (snapshot file or database).
+    /// Sends requests 0..<count over `connections` keep-alive connections, each connection taking
+    /// the next index as soon as it is free; `send` makes request `index` and answers how many items
+    /// the server took. The client is shut down whatever happens.
+    static func drive(_ count: Int, connections: Int, _ send: @escaping @Sendable (HTTPClient, Int) async throws -> Int) async throws
+        -> (seconds: Double, taken: Int) {
+        let client = Bench.client(connections)
+        let next = Counter(), taken = Counter()
+        let start = ContinuousClock.now
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<connections {
+                    group.addTask {
+                        while true {
+                            let index = next.value.add(1, ordering: .relaxed).oldValue
+                            guard index < count else { return }
+                            taken.value.add(try await send(client, index), ordering: .relaxed)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        let seconds = (ContinuousClock.now - start).seconds
+        try await client.shutdown()
+        return (seconds, taken.value.load(ordering: .relaxed))
+    }
+
     static func timeRebuild<P: Projection>(_ type: P.Type, log: EventLog, count: (P.State) -> Int) async throws {
         let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("muster-bench-\(UUID().uuidString)"))
         defer { try? FileManager.default.removeItem(at: store.directory) }
