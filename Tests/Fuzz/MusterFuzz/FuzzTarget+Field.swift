@@ -7,11 +7,15 @@ extension FuzzTarget {
 
     /// The field app's sync batch: the body (read leniently, mutation by mutation), each mutation's
     /// check and clock correction, and the fold of what passes (a batch applied twice must leave
-    /// the book as once); then the same bytes as a pull cursor and an ISO week.
+    /// the book as once); the same bytes as a pull cursor, an ISO week, an upload's offset header
+    /// and an upload's first bytes.
     static func field(_ bytes: [UInt8]) {
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)
         if let cursor = PullCursor(text) { require(PullCursor(cursor.description) == cursor, "a cursor reads back as written") }
         if let week = ISOWeek(text) { require(ISOWeek(week.description) == week && week.end - week.start == 604_800_000, "a week is 7 days and reads back") }
+        // The same bytes as an upload's headers (Upload-Offset, Upload-Length) and as its first bytes.
+        if let offset = try? UploadRoutes.number(text, "Upload-Offset") { require((offset ?? 0) >= 0, "an offset is never negative") }
+        for type in FieldUploads.limits.types { _ = FieldUploads.looksLike(type, Array(bytes.prefix(16))) }
         guard let request = try? JSONBytesDecoder().decode(PushRequest.self, from: bytes),
               let clock = EventClock(sentAt: request.sentAt, receivedMillis: 1_795_000_000_000) else { return }
         let kept = request.mutations.prefix(MutationsPushed.maxMutations).enumerated().compactMap { i, incoming in
