@@ -54,8 +54,9 @@ extension FieldBook {
     /// older than what was forgotten resyncs from scratch.
     public mutating func forgetOld(now: Int64) {
         let day: Int64 = 86_400_000
-        for orgId in companies.keys.sorted() {
-            guard var company = companies[orgId], now - company.lastPurge >= day else { continue }
+        // Folded on every event: only the companies whose day has come are looked at, in a fixed order.
+        for orgId in companies.compactMap({ now - $0.value.lastPurge >= day ? $0.key : nil }).sorted() {
+            guard var company = companies[orgId] else { continue }
             company.lastPurge = now
             let horizon = now - Int64(company.settings.tombstoneDays) * day
             for change in company.changes {

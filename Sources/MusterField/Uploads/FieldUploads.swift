@@ -42,6 +42,7 @@ public actor FieldUploads {
             throw FieldError(.tooLarge, "an upload may be at most \(Self.limits.maxBytes) bytes")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        sweep()
         let token = UUID().uuidString.lowercased()
         let upload = Upload(personId: person.personId, orgId: person.orgId, type: type, length: length)
         try JSONEncoder().encode(upload).write(to: meta(token), options: .atomic)
@@ -80,6 +81,7 @@ public actor FieldUploads {
             throw FieldError(.offsetMismatch(bytes.count), "the upload announced \(length) bytes and holds \(bytes.count)")
         }
         guard !bytes.isEmpty, Self.looksLike(upload.type, bytes) else {
+            cancel(token) // no later append can make it the file it claimed to be
             throw FieldError(.invalidField("Content-Type"), "the bytes are not a \(upload.type) file")
         }
         let info = try await blobs.bucket(Blobs.field).put(bytes, type: upload.type)
@@ -98,6 +100,21 @@ public actor FieldUploads {
         let store = try await blobs.bucket(Blobs.field)
         guard let info = try await store.info(digest), let bytes = try await store.get(digest) else { return nil }
         return (bytes, info.type)
+    }
+
+    /// How long an upload nobody appends to is kept: a shift offline, and then some.
+    static let abandonedAfter: TimeInterval = 48 * 3600
+
+    /// Removes uploads untouched for `abandonedAfter` (a device that gave up, a creation whose
+    /// connection broke before it learned where to resume).
+    func sweep(now: Date = Date()) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        // An upload's age is its bytes' (the description beside them is written once, at creation).
+        for name in names where name.hasSuffix(".part") {
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) > Self.abandonedAfter else { continue }
+            cancel(String(name.dropLast(".part".count)))
+        }
     }
 
     private func upload(_ token: String, for person: FieldPerson) throws -> Upload {
