@@ -57,6 +57,10 @@ public actor ProjectionRunner<P: Projection> {
     /// is still in the log: a restart refolds it (at sixty times a 50 ms write, three seconds' worth).
     private var lastSaveCost = Duration.zero
     static var saveCostFactor: Int { 60 }
+    /// Where the running loop's snapshots go to be written beside the fold (nil outside the loop:
+    /// a rebuild writes its one snapshot itself), and whether one is being written.
+    private var writer: AsyncStream<Snapshot<P.State>>.Continuation?
+    private var writing = false
     private var reloadRequested = false
     private var running = false
     /// Set while the consumer reads the whole log: the subjects this projection folds.
@@ -183,7 +187,7 @@ public actor ProjectionRunner<P: Projection> {
 
     /// Writes the snapshot file if the state moved since the last one (a fold that keeps tables
     /// has committed every batch already).
-    public func saveSnapshot() throws {
+    func saveSnapshot() throws {
         guard P.tables == nil, checkpoint != savedCheckpoint else { return }
         let start = ContinuousClock.now
         try store.save(Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
@@ -193,10 +197,29 @@ public actor ProjectionRunner<P: Projection> {
         lastSaveCost = lastSave - start
     }
 
-    /// Writes the snapshot unless the last one was written too recently for its cost.
+    /// Writes the snapshot unless the last one was written too recently for its cost: in the
+    /// running loop, hands a copy of the state (copy-on-write: nothing is copied until the fold
+    /// changes it) to the writer beside the fold, so that the fold, and every request waiting on
+    /// it, does not wait while megabytes are encoded (the field app's pushes stalled a second at a
+    /// time on a 40 MB state).
     private func saveSnapshotIfCheap() throws {
         guard ContinuousClock.now - lastSave >= lastSaveCost * Self.saveCostFactor else { return }
-        try saveSnapshot()
+        guard let writer else { return try saveSnapshot() }
+        guard !writing, P.tables == nil, checkpoint != savedCheckpoint else { return }
+        writing = true
+        writer.yield(Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint, savedAt: Timestamp.string(Date()), state: state))
+    }
+
+    /// The writer finished a snapshot (or failed to: the next one tries again).
+    private func written(_ checkpoint: UInt64, cost: Duration, failure: (any Error)?) {
+        writing = false
+        lastSave = .now
+        lastSaveCost = cost
+        if let failure {
+            logger.error("snapshot failed; the next one tries again", metadata: ["error": "\(failure)"])
+        } else {
+            savedCheckpoint = max(savedCheckpoint, checkpoint)
+        }
     }
 
     /// Recreates the durable consumer so that it starts right after the checkpoint.
@@ -307,11 +330,35 @@ public actor ProjectionRunner<P: Projection> {
         do { try loadSnapshot() } catch {
             logger.error("cannot load snapshot; starting from sequence 1", metadata: ["error": "\(error)"])
         }
+        // At most one snapshot waits: a newer state makes an older one pointless.
+        let (snapshots, continuation) = AsyncStream.makeStream(of: Snapshot<P.State>.self, bufferingPolicy: .bufferingNewest(1))
+        writer = continuation
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [store] in
+                for await snapshot in snapshots {
+                    let start = ContinuousClock.now
+                    var failure: (any Error)?
+                    do { try store.save(snapshot) } catch { failure = error }
+                    await self.written(snapshot.checkpoint, cost: .now - start, failure: failure)
+                }
+            }
+            await fold()
+            continuation.finish()
+            writer = nil
+            await group.waitForAll() // the write under way ends before the final one starts (they share a temporary file)
+        }
+        do { try saveSnapshot() } catch { logger.error("final snapshot failed", metadata: ["error": "\(error)"]) }
+    }
+
+    /// Folds until cancelled, retrying after errors (say NATS away) without losing what it holds.
+    private func fold() async {
         while !Task.isCancelled {
             do {
                 try await consume()
                 if reloadRequested {
                     reloadRequested = false
+                    // A write of the old state still under way would land over the rebuilt file.
+                    while writing { try await Task.sleep(for: .milliseconds(20)) }
                     try loadSnapshot()
                     logger.info("reloaded from rebuilt snapshot", metadata: ["checkpoint": "\(checkpoint)"])
                 }
@@ -323,7 +370,6 @@ public actor ProjectionRunner<P: Projection> {
                 try? await Task.sleep(for: .seconds(1))
             }
         }
-        do { try saveSnapshot() } catch { logger.error("final snapshot failed", metadata: ["error": "\(error)"]) }
     }
 }
 
