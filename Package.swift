@@ -215,7 +215,7 @@ let package = Package(
         .target(
             name: "MusterField",
             dependencies: [
-                "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterRuntime",
+                "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -466,7 +466,7 @@ let package = Package(
         .testTarget(
             name: "MusterFieldTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterField", "MusterLog", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterField", "MusterLog", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

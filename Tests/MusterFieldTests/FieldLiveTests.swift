@@ -6,6 +6,7 @@ import Logging
 import MusterAppTesting
 import MusterEvents
 import MusterField
+import MusterPush
 import Synchronization
 import Testing
 
@@ -67,6 +68,38 @@ struct FieldLiveTests {
             // Without a token, or without the upgrade, the route says why.
             #expect(try await app.request("/api/field/live").status == .unauthorized)
             #expect(try await app.request("/api/field/live", headers: FieldSyncTests.bearer(crew.ana)).status.code == 426)
+        }
+    }
+
+    @Test func aMovedSiteIsPushedToTheWorkersWithoutASocket() async throws {
+        try await apps.withTestApp(["ingest"], live: true) { app in
+            let port = try #require(app.client.port)
+            let crew = try await FieldSyncTests.crew(app)
+            try await FieldSyncTests.staffedProject(app, crew)
+            let ben = try await app.request("/api/field/projects/\(FieldSyncTests.project)/members/\(crew.benId)", method: .put,
+                                            headers: FieldSyncTests.bearer(crew.manager))
+            #expect(ben.status == .noContent)
+
+            // Ana has her socket open; Ben does not. The manager moves the site.
+            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2)
+            try await Task.sleep(for: .milliseconds(300))
+            let now = Timestamp.string(Date())
+            let moved = try await FieldSyncTests.push(app, crew.manager, FieldSyncTests.batch(device: FieldSyncTests.office, sentAt: now, [
+                FieldSyncTests.mutation("project", FieldSyncTests.project, base: 1, at: now, #"{"latitude": 44.0900, "address": "200 Main St"}"#),
+            ]))
+            #expect(FieldSyncTests.statuses(moved) == ["applied"])
+            #expect(Self.ids(try await heard) == [FieldSyncTests.project, FieldSyncTests.project], "Ana hears it live")
+
+            let pushes = try await app.log.read(filter: "events.push.send.*.requested.v1").compactMap { $0.payload(as: PushRequested.self) }
+            #expect(pushes.count == 1 && pushes.first?.app == "field", "\(pushes)")
+            #expect(pushes.first?.audience.personIds == [crew.benId], "only Ben, who has no socket, gets the push")
+            #expect(pushes.first?.message.title == "Site changed" && pushes.first?.message.id == FieldSyncTests.project)
+
+            // A change that does not move the site pushes nothing.
+            _ = try await FieldSyncTests.push(app, crew.manager, FieldSyncTests.batch(device: FieldSyncTests.office, sentAt: now, [
+                FieldSyncTests.mutation("project", FieldSyncTests.project, base: 2, at: now, #"{"name": "Main St. bridge, phase 2"}"#),
+            ]))
+            #expect(try await app.log.read(filter: "events.push.send.*.requested.v1").count == 1)
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 public import MusterEvents
 public import MusterLog
 import MusterPlatform
+import MusterPush
 public import MusterRuntime
 
 /// The construction field app: projects, time entries, expenses and photos that crews change
@@ -21,7 +22,8 @@ public struct FieldApp: MusterApp {
         case .ingest:
             let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self))
             let people = People.shared(in: environment)
-            parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self])
+            parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self,
+                           PushRequested.self])
             let uploads = FieldUploads(folder: URL(fileURLWithPath: environment.configuration.dataDirectory).appendingPathComponent("field-uploads"),
                                        blobs: Blobs.shared(in: environment))
             parts.routes.append { routes in

@@ -42,6 +42,8 @@ public struct FieldLive: Sendable {
                   let since = Self.since(request.path ?? "") else { return nil } // the router's route answers why
             let person = FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)
             return { inbound, outbound, _ in
+                sync.presence.arrived(person.personId)
+                defer { sync.presence.left(person.personId) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     // The device says nothing the server needs; its close (or the pings' silence) ends the session.
                     group.addTask { for try await _ in inbound.messages(maxSize: 4096) {} }

@@ -46,11 +46,14 @@ public struct FieldPerson: Sendable, Equatable {
 public struct FieldSync: Sendable {
     let log: EventLog
     let runner: ProjectionRunner<FieldProjection>
+    /// Who is connected live here (urgent changes go to the others as pushes).
+    let presence: FieldPresence
     static let settle: Duration = .seconds(5)
 
-    public init(log: EventLog, runner: ProjectionRunner<FieldProjection>) {
+    public init(log: EventLog, runner: ProjectionRunner<FieldProjection>, presence: FieldPresence = FieldPresence()) {
         self.log = log
         self.runner = runner
+        self.presence = presence
     }
 
     /// One mutation as the device sent it: read, or why it could not be read.
@@ -86,6 +89,7 @@ public struct FieldSync: Sendable {
             (cursor, outcomes) = await runner.readWithCheckpoint { checkpoint, book in
                 (checkpoint, kept.reduce(into: [:]) { $0[$1.mutationId] = book.outcome(person: person.personId, device: deviceId, mutation: $1.mutationId) })
             }
+            if person.isManager { await announceSiteChanges(kept, outcomes: outcomes, by: person, sequence: result.sequence) }
         }
         var keptIndex = 0
         return (mutations.indices.map { i in
