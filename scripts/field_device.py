@@ -12,7 +12,7 @@ Core Data, and talks the app's protocol.
 Values after `=` are JSON when they parse as JSON (numbers, null, true), else strings. New records:
 `edit expense new projectId=… amount="12.00" …` makes a new id. The demo (`scripts/demo_field.py`)
 imports this file."""
-import argparse, base64, hashlib, json, os, socket, sys, urllib.error, urllib.parse, urllib.request, uuid
+import argparse, base64, hashlib, json, os, socket, sys, time, urllib.error, urllib.parse, urllib.request, uuid
 from datetime import datetime, timezone
 
 URL = os.environ.get("MUSTER_URL", "http://127.0.0.1:8080")
@@ -113,7 +113,7 @@ class Device:
                    f"Upload-Draft-Interop-Version: 6\r\nUpload-Offset: {offset}\r\nUpload-Complete: ?0\r\n"
                    f"Content-Type: application/partial-upload\r\nContent-Length: {len(part) * 2}\r\n\r\n").encode() + part)
         s.close()
-        import time; time.sleep(0.3)
+        time.sleep(0.3)  # the server keeps what arrived once it sees the connection gone
 
     def watch(self, count=1, timeout=60):
         """Opens the live WebSocket from the device's cursor and prints each message with records."""

@@ -16,9 +16,9 @@ public enum Geofence {
         return 2 * 6_371_000 * asin(min(1, h.squareRoot()))
     }
 
-    /// How far outside the site a position with `accuracy` lies (0 or less: on site).
-    public static func outside(_ position: (lat: Double, lon: Double), accuracy: Double, site: (lat: Double, lon: Double), radius: Double) -> Double {
-        distance(position, site) - max(0, accuracy) - radius - tolerance
+    /// How far outside the site a position `metres` from its centre, with `accuracy`, lies (0 or less: on site).
+    public static func outside(metres: Double, accuracy: Double, radius: Double) -> Double {
+        metres - max(0, accuracy) - radius - tolerance
     }
 
     /// Why a time entry needs a manager's look: each of its start and end positions off the site.
@@ -28,10 +28,9 @@ public enum Geofence {
         return ["start", "end"].compactMap { end in
             guard let pLat = entry[end + "Latitude"]?.number, let pLon = entry[end + "Longitude"]?.number else { return nil }
             let accuracy = entry[end + "Accuracy"]?.number ?? 0
-            let beyond = outside((pLat, pLon), accuracy: accuracy, site: (lat, lon), radius: radius)
-            guard beyond > 0 else { return nil }
-            let metres = Int(distance((pLat, pLon), (lat, lon)).rounded())
-            return "\(end) \(metres) m from the site (±\(Int(accuracy.rounded())) m; radius \(Int(radius)) m + \(Int(tolerance)) m)"
+            let metres = distance((pLat, pLon), (lat, lon))
+            guard outside(metres: metres, accuracy: accuracy, radius: radius) > 0 else { return nil }
+            return "\(end) \(Int(metres.rounded())) m from the site (±\(Int(accuracy.rounded())) m; radius \(Int(radius)) m + \(Int(tolerance)) m)"
         }
     }
 }
