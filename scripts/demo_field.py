@@ -110,6 +110,11 @@ for login in ("ana", "ben"):
     conflicts += sum(o["status"] == "conflict" for o in phone.sync(quiet=True))
 print(f"   {conflicts} new conflicts for the managers")
 
+if not any(r["entity"] == "message" for r in office.state["records"].values()):  # a manager's word to a crew: pushed to the phones not connected
+    office.edit("message", "new", {"projectId": projects[0], "body": "Concrete pour moved to 7:00 tomorrow. Park on 4th St."})
+    office.sync(quiet=True)
+    print("== a message to the crew of the first project (its workers without a live socket get it as a push)")
+
 for r in office.state["records"].values():  # approve Monday's time
     if r["entity"] == "timeEntry" and r["fields"].get("startTime", "").startswith(ts(monday)[:10]) and not r["approved"]:
         office.call("POST", f"/api/field/time-entries/{r['id']}/approve")
@@ -136,4 +141,5 @@ print(f"""
    $D --state /tmp/mia.json sync; $D --state /tmp/ana.json sync        # the second sync answers: conflict
    $D --state /tmp/ana.json upload some.jpg --break-at 65536         # resumes from the offset the server holds
    $D --state /tmp/ana.json watch &  $D --state /tmp/mia.json edit project PROJECT_ID name='"Renamed"'; $D --state /tmp/mia.json sync
+   $D --state /tmp/mia.json edit message new projectId='"PROJECT_ID"' body='"Hard hats on the deck"'; $D --state /tmp/mia.json sync
 """)

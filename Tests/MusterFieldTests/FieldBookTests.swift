@@ -141,6 +141,18 @@ struct FieldBookTests {
         #expect(late.full && late.records.map(\.kind) == [.project], "away longer than deletions are kept: a full resync")
     }
 
+    @Test func theFilesARecordNamesFollowItsChangesUntilItIsForgotten() {
+        var book = Self.staffed()
+        let (first, second) = (JSONValue.string(String(repeating: "ab", count: 32)), JSONValue.string(String(repeating: "cd", count: 32)))
+        _ = Self.push(&book, 5, device: Self.phone, person: Self.ana, Self.mutation(3, .expense, Self.expense, base: 1, at: 20, ["receipt": first]))
+        #expect(book.files == [String(repeating: "ab", count: 32): [Self.expense]])
+        _ = Self.push(&book, 6, device: Self.phone, person: Self.ana, Self.mutation(4, .expense, Self.expense, base: 2, at: 30, ["receipt": second]))
+        #expect(book.files == [String(repeating: "cd", count: 32): [Self.expense]], "a replaced receipt is no longer this record's")
+        _ = Self.push(&book, 7, device: Self.phone, person: Self.ana, Self.mutation(5, .expense, Self.expense, base: 3, at: 40, [:], deleted: true))
+        book.forgetOld(now: Self.t0 + 31 * 86_400_000)
+        #expect(book.files.isEmpty, "a forgotten tombstone names no file")
+    }
+
     @Test func pagesEndBetweenSequencesAndTogetherHoldEverything() {
         // Three pushes of 400 photos (sequences 10, 11, 12) in pages of about 500: a page never
         // splits a sequence, so the first ends after 11 (802 records) and the second holds 12.

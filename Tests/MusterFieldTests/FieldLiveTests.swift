@@ -71,7 +71,7 @@ struct FieldLiveTests {
         }
     }
 
-    @Test func aMovedSiteIsPushedToTheWorkersWithoutASocket() async throws {
+    @Test func urgentUpdatesArePushedToTheWorkersWithoutASocket() async throws {
         try await apps.withTestApp(["ingest"], live: true) { app in
             let port = try #require(app.client.port)
             let crew = try await FieldSyncTests.crew(app)
@@ -100,6 +100,29 @@ struct FieldLiveTests {
                 FieldSyncTests.mutation("project", FieldSyncTests.project, base: 2, at: now, #"{"name": "Main St. bridge, phase 2"}"#),
             ]))
             #expect(try await app.log.read(filter: "events.push.send.*.requested.v1").count == 1)
+
+            // The manager writes the crew a message: Ana hears it on her socket, Ben gets it as a push.
+            let message = UUID().uuidString.lowercased()
+            async let told = Self.listen(port: port, token: crew.ana, since: nil, until: 2)
+            try await Task.sleep(for: .milliseconds(300))
+            let sent = try await FieldSyncTests.push(app, crew.manager, FieldSyncTests.batch(device: FieldSyncTests.office, sentAt: now, [
+                FieldSyncTests.mutation("message", message, base: 0, at: now,
+                                        #"{"projectId": "\#(FieldSyncTests.project)", "body": "Concrete pour moved to 7:00. Bring the vibrator."}"#),
+            ]))
+            #expect(FieldSyncTests.statuses(sent) == ["applied"])
+            #expect(Self.ids(try await told) == [FieldSyncTests.project, message], "the project at once, then the message")
+            let messagePushes = try await app.log.read(filter: "events.push.send.*.requested.v1").compactMap { $0.payload(as: PushRequested.self) }
+                .filter { $0.message.screen == "message" }
+            #expect(messagePushes.map(\.audience.personIds) == [[crew.benId]], "\(messagePushes)")
+            #expect(messagePushes.first?.message.title == "Message: Main St. bridge, phase 2")
+            #expect(messagePushes.first?.message.body == "Concrete pour moved to 7:00. Bring the vibrator.")
+
+            // Messages are the managers' to write.
+            let refused = try await FieldSyncTests.push(app, crew.ana, FieldSyncTests.batch(device: FieldSyncTests.phone, sentAt: now, [
+                FieldSyncTests.mutation("message", UUID().uuidString.lowercased(), base: 0, at: now,
+                                        #"{"projectId": "\#(FieldSyncTests.project)", "body": "Who took my level?"}"#),
+            ]))
+            #expect(FieldSyncTests.statuses(refused) == ["refused"])
         }
     }
 }

@@ -5,7 +5,7 @@ public import MusterLog
 /// Kept in memory with a snapshot: a company's shifts are thousands of records, not millions.
 public enum FieldProjection: Projection {
     public static let name = "field"
-    public static let version = 1
+    public static let version = 2 // 2: the digest index (`files`)
     public static let filterSubjects = ["events.field.>"]
     public static let initialState = FieldBook()
 

@@ -1,10 +1,12 @@
 public import MusterEvents
 
-/// The four kinds of record the field app syncs, and the fields a device may write on each. What
+/// The kinds of record the field app syncs, and the fields a device may write on each. What
 /// the server derives (who owns a record, whether a manager approved it, what the geofence check
 /// found) is not among them: a device cannot write it.
 public enum EntityKind: String, Codable, Sendable, CaseIterable, Comparable {
     case project, timeEntry, expense, photo
+    /// A manager's word to a project's crew: synced like the rest, and pushed to those not connected.
+    case message
 
     /// The fields a device writes, each with its rule.
     public var fields: [String: FieldRule] {
@@ -25,6 +27,8 @@ public enum EntityKind: String, Codable, Sendable, CaseIterable, Comparable {
         case .photo:
             ["projectId": .uuid, "takenAt": .timestamp, "latitude": .latitude.nullable, "longitude": .longitude.nullable,
              "caption": .text(0...500, nullable: true), "digest": .digest]
+        case .message:
+            ["projectId": .uuid, "body": .text(1...1_000)]
         }
     }
 
@@ -35,11 +39,12 @@ public enum EntityKind: String, Codable, Sendable, CaseIterable, Comparable {
         case .timeEntry: ["projectId", "startTime"]
         case .expense: ["projectId", "amount", "currency", "category", "date"]
         case .photo: ["projectId", "takenAt", "digest"]
+        case .message: ["projectId", "body"]
         }
     }
 
-    /// Only managers create and change projects; workers write the rest in their projects.
-    public var managersOnly: Bool { self == .project }
+    /// Only managers create and change projects and messages; workers write the rest in their projects.
+    public var managersOnly: Bool { self == .project || self == .message }
 
     public static func < (a: EntityKind, b: EntityKind) -> Bool { a.rawValue < b.rawValue }
 }

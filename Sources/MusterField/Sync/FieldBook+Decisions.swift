@@ -55,7 +55,9 @@ extension FieldBook {
     public mutating func forgetOld(now: Int64) {
         let day: Int64 = 86_400_000
         // Folded on every event: only the companies whose day has come are looked at, in a fixed order.
-        for orgId in companies.compactMap({ now - $0.value.lastPurge >= day ? $0.key : nil }).sorted() {
+        let due = companies.compactMap { now - $0.value.lastPurge >= day ? $0.key : nil }
+        guard !due.isEmpty else { return }
+        for orgId in due.sorted() {
             guard var company = companies[orgId] else { continue }
             company.lastPurge = now
             let horizon = now - Int64(company.settings.tombstoneDays) * day
@@ -63,11 +65,13 @@ extension FieldBook {
                 guard let record = records[change.recordId], record.sequence == change.sequence, record.deleted,
                       let deletedAt = record.deletedAt, deletedAt < horizon else { continue }
                 records[change.recordId] = nil
+                for digest in record.files { unfile(digest, record.id) }
                 company.purgedThrough = max(company.purgedThrough, change.sequence)
             }
             company.changes.removeAll { records[$0.recordId]?.sequence != $0.sequence }
             companies[orgId] = company
         }
+        // Outcomes are looked at with the tombstones (at most daily), not on every event: there are many.
         let oldest = companies.values.map { now - Int64($0.settings.tombstoneDays) * day }.min() ?? now
         if outcomes.values.contains(where: { $0.at < oldest }) { outcomes = outcomes.filter { $0.value.at >= oldest } }
     }

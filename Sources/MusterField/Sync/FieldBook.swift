@@ -45,6 +45,9 @@ public struct FieldBook: Codable, Sendable, Equatable {
         public var review: [String] = []
 
         public var values: [String: JSONValue] { fields.mapValues(\.value) }
+
+        /// The stored files it names: a photo's digest, an expense's receipt.
+        var files: [String] { ["digest", "receipt"].compactMap { fields[$0]?.value.string } }
     }
 
     /// What became of one mutation; kept, so a retried batch gets the same answer.
@@ -104,6 +107,8 @@ public struct FieldBook: Codable, Sendable, Equatable {
     public var records: [String: Record] = [:]
     public var conflicts: [String: Conflict] = [:]
     public var companies: [String: Company] = [:]
+    /// A photo's or receipt's digest → the records that name it: who may read the stored file.
+    public var files: [String: Set<String>] = [:]
     /// `personId:deviceId:mutationId` → what became of it (a device id is the client's word, so
     /// one person's cannot answer for another's).
     var outcomes: [String: KeptOutcome] = [:]
@@ -118,18 +123,29 @@ public struct FieldBook: Codable, Sendable, Equatable {
     static func outcomeKey(_ person: String, _ device: String, _ mutation: String) -> String { person + ":" + device + ":" + mutation }
 
     /// Whether `personId` (with `role`) sees `record`: managers see their company's; workers see
-    /// their projects, their projects' photos, and their own entries and expenses.
+    /// their projects, their projects' photos and messages, and their own entries and expenses.
     public func sees(_ record: Record, personId: String, orgId: String, role: String) -> Bool {
         guard record.orgId == orgId else { return false }
         if role == FieldRoles.manager { return true }
         guard companies[orgId]?.members[record.projectId]?.contains(personId) == true else { return false }
-        return record.kind == .project || record.kind == .photo || record.ownerId == personId
+        return record.kind == .project || record.kind == .photo || record.kind == .message || record.ownerId == personId
     }
 
     /// Records a change of `record` at `sequence` in its company's order.
     mutating func touched(_ record: inout Record, at sequence: UInt64) {
         record.sequence = sequence
         companies[record.orgId, default: Company()].changes.append(Change(sequence: sequence, recordId: record.id))
+        let before = records[record.id]?.files ?? []
         records[record.id] = record
+        let after = record.files
+        guard before != after else { return }
+        for digest in before where !after.contains(digest) { unfile(digest, record.id) }
+        for digest in after { files[digest, default: []].insert(record.id) }
+    }
+
+    /// Forgets that `recordId` names `digest`.
+    mutating func unfile(_ digest: String, _ recordId: String) {
+        files[digest]?.remove(recordId)
+        if files[digest]?.isEmpty == true { files[digest] = nil }
     }
 }

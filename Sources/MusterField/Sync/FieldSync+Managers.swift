@@ -79,9 +79,9 @@ extension FieldSync {
     /// Whether `person` sees a record that names the photo or receipt `digest`.
     public func canRead(_ digest: String, _ person: FieldPerson) async -> Bool {
         await runner.read { book in
-            book.records.values.contains { record in
-                !record.deleted && (record.values["digest"]?.string == digest || record.values["receipt"]?.string == digest)
-                    && book.sees(record, personId: person.personId, orgId: person.orgId, role: person.role)
+            (book.files[digest] ?? []).contains { id in
+                guard let record = book.records[id], !record.deleted else { return false }
+                return book.sees(record, personId: person.personId, orgId: person.orgId, role: person.role)
             }
         }
     }

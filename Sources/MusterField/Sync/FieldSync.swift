@@ -89,7 +89,7 @@ public struct FieldSync: Sendable {
             (cursor, outcomes) = await runner.readWithCheckpoint { checkpoint, book in
                 (checkpoint, kept.reduce(into: [:]) { $0[$1.mutationId] = book.outcome(person: person.personId, device: deviceId, mutation: $1.mutationId) })
             }
-            if person.isManager { await announceSiteChanges(kept, outcomes: outcomes, by: person, sequence: result.sequence) }
+            if person.isManager { await announceUrgent(kept, outcomes: outcomes, by: person, sequence: result.sequence) }
         }
         var keptIndex = 0
         return (mutations.indices.map { i in
