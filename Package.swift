@@ -507,13 +507,14 @@ let package = Package(
         .testTarget(
             name: "MusterServicesTests",
             dependencies: [
-                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
+                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
