@@ -6,7 +6,10 @@ import Logging
 import MusterAppTesting
 import MusterEvents
 import MusterField
+import MusterPlatform
 import MusterPush
+import MusterRuntime
+import NIOWebSocket
 import Synchronization
 import Testing
 
@@ -68,6 +71,36 @@ struct FieldLiveTests {
             // Without a token, or without the upgrade, the route says why.
             #expect(try await app.request("/api/field/live").status == .unauthorized)
             #expect(try await app.request("/api/field/live", headers: FieldSyncTests.bearer(crew.ana)).status.code == 426)
+        }
+    }
+
+    @Test func aSocketClosesWhenItsTokenExpires() async throws {
+        try await apps.withTestApp(["ingest"], live: true) { app in
+            let port = try #require(app.client.port)
+            _ = try await FieldSyncTests.crew(app)
+            // A field token lives 12 h; one of 3 s, signed the same way, stands in for it.
+            var policy = FieldRoutes.policy
+            policy.accessLifetime = .seconds(3)
+            let shortLived = try await People.shared(in: app.env.environment)
+                .login(orgSlug: "acme-build", email: "ana@acme.example", password: "Hardhat-ana-2026", address: "127.0.0.1", policy: policy)
+            let token = shortLived.accessToken
+            let opened = ContinuousClock.now
+            let close = try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
+                group.addTask {
+                    var configuration = WebSocketClientConfiguration()
+                    configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
+                    return try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live", configuration: configuration,
+                                                      logger: Logger(label: "test")) { inbound, _, _ in
+                        for try await _ in inbound.messages(maxSize: 1 << 20) {}
+                    }
+                }
+                group.addTask { try await Task.sleep(for: .seconds(20)); return nil } // never closed: fails below, does not hang
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            let lasted = ContinuousClock.now - opened
+            #expect(close?.closeCode == .policyViolation && close?.reason?.contains("sign in") == true, "\(String(describing: close))")
+            #expect(lasted < .seconds(10), "closed \(lasted) after opening, with a token of 3 s")
         }
     }
 

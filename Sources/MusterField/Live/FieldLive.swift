@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import MusterJSON
 import MusterLog
+import NIOWebSocket
 public import MusterPlatform
 public import MusterRuntime
 
@@ -48,6 +49,7 @@ public struct FieldLive: Sendable {
                     // The device says nothing the server needs; its close (or the pings' silence) ends the session.
                     group.addTask { for try await _ in inbound.messages(maxSize: 4096) {} }
                     group.addTask { try await send(to: person, from: since, outbound) }
+                    group.addTask { try await watch(token, expiring: claims.expiresAt, outbound) }
                     try await group.next()
                     group.cancelAll()
                 }
@@ -68,6 +70,20 @@ public struct FieldLive: Sendable {
             cursor = page.cursor
             if !page.more { _ = await sync.runner.waitUntilApplied(cursor.position + 1, timeout: .seconds(30)) }
         }
+    }
+
+    /// How often a session's token is checked again between its start and its expiry.
+    static let recheck: Duration = .seconds(60)
+
+    /// Returns once the session's token no longer holds (expired, signed out, the person forgotten),
+    /// having closed the socket with 1008 and why: a socket never outlives what opened it. The device
+    /// signs in again (or refreshes) and reconnects with its cursor.
+    func watch(_ token: String, expiring expiry: Date, _ outbound: WebSocketOutboundWriter) async throws {
+        repeat {
+            let untilExpiry = Duration.milliseconds(Int64(max(0, expiry.timeIntervalSinceNow) * 1000))
+            try await Task.sleep(for: min(untilExpiry, Self.recheck))
+        } while (try? await people.validate(token)) != nil
+        try await outbound.close(.policyViolation, reason: "the access token expired or its session ended; sign in and reconnect")
     }
 
     /// The `since` of `/api/field/live?since=…` (none: from the start); nil when it is no cursor.
