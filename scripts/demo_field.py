@@ -50,6 +50,8 @@ for role, people in (("manager", managers), ("worker", workers)):
                stdin=PASSWORD + "\n")
 
 office = device("mia-office")
+office.call("PUT", "/api/field/settings", {"importantFields": ["expense.amount"], "importantOnceApproved": ["timeEntry.endTime", "timeEntry.startTime"],
+                                          "tombstoneDays": 30, "timeZone": "America/Denver"})  # Rapid City's weeks, for the timesheets
 sites = [("Main St. bridge deck", "100 Main St, Rapid City, SD", 44.0805, -103.2310),
          ("Canyon Lake school addition", "1500 Evergreen Dr, Rapid City, SD", 44.0560, -103.2950),
          ("Ellsworth hangar 4", "Ellsworth AFB, SD", 44.1450, -103.1030)]

@@ -1,3 +1,4 @@
+import Foundation
 import MusterEvents
 import MusterField
 import Testing
@@ -217,12 +218,17 @@ struct FieldBookTests {
                 "\(book.records[Self.entry]?.review ?? [])")
     }
 
-    @Test func isoWeeks() {
+    @Test func isoWeeks() throws {
         #expect(ISOWeek("2026-W48")?.start == Timestamp.millis("2026-11-23T00:00:00Z"))
         #expect(ISOWeek("2026-W01")?.start == Timestamp.millis("2025-12-29T00:00:00Z"))
         #expect(ISOWeek("2026-W53") != nil && ISOWeek("2027-W53") == nil, "2026 has 53 ISO weeks, 2027 52")
         #expect(ISOWeek(containing: Timestamp.millis("2027-01-01T12:00:00Z") ?? 0).description == "2026-W53")
         #expect(ISOWeek(containing: Timestamp.millis("2026-11-25T23:59:59Z") ?? 0).description == "2026-W48")
         for bad in ["2026-48", "2026-W00", "2026-W54", "20x6-W10", "2026-W1", ""] { #expect(ISOWeek(bad) == nil, "\(bad)") }
+        let denver = try #require(TimeZone(identifier: "America/Denver"))
+        #expect(ISOWeek("2026-W48")?.bounds(in: denver) == Timestamp.millis("2026-11-23T07:00:00Z").flatMap { from in
+            Timestamp.millis("2026-11-30T07:00:00Z").map { from..<$0 } })
+        #expect(ISOWeek("2026-W10")?.bounds(in: denver).count == 7 * 86_400_000 - 3_600_000, "the week clocks go forward is an hour short")
+        #expect(ISOWeek(containing: Timestamp.millis("2026-11-30T03:00:00Z") ?? 0, in: denver).description == "2026-W48", "Sunday evening in Denver")
     }
 }

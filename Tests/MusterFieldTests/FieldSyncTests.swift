@@ -205,6 +205,25 @@ struct FieldSyncTests {
             #expect(csv.text.contains(#""'=HYPERLINK(""http://evil.example"")""#), "\(csv.text)")
             #expect(csv.text.contains(#""8.50","yes","end 300 m from the site"#) && csv.text.contains(#""Ana Field""#), "\(csv.text)")
             #expect(try await app.request("/api/field/timesheet?week=2026-W99", headers: Self.bearer(crew.manager)).status == .unprocessableContent)
+            #expect(sheet.json["timeZone"] as? String == "UTC")
+
+            // A Sunday evening shift in Rapid City is Monday in UTC: in the company's zone it counts in the week it was worked.
+            _ = try await Self.push(app, crew.ana, Self.batch(device: Self.phone, sentAt: now, [
+                Self.mutation("timeEntry", UUID().uuidString.lowercased(), base: 0, at: now,
+                              #"{"projectId": "\#(Self.project)", "startTime": "2026-11-30T01:00:00Z", "endTime": "2026-11-30T03:00:00Z"}"#),
+            ]))
+            func hours(_ week: String) async throws -> Double? {
+                let sheet = try await app.request("/api/field/timesheet?week=\(week)", headers: Self.bearer(crew.manager))
+                return ((sheet.json["totals"] as? [[String: Any]])?.first?["hours"] as? Double) ?? 0
+            }
+            let (utc48, utc49) = (try await hours("2026-W48"), try await hours("2026-W49"))
+            #expect(utc48 == 8.5 && utc49 == 2, "in UTC, Sunday evening is next week's Monday")
+            let zoned = #"{"importantFields": ["expense.amount"], "importantOnceApproved": ["timeEntry.endTime", "timeEntry.startTime"], "tombstoneDays": 30, "timeZone": "America/Denver"}"#
+            #expect(try await app.request("/api/field/settings", method: .put, headers: Self.bearer(crew.manager), json: zoned).status == .ok)
+            let (local48, local49) = (try await hours("2026-W48"), try await hours("2026-W49"))
+            #expect(local48 == 10.5 && local49 == 0, "Monday 00:00 in Denver is 07:00 UTC")
+            let nowhere = zoned.replacingOccurrences(of: "America/Denver", with: "Mars/Olympus_Mons")
+            #expect(try await app.request("/api/field/settings", method: .put, headers: Self.bearer(crew.manager), json: nowhere).status == .unprocessableContent)
         }
     }
 }

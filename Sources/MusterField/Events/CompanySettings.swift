@@ -1,3 +1,4 @@
+public import Foundation
 import MusterEvents
 
 /// What a company decides about sync.
@@ -9,18 +10,30 @@ public struct CompanySettings: Codable, Sendable, Equatable {
     /// How long a deletion is remembered: the longest a device may stay offline and still catch
     /// up by pulling; after that it resyncs from scratch.
     public var tombstoneDays: Int
+    /// The IANA zone its weeks and days are counted in (`America/Denver`); UTC when unset.
+    public var timeZone: String?
 
     public static let standard = CompanySettings(importantFields: ["expense.amount"],
                                                  importantOnceApproved: ["timeEntry.endTime", "timeEntry.startTime"], tombstoneDays: 30)
 
-    public init(importantFields: [String], importantOnceApproved: [String], tombstoneDays: Int) {
+    public init(importantFields: [String], importantOnceApproved: [String], tombstoneDays: Int, timeZone: String? = nil) {
         self.importantFields = importantFields
         self.importantOnceApproved = importantOnceApproved
         self.tombstoneDays = tombstoneDays
+        self.timeZone = timeZone
     }
+
+    /// The zone timesheets count in.
+    public var zone: TimeZone { timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt }
 
     public func validate() throws {
         guard (1...3_650).contains(tombstoneDays) else { throw EventValidationError(field: "/settings/tombstoneDays", "must be 1 to 3650") }
+        if let timeZone {
+            let allowed = timeZone.utf8.allSatisfy { (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) || "/_+-".utf8.contains($0) }
+            guard (1...64).contains(timeZone.utf8.count), allowed, TimeZone(identifier: timeZone) != nil else {
+                throw EventValidationError(field: "/settings/timeZone", "must be an IANA time zone, like America/Denver")
+            }
+        }
         for (list, field) in [(importantFields, "importantFields"), (importantOnceApproved, "importantOnceApproved")] {
             try Validate.count(list, 0...64, field: "/settings/\(field)")
             for (i, name) in list.enumerated() {

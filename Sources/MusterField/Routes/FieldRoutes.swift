@@ -15,7 +15,7 @@ import NIOCore
 /// - `PUT|DELETE /api/field/projects/{projectId}/members/{personId}`: managers staff projects;
 /// - `POST /api/field/time-entries/{entryId}/approve`: managers approve time;
 /// - `GET /api/field/conflicts`, `POST /api/field/conflicts/{conflictId}/resolve`: managers decide conflicts;
-/// - `GET|PUT /api/field/settings`: the company's important fields and how long deletions are remembered;
+/// - `GET|PUT /api/field/settings`: the company's important fields, how long deletions are remembered, its time zone;
 /// - `GET /api/field/timesheet?week=2026-W48` (JSON) and `GET /api/field/timesheet.csv?week=…`.
 public enum FieldRoutes {
     /// 500 mutations of up to a few hundred bytes each, with room.
@@ -126,17 +126,19 @@ public enum FieldRoutes {
     }
 
     /// The week's timesheet with each worker's name.
-    static func timesheet(of person: FieldPerson, week: ISOWeek, sync: FieldSync, people: People) async throws -> TimesheetAnswer {
-        let entries = await sync.timesheet(of: person, week: week)
+    static func timesheet(of person: FieldPerson, week: ISOWeek?, sync: FieldSync, people: People) async throws -> TimesheetAnswer {
+        let timesheet = await sync.timesheet(of: person, week: week)
+        let entries = timesheet.entries
         var names: [String: String] = [:]
         for id in Set(entries.map(\.personId)) {
             if let (_, personal) = try await people.opened(id) { names[id] = "\(personal.firstName) \(personal.lastName)" }
         }
-        return TimesheetAnswer(week: week, entries, names: names)
+        return TimesheetAnswer(timesheet, names: names)
     }
 
-    static func week(_ request: Request) throws -> ISOWeek {
-        guard let text = request.uri.queryParameters["week"] else { return ISOWeek(containing: Timestamp.millis(Date())) }
+    /// The week asked for; nil for this week (in the company's zone).
+    static func week(_ request: Request) throws -> ISOWeek? {
+        guard let text = request.uri.queryParameters["week"] else { return nil }
         guard let week = ISOWeek(String(text)) else { throw FieldError(.invalidField("week"), "week must be an ISO week, like 2026-W48") }
         return week
     }

@@ -153,12 +153,14 @@ struct TimesheetAnswer: Encodable, Sendable {
     }
 
     var week: String
+    var timeZone: String
     var totals: [Total]
     var entries: [Entry]
 
     /// `names`: each person's name as people see it (sealed personal data, opened for the answer).
-    init(week: ISOWeek, _ entries: [TimesheetEntry], names: [String: String]) {
-        self.week = week.description
+    init(_ timesheet: Timesheet, names: [String: String]) {
+        let entries = timesheet.entries
+        (week, timeZone) = (timesheet.week.description, timesheet.timeZone)
         self.entries = entries.map { Entry(entryId: $0.entryId, personId: $0.personId, personName: names[$0.personId] ?? "", projectId: $0.projectId,
                                            projectName: $0.projectName,
                                            start: $0.start, end: $0.end, hours: $0.hours.map(Self.rounded), approved: $0.approved, review: $0.review) }

@@ -1,8 +1,8 @@
-import Foundation
+public import Foundation
 import MusterEvents
 import MusterLog
 
-/// An ISO week (`2026-W48`), Monday 00:00 UTC to the next Monday.
+/// An ISO week (`2026-W48`), Monday 00:00 UTC to the next Monday (`bounds(in:)` gives it in a company's zone).
 public struct ISOWeek: Sendable, Equatable, CustomStringConvertible {
     public var year: Int
     public var week: Int
@@ -41,6 +41,31 @@ public struct ISOWeek: Sendable, Equatable, CustomStringConvertible {
     public var description: String { String(format: "%04d-W%02d", year, week) }
 }
 
+extension ISOWeek {
+    /// The week that holds `millis` on `zone`'s clocks.
+    public init(containing millis: Int64, in zone: TimeZone) {
+        self.init(containing: millis + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(millis) / 1000))) * 1000)
+    }
+
+    /// The week in `zone`: from its Monday 00:00 there to the next, as UTC milliseconds (a week
+    /// with a daylight-saving change is an hour shorter or longer).
+    public func bounds(in zone: TimeZone) -> Range<Int64> { Self.instant(start, zone)..<Self.instant(end, zone) }
+
+    /// The instant at which `zone`'s clocks show `wall` (UTC milliseconds read as a local time).
+    static func instant(_ wall: Int64, _ zone: TimeZone) -> Int64 {
+        let offset = { (millis: Int64) in Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(millis) / 1000))) * 1000 }
+        return wall - offset(wall - offset(wall))
+    }
+}
+
+/// A week's time entries as a company counts them.
+public struct Timesheet: Sendable, Equatable {
+    public var week: ISOWeek
+    /// The company's zone (`UTC` unless set): where its weeks begin.
+    public var timeZone: String
+    public var entries: [TimesheetEntry]
+}
+
 /// One time entry of a timesheet.
 public struct TimesheetEntry: Sendable, Equatable {
     public var entryId: String
@@ -56,23 +81,28 @@ public struct TimesheetEntry: Sendable, Equatable {
 }
 
 extension FieldSync {
-    /// The time entries `person` sees that start in `week`, by person, then project, then start.
-    public func timesheet(of person: FieldPerson, week: ISOWeek) async -> [TimesheetEntry] {
+    /// The time entries `person` sees that start in `week` (this week when nil) on their company's
+    /// clocks, by person, then project, then start.
+    public func timesheet(of person: FieldPerson, week: ISOWeek?) async -> Timesheet {
         await runner.read { book in
+            let settings = book.companies[person.orgId]?.settings ?? .standard
+            let week = week ?? ISOWeek(containing: Timestamp.millis(Date()), in: settings.zone)
+            let bounds = week.bounds(in: settings.zone)
             var entries: [TimesheetEntry] = []
             for record in book.records.values where record.kind == .timeEntry && !record.deleted {
                 guard book.sees(record, personId: person.personId, orgId: person.orgId, role: person.role),
                       let start = record.values["startTime"]?.string, let from = Timestamp.millis(start),
-                      (week.start..<week.end).contains(from) else { continue }
+                      bounds.contains(from) else { continue }
                 let end = record.values["endTime"]?.string
                 let hours = end.flatMap { Timestamp.millis($0) }.map { max(0, Double($0 - from) / 3_600_000) }
                 let project = book.records[record.projectId]?.values["name"]?.string ?? ""
                 entries.append(TimesheetEntry(entryId: record.id, personId: record.ownerId, projectId: record.projectId, projectName: project,
                                               start: start, end: end, hours: hours, approved: record.approved, review: record.review))
             }
-            return entries.sorted { a, b in
+            entries.sort { a, b in
                 (a.personId, a.projectName, a.projectId, a.start, a.entryId) < (b.personId, b.projectName, b.projectId, b.start, b.entryId)
             }
+            return Timesheet(week: week, timeZone: settings.timeZone ?? "UTC", entries: entries)
         }
     }
 }
