@@ -1,5 +1,5 @@
 import Foundation
-import MusterJSON
+public import MusterJSON
 
 /// Any JSON value, kept as it came: the `data` of an append over NATS before its typed decode, the
 /// DLQ copy of an analytics event the collector could not read. Integers stay integers, so a
@@ -41,6 +41,30 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
         case .string(let v): try c.encode(v)
         case .array(let v): try c.encode(v)
         case .object(let v): try c.encode(v)
+        }
+    }
+
+    /// A scalar as a value; nil for a container (its contents were not read).
+    public init?(scalar: JSONScalar) {
+        switch scalar {
+        case .null: self = .null
+        case .bool(let v): self = .bool(v)
+        case .integer(let v): self = .integer(v)
+        case .number(let v): self = .number(v)
+        case .string(let v): self = .string(v)
+        case .array, .object: return nil
+        }
+    }
+
+    /// The value as a scalar; nil for a container.
+    public var scalar: JSONScalar? {
+        switch self {
+        case .null: .null
+        case .bool(let v): .bool(v)
+        case .integer(let v): .integer(v)
+        case .number(let v): .number(v)
+        case .string(let v): .string(v)
+        case .array, .object: nil
         }
     }
 

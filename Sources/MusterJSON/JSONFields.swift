@@ -58,6 +58,25 @@ public struct JSONFields {
         return results
     }
 
+    /// The members of the object under `key`, in their stored order, each as a scalar: a map of
+    /// plain values (a record's changed fields) read without a `Decodable` per value. Containers
+    /// are named (`.array`, `.object`), not read. Nil when missing or null.
+    public func scalars(_ key: String) throws -> [(name: String, value: JSONScalar)]? {
+        guard let index = find(key) else { return nil }
+        let name = JSONKey(stringValue: key)
+        try decoder.expect(.object, [String: Int].self, at: index, key: name)
+        let object = decoder.child(index, key: name), document = decoder.document
+        var members: [(name: String, value: JSONScalar)] = []
+        members.reserveCapacity(Int(document.tokens[index].count))
+        var member = index + 1
+        for _ in 0..<Int(document.tokens[index].count) {
+            let memberName = document.string(at: member)
+            members.append((memberName, try JSONScalar(object, at: member + 1, key: JSONKey(stringValue: memberName))))
+            member = document.next(after: member + 1)
+        }
+        return members
+    }
+
     /// Decodes the value under `key` with its `Decodable` conformance.
     public func decode<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
         guard let index = find(key) else { throw missing(key) }

@@ -23,6 +23,20 @@ public struct JSONObjectWriter {
         state.writeBool(value)
     }
 
+    /// A scalar as the encoder writes the same value (null included); a container is an error.
+    public mutating func scalar(_ key: String, _ value: JSONScalar) throws {
+        try begin(key)
+        switch value {
+        case .null: state.writeNull()
+        case .bool(let bool): state.writeBool(bool)
+        case .integer(let integer): state.writeInteger(integer)
+        case .number(let double): try state.writeFloat(double, [JSONKey(stringValue: key)])
+        case .string(let string): state.writeStringValue(string)
+        case .array, .object:
+            throw EncodingError.invalidValue(value, .init(codingPath: [JSONKey(stringValue: key)], debugDescription: "a container is no scalar"))
+        }
+    }
+
     public mutating func encode<T: Encodable>(_ key: String, _ value: T) throws {
         try begin(key)
         try state.encodeValue(value, parent: nil, key: JSONKey(stringValue: key))

@@ -10,7 +10,12 @@ public enum JSONScalar: Sendable, Equatable {
     /// `Int64` is an integer, any other finite number a `Double`.
     public init?(_ decoder: any Decoder) throws {
         guard let tape = decoder as? TapeDecoder else { return nil }
-        let index = tape.index, token = tape.document.tokens[index]
+        try self.init(tape, at: tape.index, key: nil)
+    }
+
+    /// The value at token `index` of `tape`'s document (`key` names it in an error).
+    init(_ tape: TapeDecoder, at index: Int, key: (any CodingKey)?) throws {
+        let token = tape.document.tokens[index]
         switch token.kind {
         case .null: self = .null
         case .true: self = .bool(true)
@@ -23,7 +28,7 @@ public enum JSONScalar: Sendable, Equatable {
                 self = .integer(integer)
                 return
             }
-            let double = try tape.floatingPoint(Double.self, at: index, key: nil)
+            let double = try tape.floatingPoint(Double.self, at: index, key: key)
             if token.flag, let integer = Int64(exactly: double) { self = .integer(integer) } else { self = .number(double) }
         }
     }

@@ -218,6 +218,16 @@ struct FieldBookTests {
                 "\(book.records[Self.entry]?.review ?? [])")
     }
 
+    @Test func aStoredBatchIsWrittenAndReadByHandWithoutLosingAValue() throws {
+        let odd: [String: JSONValue] = ["amount": "1.50", "latitude": .number(44.0805), "radiusMeters": .integer(100), "notes": .null,
+                                        "flag": .bool(true), "nested": .array([.integer(1), .object(["a": "b"])])]
+        let pushed = MutationsPushed(deviceId: Self.phone, personId: Self.ana, orgId: Self.org, role: FieldRoles.worker, mutations: [
+            Self.mutation(1, .expense, Self.expense, base: 0, at: 0, odd), Self.mutation(2, .photo, Self.expense, base: 3, at: 1, [:], deleted: true),
+        ])
+        let stored = try EventEnvelope(source: "test", data: pushed).encodeStored()
+        #expect(try EventEnvelope<MutationsPushed>.decodeStored(stored).data == pushed, "a nested value (never valid, never lost) reads back too")
+    }
+
     @Test func isoWeeks() throws {
         #expect(ISOWeek("2026-W48")?.start == Timestamp.millis("2026-11-23T00:00:00Z"))
         #expect(ISOWeek("2026-W01")?.start == Timestamp.millis("2025-12-29T00:00:00Z"))

@@ -1,6 +1,7 @@
 import Foundation
 import MusterAnalytics
 import MusterEvents
+import MusterField
 import MusterJSON
 import MusterPoP
 import MusterRuntime
@@ -86,9 +87,10 @@ struct CodecAgreementTests {
     /// The hand-read types go through `StoredFieldsDecodable` in `decodeStored`, which the
     /// envelope check below compares with Foundation's reading.
     @Test func theHotTypesAreReadByHand() {
-        for type in [ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self, ProgressSynced.self] as [any EventPayload.Type] {
+        for type in [ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self, ProgressSynced.self, MutationsPushed.self]
+            as [any EventPayload.Type] {
             #expect(type is any StoredFieldsDecodable.Type, "\(type)")
-            if type == ProgressSynced.self { #expect(type is any JSONObjectEncodable.Type, "\(type) is written by hand too") }
+            if type == ProgressSynced.self || type == MutationsPushed.self { #expect(type is any JSONObjectEncodable.Type, "\(type) is written by hand too") }
         }
     }
 
