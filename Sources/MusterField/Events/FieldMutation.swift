@@ -40,6 +40,9 @@ public struct FieldMutation: Codable, Sendable, Equatable {
         if isDelete { return }
         guard !fields.isEmpty else { throw EventValidationError(field: path + "/fields", "must change at least one field") }
         let rules = entity.fields
+        // Checked as they come; only a mutation with a problem is checked again in name order, so
+        // that it names the same first problem whatever order its fields arrived in.
+        guard fields.contains(where: { field in rules[field.key].map { $0.problem(with: field.value) != nil } ?? true }) else { return }
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             guard let rule = rules[name] else {
                 throw EventValidationError(field: path + "/fields", "\(entity.rawValue) has no field \(name.prefix(64)) a device may write")

@@ -2,7 +2,8 @@ public import MusterEvents
 public import MusterJSON
 
 // Pushed batches are the field app's bulk of the log (up to 500 mutations each), written at every
-// push and read by the fold: they are read from and written to the stored form by hand.
+// push and read by the fold: they are read from and written to the stored form by hand (and each
+// mutation of a push request the same way).
 // CodecAgreementTests holds them equal to the Codable conformance (and the bytes to Foundation's)
 // on random payloads.
 
@@ -31,10 +32,7 @@ extension FieldMutation {
     init(storedFields fields: JSONFields) throws {
         let (baseVersion, changedAt) = (try fields.required(fields.int("baseVersion"), "baseVersion"),
                                         try fields.required(fields.string("changedAt"), "changedAt"))
-        let (deleted, entityName) = (try fields.bool("deleted"), try fields.required(fields.string("entity"), "entity"))
-        guard let entity = EntityKind(rawValue: entityName) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Cannot initialize EntityKind from invalid String value \(entityName.prefix(64))"))
-        }
+        let (deleted, entity) = (try fields.bool("deleted"), try fields.decode(EntityKind.self, "entity"))
         let values = try Self.values(fields)
         self.init(mutationId: try fields.required(fields.string("mutationId"), "mutationId"), entity: entity,
                   id: try fields.required(fields.string("id"), "id"), baseVersion: baseVersion, fields: values, deleted: deleted, changedAt: changedAt)

@@ -1,4 +1,5 @@
 import MusterEvents
+import MusterJSON
 
 /// `POST /api/field/mutations`: what a device changed offline, with its own clock (`sentAt` is when
 /// it sent the batch; each mutation's `changedAt` is corrected by it).
@@ -24,7 +25,8 @@ struct IncomingMutation: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         mutationId = try? decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey(stringValue: "mutationId"))
         do {
-            mutation = .success(try FieldMutation(from: decoder))
+            // MusterJSON's decoder (every request) reads it by hand, as the log's copy is read; any other through Codable.
+            mutation = .success(try JSONFields(decoder).map(FieldMutation.init(storedFields:)) ?? FieldMutation(from: decoder))
         } catch let error as DecodingError {
             mutation = .failure(EventValidationError(field: Self.path(of: error), Self.reason(error)))
         } catch {

@@ -8,8 +8,12 @@ public enum EntityKind: String, Codable, Sendable, CaseIterable, Comparable {
     /// A manager's word to a project's crew: synced like the rest, and pushed to those not connected.
     case message
 
-    /// The fields a device writes, each with its rule.
-    public var fields: [String: FieldRule] {
+    /// The fields a device writes, each with its rule (a table made once: every mutation is checked against it).
+    public var fields: [String: FieldRule] { Self.rules[self] ?? [:] }
+
+    private static let rules = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.makeRules()) })
+
+    private func makeRules() -> [String: FieldRule] {
         switch self {
         case .project:
             ["name": .text(1...200), "address": .text(0...300, nullable: true), "latitude": .latitude, "longitude": .longitude,

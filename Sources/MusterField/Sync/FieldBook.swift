@@ -47,7 +47,13 @@ public struct FieldBook: Codable, Sendable, Equatable {
         public var values: [String: JSONValue] { fields.mapValues(\.value) }
 
         /// The stored files it names: a photo's digest, an expense's receipt.
-        var files: [String] { ["digest", "receipt"].compactMap { fields[$0]?.value.string } }
+        var files: [String] {
+            switch kind {
+            case .photo: fields["digest"]?.value.string.map { [$0] } ?? []
+            case .expense: fields["receipt"]?.value.string.map { [$0] } ?? []
+            case .project, .timeEntry, .message: []
+            }
+        }
     }
 
     /// What became of one mutation; kept, so a retried batch gets the same answer.
