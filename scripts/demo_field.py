@@ -7,6 +7,7 @@ conflicts. Prints a worker's and a manager's login and a curl session. Each devi
 in .data/field-demo/; running the demo again changes nothing already there."""
 import base64, json, os, random, subprocess, sys
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 sys.path.insert(0, os.path.dirname(__file__))
 from field_device import Device, URL  # noqa: E402
@@ -30,7 +31,7 @@ def muster(*args, stdin=None):
 
 
 def ts(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def device(name):
@@ -71,7 +72,8 @@ for n, (login, _, _) in enumerate(workers):
 print(f"   3 projects; 8 workers on them; managers mia@acme.demo and max@acme.demo")
 
 print("== a week of time, expenses with receipts, progress photos (each worker's phone offline, then one sync)")
-monday = (datetime.now(timezone.utc) - timedelta(days=datetime.now(timezone.utc).weekday() + 7)).replace(hour=0, minute=0, second=0, microsecond=0)
+local = datetime.now(ZoneInfo("America/Denver"))  # the crews' clocks: shifts start around 07:00 there
+monday = (local - timedelta(days=local.weekday() + 7)).replace(hour=0, minute=0, second=0, microsecond=0)
 outside = 0
 for n, (login, _, _) in enumerate(workers):
     d = device(f"{login}-phone")

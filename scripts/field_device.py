@@ -47,6 +47,9 @@ class Device:
         status, _, body = self.call("POST", "/api/field/auth/login", {"org": org, "email": email, "password": password})
         if status != 200: sys.exit(f"login failed: {status} {body.decode()}")
         answer = json.loads(body)
+        known = (self.state.get("person") or {}).get("id")
+        if known and known != answer["person"]["id"]:  # another account, or another server's log: nothing kept here is theirs
+            self.state.update(deviceId=str(uuid.uuid4()), cursor="0", records={}, queue=[])
         self.state.update(token=answer["accessToken"], person=answer["person"])
         self.save()
         return answer
