@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdWebSocket
 import Logging
+import MusterEvents
 import MusterJSON
 import MusterLog
 import NIOWebSocket
@@ -82,8 +83,21 @@ public struct FieldLive: Sendable {
         repeat {
             let untilExpiry = Duration.milliseconds(Int64(max(0, expiry.timeIntervalSinceNow) * 1000))
             try await Task.sleep(for: min(untilExpiry, Self.recheck))
-        } while (try? await people.validate(token)) != nil
+        } while await holds(token)
         try await outbound.close(.policyViolation, reason: "the access token expired or its session ended; sign in and reconnect")
+    }
+
+    /// Whether `token` still opens a session: only a verdict on the token ends one, not an outage
+    /// of what checks it (the socket is then left to the next check).
+    func holds(_ token: String) async -> Bool {
+        do {
+            _ = try await people.validate(token)
+            return true
+        } catch let error as AccountError where error.code == .invalidToken {
+            return false
+        } catch {
+            return true
+        }
     }
 
     /// The `since` of `/api/field/live?since=…` (none: from the start); nil when it is no cursor.
