@@ -106,6 +106,45 @@ struct FieldUploadTests {
         }
     }
 
+    @Test func aPlainUploadBrokenMidBodyResumesFromTheLocationOfIts104() async throws {
+        try await apps.withTestApp(["ingest"], live: true) { app in
+            let port = try #require(app.client.port)
+            let crew = try await FieldSyncTests.crew(app)
+            let bytes = Self.photo(300 * 1024, seed: 11)
+            // As iOS 17's URLSession sends a plain upload: the whole body announced, the draft's version named. A client's
+            // own Muster-Upload-Token is not taken.
+            let forged = UUID().uuidString.lowercased()
+            let location = try { () throws -> String in
+                let socket = try RawSocket(port: port) // closed when this closure returns: the connection breaks
+                try socket.send("POST /api/field/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(crew.ana)\r\n"
+                                + "Upload-Draft-Interop-Version: 6\r\nUpload-Complete: ?1\r\nContent-Type: image/jpeg\r\n"
+                                + "Muster-Upload-Token: \(forged)\r\nContent-Length: \(bytes.count)\r\n\r\n")
+                let interim = socket.receive()
+                #expect(interim.hasPrefix("HTTP/1.1 104"), "\(interim)")
+                // A third of the body, then the connection breaks.
+                try socket.send(Array(bytes[0..<100 * 1024]))
+                return try #require(interim.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location: ") }.map { String($0.dropFirst(10)) })
+            }()
+            #expect(location.hasPrefix("/api/field/uploads/") && !location.contains(forged))
+            // The device asks the 104's location where to go on from, and appends the rest.
+            try await eventually("the bytes that arrived are kept") { try await Self.offset(app, crew.ana, location) == 100 * 1024 }
+            var append = FieldSyncTests.bearer(crew.ana)
+            append[.contentType] = "application/partial-upload"
+            append[HTTPField.Name("Upload-Offset")!] = "\(100 * 1024)"
+            append[HTTPField.Name("Upload-Complete")!] = "?1"
+            let done = try await app.client.execute(uri: location, method: .patch, headers: append, body: ByteBuffer(bytes: bytes[(100 * 1024)...]))
+            #expect(done.status == .ok && String(buffer: done.body).contains(Self.hex(bytes)), "\(String(buffer: done.body))")
+
+            // Without the draft's version, no 104: an ordinary upload.
+            let plain = try RawSocket(port: port)
+            try plain.send("POST /api/field/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(crew.ana)\r\nContent-Type: image/jpeg\r\n"
+                           + "Content-Length: \(bytes.count)\r\n\r\n")
+            try plain.send(bytes)
+            let answer = plain.receive()
+            #expect(answer.hasPrefix("HTTP/1.1 201") && answer.contains(Self.hex(bytes)), "\(answer.prefix(300))")
+        }
+    }
+
     @Test func uploadsThatAreNotWhatTheySayAreRefused() async throws {
         try await apps.withTestApp(["ingest"]) { app in
             let crew = try await FieldSyncTests.crew(app)

@@ -31,6 +31,7 @@ public struct FieldApp: MusterApp {
                 UploadRoutes.add(to: routes, uploads: uploads, sync: sync, people: people)
             }
             parts.webSockets.append(FieldLive(sync: sync, people: people).route)
+            parts.interimAnswers.append(UploadRoutes.resumptionSupported)
         case .query, .geocode, .moderation, .collector, .notifier:
             break
         }

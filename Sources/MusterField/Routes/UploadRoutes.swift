@@ -41,7 +41,7 @@ public enum UploadRoutes {
             // The whole length, when the client knows it: Upload-Length, or a complete upload's Content-Length.
             let announced = try number(request.headers[.uploadLength], "Upload-Length")
             let length = try announced ?? (isComplete(request) ? number(request.headers[.contentLength], "Content-Length") : nil)
-            let token = try await uploads.create(for: person, type: type, length: length)
+            let token = try await uploads.create(for: person, type: type, length: length, token: request.headers[.musterUploadToken])
             return try await receive(request, into: token, at: 0, person: person, uploads: uploads, created: true)
         }
         routes.on(.head, "/api/field/uploads/{token}") { request, context in
@@ -74,6 +74,22 @@ public enum UploadRoutes {
             return Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=31536000, immutable"],
                             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
+    }
+
+    /// `104 Upload Resumption Supported` with the upload's `Location`, sent as the head of an upload
+    /// (`POST /api/field/uploads` from a client speaking the draft) arrives: before its body, so a
+    /// client whose connection breaks mid-body (iOS 17's URLSession on its own) knows where to ask
+    /// for the offset and append the rest. The route then creates the upload under that token, once
+    /// the person is known; a request the route refuses leaves the location pointing at nothing.
+    public static let resumptionSupported = InterimAnswer(name: "field-upload-104", reserved: .musterUploadToken) { request in
+        guard request.method == .post, request.headerFields[.uploadDraftInteropVersion] == interopVersion,
+              (request.path ?? "").split(separator: "?", maxSplits: 1).first == "/api/field/uploads" else { return nil }
+        let token = UUID().uuidString.lowercased()
+        var passed = request
+        passed.headerFields[.musterUploadToken] = token
+        let interim = HTTPResponse(status: .init(code: 104, reasonPhrase: "Upload Resumption Supported"),
+                                   headerFields: [.location: "/api/field/uploads/\(token)", .uploadDraftInteropVersion: interopVersion])
+        return (interim, passed)
     }
 
     /// Appends the request's body to the upload, in writes of `writeSize`; what arrived before a
@@ -138,4 +154,6 @@ extension HTTPField.Name {
     static let uploadOffset = HTTPField.Name("Upload-Offset")!
     static let uploadLength = HTTPField.Name("Upload-Length")!
     static let uploadLimit = HTTPField.Name("Upload-Limit")!
+    /// The upload a 104 promised, set only by `UploadRoutes.resumptionSupported` (the pipeline strips it from what clients send).
+    static let musterUploadToken = HTTPField.Name("Muster-Upload-Token")!
 }

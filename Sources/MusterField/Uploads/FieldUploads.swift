@@ -34,7 +34,8 @@ public actor FieldUploads {
     }
 
     /// Starts an upload of `type` (its first bytes follow with `append`); its token.
-    public func create(for person: FieldPerson, type: String, length: Int?) throws -> String {
+    /// Starts an upload; under `token` when the 104 already promised it (a fresh UUID of ours), else a new one.
+    public func create(for person: FieldPerson, type: String, length: Int?, token promised: String? = nil) throws -> String {
         guard Self.limits.types.contains(type) else {
             throw FieldError(.invalidField("Content-Type"), "uploads must be one of \(Self.limits.types.joined(separator: ", ")), not \(type.prefix(60))")
         }
@@ -43,7 +44,10 @@ public actor FieldUploads {
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         sweep()
-        let token = UUID().uuidString.lowercased()
+        var token = UUID().uuidString.lowercased()
+        if let promised, (try? Validate.uuid(promised, field: "")) != nil, !FileManager.default.fileExists(atPath: meta(promised).path) {
+            token = promised
+        }
         let upload = Upload(personId: person.personId, orgId: person.orgId, type: type, length: length)
         try JSONEncoder().encode(upload).write(to: meta(token), options: .atomic)
         guard FileManager.default.createFile(atPath: data(token).path, contents: nil) else {

@@ -19,4 +19,5 @@ struct RoleService: MusterServiceModule {
     func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint] { parts.endpoints }
     func fastPaths(in environment: MusterEnvironment) -> [FastPath] { parts.fastPaths }
     func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { parts.webSockets }
+    func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer] { parts.interimAnswers }
 }

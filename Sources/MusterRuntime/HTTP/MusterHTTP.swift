@@ -20,12 +20,13 @@ public enum MusterHTTP {
                                        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter(environment: environment, modules: modules)
         let fastPaths = FastPathHandler.handlers(modules.flatMap { $0.fastPaths(in: environment) })
+        let interimAnswers = InterimAnswerHandler.handlers(modules.flatMap { $0.interimAnswers(in: environment) })
         let connectionGuard = ConnectionGuardHandler.factory(environment.configuration.connectionLimits)
         let webSockets = modules.flatMap { $0.webSockets(in: environment) }
         var logger = environment.logger
         logger[metadataKey: "component"] = "http"
         // New handlers for every connection: the guard first, so it sees every request and answer.
-        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [connectionGuard()] + fastPaths())
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [connectionGuard()] + fastPaths() + interimAnswers())
         let server: HTTPServerBuilder = webSockets.isEmpty ? .http1(configuration: http1) : .http1WebSocketUpgrade(
             // Pings keep a silent socket's NAT mapping alive and find a phone that went away.
             configuration: .init(http1: http1, ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30)))),

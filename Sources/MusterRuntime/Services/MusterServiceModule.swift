@@ -18,6 +18,8 @@ public protocol MusterServiceModule: Sendable {
     func fastPaths(in environment: MusterEnvironment) -> [FastPath]
     /// WebSocket endpoints on the HTTP port.
     func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute]
+    /// Informational (1xx) answers sent in the channel pipeline as a request's head arrives.
+    func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer]
 }
 
 extension MusterServiceModule {
@@ -26,4 +28,5 @@ extension MusterServiceModule {
     public func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint] { [] }
     public func fastPaths(in environment: MusterEnvironment) -> [FastPath] { [] }
     public func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { [] }
+    public func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer] { [] }
 }
