@@ -91,7 +91,9 @@ class Device:
 
     def upload(self, data, content_type="image/jpeg", break_at=None, verbose=False):
         """Uploads resumably; with `break_at`, the first append's connection drops after that many bytes."""
-        headers = {"Content-Type": content_type, "Upload-Draft-Interop-Version": "6", "Upload-Complete": "?0", "Upload-Length": str(len(data))}
+        # No Upload-Draft-Interop-Version on the creation: Python's http.client would take the server's 104 for the final
+        # answer (it skips only 100). Upload-Complete: ?0 gets the upload's location in the 201 instead.
+        headers = {"Content-Type": content_type, "Upload-Complete": "?0", "Upload-Length": str(len(data))}
         first = min(len(data), break_at or len(data)) // 2
         status, h, body = self.call("POST", "/api/field/uploads", headers=headers, raw=data[:first])
         if status != 201: sys.exit(f"upload failed: {status} {body.decode()}")

@@ -126,14 +126,28 @@ struct FieldUploadTests {
                 return try #require(interim.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location: ") }.map { String($0.dropFirst(10)) })
             }()
             #expect(location.hasPrefix("/api/field/uploads/") && !location.contains(forged))
-            // The device asks the 104's location where to go on from, and appends the rest.
-            try await eventually("the bytes that arrived are kept") { try await Self.offset(app, crew.ana, location) == 100 * 1024 }
+            // The device asks the 104's location where to go on from (a 404 until the route has made the upload, which
+            // it does once it knows the person), and appends the rest.
+            try await eventually("the bytes that arrived are kept") {
+                let head = try await app.request(location, method: .head, headers: FieldSyncTests.bearer(crew.ana))
+                return head.headers[HTTPField.Name("Upload-Offset")!] == "\(100 * 1024)"
+            }
             var append = FieldSyncTests.bearer(crew.ana)
             append[.contentType] = "application/partial-upload"
             append[HTTPField.Name("Upload-Offset")!] = "\(100 * 1024)"
             append[HTTPField.Name("Upload-Complete")!] = "?1"
             let done = try await app.client.execute(uri: location, method: .patch, headers: append, body: ByteBuffer(bytes: bytes[(100 * 1024)...]))
             #expect(done.status == .ok && String(buffer: done.body).contains(Self.hex(bytes)), "\(String(buffer: done.body))")
+
+            // Version 3 (iOS 17) is answered in its own version and spelling.
+            let older = try RawSocket(port: port)
+            try older.send("POST /api/field/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(crew.ana)\r\nContent-Type: image/jpeg\r\n"
+                           + "Upload-Draft-Interop-Version: 3\r\nUpload-Incomplete: ?1\r\nContent-Length: 1024\r\n\r\n")
+            let early = older.receive().lowercased()
+            #expect(early.hasPrefix("http/1.1 104") && early.contains("upload-draft-interop-version: 3"), "\(early)")
+            try older.send(Array(bytes[0..<1024]))
+            let opened = older.receive().lowercased()
+            #expect(opened.contains("201 created") && opened.contains("upload-incomplete: ?1") && opened.contains("upload-offset: 1024"), "\(opened)")
 
             // Without the draft's version, no 104: an ordinary upload.
             let plain = try RawSocket(port: port)

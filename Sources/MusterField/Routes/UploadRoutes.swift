@@ -20,6 +20,8 @@ import NIOCore
 /// A completed upload answers `{digest, size, type}`; the device then names the digest in its record.
 public enum UploadRoutes {
     public static let interopVersion = "6"
+    /// The draft's versions a client may speak: 3 (iOS 17's URLSession; `Upload-Incomplete`), 5 and 6 (`Upload-Complete`).
+    static let knownVersions: Set<String> = ["3", "5", "6"]
     /// Bytes gathered before each write to the upload's file.
     static let writeSize = 256 * 1024
 
@@ -82,13 +84,13 @@ public enum UploadRoutes {
     /// for the offset and append the rest. The route then creates the upload under that token, once
     /// the person is known; a request the route refuses leaves the location pointing at nothing.
     public static let resumptionSupported = InterimAnswer(name: "field-upload-104", reserved: .musterUploadToken) { request in
-        guard request.method == .post, request.headerFields[.uploadDraftInteropVersion] == interopVersion,
+        guard request.method == .post, let version = request.headerFields[.uploadDraftInteropVersion], knownVersions.contains(version),
               (request.path ?? "").split(separator: "?", maxSplits: 1).first == "/api/field/uploads" else { return nil }
         let token = UUID().uuidString.lowercased()
         var passed = request
         passed.headerFields[.musterUploadToken] = token
         let interim = HTTPResponse(status: .init(code: 104, reasonPhrase: "Upload Resumption Supported"),
-                                   headerFields: [.location: "/api/field/uploads/\(token)", .uploadDraftInteropVersion: interopVersion])
+                                   headerFields: [.location: "/api/field/uploads/\(token)", .uploadDraftInteropVersion: version])
         return (interim, passed)
     }
 
@@ -133,7 +135,9 @@ public enum UploadRoutes {
     }
 
     static func progress(_ offset: Int, complete: Bool) -> HTTPFields {
-        [.uploadDraftInteropVersion: interopVersion, .uploadOffset: "\(offset)", .uploadComplete: complete ? "?1" : "?0"]
+        // Both spellings of completeness: version 3 clients read Upload-Incomplete, later ones Upload-Complete.
+        [.uploadDraftInteropVersion: interopVersion, .uploadOffset: "\(offset)", .uploadComplete: complete ? "?1" : "?0",
+         .uploadIncomplete: complete ? "?0" : "?1"]
     }
 
     /// A header holding a whole number, nil when absent; a header that holds something else is refused.
