@@ -33,8 +33,8 @@ public actor FieldUploads {
         self.blobs = blobs
     }
 
-    /// Starts an upload of `type` (its first bytes follow with `append`); its token.
-    /// Starts an upload; under `token` when the 104 already promised it (a fresh UUID of ours), else a new one.
+    /// Starts an upload of `type` (its first bytes follow with `append`); its token: the one a 104
+    /// already promised when that is a UUID no upload has (a client that sets it itself only names its own upload).
     public func create(for person: FieldPerson, type: String, length: Int?, token promised: String? = nil) throws -> String {
         guard Self.limits.types.contains(type) else {
             throw FieldError(.invalidField("Content-Type"), "uploads must be one of \(Self.limits.types.joined(separator: ", ")), not \(type.prefix(60))")
