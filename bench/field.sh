@@ -67,29 +67,7 @@ upload=$($BENCH field-upload --url "http://127.0.0.1:$port/api/field/uploads" --
 echo "muster: $SOCKETS WebSockets, ten changes…"
 fanout=$($BENCH field-fanout --url "http://127.0.0.1:$port" --token "$token" --project "$project" --sockets "$SOCKETS")
 
-mkdir -p "$work/nginx/html" "$work/nginx/tmp"
-chmod -R 777 "$work/nginx"
-nginx_port=$(free_port)
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes auto;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
-  uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    root $work/nginx/html;
-    client_max_body_size 64m;
-    location /upload/ { dav_methods PUT; create_full_put_path on; }
-  }
-}
-CONF
-nginx -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-nginx_pid=$!
-for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && break; sleep 0.1; done
+start_nginx "$work/nginx" "" "client_max_body_size 64m; location /upload/ { dav_methods PUT; create_full_put_path on; }"
 echo "nginx: the same 20 MB body, PUT to a file, five times…"
 nginx_upload=$($BENCH field-upload --url "http://127.0.0.1:$nginx_port/upload/photo.jpg" --method PUT)
 

@@ -47,26 +47,8 @@ PY
 # nginx: the same bytes as a static file, ETag on (nginx's default), access log off, one worker per core.
 mkdir -p "$work/nginx/html"
 cp "$work/data.json" "$work/nginx/html/data.json"
-nginx_port=$(free_port)
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes auto;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 100000;
-  default_type application/json;
-  client_body_temp_path $work/nginx/tmp; proxy_temp_path $work/nginx/tmp; fastcgi_temp_path $work/nginx/tmp;
-  uwsgi_temp_path $work/nginx/tmp; scgi_temp_path $work/nginx/tmp;
-  server { listen 127.0.0.1:$nginx_port; root $work/nginx/html; }
-}
-CONF
-nginx -c "$work/nginx/nginx.conf" -g 'daemon off;' &
-pids+=($!)
-for _ in $(seq 1 50); do curl -fs -o /dev/null "http://127.0.0.1:$nginx_port/data.json" && break; sleep 0.1; done
+start_nginx "$work/nginx" "sendfile on; tcp_nopush on; keepalive_requests 100000; default_type application/json;" ""
+pids+=("$nginx_pid")
 etag=$(curl -sI "http://127.0.0.1:$nginx_port/data.json" | grep -i '^etag' | tr -d '\r' | cut -d' ' -f2-)
 [ "$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $etag" "http://127.0.0.1:$nginx_port/data.json")" = 304 ]
 [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query&hash=$hash")" = 304 ]
