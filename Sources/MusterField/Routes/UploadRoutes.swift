@@ -159,5 +159,5 @@ extension HTTPField.Name {
     static let uploadLength = HTTPField.Name("Upload-Length")!
     static let uploadLimit = HTTPField.Name("Upload-Limit")!
     /// The upload a 104 promised, set only by `UploadRoutes.resumptionSupported` (the pipeline strips it from what clients send).
-    static let musterUploadToken = HTTPField.Name("Muster-Upload-Token")!
+    static let musterUploadToken = HTTPField.Name("Muster-Upload-Token")! // a literal token, as above: cannot fail
 }

@@ -141,8 +141,7 @@ public struct FieldBook: Codable, Sendable, Equatable {
     mutating func touched(_ record: inout Record, at sequence: UInt64) {
         record.sequence = sequence
         companies[record.orgId, default: Company()].changes.append(Change(sequence: sequence, recordId: record.id))
-        let before = records[record.id]?.files ?? []
-        records[record.id] = record
+        let before = records.updateValue(record, forKey: record.id)?.files ?? [] // one lookup stores it and gives the old
         let after = record.files
         guard before != after else { return }
         for digest in before where !after.contains(digest) { unfile(digest, record.id) }
