@@ -24,7 +24,7 @@ extension EventEnvelope {
             try EventCatalog.decoder.withFields(of: raw) { fields in
                 // Read in the stored (sorted) order, each lookup then comparing one key; `data`
                 // last, so a text that is no envelope at all is named by a missing attribute.
-                func required(_ key: String) throws -> String { try fields.required(fields.string(key), key) }
+                func required(_ key: StaticString) throws -> String { try fields.required(fields.string(key), key) }
                 let (actor, datacontenttype) = (try fields.string("actor"), try required("datacontenttype"))
                 let (dataschema, id, source) = (try required("dataschema"), try required("id"), try required("source"))
                 let (specversion, subject, time) = (try required("specversion"), try required("subject"), try required("time"))

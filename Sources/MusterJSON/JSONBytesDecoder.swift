@@ -39,18 +39,23 @@ public struct JSONBytesDecoder: Sendable {
 
 /// A coding key for array positions and `super`. An enum of one payload, so that it fits an
 /// existential's inline buffer: a struct of a `String` and an `Int?` did not, and every field read
-/// boxed its key on the heap. An array position's text is made only when an error asks for it.
+/// boxed its key on the heap. An array position's or a literal's text is made only when an error
+/// asks for it.
 enum JSONKey: CodingKey {
     case name(String)
     case position(Int)
+    /// A hand-written reader's key (`JSONFields`).
+    case literal(StaticString)
 
     init(stringValue: String) { self = .name(stringValue) }
     init(intValue: Int) { self = .position(intValue) }
+    init(_ literal: StaticString) { self = .literal(literal) }
 
     var stringValue: String {
         switch self {
         case .name(let name): name
         case .position(let position): "\(position)"
+        case .literal(let literal): "\(literal)"
         }
     }
 

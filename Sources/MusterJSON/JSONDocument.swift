@@ -33,36 +33,77 @@ struct JSONDocument {
         return unescapedBytes(at: a) == unescapedBytes(at: b)
     }
 
+    /// Whether each key of the object at `object` sorts strictly after the one before it, as bytes
+    /// (false as soon as one is escaped: its bytes are not its key's).
+    func keysStrictlyRise(object: Int) -> Bool {
+        var (previous, key) = (-1, object + 1)
+        for _ in 0..<Int(tokens[object].count) {
+            if tokens[key].flag { return false }
+            if previous >= 0, !raw(previous).lexicographicallyPrecedes(raw(key)) { return false }
+            previous = key
+            key = next(after: key + 1)
+        }
+        return true
+    }
+
     /// Whether the key at `index` is `name` (UTF-8).
     @inline(__always)
     func key(_ index: Int, equals name: UnsafeBufferPointer<UInt8>) -> Bool {
         let token = tokens[index]
         if token.flag { return unescapedBytes(at: index).elementsEqual(name) }
         guard Int(token.length) == name.count else { return false }
-        let start = Int(token.start)
-        for offset in 0..<name.count where bytes[start + offset] != name[offset] { return false }
+        guard let stored = bytes.baseAddress.map({ $0 + Int(token.start) }), let wanted = name.baseAddress else { return name.isEmpty }
+        // Eight bytes a compare, then the rest one by one (the scanner keeps every token inside `bytes`).
+        var offset = 0
+        while offset + 8 <= name.count {
+            guard UnsafeRawPointer(stored + offset).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(wanted + offset).loadUnaligned(as: UInt64.self) else {
+                return false
+            }
+            offset += 8
+        }
+        while offset < name.count {
+            guard stored[offset] == wanted[offset] else { return false }
+            offset += 1
+        }
         return true
     }
 
     /// The index of the value under the key spelled `name` (UTF-8) in the object at `object`:
     /// a walk over its members comparing bytes in place (objects in events are small). The walk
     /// starts after the member `cursor` found last and wraps around: readers mostly ask for keys
-    /// in the order they are stored, and then each lookup compares one key.
-    func value(forKey name: String, inObject object: Int, cursor: inout MemberCursor) -> Int? {
+    /// in the order they are stored, and then each lookup compares one key. In an object whose
+    /// keys rise, a name that falls between the key found last and the next one is absent at once.
+    func value(forKey name: UnsafeBufferPointer<UInt8>, inObject object: Int, cursor: inout MemberCursor) -> Int? {
         let count = Int(tokens[object].count)
-        var name = name
-        return name.withUTF8 { utf8 in
-            var (at, position) = cursor.object == object && cursor.position < count ? (cursor.key, cursor.position) : (object + 1, 0)
-            for _ in 0..<count {
-                let following = next(after: at + 1)
-                if key(at, equals: utf8) {
-                    cursor = MemberCursor(object: object, key: following, position: position + 1)
-                    return at + 1
-                }
-                (at, position) = position + 1 < count ? (following, position + 1) : (object + 1, 0)
-            }
-            return nil
+        if cursor.object != object { cursor = MemberCursor(object: object, key: object + 1) }
+        if tokens[object].flag {
+            let next = cursor.position < count ? compare(cursor.key, name) : 1
+            if next > 0, cursor.previous < 0 || compare(cursor.previous, name) < 0 { return nil }
         }
+        var (at, position) = cursor.position < count ? (cursor.key, cursor.position) : (object + 1, 0)
+        for _ in 0..<count {
+            let following = next(after: at + 1)
+            if key(at, equals: name) {
+                cursor = MemberCursor(object: object, key: following, position: position + 1, previous: at)
+                return at + 1
+            }
+            (at, position) = position + 1 < count ? (following, position + 1) : (object + 1, 0)
+        }
+        return nil
+    }
+
+    func value(forKey name: String, inObject object: Int, cursor: inout MemberCursor) -> Int? {
+        var name = name
+        return name.withUTF8 { value(forKey: $0, inObject: object, cursor: &cursor) }
+    }
+
+    /// How the unescaped key at `index` sorts against `name`, as bytes: negative, zero or positive.
+    private func compare(_ index: Int, _ name: UnsafeBufferPointer<UInt8>) -> Int {
+        let key = raw(index)
+        for offset in 0..<min(key.count, name.count) where key[offset] != name[offset] {
+            return Int(key[offset]) - Int(name[offset])
+        }
+        return key.count - name.count
     }
 
     /// A string's bytes with its escapes resolved (the scanner has checked every escape).
@@ -117,10 +158,12 @@ struct JSONDocument {
     }
 }
 
-/// Where the next key lookup in an object starts: the key token after the member found last, and
-/// its position among the object's members.
+/// Where the next key lookup in an object starts: the key token after the member found last, its
+/// position among the object's members, and the key found last.
 struct MemberCursor {
     var object = -1
     var key = 0
     var position = 0
+    /// The key token found last (before `key`), or -1 at the start.
+    var previous = -1
 }

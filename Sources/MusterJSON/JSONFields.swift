@@ -16,33 +16,48 @@ public struct JSONFields {
         self.decoder = tape
     }
 
-    public func string(_ key: String) throws -> String? {
+    // The value of the expected kind is read at once; the decoder's general reading (which takes
+    // the key as a `CodingKey`, boxed, for its errors) only for anything else.
+
+    public func string(_ key: StaticString) throws -> String? {
         guard let index = find(key) else { return nil }
-        return try decoder.string(at: index, key: JSONKey(stringValue: key))
+        let document = decoder.document
+        if document.tokens[index].kind == .string { return document.string(at: index) }
+        return try decoder.string(at: index, key: JSONKey(key))
     }
 
-    public func int(_ key: String) throws -> Int? {
+    public func int(_ key: StaticString) throws -> Int? {
         guard let index = find(key) else { return nil }
-        return try decoder.integer(Int.self, at: index, key: JSONKey(stringValue: key))
+        let document = decoder.document
+        if document.tokens[index].kind == .number, !document.tokens[index].flag, let value = JSONNumbers.integer(Int.self, document.raw(index)) {
+            return value
+        }
+        return try decoder.integer(Int.self, at: index, key: JSONKey(key))
     }
 
-    public func bool(_ key: String) throws -> Bool? {
+    /// A finite number as `Double` reads it (the nearest value, as Foundation's decoder does).
+    public func double(_ key: StaticString) throws -> Double? {
         guard let index = find(key) else { return nil }
-        return try decoder.bool(at: index, key: JSONKey(stringValue: key))
+        return try decoder.floatingPoint(Double.self, at: index, key: JSONKey(key))
+    }
+
+    public func bool(_ key: StaticString) throws -> Bool? {
+        guard let index = find(key) else { return nil }
+        return try decoder.bool(at: index, key: JSONKey(key))
     }
 
     /// The object under `key`, read by hand too; nil when missing or null.
-    public func object(_ key: String) throws -> JSONFields? {
+    public func object(_ key: StaticString) throws -> JSONFields? {
         guard let index = find(key) else { return nil }
-        try decoder.expect(.object, [String: Int].self, at: index, key: JSONKey(stringValue: key))
-        return JSONFields(decoder: decoder.child(index, key: JSONKey(stringValue: key)))
+        try decoder.expect(.object, [String: Int].self, at: index, key: JSONKey(key))
+        return JSONFields(decoder: decoder.child(index, key: JSONKey(key)))
     }
 
     /// Each object of the array under `key`, read by hand too; nil when missing or null. An element
     /// that is not an object is the `DecodingError` a `Decodable` array would throw.
-    public func objects<R>(_ key: String, _ body: (JSONFields) throws -> R) throws -> [R]? {
+    public func objects<R>(_ key: StaticString, _ body: (JSONFields) throws -> R) throws -> [R]? {
         guard let index = find(key) else { return nil }
-        let name = JSONKey(stringValue: key)
+        let name = JSONKey(key)
         try decoder.expect(.array, [Any].self, at: index, key: name)
         let array = decoder.child(index, key: name)
         let count = Int(decoder.document.tokens[index].count)
@@ -61,9 +76,9 @@ public struct JSONFields {
     /// The members of the object under `key`, in their stored order, each as a scalar: a map of
     /// plain values (a record's changed fields) read without a `Decodable` per value. Containers
     /// are named (`.array`, `.object`), not read. Nil when missing or null.
-    public func scalars(_ key: String) throws -> [(name: String, value: JSONScalar)]? {
+    public func scalars(_ key: StaticString) throws -> [(name: String, value: JSONScalar)]? {
         guard let index = find(key) else { return nil }
-        let name = JSONKey(stringValue: key)
+        let name = JSONKey(key)
         try decoder.expect(.object, [String: Int].self, at: index, key: name)
         let object = decoder.child(index, key: name), document = decoder.document
         var members: [(name: String, value: JSONScalar)] = []
@@ -78,25 +93,26 @@ public struct JSONFields {
     }
 
     /// Decodes the value under `key` with its `Decodable` conformance.
-    public func decode<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, _ key: StaticString) throws -> T {
         guard let index = find(key) else { throw missing(key) }
-        return try decoder.decodeValue(type, at: index, key: JSONKey(stringValue: key))
+        return try decoder.decodeValue(type, at: index, key: JSONKey(key))
     }
 
     /// `value`, or the error a `Decodable` throws for a missing required member.
-    public func required<T>(_ value: T?, _ key: String) throws -> T {
+    public func required<T>(_ value: T?, _ key: StaticString) throws -> T {
         guard let value else { throw missing(key) }
         return value
     }
 
-    private func missing(_ key: String) -> DecodingError {
-        .keyNotFound(JSONKey(stringValue: key), .init(codingPath: decoder.codingPath, debugDescription: "No value for key \(key.debugDescription)."))
+    private func missing(_ key: StaticString) -> DecodingError {
+        .keyNotFound(JSONKey(key), .init(codingPath: decoder.codingPath, debugDescription: "No value for key \("\(key)".debugDescription)."))
     }
 
     /// The value's token under `key`, unless missing or null.
-    private func find(_ key: String) -> Int? {
+    private func find(_ key: StaticString) -> Int? {
         let document = decoder.document
-        guard let index = document.value(forKey: key, inObject: decoder.index, cursor: &decoder.cursor),
+        // A literal's bytes are read where they lie: no string made, nothing retained.
+        guard let index = key.withUTF8Buffer({ document.value(forKey: $0, inObject: decoder.index, cursor: &decoder.cursor) }),
               document.tokens[index].kind != .null else { return nil }
         return index
     }

@@ -97,7 +97,7 @@ struct JSONScanner {
         }
         tokens[at].length = UInt32(tokens.count - at - 1)
         tokens[at].count = pairs
-        if pairs > 1 { try refuseDuplicateKeys(object: at) }
+        try markOrRefuseDuplicateKeys(object: at)
     }
 
     private mutating func array(depth: Int) throws(JSONError) {
@@ -264,12 +264,17 @@ struct JSONScanner {
 
     // MARK: Duplicate keys
 
-    /// Compares the keys of the object at `at` (its tokens are complete). Keys compare as their
-    /// unescaped UTF-8 bytes.
-    private func refuseDuplicateKeys(object at: Int) throws(JSONError) {
-        try tokens.withUnsafeBufferPointer { tokens throws(JSONError) in
-            try refuseDuplicateKeys(object: at, in: JSONDocument(bytes: bytes, tokens: tokens))
+    /// Keys in strictly rising order cannot repeat, and let lookups stop early: such an object (most
+    /// of what Muster reads, since the log stores keys sorted) is marked, and any other has its keys
+    /// compared, as their unescaped UTF-8 bytes.
+    private mutating func markOrRefuseDuplicateKeys(object at: Int) throws(JSONError) {
+        let rising = try tokens.withUnsafeBufferPointer { tokens throws(JSONError) in
+            let document = JSONDocument(bytes: bytes, tokens: tokens)
+            if document.keysStrictlyRise(object: at) { return true }
+            try refuseDuplicateKeys(object: at, in: document)
+            return false
         }
+        tokens[at].flag = rising
     }
 
     private func refuseDuplicateKeys(object at: Int, in document: JSONDocument) throws(JSONError) {

@@ -18,7 +18,8 @@ struct JSONToken: Sendable {
     }
 
     var kind: Kind
-    /// A string with a backslash in it (must be unescaped); a number with a fraction or exponent.
+    /// A string with a backslash in it (must be unescaped); a number with a fraction or exponent;
+    /// an object whose keys rise strictly as bytes, none escaped (as Muster writes them).
     var flag: Bool
     /// A string's first byte after the quote; a number's first byte; a container's opening byte.
     var start: UInt32
