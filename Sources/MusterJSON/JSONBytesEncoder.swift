@@ -14,7 +14,7 @@ public struct JSONBytesEncoder: Sendable {
         if let object = value as? any JSONObjectEncodable { return try encodeObject(object.encodeMembers) }
         let state = EncodingState(sortedKeys: sortedKeys, escapesSlashes: escapesSlashes)
         try state.encodeValue(value, parent: nil, key: nil)
-        return state.out
+        return state.out.array
     }
 }
 
@@ -46,7 +46,7 @@ final class EncodingState {
         let keyEnd: Int
     }
 
-    var out: [UInt8] = []
+    var out = OutputBytes(capacity: 512)
     private var frames: [Frame] = []
     private var keys: [Key] = []
     private var nextID = 0
@@ -58,7 +58,6 @@ final class EncodingState {
     init(sortedKeys: Bool, escapesSlashes: Bool) {
         self.sortedKeys = sortedKeys
         self.escapesSlashes = escapesSlashes
-        out.reserveCapacity(512)
     }
 
     // MARK: Containers
@@ -144,21 +143,21 @@ final class EncodingState {
     // MARK: Values
 
     func writeNull() {
-        out.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        out.append("null")
         valueExpected = false
     }
 
     func writeBool(_ value: Bool) {
         if value {
-            out.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+            out.append("true")
         } else {
-            out.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
+            out.append("false")
         }
         valueExpected = false
     }
 
     func writeInteger<T: FixedWidthInteger>(_ value: T) {
-        JSONNumbers.append(value, to: &out)
+        JSONNumbers.withDigits(value) { out.append(contentsOf: $0) }
         valueExpected = false
     }
 
@@ -176,8 +175,7 @@ final class EncodingState {
     }
 
     private func writeEmptyObject() {
-        out.append(UInt8(ascii: "{"))
-        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "{"), UInt8(ascii: "}"))
         valueExpected = false
     }
 
@@ -185,19 +183,36 @@ final class EncodingState {
         out.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
-            var run = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapesSlashes && byte == UInt8(ascii: "/")) else {
+            guard let base = utf8.baseAddress else { return }
+            var (run, index) = (0, 0)
+            while index < utf8.count {
+                // Eight bytes at a time while none of them needs escaping (most strings: all of them).
+                if index + 8 <= utf8.count, !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
                     continue
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
-                escape(byte)
-                run = index + 1
+                let byte = utf8[index]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapesSlashes && byte == UInt8(ascii: "/")) {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                    escape(byte)
+                    run = index + 1
+                }
+                index += 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of eight bytes is below 0x20, `"`, `\\` (or `/` when escaped): bit tricks that
+    /// never miss one (bytes past ASCII never match); a false alarm only costs a byte-by-byte look.
+    @inline(__always)
+    private func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let below20 = (word &- 0x2020_2020_2020_2020) & ~word & highs
+        let slash = escapesSlashes ? hasZeroByte(word ^ 0x2F2F_2F2F_2F2F_2F2F) : 0
+        return below20 | hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) | slash != 0
     }
 
     private func escape(_ byte: UInt8) {
@@ -230,12 +245,12 @@ final class EncodingState {
     }
 
     private func precedes(_ a: Key, _ b: Key) -> Bool {
-        out.withUnsafeBufferPointer { Self.precedes(a, b, in: $0) }
+        out.withBytes { Self.precedes(a, b, in: $0) }
     }
 
     /// Rewrites the entries of `frame` (still open, without its `}`) in key order.
     private func putInOrder(_ frame: Frame) {
-        let ordered = out.withUnsafeBufferPointer { bytes in
+        let ordered = out.withBytes { bytes in
             keys.withUnsafeBufferPointer { keys in
                 // Each entry runs to the comma before the next one, the last to the end.
                 var order = Array(frame.keyBase..<keys.count)
@@ -250,6 +265,6 @@ final class EncodingState {
                 return ordered
             }
         }
-        out.replaceSubrange((frame.start + 1)..., with: ordered)
+        out.replaceTail(from: frame.start + 1, with: ordered)
     }
 }

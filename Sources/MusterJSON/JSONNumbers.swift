@@ -18,24 +18,22 @@ enum JSONNumbers {
         return value
     }
 
-    /// Appends the decimal digits of `value`.
-    static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
-        if value == 0 {
-            out.append(UInt8(ascii: "0"))
-            return
-        }
-        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0) // 48 bytes: room for 128-bit values
-        let magnitude = value.magnitude
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var remaining = magnitude
+    /// The decimal digits of `value` (a minus sign first when negative), for the length of `body`.
+    static func withDigits<T: FixedWidthInteger, R>(_ value: T, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0) // 48 bytes: room for 128-bit values and a sign
+        return withUnsafeMutableBytes(of: &digits) { buffer in
+            var remaining = value.magnitude
             var position = buffer.count
-            while remaining > 0, position > 0 {
+            repeat {
                 position -= 1
                 buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
                 remaining /= 10
+            } while remaining > 0 && position > 1
+            if value < 0 {
+                position -= 1
+                buffer[position] = UInt8(ascii: "-")
             }
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            out.append(contentsOf: buffer[position...])
+            return body(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[position...]))
         }
     }
 

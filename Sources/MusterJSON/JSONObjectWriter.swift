@@ -17,6 +17,13 @@ public struct JSONObjectWriter {
         state.writeInteger(value)
     }
 
+    /// A finite number in its shortest exact form; NaN and the infinities are an `EncodingError`.
+    public mutating func double(_ key: String, _ value: Double?) throws {
+        guard let value else { return }
+        try begin(key)
+        try state.writeFloat(value, [JSONKey(stringValue: key)])
+    }
+
     public mutating func bool(_ key: String, _ value: Bool?) throws {
         guard let value else { return }
         try begin(key)
@@ -83,6 +90,6 @@ extension JSONBytesEncoder {
         var writer = JSONObjectWriter(state: state, id: state.open(object: true))
         try body(&writer)
         state.closeAll()
-        return state.out
+        return state.out.array
     }
 }
