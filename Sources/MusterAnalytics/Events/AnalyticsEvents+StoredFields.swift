@@ -83,3 +83,91 @@ extension FunnelReached: StoredFieldsDecodable {
                   segment: try fields.required(fields.string("segment"), "segment"))
     }
 }
+
+// Written by hand too (the collector appends every one), members in stored (sorted) order; the
+// common members fall between each type's own.
+
+extension AnalyticsContext {
+    func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try object.string("anonymousId", anonymousId)
+        try object.string("app", app)
+        try object.string("appVersion", appVersion)
+        try object.string("build", build)
+        try object.string("deviceModel", deviceModel)
+        try object.string("locale", locale)
+        try object.string("osName", osName)
+        try object.string("osVersion", osVersion)
+    }
+}
+
+extension AnalyticsTimes {
+    func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try object.string("createdAt", createdAt)
+        try object.string("occurredAt", occurredAt)
+        try object.string("receivedAt", receivedAt)
+        try object.string("sentAt", sentAt)
+    }
+}
+
+extension AnalyticsEvent {
+    func encodeContext(_ object: inout JSONObjectWriter) throws {
+        try object.object("context") { try context.encodeMembers(&$0) }
+    }
+
+    func encodeTimes(_ object: inout JSONObjectWriter) throws {
+        try object.object("times") { try times.encodeMembers(&$0) }
+    }
+}
+
+extension ScreenViewed: JSONObjectEncodable {
+    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try encodeContext(&object)
+        try object.int("durationMs", durationMs)
+        try object.string("eventId", eventId)
+        try object.string("previousScreen", previousScreen)
+        try object.string("screen", screen)
+        try object.string("sessionId", sessionId)
+        try encodeTimes(&object)
+    }
+}
+
+extension ScreenLoaded: JSONObjectEncodable {
+    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try encodeContext(&object)
+        try object.int("durationMs", durationMs)
+        try object.string("eventId", eventId)
+        try object.string("screen", screen)
+        try object.string("sessionId", sessionId)
+        try object.string("source", source)
+        try encodeTimes(&object)
+    }
+}
+
+extension APICalled: JSONObjectEncodable {
+    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try encodeContext(&object)
+        try object.int("durationMs", durationMs)
+        try object.string("endpoint", endpoint)
+        try object.string("errorMessage", errorMessage)
+        try object.string("errorType", errorType)
+        try object.string("eventId", eventId)
+        try object.bool("failed", failed)
+        try object.string("method", method)
+        try object.int("retryCount", retryCount)
+        try object.string("sessionId", sessionId)
+        try object.int("status", status)
+        try encodeTimes(&object)
+    }
+}
+
+extension FunnelReached: JSONObjectEncodable {
+    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try encodeContext(&object)
+        try object.string("eventId", eventId)
+        try object.string("funnel", funnel)
+        try object.string("segment", segment)
+        try object.string("sessionId", sessionId)
+        try object.string("step", step)
+        try encodeTimes(&object)
+    }
+}

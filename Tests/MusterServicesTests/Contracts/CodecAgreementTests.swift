@@ -3,6 +3,7 @@ import MusterAnalytics
 import MusterEvents
 import MusterField
 import MusterJSON
+import MusterOPL
 import MusterPoP
 import MusterRuntime
 import MusterTesting
@@ -87,10 +88,10 @@ struct CodecAgreementTests {
     /// The hand-read types go through `StoredFieldsDecodable` in `decodeStored`, which the
     /// envelope check below compares with Foundation's reading.
     @Test func theHotTypesAreReadByHand() {
-        for type in [ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self, ProgressSynced.self, MutationsPushed.self]
-            as [any EventPayload.Type] {
+        for type in [ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self, ProgressSynced.self, MutationsPushed.self,
+                     ActionSubmitted.self] as [any EventPayload.Type] {
             #expect(type is any StoredFieldsDecodable.Type, "\(type)")
-            if type == ProgressSynced.self || type == MutationsPushed.self { #expect(type is any JSONObjectEncodable.Type, "\(type) is written by hand too") }
+            #expect(type is any JSONObjectEncodable.Type, "\(type) is written by hand too")
         }
     }
 
