@@ -12,7 +12,7 @@ extension Bench {
     /// "generic" is our Codable coder on the whole envelope, without the hand-read attributes.
     struct Codec: ParsableCommand {
         @Option var count = 100_000
-        @Option(help: "Run only our decoder or encoder, for a profile: decode or encode.") var only: String?
+        @Option(help: "Run only our decoder or encoder, for a profile (decode, encode), or time the scan alone (scan).") var only: String?
 
         func run() throws {
             try measure(ScreenViewed.self, "analytics.screen.viewed.v1")
@@ -40,6 +40,11 @@ extension Bench {
                 return (ContinuousClock.now - start).seconds / Double(count) * 1_000_000
             }
             if let only {
+                if only == "scan" {
+                    let scan = try stored.withUnsafeBytes { bytes in try perEvent { try ours.validate(bytes) } }
+                    print(#"{"type": "\#(name)", "scan_us": \#(String(format: "%.3f", scan))}"#)
+                    return
+                }
                 for _ in 0..<(count * 10) {
                     if only == "decode" { _ = try EventEnvelope<P>.decodeStored(stored) } else { _ = try envelope.encodeStored() }
                 }
