@@ -158,6 +158,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     func floatingPoint<T: LosslessStringConvertible & BinaryFloatingPoint>(_ type: T.Type, at index: Int, key: (any CodingKey)?) throws -> T {
         try expect(.number, T.self, at: index, key: key)
+        if T.self == Double.self, let value = JSONNumbers.fastDouble(document.raw(index)) as? T { return value }
         let text = String(decoding: document.raw(index), as: UTF8.self)
         guard let value = T(text), value.isFinite else {
             throw DecodingError.dataCorrupted(.init(codingPath: path(key), debugDescription: "Number \(text) does not fit in \(T.self)."))

@@ -63,6 +63,26 @@ struct CodecTests {
         #expect(throws: EncodingError.self) { try JSONBytesEncoder().encode([Double.nan]) }
     }
 
+    /// Short decimals take a fast path (digits and a power of ten, both exact): they must read as
+    /// the standard library's parser reads their text, at the path's edges too.
+    @Test func decimalsReadAsTheirTextDoes() throws {
+        var random = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "0.0", "9007199254740992", "9007199254740993", "1e22", "1e23", "1e-22", "1e-23", "4.5e-22",
+                     "-103.231", "44.0805", "0.1", "0.30000000000000004", "123456789012345678", "1E+2", "2.5e-0"]
+        for _ in 0..<3000 {
+            let digits = String(random.next(upperBound: UInt64(1) << UInt64.random(in: 1...60, using: &random)))
+            let point = Int.random(in: 0...digits.count, using: &random)
+            var text = (random.next() % 2 == 0 ? "-" : "") + digits
+            if point < digits.count { text.insert(contentsOf: (point == 0 ? "0." : "."), at: text.index(text.endIndex, offsetBy: -(digits.count - point))) }
+            if random.next() % 3 == 0 { text += "e\(Int.random(in: -30...30, using: &random))" }
+            texts.append(text)
+        }
+        for text in texts {
+            let ours = try JSONBytesDecoder().decode([Double].self, from: Array("[\(text)]".utf8))
+            #expect(ours.map(\.bitPattern) == [Double(text)].compactMap { $0?.bitPattern }, "\(text)")
+        }
+    }
+
     @Test func duplicateKeysAreRefusedAtAnySize() throws {
         for text in [#"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#,
                      "{" + (0..<40).map { #""k\#($0)":0"# }.joined(separator: ",") + #","k7":1}"#] {
