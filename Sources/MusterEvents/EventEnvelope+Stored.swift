@@ -46,7 +46,7 @@ extension EventEnvelope {
     /// Writes the stored form: keys in order, nil attributes left out, as the synthesized
     /// conformance and Foundation's `.sortedKeys` write them.
     public func encodeStored() throws -> Data {
-        Data(try Self.encoder.encodeObject { object in
+        try Self.encoder.encodeObjectData { object in
             try object.string("actor", actor)
             if let handWritten = data as? any JSONObjectEncodable {
                 try object.object("data") { try handWritten.encodeMembers(&$0) }
@@ -62,7 +62,7 @@ extension EventEnvelope {
             try object.string("time", time)
             try object.string("traceparent", traceparent)
             try object.string("type", type)
-        })
+        }
     }
 
     private static var encoder: JSONBytesEncoder { JSONBytesEncoder() }

@@ -7,7 +7,16 @@ extension JSONBytesDecoder {
 }
 
 extension JSONBytesEncoder {
+    /// As `encode`, copied once from the encoder's buffer into the `Data` (not through an array).
     public func encodeData<T: Encodable>(_ value: T) throws -> Data {
-        Data(try encode(value))
+        if let object = value as? any JSONObjectEncodable { return try encodeObjectData(object.encodeMembers) }
+        let state = EncodingState(sortedKeys: sortedKeys, escapesSlashes: escapesSlashes)
+        try state.encodeValue(value, parent: nil, key: nil)
+        return state.out.withBytes { Data(buffer: $0) }
+    }
+
+    /// As `encodeObject`, copied once into the `Data`.
+    public func encodeObjectData(_ body: (inout JSONObjectWriter) throws -> Void) throws -> Data {
+        try withObject(body) { state in state.out.withBytes { Data(buffer: $0) } }
     }
 }

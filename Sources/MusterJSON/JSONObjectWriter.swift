@@ -86,10 +86,15 @@ public protocol JSONObjectEncodable: Encodable {
 extension JSONBytesEncoder {
     /// One object whose members `body` writes.
     public func encodeObject(_ body: (inout JSONObjectWriter) throws -> Void) throws -> [UInt8] {
+        try withObject(body) { $0.out.array }
+    }
+
+    /// Writes one object whose members `body` writes, and hands the finished output to `result`.
+    func withObject<R>(_ body: (inout JSONObjectWriter) throws -> Void, _ result: (EncodingState) -> R) throws -> R {
         let state = EncodingState(sortedKeys: sortedKeys, escapesSlashes: escapesSlashes)
         var writer = JSONObjectWriter(state: state, id: state.open(object: true))
         try body(&writer)
         state.closeAll()
-        return state.out.array
+        return result(state)
     }
 }
