@@ -70,15 +70,22 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
     }
 }
 
-/// Event ids: time-ordered and unique without coordination (48-bit milliseconds + 80 random bits).
+/// Event ids: time-ordered and unique without coordination: `evt_`, 48-bit milliseconds and 64
+/// random bits, in 28 lowercase hex digits.
 public enum EventID {
     public static func make(now: Date = Date()) -> String {
-        let millis = UInt64(max(0, now.timeIntervalSince1970 * 1000))
-        var random = SystemRandomNumberGenerator()
-        let high = String(millis, radix: 16).leftPadded(to: 12)
-        let low = String(random.next() & 0xFFFF_FFFF_FFFF, radix: 16).leftPadded(to: 12)
-        let extra = String(UInt16.random(in: .min ... .max, using: &random), radix: 16).leftPadded(to: 4)
-        return "evt_\(high)\(low)\(extra)"
+        let millis = UInt64(max(0, now.timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
+        var system = SystemRandomNumberGenerator()
+        let random = system.next() // one system call an id; every append makes one
+        // Written digit by digit into one buffer: three hex strings padded and joined cost more
+        // than the rest of the envelope's header work together.
+        return String(unsafeUninitializedCapacity: 32) { out in
+            let hex: StaticString = "0123456789abcdef"
+            for (offset, byte) in "evt_".utf8.enumerated() { out[offset] = byte }
+            for digit in 0..<12 { out[4 + digit] = hex.utf8Start[Int(millis >> (44 - 4 * digit) & 0xF)] }
+            for digit in 0..<16 { out[16 + digit] = hex.utf8Start[Int(random >> (60 - 4 * digit) & 0xF)] }
+            return 32
+        }
     }
 }
 
