@@ -51,7 +51,8 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
     /// The envelope's own rules: CloudEvents' required attributes, and agreement with the payload type.
     public func validate() throws {
         guard specversion == "1.0" else { throw EventValidationError(field: "/specversion", "must be \"1.0\"") }
-        guard !id.isEmpty, id.count <= 128 else { throw EventValidationError(field: "/id", "must be 1 to 128 characters") }
+        // Bytes first: counting characters walks the whole text, and an id of 128 bytes or fewer has at most 128.
+        guard !id.isEmpty, id.utf8.count <= 128 || id.count <= 128 else { throw EventValidationError(field: "/id", "must be 1 to 128 characters") }
         guard !source.isEmpty else { throw EventValidationError(field: "/source", "must not be empty") }
         guard type == Payload.eventType.description else {
             throw EventValidationError(field: "/type", "is \(type), expected \(Payload.eventType)")

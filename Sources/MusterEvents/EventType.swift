@@ -17,7 +17,12 @@ public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable
         self.event = event
         self.major = major
         description = "\(app).\(aggregate).\(event).v\(major)"
+        schemaPath = "schemas/events/\(app)/\(aggregate).\(event).v\(major).json"
     }
+
+    // The name says everything else (its parts hold no dots), so equality and hashing look at it alone.
+    public static func == (lhs: EventType, rhs: EventType) -> Bool { lhs.description == rhs.description }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
     /// `platform.apikey.issued`, the same across majors.
     public var family: String { "\(app).\(aggregate).\(event)" }
 
@@ -42,8 +47,9 @@ public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable
         "events.\(app).\(aggregate).\(aggregateID).>"
     }
 
-    /// Where the JSON Schema of this type lives, relative to the repository root.
-    public var schemaPath: String { "schemas/events/\(app)/\(aggregate).\(event).v\(major).json" }
+    /// Where the JSON Schema of this type lives, relative to the repository root (every stored
+    /// envelope's `dataschema`: spelled once, and shared by each envelope made or read).
+    public let schemaPath: String
 
     public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.description < rhs.description }
 }
