@@ -97,7 +97,8 @@ struct JSONDocument {
         return name.withUTF8 { value(forKey: $0, inObject: object, cursor: &cursor) }
     }
 
-    /// How the unescaped key at `index` sorts against `name`, as bytes: negative, zero or positive.
+    /// How the key at `index` sorts against `name`, as bytes: negative, zero or positive (its raw
+    /// bytes: asked only in an object whose keys rise, where none is escaped).
     private func compare(_ index: Int, _ name: UnsafeBufferPointer<UInt8>) -> Int {
         let key = raw(index)
         for offset in 0..<min(key.count, name.count) where key[offset] != name[offset] {

@@ -83,6 +83,20 @@ struct CodecTests {
         }
     }
 
+    /// Keys stored in order let a lookup answer "absent" early; reads in any order, of present and
+    /// absent keys, must still find exactly what is there (sorted and unsorted text alike).
+    @Test func lookupsInAnyOrderFindWhatIsThere() throws {
+        struct Reader: Decodable, Equatable {
+            var e, a, c: Int
+            var b, d, f, z: Int?
+            enum CodingKeys: String, CodingKey { case e, b, a, d, c, f, z }
+        }
+        let expected = Reader(e: 5, a: 1, c: 3, b: nil, d: nil, f: nil, z: nil)
+        for text in [#"{"a":1,"c":3,"e":5}"#, #"{"e":5,"c":3,"a":1}"#, #"{"a":1,"c":3,"e":5,"g":7}"#, #"{"\u0061":1,"c":3,"e":5}"#] {
+            #expect(try decode(Reader.self, text) == expected, "\(text)")
+        }
+    }
+
     @Test func duplicateKeysAreRefusedAtAnySize() throws {
         for text in [#"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#,
                      "{" + (0..<40).map { #""k\#($0)":0"# }.joined(separator: ",") + #","k7":1}"#] {
