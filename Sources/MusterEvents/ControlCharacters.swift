@@ -1,3 +1,5 @@
+import MusterJSON
+
 /// Finds text that carries control characters in encoded JSON, so nothing invisible reaches the
 /// log (a `\u0000` in a description, a `\u001b` escape sequence in a moderation page).
 ///
@@ -96,10 +98,9 @@ public enum ControlCharacters {
         var i = 0
         if let base = b.baseAddress {
             while i + 8 <= b.count {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                let below20 = (word &- 0x2020_2020_2020_2020) & ~word & Self.highs
-                if below20 | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) | hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
-                    | hasZeroByte(word ^ 0xC2C2_C2C2_C2C2_C2C2) != 0, UnsafeBufferPointer(rebasing: b[i..<(i + 8)]).contains(where: isSuspect) {
+                let word = ByteWord.load(base + i)
+                if ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "\\")) | ByteWord.equal(word, 0x7F)
+                    | ByteWord.equal(word, 0xC2) != 0, UnsafeBufferPointer(rebasing: b[i..<(i + 8)]).contains(where: isSuspect) {
                     return true
                 }
                 i += 8
@@ -107,13 +108,6 @@ public enum ControlCharacters {
         }
         return b[i...].contains(where: isSuspect)
     }
-
-    private static var highs: UInt64 { 0x8080_8080_8080_8080 }
-
-    /// Nonzero exactly when one of the eight bytes of `x` is zero (each pre-check compares a word
-    /// with a byte repeated eight times by XOR first).
-    @inline(__always)
-    private static func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- 0x0101_0101_0101_0101) & ~x & highs }
 
     @inline(__always)
     private static func isSuspect(_ c: UInt8) -> Bool {
@@ -126,7 +120,7 @@ public enum ControlCharacters {
         var i = 0
         while i + 4 <= b.count {
             if let base = b.baseAddress, i + 8 <= b.count {
-                if hasZeroByte(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x6E6E_6E6E_6E6E_6E6E) == 0 {
+                if ByteWord.equal(ByteWord.load(base + i), UInt8(ascii: "n")) == 0 {
                     i += 8
                     continue
                 }

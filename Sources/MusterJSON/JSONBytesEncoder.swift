@@ -187,7 +187,7 @@ final class EncodingState {
             var (run, index) = (0, 0)
             while index < utf8.count {
                 // Eight bytes at a time while none of them needs escaping (most strings: all of them).
-                if index + 8 <= utf8.count, !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                if index + 8 <= utf8.count, !mayNeedEscape(ByteWord.load(base + index)) {
                     index += 8
                     continue
                 }
@@ -204,15 +204,12 @@ final class EncodingState {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Whether any of eight bytes is below 0x20, `"`, `\\` (or `/` when escaped): bit tricks that
-    /// never miss one (bytes past ASCII never match); a false alarm only costs a byte-by-byte look.
+    /// Whether any of eight bytes is below 0x20, `"`, `\\` (or `/` when escaped); a false alarm
+    /// only costs a byte-by-byte look.
     @inline(__always)
     private func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        let below20 = (word &- 0x2020_2020_2020_2020) & ~word & highs
-        let slash = escapesSlashes ? hasZeroByte(word ^ 0x2F2F_2F2F_2F2F_2F2F) : 0
-        return below20 | hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) | slash != 0
+        let slash = escapesSlashes ? ByteWord.equal(word, UInt8(ascii: "/")) : 0
+        return ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "\"")) | ByteWord.equal(word, UInt8(ascii: "\\")) | slash != 0
     }
 
     private func escape(_ byte: UInt8) {

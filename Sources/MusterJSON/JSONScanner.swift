@@ -132,7 +132,7 @@ struct JSONScanner {
             // Plain ASCII runs first: most of a document; eight bytes at a time while none of
             // them is a quote, a backslash, a control character or past ASCII.
             if let base = bytes.baseAddress {
-                while index + 8 <= bytes.count, !Self.mayEndPlainRun(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                while index + 8 <= bytes.count, !Self.mayEndPlainRun(ByteWord.load(base + index)) {
                     index += 8
                 }
             }
@@ -157,14 +157,11 @@ struct JSONScanner {
         index += 1 // the closing quote
     }
 
-    /// Whether any of eight bytes is `"`, `\\`, below 0x20 or above 0x7F (bit tricks that never
-    /// miss one; a false alarm only sends the run to the byte-by-byte loop).
+    /// Whether any of eight bytes is `"`, `\\`, below 0x20 or above 0x7F (a false alarm only sends
+    /// the run to the byte-by-byte loop).
     @inline(__always)
     static func mayEndPlainRun(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        let below20 = (word &- 0x2020_2020_2020_2020) & ~word & highs
-        return (word & highs) | below20 | hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C) != 0
+        ByteWord.pastASCII(word) | ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "\"")) | ByteWord.equal(word, UInt8(ascii: "\\")) != 0
     }
 
     /// At a backslash: one valid escape; a `\u` high surrogate must be followed by a low one.
