@@ -9,10 +9,7 @@ extension JSONBytesDecoder {
 extension JSONBytesEncoder {
     /// As `encode`, copied once from the encoder's buffer into the `Data` (not through an array).
     public func encodeData<T: Encodable>(_ value: T) throws -> Data {
-        if let object = value as? any JSONObjectEncodable { return try encodeObjectData(object.encodeMembers) }
-        let state = EncodingState(sortedKeys: sortedKeys, escapesSlashes: escapesSlashes)
-        try state.encodeValue(value, parent: nil, key: nil)
-        return state.out.withBytes { Data(buffer: $0) }
+        try withEncoded(value) { state in state.out.withBytes { Data(buffer: $0) } }
     }
 
     /// As `encodeObject`, copied once into the `Data`.

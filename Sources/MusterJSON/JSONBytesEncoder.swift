@@ -11,10 +11,15 @@ public struct JSONBytesEncoder: Sendable {
     public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        if let object = value as? any JSONObjectEncodable { return try encodeObject(object.encodeMembers) }
+        try withEncoded(value) { $0.out.array }
+    }
+
+    /// Encodes `value` and hands the finished output to `result` (which copies it out once).
+    func withEncoded<T: Encodable, R>(_ value: T, _ result: (EncodingState) -> R) throws -> R {
+        if let object = value as? any JSONObjectEncodable { return try withObject(object.encodeMembers, result) }
         let state = EncodingState(sortedKeys: sortedKeys, escapesSlashes: escapesSlashes)
         try state.encodeValue(value, parent: nil, key: nil)
-        return state.out.array
+        return result(state)
     }
 }
 
