@@ -42,6 +42,22 @@ struct PullStateTests {
         let v2 = DeliveryInfo(ackSubject: "$JS.ACK.hub.ACCHASH.EVENTS.c.2.9.8.1700000000000000000.0.tok")
         #expect(v2?.deliveryCount == 2 && v2?.streamSequence == 9 && v2?.consumerSequence == 8)
         #expect(DeliveryInfo(ackSubject: "_INBOX.abc") == nil)
+        // Malformed: a number token empty, not digits or too long, a trailing dot, the wrong prefix.
+        for bad in ["$JS.ACK.EVENTS.c.1..40.1700000000000000000.7", "$JS.ACK.EVENTS.c.1.4x.40.17.7",
+                    "$JS.ACK.EVENTS.c.1.42.40.17.99999999999999999999", "$JS.ACK.EVENTS.c.1.42.40.17.",
+                    "$JS.NAK.EVENTS.c.1.42.40.17.7", "", "........"] {
+            #expect(DeliveryInfo(ackSubject: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func replyTokensAreReadInPlace() {
+        func token(_ subject: String) -> UInt64? { subject.withCString(ReplyRouter.Box.token(ofSubject:)) }
+        #expect(token("_INBOX.abc.42") == 42)
+        #expect(token("_INBOX.a1b2.18446744073709551") == 18_446_744_073_709_551)
+        #expect(token("_INBOX.abc.") == nil)
+        #expect(token("_INBOX.abc.4x") == nil)
+        #expect(token("_INBOX.abc.99999999999999999999") == nil) // past 19 digits: never one of ours
+        #expect(token("") == nil)
     }
 
     @Test func pubAckFastPathMatchesDecoder() throws {

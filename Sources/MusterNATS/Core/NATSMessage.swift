@@ -1,5 +1,6 @@
 import CNats
 public import Foundation
+import Synchronization
 
 /// Message headers: case-sensitive names, each with one or more values, in insertion order.
 public struct NATSHeaders: Sendable, Hashable, Sequence {
@@ -30,38 +31,93 @@ public struct NATSHeaders: Sendable, Hashable, Sequence {
     }
 }
 
-/// A message received from NATS, copied out of libnats so it outlives the C message.
+/// A message received from NATS (or made to look like one).
+///
+/// A received message keeps libnats's own message and reads from it: the subject and payload are
+/// copied out once, when the message arrives, the reply subject and headers only when asked for.
+/// Parsing headers is most of what copying a message used to cost, and a JetStream delivery's
+/// headers are read by no fold.
 public struct NATSMessage: Sendable {
-    public var subject: String
-    public var replyTo: String?
-    public var headers: NATSHeaders
-    public var payload: Data
+    public let subject: String
+    public let payload: Data
+    private let received: ReceivedMessage?
+    private let madeReplyTo: String?
+    private let madeHeaders: NATSHeaders
 
     public init(subject: String, replyTo: String? = nil, headers: NATSHeaders = .init(), payload: Data = Data()) {
         self.subject = subject
-        self.replyTo = replyTo
-        self.headers = headers
         self.payload = payload
+        self.received = nil
+        self.madeReplyTo = replyTo
+        self.madeHeaders = headers
     }
 
-    /// The status code the server put in the header line (`NATS/1.0 408 Request Timeout`), if any.
-    public var status: Int? { headers["Status"].flatMap { Int($0) } }
-    public var statusDescription: String? { headers["Description"] }
-
-    /// Copies a libnats message. The caller still owns (and destroys) `msg`.
-    init(copying msg: OpaquePointer) {
+    /// Takes ownership of a libnats message: it is destroyed with the last copy of this value.
+    init(owning msg: OpaquePointer) {
+        received = ReceivedMessage(msg)
         subject = String(cString: natsMsg_GetSubject(msg))
-        replyTo = natsMsg_GetReply(msg).flatMap { $0.pointee == 0 ? nil : String(cString: $0) }
         let length = Int(natsMsg_GetDataLength(msg))
         if length > 0, let data = natsMsg_GetData(msg) {
             payload = Data(bytes: data, count: length)
         } else {
             payload = Data()
         }
-        headers = NATSHeaders()
+        madeReplyTo = nil
+        madeHeaders = NATSHeaders()
+    }
+
+    public var replyTo: String? {
+        guard let received else { return madeReplyTo }
+        return received.withReplyTo { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The reply subject's bytes (empty when there is none), read in place.
+    func withReplyTo<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard let received else {
+            var reply = madeReplyTo ?? ""
+            return try reply.withUTF8(body)
+        }
+        return try received.withReplyTo(body)
+    }
+
+    public var headers: NATSHeaders { received?.headers ?? madeHeaders }
+
+    /// The status code the server put in the header line (`NATS/1.0 408 Request Timeout`), if any.
+    public var status: Int? { headers["Status"].flatMap { Int($0) } }
+    public var statusDescription: String? { headers["Description"] }
+}
+
+/// Owns one libnats message. libnats parses headers lazily into the message itself, so the header
+/// read is serialised; everything else read from it is immutable once delivered.
+final class ReceivedMessage: @unchecked Sendable {
+    // @unchecked: `pointer` is read-only except inside `natsMsgHeader_*`, which run under `lock`;
+    // it is destroyed in deinit, when no copy of the message can read it any more.
+    private let pointer: OpaquePointer
+    private let lock = Mutex<NATSHeaders?>(nil)
+
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { natsMsg_Destroy(pointer) }
+
+    func withReplyTo<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard let reply = natsMsg_GetReply(pointer) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let length = strlen(reply)
+        return try reply.withMemoryRebound(to: UInt8.self, capacity: length) { try body(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
+    var headers: NATSHeaders {
+        lock.withLock { cached in
+            if let cached { return cached }
+            let headers = Self.readHeaders(pointer)
+            cached = headers
+            return headers
+        }
+    }
+
+    private static func readHeaders(_ msg: OpaquePointer) -> NATSHeaders {
+        var headers = NATSHeaders()
         var keys: UnsafeMutablePointer<UnsafePointer<CChar>?>?
         var count: Int32 = 0
-        guard natsMsgHeader_Keys(msg, &keys, &count) == NATS_OK, let keys else { return }
+        guard natsMsgHeader_Keys(msg, &keys, &count) == NATS_OK, let keys else { return headers }
         defer { free(keys) }
         for index in 0..<Int(count) {
             guard let key = keys[index] else { continue }
@@ -74,6 +130,7 @@ public struct NATSMessage: Sendable {
                 if let value = values[v] { headers.add(name, String(cString: value)) }
             }
         }
+        return headers
     }
 }
 

@@ -3,8 +3,8 @@ import Foundation
 
 /// A subscription as a bounded `AsyncSequence` of messages.
 ///
-/// libnats calls back on the subscription's own thread; the callback copies the message into a
-/// `MessageBuffer` and destroys the C message at once. The buffer box is retained for libnats and
+/// libnats calls back on the subscription's own thread; the callback wraps the C message in a
+/// `NATSMessage` (which owns it from then on) and hands it to a `MessageBuffer`. The buffer box is retained for libnats and
 /// released only in the subscription's on-complete callback, when libnats promises no more calls.
 public final class NATSSubscription: AsyncSequence, Sendable {
     public typealias Element = NATSMessage
@@ -33,8 +33,7 @@ public final class NATSSubscription: AsyncSequence, Sendable {
             var queued: Int32 = 0
             var queuedBytes: Int32 = 0
             if let sub { natsSubscription_GetPending(sub, &queued, &queuedBytes) }
-            buffer.push(NATSMessage(copying: msg), moreComing: queued > 0)
-            natsMsg_Destroy(msg)
+            buffer.push(NATSMessage(owning: msg), moreComing: queued > 0)
         }
         let status: natsStatus
         if let queue {

@@ -23,15 +23,38 @@ final class ReplyRouter: Sendable {
         let prefix: String
         init(prefix: String) { self.prefix = prefix }
 
-        func deliver(_ message: NATSMessage) {
-            guard let dot = message.subject.lastIndex(of: "."),
-                  let token = UInt64(message.subject[message.subject.index(after: dot)...]) else { return }
-            let waiter = state.withLock { $0.waiters.removeValue(forKey: token) }
-            switch waiter {
-            case .continuation(let continuation): continuation.resume(returning: message)
-            case .handler(let handler): handler(message)
-            case nil: break // a reply after its request timed out
+        /// Hands a reply to its waiter, which then owns it; a reply nobody waits for is destroyed.
+        func deliver(_ msg: OpaquePointer) {
+            let waiter = Self.token(ofSubject: natsMsg_GetSubject(msg)).flatMap { token in
+                state.withLock { $0.waiters.removeValue(forKey: token) }
             }
+            switch waiter {
+            case .continuation(let continuation): continuation.resume(returning: NATSMessage(owning: msg))
+            case .handler(let handler): handler(NATSMessage(owning: msg))
+            case nil: natsMsg_Destroy(msg) // a reply after its request timed out
+            }
+        }
+
+        /// The number after the subject's last dot, read in place (a reply arrives per publish).
+        static func token(ofSubject subject: UnsafePointer<CChar>?) -> UInt64? {
+            guard let subject else { return nil }
+            var token: UInt64 = 0
+            var digits = 0
+            var cursor = subject
+            while cursor.pointee != 0 {
+                let byte = UInt8(bitPattern: cursor.pointee)
+                if byte == UInt8(ascii: ".") {
+                    token = 0
+                    digits = 0
+                } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 19 {
+                    token = token &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+                    digits += 1
+                } else {
+                    digits = 20 // not a number: no token unless another dot follows
+                }
+                cursor += 1
+            }
+            return digits > 0 && digits <= 19 ? token : nil
         }
     }
 
@@ -49,8 +72,7 @@ final class ReplyRouter: Sendable {
         let status = natsConnection_Subscribe(&sub, connection.pointer, "\(prefix).*", { _, _, msg, closure in
             guard let msg else { return }
             let box = Unmanaged<Box>.fromOpaque(closure!).takeUnretainedValue()
-            box.deliver(NATSMessage(copying: msg))
-            natsMsg_Destroy(msg)
+            box.deliver(msg)
         }, retained)
         guard status == NATS_OK, let sub else {
             Unmanaged<Box>.fromOpaque(retained).release()

@@ -12,42 +12,56 @@ public struct DeliveryInfo: Sendable, Equatable {
     public var pending: UInt64
 
     public init?(ackSubject: String) {
-        // Hot path (every delivered message): split the UTF-8 bytes once, no substrings.
-        let utf8 = ackSubject.utf8
-        var tokens: [Range<String.UTF8View.Index>] = []
-        tokens.reserveCapacity(12)
-        var start = utf8.startIndex
-        var index = start
-        while index != utf8.endIndex {
-            if utf8[index] == UInt8(ascii: ".") {
-                tokens.append(start..<index)
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
+        var subject = ackSubject
+        guard let info = subject.withUTF8(DeliveryInfo.init(ackSubject:)) else { return nil }
+        self = info
+    }
+
+    /// Reads the subject's bytes in place (every delivered message has one): no substrings and no
+    /// array of tokens; only the stream and consumer names become strings.
+    init?(ackSubject bytes: UnsafeBufferPointer<UInt8>) {
+        let dot = UInt8(ascii: ".")
+        let base: Int
+        switch bytes.reduce(1, { $1 == dot ? $0 + 1 : $0 }) {
+        case 9: base = 2
+        case 11, 12: base = 4 // $JS.ACK.<domain>.<account>.<stream>…[.<token>]
+        default: return nil
         }
-        tokens.append(start..<utf8.endIndex)
-        func number(_ i: Int) -> UInt64? {
+        func number(_ range: Range<Int>) -> UInt64? {
+            guard !range.isEmpty, range.count <= 19 else { return nil }
             var value: UInt64 = 0
-            let range = tokens[i]
-            guard !range.isEmpty else { return nil }
-            for byte in utf8[range] {
+            for byte in bytes[range] {
                 guard byte >= 48, byte <= 57 else { return nil }
                 value = value &* 10 &+ UInt64(byte - 48)
             }
             return value
         }
-        guard tokens.count >= 9, utf8[tokens[0]].elementsEqual("$JS".utf8), utf8[tokens[1]].elementsEqual("ACK".utf8) else { return nil }
-        let base: Int
-        switch tokens.count {
-        case 9: base = 2
-        case 11, 12: base = 4 // $JS.ACK.<domain>.<account>.<stream>…[.<token>]
-        default: return nil
+        var names = (stream: 0..<0, consumer: 0..<0)
+        var numbers: (UInt64?, UInt64?, UInt64?, UInt64?, UInt64?)
+        var token = 0
+        var start = 0
+        for end in bytes.indices where bytes[end] == dot || end == bytes.count - 1 {
+            let range = start..<(bytes[end] == dot ? end : end + 1)
+            switch token - base {
+            case -base: guard bytes[range].elementsEqual("$JS".utf8) else { return nil }
+            case 1 - base: guard bytes[range].elementsEqual("ACK".utf8) else { return nil }
+            case 0: names.stream = range
+            case 1: names.consumer = range
+            case 2: numbers.0 = number(range)
+            case 3: numbers.1 = number(range)
+            case 4: numbers.2 = number(range)
+            case 5: numbers.3 = number(range)
+            case 6: numbers.4 = number(range)
+            default: break
+            }
+            token += 1
+            start = end + 1
         }
-        guard let delivered = number(base + 2), let sseq = number(base + 3), let cseq = number(base + 4),
-              let time = number(base + 5), let pending = number(base + 6) else { return nil }
+        guard let delivered = numbers.0, let sseq = numbers.1, let cseq = numbers.2, let time = numbers.3,
+              let pending = numbers.4 else { return nil }
         // Split at ASCII dots, the tokens are whole UTF-8; decoding never traps either way.
-        stream = String(decoding: utf8[tokens[base]], as: UTF8.self)
-        consumer = String(decoding: utf8[tokens[base + 1]], as: UTF8.self)
+        stream = String(decoding: bytes[names.stream], as: UTF8.self)
+        consumer = String(decoding: bytes[names.consumer], as: UTF8.self)
         deliveryCount = delivered
         streamSequence = sseq
         consumerSequence = cseq

@@ -104,16 +104,19 @@ public struct PullConsumer: AsyncSequence, Sendable {
         /// Settles one message from the inbox: a status updates the pull bookkeeping (and is
         /// `.idle` when a request ended empty-handed), a delivery becomes a `JetStreamMessage`.
         private mutating func process(_ message: NATSMessage) throws -> PullEvent? {
+            // A delivery is known by its ack subject, which costs less to read than the headers a
+            // status message is known by (and a delivery's headers are then never parsed).
+            if let delivery = message.withReplyTo(DeliveryInfo.init(ackSubject:)) {
+                try perform(state.messageReceived())
+                return .message(JetStreamMessage(message: message, delivery: delivery, connection: source.jetStream.connection))
+            }
             if let code = message.status {
                 let pending = message.headers["Nats-Pending-Messages"].flatMap { Int($0) }
                 try perform(state.status(code, description: message.statusDescription ?? "", pendingMessages: pending))
                 return code == 404 || code == 408 ? .idle : nil
             }
             try perform(state.messageReceived())
-            guard let replyTo = message.replyTo, let delivery = DeliveryInfo(ackSubject: replyTo) else {
-                return nil // not a JetStream delivery: nothing to hand out
-            }
-            return .message(JetStreamMessage(message: message, delivery: delivery, connection: source.jetStream.connection))
+            return nil // not a JetStream delivery: nothing to hand out
         }
 
         /// Up to `max` messages at once: waits for the first, then takes what is already buffered
