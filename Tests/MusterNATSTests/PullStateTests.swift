@@ -42,6 +42,10 @@ struct PullStateTests {
         let v2 = DeliveryInfo(ackSubject: "$JS.ACK.hub.ACCHASH.EVENTS.c.2.9.8.1700000000000000000.0.tok")
         #expect(v2?.deliveryCount == 2 && v2?.streamSequence == 9 && v2?.consumerSequence == 8)
         #expect(DeliveryInfo(ackSubject: "_INBOX.abc") == nil)
+        // Known names are shared, others read from the subject: the answer is the same.
+        var subject = "$JS.ACK.EVENTS.proj_keys_v1.1.42.40.1700000000000000000.7"
+        #expect(subject.withUTF8 { DeliveryInfo(ackSubject: $0, stream: "EVENTS", consumer: "proj_keys_v2") } == v1)
+        #expect(subject.withUTF8 { DeliveryInfo(ackSubject: $0, stream: "EVENT", consumer: "proj_keys_v1") } == v1)
         // Malformed: a number token empty, not digits or too long, a trailing dot, the wrong prefix.
         for bad in ["$JS.ACK.EVENTS.c.1..40.1700000000000000000.7", "$JS.ACK.EVENTS.c.1.4x.40.17.7",
                     "$JS.ACK.EVENTS.c.1.42.40.17.99999999999999999999", "$JS.ACK.EVENTS.c.1.42.40.17.",

@@ -34,27 +34,38 @@ public struct NATSHeaders: Sendable, Hashable, Sequence {
 /// A message received from NATS (or made to look like one).
 ///
 /// A received message keeps libnats's own message and reads from it: the subject and payload are
-/// copied out once, when the message arrives, the reply subject and headers only when asked for.
-/// Parsing headers is most of what copying a message used to cost, and a JetStream delivery's
-/// headers are read by no fold.
+/// copied out once, when the message arrives, the reply subject and headers only when asked for:
+/// parsing headers would be most of what receiving a message costs, and no fold reads a JetStream
+/// delivery's headers.
 public struct NATSMessage: Sendable {
     public let subject: String
     public let payload: Data
-    private let received: ReceivedMessage?
-    private let madeReplyTo: String?
-    private let madeHeaders: NATSHeaders
+    /// One reference either way, so a copy of a message costs one retain more than its subject and payload.
+    private let parts: Parts
+
+    private enum Parts: Sendable {
+        case received(ReceivedMessage)
+        case made(MadeParts)
+    }
+
+    private final class MadeParts: Sendable {
+        let replyTo: String?
+        let headers: NATSHeaders
+        init(replyTo: String?, headers: NATSHeaders) {
+            self.replyTo = replyTo
+            self.headers = headers
+        }
+    }
 
     public init(subject: String, replyTo: String? = nil, headers: NATSHeaders = .init(), payload: Data = Data()) {
         self.subject = subject
         self.payload = payload
-        self.received = nil
-        self.madeReplyTo = replyTo
-        self.madeHeaders = headers
+        self.parts = .made(MadeParts(replyTo: replyTo, headers: headers))
     }
 
     /// Takes ownership of a libnats message: it is destroyed with the last copy of this value.
     init(owning msg: OpaquePointer) {
-        received = ReceivedMessage(msg)
+        parts = .received(ReceivedMessage(msg))
         subject = String(cString: natsMsg_GetSubject(msg))
         let length = Int(natsMsg_GetDataLength(msg))
         if length > 0, let data = natsMsg_GetData(msg) {
@@ -62,25 +73,31 @@ public struct NATSMessage: Sendable {
         } else {
             payload = Data()
         }
-        madeReplyTo = nil
-        madeHeaders = NATSHeaders()
     }
 
     public var replyTo: String? {
-        guard let received else { return madeReplyTo }
-        return received.withReplyTo { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+        switch parts {
+        case .received(let received): received.withReplyTo { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+        case .made(let made): made.replyTo
+        }
     }
 
     /// The reply subject's bytes (empty when there is none), read in place.
     func withReplyTo<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        guard let received else {
-            var reply = madeReplyTo ?? ""
+        switch parts {
+        case .received(let received): return try received.withReplyTo(body)
+        case .made(let made):
+            var reply = made.replyTo ?? ""
             return try reply.withUTF8(body)
         }
-        return try received.withReplyTo(body)
     }
 
-    public var headers: NATSHeaders { received?.headers ?? madeHeaders }
+    public var headers: NATSHeaders {
+        switch parts {
+        case .received(let received): received.headers
+        case .made(let made): made.headers
+        }
+    }
 
     /// The status code the server put in the header line (`NATS/1.0 408 Request Timeout`), if any.
     public var status: Int? { headers["Status"].flatMap { Int($0) } }

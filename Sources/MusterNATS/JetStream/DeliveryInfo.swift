@@ -13,13 +13,14 @@ public struct DeliveryInfo: Sendable, Equatable {
 
     public init?(ackSubject: String) {
         var subject = ackSubject
-        guard let info = subject.withUTF8(DeliveryInfo.init(ackSubject:)) else { return nil }
+        guard let info = subject.withUTF8({ DeliveryInfo(ackSubject: $0) }) else { return nil }
         self = info
     }
 
     /// Reads the subject's bytes in place (every delivered message has one): no substrings and no
-    /// array of tokens; only the stream and consumer names become strings.
-    init?(ackSubject bytes: UnsafeBufferPointer<UInt8>) {
+    /// array of tokens. A stream or consumer name equal to `stream` or `consumer` shares that string
+    /// (a pull consumer's deliveries all carry its own names), any other is copied.
+    init?(ackSubject bytes: UnsafeBufferPointer<UInt8>, stream knownStream: String = "", consumer knownConsumer: String = "") {
         let dot = UInt8(ascii: ".")
         let base: Int
         switch bytes.reduce(1, { $1 == dot ? $0 + 1 : $0 }) {
@@ -35,6 +36,14 @@ public struct DeliveryInfo: Sendable, Equatable {
                 value = value &* 10 &+ UInt64(byte - 48)
             }
             return value
+        }
+        func name(_ range: Range<Int>, _ known: String) -> String {
+            var known = known
+            let same = known.withUTF8 { name in
+                name.count == range.count && UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(name)
+            }
+            // Split at ASCII dots, the tokens are whole UTF-8; decoding never traps either way.
+            return same ? known : String(decoding: bytes[range], as: UTF8.self)
         }
         var names = (stream: 0..<0, consumer: 0..<0)
         var numbers: (UInt64?, UInt64?, UInt64?, UInt64?, UInt64?)
@@ -59,9 +68,8 @@ public struct DeliveryInfo: Sendable, Equatable {
         }
         guard let delivered = numbers.0, let sseq = numbers.1, let cseq = numbers.2, let time = numbers.3,
               let pending = numbers.4 else { return nil }
-        // Split at ASCII dots, the tokens are whole UTF-8; decoding never traps either way.
-        stream = String(decoding: bytes[names.stream], as: UTF8.self)
-        consumer = String(decoding: bytes[names.consumer], as: UTF8.self)
+        stream = name(names.stream, knownStream)
+        consumer = name(names.consumer, knownConsumer)
         deliveryCount = delivered
         streamSequence = sseq
         consumerSequence = cseq

@@ -106,7 +106,7 @@ public struct PullConsumer: AsyncSequence, Sendable {
         private mutating func process(_ message: NATSMessage) throws -> PullEvent? {
             // A delivery is known by its ack subject, which costs less to read than the headers a
             // status message is known by (and a delivery's headers are then never parsed).
-            if let delivery = message.withReplyTo(DeliveryInfo.init(ackSubject:)) {
+            if let delivery = message.withReplyTo({ DeliveryInfo(ackSubject: $0, stream: source.stream, consumer: source.consumer) }) {
                 try perform(state.messageReceived())
                 return .message(JetStreamMessage(message: message, delivery: delivery, connection: source.jetStream.connection))
             }
