@@ -71,6 +71,15 @@ public final class NATSConnection: Sendable {
         try check(natsConnection_PublishMsg(handle.pointer, msg), "publish to \(subject)")
     }
 
+    /// Publishes a JetStream message: its own headers and those its options ask for, set on the
+    /// libnats message directly.
+    func publish(_ message: OutgoingMessage, replyTo: String) throws {
+        let msg = try makeCMessage(subject: message.subject, replyTo: replyTo, headers: message.headers, payload: message.payload)
+        defer { natsMsg_Destroy(msg) }
+        try message.options.apply(to: msg)
+        try check(natsConnection_PublishMsg(handle.pointer, msg), "publish to \(message.subject)")
+    }
+
     /// Waits until the server has processed everything published so far.
     public func flush(timeout: Duration = .seconds(5)) async throws {
         let handle = self.handle

@@ -8,7 +8,7 @@ import Synchronization
 final class ReplyRouter: Sendable {
     enum Waiter: Sendable {
         case continuation(CheckedContinuation<NATSMessage, any Error>)
-        case handler(@Sendable (NATSMessage) -> Void)
+        case handler(@Sendable (_ token: UInt64, NATSMessage) -> Void)
     }
 
     struct State: Sendable {
@@ -25,13 +25,12 @@ final class ReplyRouter: Sendable {
 
         /// Hands a reply to its waiter, which then owns it; a reply nobody waits for is destroyed.
         func deliver(_ msg: OpaquePointer) {
-            let waiter = Self.token(ofSubject: natsMsg_GetSubject(msg)).flatMap { token in
-                state.withLock { $0.waiters.removeValue(forKey: token) }
-            }
-            switch waiter {
-            case .continuation(let continuation): continuation.resume(returning: NATSMessage(owning: msg))
-            case .handler(let handler): handler(NATSMessage(owning: msg))
-            case nil: natsMsg_Destroy(msg) // a reply after its request timed out
+            let token = Self.token(ofSubject: natsMsg_GetSubject(msg))
+            let waiter = token.flatMap { token in state.withLock { $0.waiters.removeValue(forKey: token) } }
+            switch (waiter, token) {
+            case (.continuation(let continuation), _): continuation.resume(returning: NATSMessage(owning: msg))
+            case (.handler(let handler), let token?): handler(token, NATSMessage(owning: msg))
+            default: natsMsg_Destroy(msg) // a reply after its request timed out
             }
         }
 
@@ -134,8 +133,9 @@ final class ReplyRouter: Sendable {
         }
     }
 
-    /// Registers a callback for one reply and returns the subject to use as the message's reply-to.
-    func expectReply(_ handler: @escaping @Sendable (NATSMessage) -> Void) throws -> (token: UInt64, subject: String) {
+    /// Registers a callback for one reply and returns the subject to use as the message's reply-to;
+    /// the callback is given the reply and the token this returned.
+    func expectReply(_ handler: @escaping @Sendable (_ token: UInt64, NATSMessage) -> Void) throws -> (token: UInt64, subject: String) {
         try reserve(.handler(handler))
     }
 

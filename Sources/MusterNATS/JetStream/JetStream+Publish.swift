@@ -1,3 +1,4 @@
+import CNats
 public import Foundation
 import MusterJSON
 
@@ -65,11 +66,16 @@ public struct PublishOptions: Sendable, Hashable {
         self.expectedStream = expectedStream
     }
 
-    func apply(to headers: inout NATSHeaders) {
-        if let messageID { headers["Nats-Msg-Id"] = messageID }
-        if let expectedLastSubjectSequence { headers["Nats-Expected-Last-Subject-Sequence"] = String(expectedLastSubjectSequence) }
-        if let expectedLastSubjectFilter { headers["Nats-Expected-Last-Subject-Sequence-Subject"] = expectedLastSubjectFilter }
-        if let expectedStream { headers["Nats-Expected-Stream"] = expectedStream }
+    /// Sets the headers on a libnats message (in place: no copy of the message's own headers).
+    func apply(to msg: OpaquePointer) throws {
+        func set(_ name: String, _ value: String?) throws {
+            guard let value else { return }
+            try check(natsMsgHeader_Set(msg, name, value), "set header \(name)")
+        }
+        try set("Nats-Msg-Id", messageID)
+        try set("Nats-Expected-Last-Subject-Sequence", expectedLastSubjectSequence.map(String.init))
+        try set("Nats-Expected-Last-Subject-Sequence-Subject", expectedLastSubjectFilter)
+        try set("Nats-Expected-Stream", expectedStream)
     }
 }
 
@@ -91,10 +97,8 @@ public struct OutgoingMessage: Sendable {
 extension JetStream {
     /// Publishes one message and waits for the server's ack: on return it is stored durably.
     public func publish(_ message: OutgoingMessage, timeout: Duration = .seconds(5)) async throws -> PubAck {
-        var headers = message.headers
-        message.options.apply(to: &headers)
         let reply = try await connection.replies.request(timeout: timeout) { replyTo in
-            try connection.publish(message.subject, headers: headers, payload: message.payload, replyTo: replyTo)
+            try connection.publish(message, replyTo: replyTo)
         }
         if reply.status == 503 {
             throw NATSError(.noResponders, "no stream takes subject \(message.subject)")

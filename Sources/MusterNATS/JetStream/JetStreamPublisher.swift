@@ -95,10 +95,7 @@ public final class JetStreamPublisher: Sendable {
         if state.withLock({ $0.inFlight >= maxInFlight }) {
             try await wait(untilAtMost: maxInFlight / 2) // hysteresis: one wait per half window
         }
-        var headers = message.headers
-        message.options.apply(to: &headers)
-        let tokenBox = Mutex<UInt64>(0)
-        let (token, replyTo) = try jetStream.connection.replies.expectReply { [self] reply in
+        let (token, replyTo) = try jetStream.connection.replies.expectReply { [self] token, reply in
             let result: Result<PubAck, NATSError>
             if reply.status == 503 {
                 result = .failure(NATSError(.noResponders, "no stream takes subject \(message.subject)"))
@@ -108,15 +105,14 @@ public final class JetStreamPublisher: Sendable {
                 }
             }
             completion(result)
-            answered(tokenBox.withLock { $0 })
+            answered(token)
         }
-        tokenBox.withLock { $0 = token }
         state.withLock { state in
             state.inFlight += 1
             state.outstanding.insert(token)
         }
         do {
-            try jetStream.connection.publish(message.subject, headers: headers, payload: message.payload, replyTo: replyTo)
+            try jetStream.connection.publish(message, replyTo: replyTo)
         } catch {
             if jetStream.connection.replies.forget(token) { answered(token) }
             throw error
