@@ -9,11 +9,14 @@ public import MusterLog
 /// state in memory is only the bounded list of funnels and step names.
 public enum FunnelProjection: TableProjection {
     public static let name = "funnel"
-    /// 2: the hits moved from the snapshot file to SQLite.
-    public static let version = 2
+    /// 2: the hits moved from the snapshot file to SQLite. 3: each person's hits are trimmed to
+    /// `maxHitsPerPerson` once a batch, not after every hit (a table remembers how far).
+    public static let version = 3
     public static let filterSubjects = ["events.analytics.funnel.>"]
     public static let initialState = State()
-    public static let storage = ProjectionTables<Self>(create: FunnelTables.create) { event, state, db in
+    public static let storage = ProjectionTables<Self>(create: FunnelTables.create, endBatch: { _, db in
+        try FunnelTables.trim(in: db)
+    }) { event, state, db in
         guard let hit = admit(event, to: state) else { return }
         try FunnelTables.insert(hit, in: db)
         note(hit, in: &state)

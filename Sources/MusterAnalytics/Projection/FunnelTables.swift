@@ -13,20 +13,33 @@ public enum FunnelTables {
               segment TEXT NOT NULL,
               app_version TEXT NOT NULL);
             CREATE INDEX funnel_hits_by_person ON funnel_hits (app, funnel, person, at);
+            -- Hits past this rowid were added since the last trim (rowids only grow between trims).
+            CREATE TABLE funnel_trimmed (upto INTEGER NOT NULL);
+            INSERT INTO funnel_trimmed (upto) VALUES (0);
             """)
     }
 
-    /// Stores the hit and drops the person's oldest beyond `maxHitsPerPerson` (rowid breaks ties
-    /// in arrival order, as the in-memory list did).
+    /// Stores the hit; `trim` keeps the person within `maxHitsPerPerson` when the batch ends.
     static func insert(_ h: FunnelProjection.PersonHit, in db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO funnel_hits (app, funnel, person, at, step, segment, app_version) VALUES (?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [h.app, h.funnel, h.person, h.hit.at, h.hit.step, h.hit.segment, h.hit.appVersion])
+    }
+
+    /// Drops the oldest hits beyond `maxHitsPerPerson` (rowid breaks ties in arrival order) of
+    /// every person who got a hit since the last trim: once a batch, one statement, instead of a
+    /// delete after every insert (which cost as much as the insert).
+    static func trim(in db: Database) throws {
         try db.cachedStatement(sql: """
             DELETE FROM funnel_hits WHERE rowid IN (
-              SELECT rowid FROM funnel_hits WHERE app = ? AND funnel = ? AND person = ?
-              ORDER BY at DESC, rowid DESC LIMIT -1 OFFSET ?)
-            """).execute(arguments: [h.app, h.funnel, h.person, FunnelProjection.maxHitsPerPerson])
+              SELECT rowid FROM (
+                SELECT h.rowid, ROW_NUMBER() OVER (PARTITION BY h.app, h.funnel, h.person ORDER BY h.at DESC, h.rowid DESC) AS newer
+                -- NOT INDEXED: read the new rows by rowid; left to itself SQLite walks the whole person index.
+                FROM (SELECT DISTINCT app, funnel, person FROM funnel_hits NOT INDEXED WHERE rowid > (SELECT upto FROM funnel_trimmed)) AS touched
+                JOIN funnel_hits AS h ON h.app = touched.app AND h.funnel = touched.funnel AND h.person = touched.person)
+              WHERE newer > ?)
+            """).execute(arguments: [FunnelProjection.maxHitsPerPerson])
+        try db.cachedStatement(sql: "UPDATE funnel_trimmed SET upto = coalesce((SELECT max(rowid) FROM funnel_hits), 0)").execute()
     }
 
     /// The report of one funnel, counted person by person as the rows come (never all in memory).

@@ -95,6 +95,7 @@ extension ProjectionRunner {
             let folded = try await batch.pool.write { db in
                 var state = start
                 for event in events { try tables.apply(event, &state, db) }
+                try tables.endBatch(&state, db)
                 try FoldRow.save(state, checkpoint: sequence, projection: name, version: version, in: db)
                 return state
             }
@@ -117,6 +118,7 @@ extension ProjectionRunner {
                         rejected[event.sequence] = "\(error)"
                     }
                 }
+                try tables.endBatch(&state, db)
                 try FoldRow.save(state, checkpoint: sequence, projection: name, version: version, in: db)
                 return (state, rejected)
             }

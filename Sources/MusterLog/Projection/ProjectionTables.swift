@@ -11,11 +11,16 @@ public struct ProjectionTables<P: Projection>: Sendable {
     /// Folds one event into `state` and the tables. Decide before changing `state`; what it
     /// wrote to the tables is rolled back when it throws, and the event goes to the DLQ.
     public var apply: @Sendable (RecordedEvent, inout P.State, Database) throws -> Void
+    /// Runs once a batch, after its events and in the same transaction: for work that costs less
+    /// done once for many events than once for each (trimming what the events added, say).
+    public var endBatch: @Sendable (inout P.State, Database) throws -> Void
 
     public init(create: @escaping @Sendable (Database) throws -> Void,
+                endBatch: @escaping @Sendable (inout P.State, Database) throws -> Void = { _, _ in },
                 apply: @escaping @Sendable (RecordedEvent, inout P.State, Database) throws -> Void) {
         self.create = create
         self.apply = apply
+        self.endBatch = endBatch
     }
 }
 
