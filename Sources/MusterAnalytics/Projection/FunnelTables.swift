@@ -27,8 +27,8 @@ public enum FunnelTables {
     }
 
     /// Drops the oldest hits beyond `maxHitsPerPerson` (rowid breaks ties in arrival order) of
-    /// every person who got a hit since the last trim: once a batch, one statement, instead of a
-    /// delete after every insert (which cost as much as the insert).
+    /// every person who got a hit since the last trim: one statement a batch instead of a delete
+    /// after every insert.
     static func trim(in db: Database) throws {
         try db.cachedStatement(sql: """
             DELETE FROM funnel_hits WHERE rowid IN (

@@ -4,8 +4,9 @@ import Foundation
 /// A subscription as a bounded `AsyncSequence` of messages.
 ///
 /// libnats calls back on the subscription's own thread; the callback wraps the C message in a
-/// `NATSMessage` (which owns it from then on) and hands it to a `MessageBuffer`. The buffer box is retained for libnats and
-/// released only in the subscription's on-complete callback, when libnats promises no more calls.
+/// `NATSMessage` (which owns it from then on) and hands it to a `MessageBuffer`. The buffer box is
+/// retained for libnats and released only in the subscription's on-complete callback, when
+/// libnats promises no more calls.
 public final class NATSSubscription: AsyncSequence, Sendable {
     public typealias Element = NATSMessage
 
