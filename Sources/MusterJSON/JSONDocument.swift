@@ -56,9 +56,7 @@ struct JSONDocument {
         // Eight bytes a compare, then the rest one by one (the scanner keeps every token inside `bytes`).
         var offset = 0
         while offset + 8 <= name.count {
-            guard UnsafeRawPointer(stored + offset).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(wanted + offset).loadUnaligned(as: UInt64.self) else {
-                return false
-            }
+            guard ByteWord.load(stored + offset) == ByteWord.load(wanted + offset) else { return false }
             offset += 8
         }
         while offset < name.count {

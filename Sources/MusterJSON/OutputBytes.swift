@@ -1,7 +1,7 @@
 /// The encoder's output: a growable run of bytes it owns alone. Appending to an array kept in a
 /// class paid a uniqueness check and a call on every byte written, the encoder's hottest work;
 /// this appends with one capacity check. Every write stays below `capacity` (each append makes
-/// room first), and the bytes leave as a copy (`array`, `data`).
+/// room first), and the bytes leave as a copy (`array`, or `withBytes` into a `Data`).
 struct OutputBytes: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
