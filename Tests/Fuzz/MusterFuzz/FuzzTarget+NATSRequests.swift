@@ -6,8 +6,10 @@ import Foundation
 extension FuzzTarget {
     /// The NATS request endpoints (`muster.ingest.append`, `svc.geocode.forward` and `.reverse`)
     /// read any bytes without trapping, and refuse what they cannot take with a 4xx code. What the
-    /// server sends back is read without trapping too: a publish ack (never sequence 0), and a
-    /// delivered subject matched against the projections' filters (a plain subject matches itself).
+    /// server sends back is read without trapping too: a publish ack (never sequence 0), a reply's
+    /// token read from its C subject (one that parses reads back the same), a delivery's ack
+    /// subject read in place, and a delivered subject matched against the projections' filters
+    /// (a plain subject matches itself).
     static func natsRequests(_ bytes: [UInt8]) {
         let data = Data(bytes)
         func refusedWith4xx(_ body: () throws -> Void) {
@@ -22,6 +24,10 @@ extension FuzzTarget {
         refusedWith4xx { _ = try GeocodeEndpoints.reverseQuery(data) }
         if let ack = PubAck.fastParse(data) { require(ack.seq > 0, "an ack of sequence 0 was taken") }
         let subject = String(decoding: bytes, as: UTF8.self)
+        if let token = subject.withCString(ReplyRouter.Box.token(ofSubject:)) {
+            require("_INBOX.x.\(token)".withCString(ReplyRouter.Box.token(ofSubject:)) == token, "\(subject): token \(token)")
+        }
+        _ = bytes.withUnsafeBufferPointer { DeliveryInfo(ackSubject: $0, stream: "EVENTS", consumer: "proj_keys_v1") }
         _ = SubjectFilter(["events.analytics.>", "events.crash.>", "events.opl.action.*.submitted.v1"]).matches(subject)
         let tokens = subject.split(separator: ".", omittingEmptySubsequences: false)
         if !tokens.contains(where: { $0.isEmpty || $0 == "*" || $0 == ">" }) {
