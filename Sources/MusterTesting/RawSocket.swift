@@ -43,7 +43,7 @@ public final class RawSocket: Sendable {
         return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
     }
 
-    public enum State { case open, closed, reset }
+    public enum State: Sendable { case open, closed, reset }
 
     /// Whether the server has closed its end (a read returns end-of-file after any answer it
     /// sent), the connection was reset, or it is still open.

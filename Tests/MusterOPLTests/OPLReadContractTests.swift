@@ -7,6 +7,7 @@ import MusterLog
 import MusterOPL
 import MusterPlatform
 import MusterRuntime
+import MusterTesting
 import NIOFoundationEssentialsCompat
 import Testing
 
@@ -234,6 +235,59 @@ struct OPLFastPathTests {
             let revoked = try await app.log.append(APIKeyRevoked(keyId: issued.keyId, reason: "lost phone", revokedBy: "test")).sequence
             try await app.settled("keys", at: revoked)
             #expect(try await app.request(uri + "&hash=\(hash)", key: other).status == .unauthorized)
+        }
+    }
+}
+
+/// The 304s a connection's listener answers from the bytes of each read, ahead of the HTTP
+/// decoder, against those answered behind it.
+@Suite("OPL polls ahead of the HTTP decoder")
+struct OPLPollListenerTests {
+    @Test func pollsAreAnsweredAheadOfTheDecoderAsBehindIt() async throws {
+        try await apps.withLiveServer(["query"], configure: { $0.readRatePerMinute = 0; $0.connectionLimits.idleTimeout = .seconds(1) }) { env, port in
+            let key = try await env.key([OPLScopes.readMobile])
+            try await env.settled("opl", at: try await SeededAction().append(to: env.log))
+            let uri = "/api/mobile/data?lat=44.0805&lng=-103.2310"
+            let full = try RawSocket(port: port)
+            try full.send("GET \(uri) HTTP/1.1\r\nHost: x\r\nX-API-Key: \(key)\r\n\r\n")
+            let first = await offThread { full.receive() }
+            #expect(first.hasPrefix("HTTP/1.1 200"))
+            let hashLine = try #require(first.split(separator: "\r\n").first { $0.lowercased().hasPrefix("x-content-hash: ") })
+            let poll = "GET \(uri)&hash=\(hashLine.dropFirst(16)) HTTP/1.1\r\nHost: x\r\nX-API-Key: \(key)\r\n\r\n"
+
+            // The same poll in two reads: the decoder's, and its fast path's answer.
+            let split = try RawSocket(port: port)
+            try split.send(String(poll.prefix(20)))
+            try await Task.sleep(for: .milliseconds(100))
+            try split.send(String(poll.dropFirst(20)))
+            let decoded = await offThread { split.receive() }
+            #expect(decoded.hasPrefix("HTTP/1.1 304 Not Modified\r\n") && decoded.hasSuffix("\r\n\r\n"))
+            #expect(decoded.contains("\r\nETag: \"\(hashLine.dropFirst(16))\"\r\n"))
+            // The decoder keeps that connection, and its next poll gets the same answer.
+            try split.send(poll)
+            #expect(await offThread { split.receive() } == decoded)
+            // One poll a read: the listener's, byte for byte the same answer, as long as the
+            // client polls within the idle limit (1 s here); closed when it stops.
+            let polling = try RawSocket(port: port)
+            for _ in 0..<4 {
+                try polling.send(poll)
+                #expect(await offThread { polling.receive() } == decoded)
+                try await Task.sleep(for: .milliseconds(400))
+            }
+            #expect(await offThread { polling.state(wait: .seconds(3)) } == .closed)
+            // Two polls in one read: both answered, in order.
+            let pipelined = try RawSocket(port: port)
+            try pipelined.send(poll + poll)
+            let both = await offThread {
+                var text = ""
+                while text.count < 2 * decoded.count { let more = pipelined.receive(); if more.isEmpty { break }; text += more }
+                return text
+            }
+            #expect(both == decoded + decoded)
+            // Not a poll: the router's answer, and the listener's way ends for that connection.
+            let health = try RawSocket(port: port)
+            try health.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await offThread { health.receive() }.hasPrefix("HTTP/1.1 200"))
         }
     }
 }

@@ -106,6 +106,13 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.write(data, promise: promise)
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // A request the listener ahead of the decoder read and answered whole: the client is
+        // active, and the next head is due within the idle timeout.
+        guard event is FastPathListener.Answered else { return context.fireUserInboundEventTriggered(event) }
+        if answering == 0, !readingRequest { arm(context, count.limits.idleTimeout, reason: "idle_timeout") }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
         context.fireChannelInactive()

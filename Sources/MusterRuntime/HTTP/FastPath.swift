@@ -14,10 +14,20 @@ public struct FastPath: Sendable {
         self.name = name
         self.answer = answer
     }
+
+    /// The first of `paths` that answers. Each path is asked once: an answer may take a
+    /// rate-limit token, so asking twice (as `lazy.compactMap(…).first` does) would cost two and
+    /// could differ the second time.
+    static func firstAnswer(_ paths: [FastPath], _ request: HTTPRequest) -> HTTPResponse? {
+        for path in paths {
+            if let response = path.answer(request) { return response }
+        }
+        return nil
+    }
 }
 
-/// Answers fast paths in the channel pipeline, before a request becomes a task: the hot path of
-/// the OPL clients (a repeated GET with a matching hash) then costs what nginx's 304 costs.
+/// Answers fast paths in the channel pipeline behind the HTTP decoder, before a request becomes
+/// a task: on the connections `FastPathListener` (ahead of the decoder) has handed over.
 ///
 /// Order is kept: a request is answered here only when no earlier request on the connection is
 /// still with the router (Hummingbird does not hold pipelined requests back).
@@ -42,9 +52,8 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            // Each path is asked once: an answer may take a rate-limit token, so asking twice
-            // (as `lazy.compactMap(…).first` does) would cost two and could differ the second time.
-            if inFlight == 0, request.method == .get, request.headerFields[.connection] == nil, let response = firstAnswer(request) {
+            if inFlight == 0, request.method == .get, request.headerFields[.connection] == nil,
+               let response = FastPath.firstAnswer(paths, request) {
                 held = (request, response)
                 return
             }
@@ -66,24 +75,19 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func firstAnswer(_ request: HTTPRequest) -> HTTPResponse? {
-        for path in paths {
-            if let response = path.answer(request) { return response }
-        }
-        return nil
-    }
-
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { inFlight = max(0, inFlight - 1) }
         context.write(data, promise: promise)
     }
 }
 
-extension FastPathHandler {
-    /// The handlers for one connection, or none when no module offers a fast path.
-    static func handlers(_ paths: [FastPath]) -> @Sendable () -> [any RemovableChannelHandler] {
-        guard !paths.isEmpty else { return { [] } }
+extension FastPath {
+    /// The fast paths of one server, for each connection: the listener ahead of the HTTP decoder
+    /// and the handler behind it, counting their answers together; none when no module offers one.
+    static func handlers(_ paths: [FastPath]) -> (listener: @Sendable () -> FastPathListener?,
+                                                 behindDecoder: @Sendable () -> [any RemovableChannelHandler]) {
+        guard !paths.isEmpty else { return ({ nil }, { [] }) }
         let counter = Counter(label: "muster_http_fast_path_answers_total")
-        return { [FastPathHandler(paths: paths, answered: counter)] }
+        return ({ FastPathListener(paths: paths, answered: counter) }, { [FastPathHandler(paths: paths, answered: counter)] })
     }
 }

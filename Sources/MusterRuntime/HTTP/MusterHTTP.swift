@@ -19,21 +19,28 @@ public enum MusterHTTP {
     public static func makeApplication(environment: MusterEnvironment, modules: [any MusterServiceModule],
                                        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter(environment: environment, modules: modules)
-        let fastPaths = FastPathHandler.handlers(modules.flatMap { $0.fastPaths(in: environment) })
+        let fastPaths = FastPath.handlers(modules.flatMap { $0.fastPaths(in: environment) })
         let interimAnswers = InterimAnswerHandler.handlers(modules.flatMap { $0.interimAnswers(in: environment) })
         let connectionGuard = ConnectionGuardHandler.factory(environment.configuration.connectionLimits)
         let webSockets = modules.flatMap { $0.webSockets(in: environment) }
         var logger = environment.logger
         logger[metadataKey: "component"] = "http"
         // New handlers for every connection: the guard first, so it sees every request and answer.
-        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [connectionGuard()] + fastPaths() + interimAnswers())
-        let server: HTTPServerBuilder = webSockets.isEmpty ? .http1(configuration: http1) : .http1WebSocketUpgrade(
-            // Pings keep a silent socket's NAT mapping alive and find a phone that went away.
-            configuration: .init(http1: http1, ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30)))),
-            shouldUpgrade: { request, _, _ in
-                guard let session = await WebSocketRoute.session(for: request, in: webSockets) else { return .dontUpgrade }
-                return .upgrade([:]) { inbound, outbound, context in try await session(inbound, outbound, context.logger) }
-            })
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [connectionGuard()] + fastPaths.behindDecoder() + interimAnswers())
+        let server = HTTPServerBuilder { responder in
+            guard !webSockets.isEmpty else {
+                return FastPathChannel(base: HTTP1Channel(responder: responder, configuration: http1), listener: fastPaths.listener)
+            }
+            let upgrading = HTTP1WebSocketUpgradeChannel(
+                responder: responder,
+                // Pings keep a silent socket's NAT mapping alive and find a phone that went away.
+                configuration: .init(http1: http1, ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30)))),
+                shouldUpgrade: { request, _, _ in
+                    guard let session = await WebSocketRoute.session(for: request, in: webSockets) else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, context in try await session(inbound, outbound, context.logger) }
+                })
+            return FastPathChannel(base: upgrading, listener: fastPaths.listener)
+        }
         return Application(
             router: router,
             server: server,

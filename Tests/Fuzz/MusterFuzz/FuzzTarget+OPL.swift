@@ -8,8 +8,12 @@ import MusterRuntime
 
 extension FuzzTarget {
     /// Request targets as the fast path, the OPL read routes, the moderation queue and the
-    /// analytics queries read them.
+    /// analytics queries read them; the bytes as a whole request head, and as the target of one,
+    /// as the fast path's listener reads them (a head it takes reads back the same when written
+    /// out again).
     static func query(_ bytes: [UInt8]) {
+        heads(bytes)
+        heads(Array("GET ".utf8) + bytes + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         let target = String(decoding: bytes, as: UTF8.self)
         _ = MobileReadRoutes.fastPathKey(target: target)
         let uri = URI(target)
@@ -18,6 +22,16 @@ extension FuzzTarget {
         _ = try? MobileReadRoutes.blocklistQuery(query)
         _ = try? ModerationRoutes.queueFilter(query)
         for (_, value) in uri.queryParameters { _ = try? AnalyticsQueries.time(value, "since") }
+    }
+
+    private static func heads(_ bytes: [UInt8]) {
+        guard let head = bytes.withUnsafeBytes({ PlainGetHead($0) }) else { return }
+        require(head.target.first == "/", "target \(head.target)")
+        var text = "GET \(head.target) HTTP/1.1\r\n" + (head.host.map { "Host: \($0)\r\n" } ?? "")
+        for field in head.fields { text += "\(field.name.rawName): \(field.value)\r\n" }
+        text += "\r\n"
+        let again = Array(text.utf8).withUnsafeBytes { PlainGetHead($0) }
+        require(again?.target == head.target && again?.host == head.host && again?.fields == head.fields, "\(text) reads back otherwise")
     }
 
     /// The three mobile write bodies, turned into the events the log would be asked to take.
