@@ -25,10 +25,13 @@ extension EventEnvelope {
                 // Read in the stored (sorted) order, each lookup then comparing one key; `data`
                 // last, so a text that is no envelope at all is named by a missing attribute.
                 func required(_ key: StaticString) throws -> String { try fields.required(fields.string(key), key) }
-                let (actor, datacontenttype) = (try fields.string("actor"), try required("datacontenttype"))
-                let (dataschema, id, source) = (try required("dataschema"), try required("id"), try required("source"))
+                // The attributes every event of the type repeats share one string (validate() compares them).
+                func repeated(_ key: StaticString, _ expected: String) throws -> String { try fields.required(fields.string(key, sharing: expected), key) }
+                let (actor, datacontenttype) = (try fields.string("actor"), try repeated("datacontenttype", Self.contentType))
+                let (dataschema, id, source) = (try repeated("dataschema", Payload.eventType.schemaPath), try required("id"), try required("source"))
                 let (specversion, subject, time) = (try required("specversion"), try required("subject"), try required("time"))
-                let (traceparent, type, data) = (try fields.string("traceparent"), try required("type"), try data(fields, handWritten))
+                let (traceparent, type, data) = (try fields.string("traceparent"), try repeated("type", Payload.eventType.description),
+                                                 try data(fields, handWritten))
                 return EventEnvelope(specversion: specversion, id: id, source: source, type: type, subject: subject, time: time,
                                      datacontenttype: datacontenttype, dataschema: dataschema, traceparent: traceparent, actor: actor,
                                      data: data)

@@ -25,7 +25,7 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
         type = Payload.eventType.description
         subject = data.aggregateID
         self.time = Timestamp.string(time)
-        datacontenttype = "application/json"
+        datacontenttype = Self.contentType
         dataschema = Payload.eventType.schemaPath
         self.traceparent = traceparent
         self.actor = actor
@@ -49,6 +49,9 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
     }
 
     /// The envelope's own rules: CloudEvents' required attributes, and agreement with the payload type.
+    /// The one content type of every event's data.
+    static var contentType: String { "application/json" }
+
     public func validate() throws {
         guard specversion == "1.0" else { throw EventValidationError(field: "/specversion", "must be \"1.0\"") }
         // Bytes first: counting characters walks the whole text, and an id of 128 bytes or fewer has at most 128.
@@ -60,7 +63,7 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
         guard subject == data.aggregateID else {
             throw EventValidationError(field: "/subject", "must equal the aggregate id \(data.aggregateID)")
         }
-        guard datacontenttype == "application/json" else {
+        guard datacontenttype == Self.contentType else {
             throw EventValidationError(field: "/datacontenttype", "must be application/json")
         }
         try Validate.timestamp(time, field: "/time")

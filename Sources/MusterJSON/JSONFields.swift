@@ -26,6 +26,17 @@ public struct JSONFields {
         return try decoder.string(at: index, key: JSONKey(key))
     }
 
+    /// The string under `key`, given back as `expected` itself when it reads the same: a value
+    /// every event repeats (an envelope's type or schema) then costs a compare, not a new string.
+    public func string(_ key: StaticString, sharing expected: String) throws -> String? {
+        guard let index = find(key) else { return nil }
+        let document = decoder.document
+        guard document.tokens[index].kind == .string else { return try decoder.string(at: index, key: JSONKey(key)) }
+        var expected = expected
+        // (A string value's token compares as a key's does.)
+        return expected.withUTF8 { document.key(index, equals: $0) } ? expected : document.string(at: index)
+    }
+
     public func int(_ key: StaticString) throws -> Int? {
         guard let index = find(key) else { return nil }
         let document = decoder.document

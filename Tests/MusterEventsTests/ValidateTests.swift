@@ -21,4 +21,17 @@ struct ValidateTests {
             #expect(!Self.passes { try Validate.uuid(value, field: "/id") }, "\(value)")
         }
     }
+
+    /// Lengths count characters (scalars while an append checks), whichever way the count is
+    /// reached: at once from the byte count, or by walking the text.
+    @Test func lengthsCountCharactersNotBytes() {
+        func fits(_ value: String, _ range: ClosedRange<Int>, scalars: Bool = false) -> Bool {
+            Validate.$measuresScalars.withValue(scalars) { Self.passes { try Validate.length(value, range, field: "/t") } }
+        }
+        #expect(fits("abc", 1...3) && fits("", 0...3) && !fits("", 1...3) && !fits("abcd", 1...3))
+        #expect(fits("ééé", 1...3) && !fits("éééé", 1...3)) // six bytes, three characters
+        #expect(fits("ab", 2...3) && !fits("a", 2...3) && !fits("é", 2...3)) // two bytes, one character
+        #expect(fits("👍🏽", 1...1) && !fits("👍🏽", 1...1, scalars: true) && fits("👍🏽", 2...2, scalars: true))
+        #expect(fits("\r\n", 1...1) && fits("\r\n", 2...2, scalars: true))
+    }
 }

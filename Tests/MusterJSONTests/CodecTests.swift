@@ -25,6 +25,22 @@ struct CodecTests {
         try JSONBytesDecoder().decode(type, from: Array(text.utf8))
     }
 
+    /// A value read as a given string comes back as that string when it reads the same,
+    /// escaped or not, and as its own text otherwise.
+    @Test func sharedStringsReadAsTheirText() throws {
+        let expected = "application/json"
+        let bytes = Array(#"{"a":"application/json","b":"application\/json","c":"text/plain","d":1,"e":null}"#.utf8)
+        let read = try bytes.withUnsafeBytes { raw in
+            try JSONBytesDecoder().withFields(of: raw) { fields in
+                try ["a", "b", "c", "e"].map { (key: StaticString) in try fields.string(key, sharing: expected) }
+            }
+        }
+        #expect(read == [expected, expected, "text/plain", nil])
+        #expect(throws: DecodingError.self) {
+            try bytes.withUnsafeBytes { raw in try JSONBytesDecoder().withFields(of: raw) { try $0.string("d", sharing: expected) } }
+        }
+    }
+
     @Test func roundTripsAndAgreesWithFoundation() throws {
         let ours = try JSONBytesEncoder().encode(Self.sample)
         #expect(try JSONBytesDecoder().decode(Sample.self, from: ours) == Self.sample)

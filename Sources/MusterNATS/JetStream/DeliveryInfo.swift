@@ -1,3 +1,5 @@
+import Glibc
+
 /// What JetStream says about a delivered message, read from its reply (ack) subject:
 /// `$JS.ACK.<stream>.<consumer>.<delivered>.<streamSeq>.<consumerSeq>.<nanos>.<pending>` or the
 /// newer form with domain and account hash in front and a random token at the end.
@@ -37,11 +39,13 @@ public struct DeliveryInfo: Sendable, Equatable {
             }
             return value
         }
+        func equal(_ range: Range<Int>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard range.count == name.count, let base = bytes.baseAddress, let other = name.baseAddress else { return range.count == name.count }
+            return memcmp(base + range.lowerBound, other, name.count) == 0
+        }
         func name(_ range: Range<Int>, _ known: String) -> String {
             var known = known
-            let same = known.withUTF8 { name in
-                name.count == range.count && UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(name)
-            }
+            let same = known.withUTF8 { equal(range, $0) }
             // Split at ASCII dots, the tokens are whole UTF-8; decoding never traps either way.
             return same ? known : String(decoding: bytes[range], as: UTF8.self)
         }
@@ -52,8 +56,8 @@ public struct DeliveryInfo: Sendable, Equatable {
         for end in bytes.indices where bytes[end] == dot || end == bytes.count - 1 {
             let range = start..<(bytes[end] == dot ? end : end + 1)
             switch token - base {
-            case -base: guard bytes[range].elementsEqual("$JS".utf8) else { return nil }
-            case 1 - base: guard bytes[range].elementsEqual("ACK".utf8) else { return nil }
+            case -base: guard StaticString("$JS").withUTF8Buffer({ equal(range, $0) }) else { return nil }
+            case 1 - base: guard StaticString("ACK").withUTF8Buffer({ equal(range, $0) }) else { return nil }
             case 0: names.stream = range
             case 1: names.consumer = range
             case 2: numbers.0 = number(range)
