@@ -48,10 +48,10 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
         self.data = data
     }
 
-    /// The envelope's own rules: CloudEvents' required attributes, and agreement with the payload type.
     /// The one content type of every event's data.
     static var contentType: String { "application/json" }
 
+    /// The envelope's own rules: CloudEvents' required attributes, and agreement with the payload type.
     public func validate() throws {
         guard specversion == "1.0" else { throw EventValidationError(field: "/specversion", "must be \"1.0\"") }
         // Bytes first: counting characters walks the whole text, and an id of 128 bytes or fewer has at most 128.

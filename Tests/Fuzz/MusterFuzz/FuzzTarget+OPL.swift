@@ -27,8 +27,9 @@ extension FuzzTarget {
     private static func heads(_ bytes: [UInt8]) {
         guard let head = bytes.withUnsafeBytes({ PlainGetHead($0) }) else { return }
         require(head.target.first == "/", "target \(head.target)")
-        var text = "GET \(head.target) HTTP/1.1\r\n" + (head.host.map { "Host: \($0)\r\n" } ?? "")
-        for field in head.fields { text += "\(field.name.rawName): \(field.value)\r\n" }
+        // No space after the colons: written out, a head is never longer than the one read.
+        var text = "GET \(head.target) HTTP/1.1\r\n" + (head.host.map { "Host:\($0)\r\n" } ?? "")
+        for field in head.fields { text += "\(field.name.rawName):\(field.value)\r\n" }
         text += "\r\n"
         let again = Array(text.utf8).withUnsafeBytes { PlainGetHead($0) }
         require(again?.target == head.target && again?.host == head.host && again?.fields == head.fields, "\(text) reads back otherwise")
