@@ -75,6 +75,9 @@ final class FastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// No request is with the router or held here: an answer written now comes in order.
+    var isIdle: Bool { inFlight == 0 && held == nil }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { inFlight = max(0, inFlight - 1) }
         context.write(data, promise: promise)
