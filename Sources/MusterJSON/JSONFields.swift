@@ -19,22 +19,16 @@ public struct JSONFields {
     // The value of the expected kind is read at once; the decoder's general reading (which takes
     // the key as a `CodingKey`, boxed, for its errors) only for anything else.
 
-    public func string(_ key: StaticString) throws -> String? {
-        guard let index = find(key) else { return nil }
-        let document = decoder.document
-        if document.tokens[index].kind == .string { return document.string(at: index) }
-        return try decoder.string(at: index, key: JSONKey(key))
-    }
-
-    /// The string under `key`, given back as `expected` itself when it reads the same: a value
-    /// every event repeats (an envelope's type or schema) then costs a compare, not a new string.
-    public func string(_ key: StaticString, sharing expected: String) throws -> String? {
+    /// The string under `key`. When it reads the same as `expected`, it is given back as
+    /// `expected` itself: a value every event repeats (an envelope's type or schema) then costs a
+    /// compare, not a new string.
+    public func string(_ key: StaticString, sharing expected: String? = nil) throws -> String? {
         guard let index = find(key) else { return nil }
         let document = decoder.document
         guard document.tokens[index].kind == .string else { return try decoder.string(at: index, key: JSONKey(key)) }
-        var expected = expected
         // (A string value's token compares as a key's does.)
-        return expected.withUTF8 { document.key(index, equals: $0) } ? expected : document.string(at: index)
+        if var expected, expected.withUTF8({ document.key(index, equals: $0) }) { return expected }
+        return document.string(at: index)
     }
 
     public func int(_ key: StaticString) throws -> Int? {
