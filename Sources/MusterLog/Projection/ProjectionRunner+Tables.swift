@@ -88,6 +88,12 @@ extension ProjectionRunner {
     static func commit(_ batch: TableBatch, from start: P.State, _ tables: ProjectionTables<P>) async throws
         -> (folded: P.State, rejected: [UInt64: String]) {
         let (events, sequence, name, version) = (batch.events, batch.sequence, P.name, P.version)
+        // What ends the batch's transaction, whichever way its events went in: the once-a-batch
+        // work, then the state and checkpoint.
+        @Sendable func finish(_ state: inout P.State, _ db: Database) throws {
+            try tables.endBatch(&state, db)
+            try FoldRow.save(state, checkpoint: sequence, projection: name, version: version, in: db)
+        }
         // Most batches hold no poison: fold them without a savepoint per event (a savepoint cost
         // twice the insert it guarded). When an event is refused the whole transaction rolls back
         // and the batch is folded again, one savepoint per event, so only that event is left out.
@@ -95,8 +101,7 @@ extension ProjectionRunner {
             let folded = try await batch.pool.write { db in
                 var state = start
                 for event in events { try tables.apply(event, &state, db) }
-                try tables.endBatch(&state, db)
-                try FoldRow.save(state, checkpoint: sequence, projection: name, version: version, in: db)
+                try finish(&state, db)
                 return state
             }
             return (folded, [:])
@@ -118,8 +123,7 @@ extension ProjectionRunner {
                         rejected[event.sequence] = "\(error)"
                     }
                 }
-                try tables.endBatch(&state, db)
-                try FoldRow.save(state, checkpoint: sequence, projection: name, version: version, in: db)
+                try finish(&state, db)
                 return (state, rejected)
             }
         }
