@@ -70,6 +70,34 @@ struct StoredProjectionTests {
         }
     }
 
+    /// A batch commits, then sending its refused event to the DLQ fails (the DLQ stream is gone):
+    /// the pass fails after its transaction. The fold must go on from what was committed — not
+    /// fold the batch a second time — and the refused event still reaches the DLQ once it is back.
+    @Test func aBatchCommittedBeforeItsPassFailedIsNotFoldedAgain() async throws {
+        try await withLedgerLog { env in
+            let account = AccountOpened.random()
+            try await env.log.append(account)
+            for amount in [10, -5, 7] { try await env.log.append(AccountCredited(accountId: account.accountId, amount: amount)) }
+            try await env.log.jetStream.deleteStream(env.log.configuration.dlqStream)
+            let live = runner(env)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await live.runUntilCancelled() }
+                try await eventually("the batch committed") {
+                    try await live.readTables { db in try Int.fetchOne(db, sql: "SELECT checkpoint FROM muster_fold") } == 4
+                }
+                try await Task.sleep(for: .milliseconds(2500)) // the failed pass is retried every second
+                try await env.log.bootstrap() // the DLQ stream is back
+                try await eventually("dead-lettered") { await live.deadLettered == 1 }
+                #expect(await live.checkpoint == 4)
+                #expect(await live.state.credits == 2)
+                #expect(try await live.readTables(CreditTable.rows) == [account.accountId: 17])
+                group.cancelAll()
+            }
+            let info = try await env.log.jetStream.streamInfo(env.log.configuration.dlqStream)
+            #expect(info.state.messages == 1)
+        }
+    }
+
     @Test func aRebuildFillsANewGenerationThatTheLiveFoldReloadsAndTheOldOneIsRemoved() async throws {
         try await withLedgerLog { env in
             let accounts = (0..<50).map { _ in AccountOpened.random() }

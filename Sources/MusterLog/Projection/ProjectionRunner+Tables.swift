@@ -129,24 +129,46 @@ extension ProjectionRunner {
         }
     }
 
-    /// Takes a committed batch's state, checkpoint and lag, and sends what it refused to the DLQ.
+    /// Takes a committed batch's state, checkpoint and lag, then sends what it refused to the DLQ.
+    /// The batch is committed whatever happens to the sending: what could not be sent waits in
+    /// `unsentDeadLetters` for the next try, and the fold never reads the batch again.
     func settle(_ batch: TableBatch, folded: P.State, rejected: [UInt64: String]) async throws {
         state = folded
         appliedCounter.increment(by: Int64(batch.events.count - rejected.count))
-        let refused = batch.refused.merging(rejected) { first, _ in first }
-        if !refused.isEmpty {
-            for message in batch.messages {
-                guard let reason = refused[message.delivery.streamSequence] else { continue }
-                try await deadLetter(subject: message.subject, sequence: message.delivery.streamSequence,
-                                     payload: message.payload, reason: reason)
-            }
-        }
         checkpoint = batch.sequence
         checkpointGauge.record(Double(batch.sequence))
         lag = batch.pending
         caughtUp = batch.pending == 0
         lagGauge.record(Double(batch.pending))
+        let refused = batch.refused.merging(rejected) { first, _ in first }
+        if !refused.isEmpty {
+            for message in batch.messages {
+                guard let reason = refused[message.delivery.streamSequence] else { continue }
+                unsentDeadLetters.append(DeadLetter(subject: message.subject, sequence: message.delivery.streamSequence,
+                                                    payload: message.payload, reason: reason))
+            }
+            try await sendDeadLetters()
+        }
     }
+
+    /// After a failed pass, takes the state and checkpoint back from the database: a batch may
+    /// have committed while the pass failed around it (its result was then never settled).
+    func resumeFromTables() throws {
+        guard let pool = database.withLock({ $0 }),
+              let saved = try pool.read({ db in try FoldRow.load(P.State.self, from: db) }),
+              saved.checkpoint != checkpoint else { return }
+        logger.notice("resumed from the database", metadata: ["checkpoint": "\(saved.checkpoint)", "was": "\(checkpoint)"])
+        state = saved.state
+        checkpoint = saved.checkpoint
+    }
+}
+
+/// An event a committed batch refused, on its way to the DLQ.
+struct DeadLetter: Sendable {
+    let subject: String
+    let sequence: UInt64
+    let payload: Data
+    let reason: String
 }
 
 /// A batch decoded for a fold that keeps tables, on its way to its transaction.

@@ -33,6 +33,9 @@ public actor ProjectionRunner<P: Projection> {
     /// The durable consumers this instance's earlier versions of the projection left on the
     /// server; removed once at start (a version bump would otherwise leave one behind for good).
     private var retiredConsumers: [String] = []
+    /// Events a fold that keeps tables refused in a committed batch, still to be sent to the DLQ
+    /// (it was unreachable); sent before the next pass folds anything.
+    var unsentDeadLetters: [DeadLetter] = []
 
     public internal(set) var state: P.State
     public internal(set) var checkpoint: UInt64 = 0 {
@@ -301,6 +304,14 @@ public actor ProjectionRunner<P: Projection> {
         }
     }
 
+    /// Sends the events committed batches refused that have not reached the DLQ yet, oldest first.
+    func sendDeadLetters() async throws {
+        while let next = unsentDeadLetters.first {
+            try await deadLetter(subject: next.subject, sequence: next.sequence, payload: next.payload, reason: next.reason)
+            unsentDeadLetters.removeFirst()
+        }
+    }
+
     func deadLetter(subject: String, sequence: UInt64, payload: Data, reason: String) async throws {
         try await log.deadLetter(subject: subject, payload: payload, originSequence: sequence,
                                  consumer: "proj_\(P.name)_v\(P.version)", reason: reason)
@@ -315,6 +326,7 @@ public actor ProjectionRunner<P: Projection> {
             logger.notice("removed the consumer of an earlier version", metadata: ["consumer": "\(name)"])
         }
         retiredConsumers = []
+        try await sendDeadLetters()
         try await positionConsumer()
         try await foldBatches(idle: {
             caughtUp = true
@@ -367,6 +379,9 @@ public actor ProjectionRunner<P: Projection> {
             } catch {
                 if Task.isCancelled { break }
                 logger.error("projection stalled; retrying", metadata: ["error": "\(error)"])
+                if P.tables != nil {
+                    do { try resumeFromTables() } catch { logger.error("cannot read the fold's database", metadata: ["error": "\(error)"]) }
+                }
                 try? await Task.sleep(for: .seconds(1))
             }
         }
