@@ -84,13 +84,23 @@ extension ProjectionRunner {
         return batch
     }
 
-    /// Applies a prepared batch to `start` and the tables in one transaction, off the actor.
-    static func commit(_ batch: TableBatch, from start: P.State, _ tables: ProjectionTables<P>) async throws
-        -> (folded: P.State, rejected: [UInt64: String]) {
+    /// Hands a prepared batch to the database's queue at once: it is applied to `start` and the
+    /// tables in one transaction there while this loop goes on; `PendingCommit` brings the result.
+    static func commit(_ batch: TableBatch, from start: P.State, _ tables: ProjectionTables<P>) -> PendingCommit<Folded> {
+        let pending = PendingCommit<Folded>()
+        batch.pool.asyncWriteWithoutTransaction { db in
+            pending.complete(Result { try fold(batch, from: start, tables, db) })
+        }
+        return pending
+    }
+
+    typealias Folded = (state: P.State, rejected: [UInt64: String])
+
+    static func fold(_ batch: TableBatch, from start: P.State, _ tables: ProjectionTables<P>, _ db: Database) throws -> Folded {
         let (events, sequence, name, version) = (batch.events, batch.sequence, P.name, P.version)
         // What ends the batch's transaction, whichever way its events went in: the once-a-batch
         // work, then the state and checkpoint.
-        @Sendable func finish(_ state: inout P.State, _ db: Database) throws {
+        func finish(_ state: inout P.State) throws {
             try tables.endBatch(&state, db)
             try FoldRow.save(state, checkpoint: sequence, projection: name, version: version, in: db)
         }
@@ -98,19 +108,19 @@ extension ProjectionRunner {
         // twice the insert it guarded). When an event is refused the whole transaction rolls back
         // and the batch is folded again, one savepoint per event, so only that event is left out.
         do {
-            let folded = try await batch.pool.write { db in
-                var state = start
+            var state = start
+            try db.inTransaction {
                 for event in events { try tables.apply(event, &state, db) }
-                try finish(&state, db)
-                return state
+                try finish(&state)
+                return .commit
             }
-            return (folded, [:])
+            return (state, [:])
         } catch let error as DatabaseError {
             throw error // nothing was committed; the runner reads the batch again after a pause
         } catch {
-            return try await batch.pool.write { db in
-                var state = start
-                var rejected: [UInt64: String] = [:]
+            var state = start
+            var rejected: [UInt64: String] = [:]
+            try db.inTransaction {
                 for event in events {
                     do {
                         try db.inSavepoint {
@@ -123,9 +133,10 @@ extension ProjectionRunner {
                         rejected[event.sequence] = "\(error)"
                     }
                 }
-                try finish(&state, db)
-                return (state, rejected)
+                try finish(&state)
+                return .commit
             }
+            return (state, rejected)
         }
     }
 
@@ -169,6 +180,39 @@ struct DeadLetter: Sendable {
     let sequence: UInt64
     let payload: Data
     let reason: String
+}
+
+/// The result of a batch's transaction on the database's queue, for the fold loop to await.
+final class PendingCommit<Value: Sendable>: Sendable {
+    private enum Slot {
+        case running
+        case awaited(CheckedContinuation<Value, any Error>)
+        case done(Result<Value, any Error>)
+    }
+
+    private let slot = Mutex(Slot.running)
+
+    /// Called once, on the database's queue.
+    func complete(_ result: Result<Value, any Error>) {
+        let waiter = slot.withLock { slot -> CheckedContinuation<Value, any Error>? in
+            defer { slot = .done(result) }
+            if case .awaited(let waiter) = slot { return waiter }
+            return nil
+        }
+        waiter?.resume(with: result)
+    }
+
+    /// The result, once the transaction has ended (called once).
+    func value() async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready = slot.withLock { slot -> Result<Value, any Error>? in
+                if case .done(let result) = slot { return result }
+                slot = .awaited(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
 }
 
 /// A batch decoded for a fold that keeps tables, on its way to its transaction.
