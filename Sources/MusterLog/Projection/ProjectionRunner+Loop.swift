@@ -37,23 +37,23 @@ extension ProjectionRunner {
             while !Task.isCancelled {
                 // A batch the server had nothing after is settled before waiting for the next one:
                 // its callers (a sync waiting to answer) must not wait for somebody else's append.
-                if inFlight?.batch.pending == 0, try await settle(&inFlight, folded) == .stop { return }
+                if inFlight?.batch.pending == 0, try await settleInFlight(&inFlight, folded) == .stop { return }
                 switch try await iterator.nextBatch(max: options.batch) {
                 case nil:
-                    _ = try await settle(&inFlight, folded)
+                    _ = try await settleInFlight(&inFlight, folded)
                     return
                 case .idle:
-                    if try await settle(&inFlight, folded) == .stop { return }
+                    if try await settleInFlight(&inFlight, folded) == .stop { return }
                     if try await idle() == .stop { return }
                 case .messages(let messages):
                     let batch = try prepare(messages, after: handedOff)
-                    if try await settle(&inFlight, folded) == .stop { return }
+                    if try await settleInFlight(&inFlight, folded) == .stop { return }
                     guard let batch else { continue }
                     inFlight = InFlight(batch: batch, commit: Self.commit(batch, from: state, tables))
                     handedOff = batch.sequence
                 }
             }
-            _ = try await settle(&inFlight, folded)
+            _ = try await settleInFlight(&inFlight, folded)
         } catch {
             // The runner reads its checkpoint back from the database after a failed pass: let
             // the transaction under way end first.
@@ -69,7 +69,7 @@ extension ProjectionRunner {
     }
 
     /// Waits for the batch in flight and takes its result; `.stop` when the caller is done.
-    private func settle(_ inFlight: inout InFlight?, _ folded: (_ count: Int, _ last: JetStreamMessage) -> Next) async throws -> Next {
+    private func settleInFlight(_ inFlight: inout InFlight?, _ folded: (_ count: Int, _ last: JetStreamMessage) -> Next) async throws -> Next {
         guard let current = inFlight else { return .fold }
         inFlight = nil
         let (state, rejected) = try await current.commit.value()
