@@ -1,6 +1,7 @@
 // Baseline for `make bench`: raw JetStream async publish and pull consume with libnats, no Muster.
-// Usage: raw_js <nats-url> <count> <payload-bytes>
-// Prints one JSON line: {"publish_per_sec": …, "consume_per_sec": …}
+// Usage: raw_js <nats-url> <count> <payload-bytes> [headers]
+// Prints one JSON line: {"publish_per_sec": …, "consume_per_sec": …}; with `headers`, also
+// "publish_headers_per_sec": async publish again, each message with an append's headers.
 #include <nats/nats.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,48 @@ static double now(void) {
 #define CHECK(call) do { natsStatus _s = (call); if (_s != NATS_OK) { \
     fprintf(stderr, "%s failed: %s (%s)\n", #call, natsStatus_GetText(_s), nats_GetLastError(NULL)); exit(1); } } while (0)
 
+// Async publish again, each message carrying what a Muster append carries: a unique Nats-Msg-Id
+// (the server keeps it for its duplicate window), Nats-Expected-Stream and a 32-byte event id
+// header. Not a target's baseline: it tells the server's share of an append from the client's.
+static double publishWithHeaders(jsCtx *js, int count, const char *payload, int size) {
+    jsErrCode jerr = 0;
+    jsStreamConfig cfg;
+    jsStreamConfig_Init(&cfg);
+    cfg.Name = "RAWH";
+    const char *subjects[] = {"rawh.>"};
+    cfg.Subjects = subjects;
+    cfg.SubjectsLen = 1;
+    cfg.Storage = js_FileStorage;
+    js_DeleteStream(js, "RAWH", NULL, NULL);
+    jsStreamInfo *si = NULL;
+    CHECK(js_AddStream(&si, js, &cfg, NULL, &jerr));
+    jsStreamInfo_Destroy(si);
+
+    char subject[64], msgID[40];
+    jsPubOptions po;
+    jsPubOptions_Init(&po);
+    po.ExpectStream = "RAWH";
+    po.MsgId = msgID;
+    double start = now();
+    for (int i = 0; i < count; i++) {
+        snprintf(subject, sizeof subject, "rawh.bench.s%d.recorded.v1", i % 1000);
+        snprintf(msgID, sizeof msgID, "evt_%012x%016x", (unsigned) (start * 1000), i);
+        natsMsg *msg = NULL;
+        CHECK(natsMsg_Create(&msg, subject, NULL, payload, size));
+        CHECK(natsMsgHeader_Set(msg, "Muster-Event-Id", msgID));
+        CHECK(js_PublishMsgAsync(js, &msg, &po));
+    }
+    jsPubOptions_Init(&po);
+    po.MaxWait = 60000;
+    CHECK(js_PublishAsyncComplete(js, &po));
+    double seconds = now() - start;
+    js_DeleteStream(js, "RAWH", NULL, NULL);
+    return seconds;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 4) { fprintf(stderr, "usage: raw_js <url> <count> <payload-bytes>\n"); return 2; }
+    if (argc < 4) { fprintf(stderr, "usage: raw_js <url> <count> <payload-bytes> [headers]\n"); return 2; }
+    int withHeaders = argc > 4 && strcmp(argv[4], "headers") == 0;
     const char *url = argv[1];
     int count = atoi(argv[2]);
     int size = atoi(argv[3]);
@@ -77,12 +118,17 @@ int main(int argc, char **argv) {
         natsMsgList_Destroy(&list);
     }
     double consumeSeconds = now() - start;
-    printf("{\"count\": %d, \"payload_bytes\": %d, \"publish_per_sec\": %.0f, \"consume_per_sec\": %.0f, \"consumed_bytes\": %zu}\n",
-           count, size, count / publishSeconds, count / consumeSeconds, bytes);
-
     natsSubscription_Unsubscribe(sub);
     natsSubscription_Destroy(sub);
     js_DeleteStream(js, "RAW", NULL, NULL);
+
+    double headersSeconds = withHeaders ? publishWithHeaders(js, count, payload, size) : 0;
+
+    printf("{\"count\": %d, \"payload_bytes\": %d, \"publish_per_sec\": %.0f, \"consume_per_sec\": %.0f, \"consumed_bytes\": %zu",
+           count, size, count / publishSeconds, count / consumeSeconds, bytes);
+    if (withHeaders) printf(", \"publish_headers_per_sec\": %.0f", count / headersSeconds);
+    printf("}\n");
+
     jsCtx_Destroy(js);
     natsConnection_Destroy(nc);
     nats_Close();
