@@ -77,10 +77,15 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
 /// Event ids: time-ordered and unique without coordination: `evt_`, 48-bit milliseconds and 64
 /// random bits, in 28 lowercase hex digits.
 public enum EventID {
+    /// An id with 64 bits drawn from the system's generator: one system call an id. The log's
+    /// appends take theirs from an `EventIDSource` instead.
     public static func make(now: Date = Date()) -> String {
-        let millis = UInt64(max(0, now.timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
         var system = SystemRandomNumberGenerator()
-        let random = system.next() // one system call an id; every append makes one
+        return spell(now: now, random: system.next())
+    }
+
+    static func spell(now: Date, random: UInt64) -> String {
+        let millis = UInt64(max(0, now.timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
         // Written digit by digit into one buffer: three hex strings padded and joined cost more
         // than the rest of the envelope's header work together.
         return String(unsafeUninitializedCapacity: 32) { out in

@@ -16,3 +16,35 @@ struct EventIDTests {
         #expect(EventID.make(now: now) < EventID.make(now: now.addingTimeInterval(0.001)), "a later millisecond sorts later")
     }
 }
+
+@Suite("Event id sources: no system call an id, still unique and well spread")
+struct EventIDSourceTests {
+    @Test func aSourceNeverRepeatsAndSpellsItsMillisecond() {
+        let now = Date(timeIntervalSince1970: 1_764_000_000.5)
+        let source = EventIDSource()
+        let ids = (0..<100_000).map { _ in source.make(now: now) }
+        #expect(Set(ids).count == ids.count)
+        for id in ids.prefix(100) {
+            #expect(id.count == 32 && id.hasPrefix("evt_"), "\(id)")
+            #expect(id.dropFirst(4).allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(id)")
+            #expect(UInt64(id.dropFirst(4).prefix(12), radix: 16) == 1_764_000_000_500, "\(id)")
+        }
+    }
+
+    @Test func twoSourcesDoNotShareIds() {
+        let now = Date(timeIntervalSince1970: 1_764_000_000)
+        let first = EventIDSource(), second = EventIDSource()
+        let ids = Set((0..<50_000).map { _ in first.make(now: now) })
+        #expect((0..<50_000).allSatisfy { _ in !ids.contains(second.make(now: now)) })
+    }
+
+    @Test func consecutiveIdsDifferInAboutHalfTheirBits() {
+        // The mix spreads a counter over all 64 bits: neighbours look unrelated, not one apart.
+        let source = EventIDSource()
+        let now = Date()
+        let bits = (0..<1000).map { _ in UInt64(source.make(now: now).suffix(16), radix: 16) ?? 0 }
+        let flips = zip(bits, bits.dropFirst()).map { ($0 ^ $1).nonzeroBitCount }
+        let mean = Double(flips.reduce(0, +)) / Double(flips.count)
+        #expect((28...36).contains(mean), "mean bits flipped \(mean)")
+    }
+}

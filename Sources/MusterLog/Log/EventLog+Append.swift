@@ -63,7 +63,9 @@ extension EventLog {
 
     /// Validates, wraps in an envelope and encodes, ready to publish. Nothing is sent.
     public func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
-        let envelope = EventEnvelope(id: EventID.make(), source: source, traceparent: options.traceparent, actor: options.actor, data: payload)
+        let now = Date() // one clock read for the id's millisecond and the envelope's time
+        let envelope = EventEnvelope(id: ids.make(now: now), source: source, time: now, traceparent: options.traceparent,
+                                     actor: options.actor, data: payload)
         do { try Validate.$measuresScalars.withValue(true) { try envelope.validate() } } catch let error as EventValidationError {
             throw AppendError(code: .invalid, message: "\(P.eventType): \(error)", payloadError: Self.payloadError(error.field, error.reason))
         }

@@ -9,6 +9,8 @@ public struct EventLog: Sendable {
     public let catalog: EventCatalog
     public let configuration: LogConfiguration
     public let source: String
+    /// Shared by every copy of this log value: ids without a system call each.
+    let ids = EventIDSource()
 
     public init(jetStream: JetStream, catalog: EventCatalog, configuration: LogConfiguration = .init(), source: String) {
         self.jetStream = jetStream
