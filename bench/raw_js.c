@@ -17,23 +17,27 @@ static double now(void) {
 #define CHECK(call) do { natsStatus _s = (call); if (_s != NATS_OK) { \
     fprintf(stderr, "%s failed: %s (%s)\n", #call, natsStatus_GetText(_s), nats_GetLastError(NULL)); exit(1); } } while (0)
 
+// A file-backed stream NAME over SUBJECT, made anew.
+static void addStream(jsCtx *js, const char *name, const char *subject) {
+    jsErrCode jerr = 0;
+    jsStreamConfig cfg;
+    jsStreamConfig_Init(&cfg);
+    cfg.Name = name;
+    const char *subjects[] = {subject};
+    cfg.Subjects = subjects;
+    cfg.SubjectsLen = 1;
+    cfg.Storage = js_FileStorage;
+    js_DeleteStream(js, name, NULL, NULL);
+    jsStreamInfo *si = NULL;
+    CHECK(js_AddStream(&si, js, &cfg, NULL, &jerr));
+    jsStreamInfo_Destroy(si);
+}
+
 // Async publish again, each message carrying what a Muster append carries: a unique Nats-Msg-Id
 // (the server keeps it for its duplicate window), Nats-Expected-Stream and a 32-byte event id
 // header. Not a target's baseline: it tells the server's share of an append from the client's.
 static double publishWithHeaders(jsCtx *js, int count, const char *payload, int size) {
-    jsErrCode jerr = 0;
-    jsStreamConfig cfg;
-    jsStreamConfig_Init(&cfg);
-    cfg.Name = "RAWH";
-    const char *subjects[] = {"rawh.>"};
-    cfg.Subjects = subjects;
-    cfg.SubjectsLen = 1;
-    cfg.Storage = js_FileStorage;
-    js_DeleteStream(js, "RAWH", NULL, NULL);
-    jsStreamInfo *si = NULL;
-    CHECK(js_AddStream(&si, js, &cfg, NULL, &jerr));
-    jsStreamInfo_Destroy(si);
-
+    addStream(js, "RAWH", "rawh.>");
     char subject[64], msgID[40];
     jsPubOptions po;
     jsPubOptions_Init(&po);
@@ -74,17 +78,7 @@ int main(int argc, char **argv) {
     jo.PublishAsync.MaxPending = 4096; // the same bound Muster's publisher uses
     CHECK(natsConnection_JetStream(&js, nc, &jo));
 
-    jsStreamConfig cfg;
-    jsStreamConfig_Init(&cfg);
-    cfg.Name = "RAW";
-    const char *subjects[] = {"raw.>"};
-    cfg.Subjects = subjects;
-    cfg.SubjectsLen = 1;
-    cfg.Storage = js_FileStorage;
-    js_DeleteStream(js, "RAW", NULL, NULL);
-    jsStreamInfo *si = NULL;
-    CHECK(js_AddStream(&si, js, &cfg, NULL, &jerr));
-    jsStreamInfo_Destroy(si);
+    addStream(js, "RAW", "raw.>");
 
     // Publish: pipelined async publishes, each to its own aggregate-like subject, then wait for every ack.
     char subject[64];

@@ -6,13 +6,7 @@ import Testing
 struct EventIDTests {
     @Test func idsSpellTheirMillisecondAndNeverRepeat() {
         let now = Date(timeIntervalSince1970: 1_764_000_000.5) // exact in binary: .5 s is 500 ms
-        let ids = (0..<10_000).map { _ in EventID.make(now: now) }
-        #expect(Set(ids).count == ids.count)
-        for id in ids.prefix(100) {
-            #expect(id.count == 32 && id.hasPrefix("evt_"), "\(id)")
-            #expect(id.dropFirst(4).allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(id)")
-            #expect(UInt64(id.dropFirst(4).prefix(12), radix: 16) == 1_764_000_000_500, "\(id)")
-        }
+        expectUniqueAndSpelled((0..<10_000).map { _ in EventID.make(now: now) }, millis: 1_764_000_000_500)
         #expect(EventID.make(now: now) < EventID.make(now: now.addingTimeInterval(0.001)), "a later millisecond sorts later")
     }
 }
@@ -22,13 +16,7 @@ struct EventIDSourceTests {
     @Test func aSourceNeverRepeatsAndSpellsItsMillisecond() {
         let now = Date(timeIntervalSince1970: 1_764_000_000.5)
         let source = EventIDSource()
-        let ids = (0..<100_000).map { _ in source.make(now: now) }
-        #expect(Set(ids).count == ids.count)
-        for id in ids.prefix(100) {
-            #expect(id.count == 32 && id.hasPrefix("evt_"), "\(id)")
-            #expect(id.dropFirst(4).allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(id)")
-            #expect(UInt64(id.dropFirst(4).prefix(12), radix: 16) == 1_764_000_000_500, "\(id)")
-        }
+        expectUniqueAndSpelled((0..<100_000).map { _ in source.make(now: now) }, millis: 1_764_000_000_500)
     }
 
     @Test func twoSourcesDoNotShareIds() {
@@ -46,5 +34,15 @@ struct EventIDSourceTests {
         let flips = zip(bits, bits.dropFirst()).map { ($0 ^ $1).nonzeroBitCount }
         let mean = Double(flips.reduce(0, +)) / Double(flips.count)
         #expect((28...36).contains(mean), "mean bits flipped \(mean)")
+    }
+}
+
+/// No id repeats, and each is `evt_`, its millisecond in 12 hex digits, then 16 more, lowercase.
+func expectUniqueAndSpelled(_ ids: [String], millis: UInt64, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(Set(ids).count == ids.count, sourceLocation: sourceLocation)
+    for id in ids.prefix(100) {
+        #expect(id.count == 32 && id.hasPrefix("evt_"), "\(id)", sourceLocation: sourceLocation)
+        #expect(id.dropFirst(4).allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(id)", sourceLocation: sourceLocation)
+        #expect(UInt64(id.dropFirst(4).prefix(12), radix: 16) == millis, "\(id)", sourceLocation: sourceLocation)
     }
 }
