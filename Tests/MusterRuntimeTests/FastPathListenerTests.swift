@@ -6,6 +6,7 @@ import NIOEmbedded
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import Synchronization
 import Testing
 
 /// The listener ahead of the HTTP decoder, on an embedded channel with NIO's real HTTP handlers
@@ -23,11 +24,13 @@ struct FastPathListenerTests {
         typealias InboundIn = HTTPRequestPart
         typealias OutboundOut = HTTPResponsePart
         var paths: [String] = []
+        var readsCompleted = 0
         var context: ChannelHandlerContext?
         func handlerAdded(context: ChannelHandlerContext) { self.context = context }
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             if case .head(let request) = unwrapInboundIn(data) { paths.append(request.path ?? "") }
         }
+        func channelReadComplete(context: ChannelHandlerContext) { readsCompleted += 1 }
         func answer() {
             guard let context else { return }
             context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: [.contentLength: "0"]))), promise: nil)
@@ -35,17 +38,24 @@ struct FastPathListenerTests {
         }
     }
 
-    /// Listener, decoder and encoder, HTTPTypes, the handler behind the decoder, the router: the
-    /// order of a connection's pipeline, without the guard.
-    static func channel() throws -> (EmbeddedChannel, Router) {
+    /// Listener, decoder and encoder, HTTPTypes, the guard if given, the handler behind the
+    /// decoder, the router: the order of a connection's pipeline.
+    static func channel(guardedBy count: ConnectionCount? = nil) throws -> (EmbeddedChannel, Router) {
         let channel = EmbeddedChannel()
         let counter = Counter(label: "test")
         let router = Router()
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(FastPathListener(paths: paths, answered: counter))
         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
-        try pipeline.addHandlers([HTTP1ToHTTPServerCodec(secure: false), FastPathHandler(paths: paths, answered: counter), router])
+        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+        if let count { try pipeline.addHandler(ConnectionGuardHandler(count: count)) }
+        try pipeline.addHandlers([FastPathHandler(paths: paths, answered: counter), router])
         return (channel, router)
+    }
+
+    /// The reasons the guard closed connections for.
+    final class Closes: Sendable {
+        let reasons = Mutex<[String]>([])
     }
 
     /// What the server writes back for `text`, read as one read (none when nil).
@@ -90,6 +100,32 @@ struct FastPathListenerTests {
             #expect(router.paths.count <= 1, "the handler behind the decoder answers polls, the router the rest")
             _ = try channel.finish(acceptAlreadyClosed: true)
         }
+    }
+
+    @Test func aReadAnsweredHereCompletesNothingBehind() throws {
+        let (channel, router) = try Self.channel()
+        #expect(try Self.send(Self.hit, to: channel) == Self.notModified)
+        #expect(router.readsCompleted == 0, "nothing went past the listener")
+        #expect(try Self.send(Self.miss, to: channel) == "")
+        #expect(router.readsCompleted == 1, "a read that went on completes behind")
+        _ = try channel.finish()
+    }
+
+    @Test func theGuardHearsOfEveryAnswerGivenHere() throws {
+        // The first head may take 10 s; after an answer, the next is due at once. A guard that
+        // did not hear of the answer given ahead of it would still wait out the 10 s.
+        var limits = ConnectionLimits()
+        limits.idleTimeout = .zero
+        let closes = Closes()
+        let (channel, _) = try Self.channel(guardedBy: ConnectionCount(limits: limits) { reason in
+            closes.reasons.withLock { $0.append(reason) }
+        })
+        channel.embeddedEventLoop.advanceTime(to: .now() + .seconds(1))
+        #expect(closes.reasons.withLock { $0 }.isEmpty)
+        #expect(try Self.send(Self.hit, to: channel) == Self.notModified)
+        channel.embeddedEventLoop.advanceTime(to: .now() + .seconds(1))
+        #expect(closes.reasons.withLock { $0 } == ["idle_timeout"])
+        _ = try channel.finish(acceptAlreadyClosed: true)
     }
 
     @Test func anAnswerThatMayHaveABodySaysItHasNone() {

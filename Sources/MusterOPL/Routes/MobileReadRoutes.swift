@@ -99,10 +99,10 @@ public enum MobileReadRoutes {
         let targets = TargetKeys()
         return FastPath(name: "opl-not-modified") { request in
             guard let target = request.path, let (key, hash) = targets.key(of: target) else { return nil }
-            guard let presented = request.headerFields[.apiKey],
+            guard let presented = request.headerFields.sole(.apiKey),
                   let client = keys.rememberedClient(presented), client.scopes.contains(OPLScopes.readMobile),
                   let answer = model.cachedAnswer(key),
-                  answer.matches(hash: hash, ifNoneMatch: request.headerFields[.ifNoneMatch]),
+                  answer.matches(hash: hash, ifNoneMatch: request.headerFields.sole(.ifNoneMatch)),
                   rate.takeIfAvailable(client.id) else { return nil }
             return HTTPResponse(status: .notModified, headerFields: answer.headers)
         }

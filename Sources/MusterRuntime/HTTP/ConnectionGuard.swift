@@ -106,10 +106,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         context.write(data, promise: promise)
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // A request the listener ahead of the decoder read and answered whole: the client is
-        // active, and the next head is due within the idle timeout.
-        guard event is FastPathListener.Answered else { return context.fireUserInboundEventTriggered(event) }
+    /// A request the listener ahead of the decoder read and answered whole (this handler sees no
+    /// HTTP parts for it): the client is active, and the next head is due within the idle timeout.
+    /// A direct call: sent down the pipeline as an event it cost 2.5 % of a 304.
+    func answeredAhead(context: ChannelHandlerContext) {
         if answering == 0, !readingRequest { arm(context, count.limits.idleTimeout, reason: "idle_timeout") }
     }
 

@@ -19,14 +19,18 @@ final class FastPathListener: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    /// Sent down the pipeline for every request answered here, so the connection guard knows
-    /// the client is active (it sees no HTTP parts for these).
-    struct Answered: Sendable {}
-
     let paths: [FastPath]
     let answered: Counter
-    /// The handler behind the decoder, found at the first read (the pipeline is built after this handler).
+    /// The handlers behind the decoder, found at the first read (the pipeline is built after this
+    /// handler): the one that answers there, and the connection guard with its context, told of
+    /// every request answered here.
     private var behind: FastPathHandler?
+    private var connectionGuard: (handler: ConnectionGuardHandler, context: ChannelHandlerContext)?
+    private var foundBehind = false
+    /// Whether a read went past this handler since the last read-complete. When none did, the
+    /// handlers behind have nothing to complete, and the event stops here: passing it through
+    /// all of them was 3.4 % of a 304.
+    private var forwardedRead = false
 
     init(paths: [FastPath], answered: Counter) {
         self.paths = paths
@@ -37,22 +41,39 @@ final class FastPathListener: ChannelInboundHandler, RemovableChannelHandler {
         let buffer = unwrapInboundIn(data)
         guard let head = buffer.withUnsafeReadableBytes({ PlainGetHead($0) }) else {
             // The decoder may now hold part of a request: it keeps the connection.
+            forwardedRead = true
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             return
         }
-        if behind == nil { behind = try? context.pipeline.syncOperations.handler(type: FastPathHandler.self) }
+        if !foundBehind { findBehind(context.pipeline.syncOperations) }
         // A client that does not take its answers gets none from here: the decoder's way holds
         // its reads back instead of queueing answers without bound.
         if context.channel.isWritable, behind?.isIdle == true, let response = FastPath.firstAnswer(paths, head.request) {
             answered.increment()
-            context.fireUserInboundEventTriggered(Answered())
+            if let connectionGuard { connectionGuard.handler.answeredAhead(context: connectionGuard.context) }
             var bytes = context.channel.allocator.buffer(capacity: 256)
             bytes.writeHead(of: response)
             context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
             return
         }
+        forwardedRead = true
         context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard forwardedRead else { return }
+        forwardedRead = false
+        context.fireChannelReadComplete()
+    }
+
+    private func findBehind(_ pipeline: ChannelPipeline.SynchronousOperations) {
+        foundBehind = true
+        behind = try? pipeline.handler(type: FastPathHandler.self)
+        if let context = try? pipeline.context(handlerType: ConnectionGuardHandler.self),
+           let handler = context.handler as? ConnectionGuardHandler {
+            connectionGuard = (handler, context)
+        }
     }
 }
 
@@ -60,16 +81,24 @@ extension ByteBuffer {
     /// A bodiless response's head as HTTP/1.1 writes it (status line, fields, blank line). A
     /// status that may carry a body says it has none, as the HTTP encoder would.
     mutating func writeHead(of response: HTTPResponse) {
-        writeString("HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n")
+        // Piece by piece: an interpolated status line costs a String a response.
+        writeStaticString("HTTP/1.1 ")
+        let code = response.status.code
+        writeInteger(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: code / 100 % 10))
+        writeInteger(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: code / 10 % 10))
+        writeInteger(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: code % 10))
+        writeStaticString(" ")
+        writeString(response.status.reasonPhrase)
+        writeStaticString("\r\n")
         let bodiless = response.status == .noContent || response.status == .notModified
         if !bodiless, response.headerFields[.contentLength] == nil { writeString("Content-Length: 0\r\n") }
         for field in response.headerFields {
             writeString(field.name.rawName)
-            writeString(": ")
+            writeStaticString(": ")
             writeString(field.value)
-            writeString("\r\n")
+            writeStaticString("\r\n")
         }
-        writeString("\r\n")
+        writeStaticString("\r\n")
     }
 }
 

@@ -8,3 +8,17 @@ extension HTTPField.Name {
     // The unwrap cannot fail: "X-Forwarded-Proto" is a literal token, a valid field name.
     public static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }
+
+extension HTTPFields {
+    /// The value of the one field named `name`; nil when there is none, or more than one. For
+    /// fast paths, which decline whatever the route might treat otherwise, and which cannot afford
+    /// the joined string `self[name]` builds (it was 5 % of a 304's cost).
+    public func sole(_ name: HTTPField.Name) -> String? {
+        var found: String?
+        for field in self where field.name == name {
+            guard found == nil else { return nil }
+            found = field.value
+        }
+        return found
+    }
+}

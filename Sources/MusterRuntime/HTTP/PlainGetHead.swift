@@ -16,7 +16,13 @@ public struct PlainGetHead: Sendable {
     /// Larger heads go to the decoder: the apps' polls are a few hundred bytes.
     public static let maxBytes = 8_192
     static let maxFields = 64
-    static let refused: Set<String> = ["content-length", "transfer-encoding", "connection", "upgrade", "expect"]
+    /// Fields that frame a body or change the connection (a switch: hashing each name for a Set cost more).
+    static func refuses(_ canonicalName: String) -> Bool {
+        switch canonicalName {
+        case "content-length", "transfer-encoding", "connection", "upgrade", "expect": true
+        default: false
+        }
+    }
 
     public init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count <= Self.maxBytes, bytes.count >= 18 else { return nil }
@@ -32,7 +38,7 @@ public struct PlainGetHead: Sendable {
                   let raw = reader.token(until: UInt8(ascii: "\r"), allowed: Reader.isValueByte, emptyAllowed: true), reader.skip("\r\n")
             else { return nil }
             guard let fieldName = HTTPField.Name(String(decoding: name, as: UTF8.self)),
-                  !Self.refused.contains(fieldName.canonicalName) else { return nil }
+                  !Self.refuses(fieldName.canonicalName) else { return nil }
             let value = String(decoding: Reader.trimmed(raw), as: UTF8.self)
             if fieldName.canonicalName == "host" {
                 guard host == nil else { return nil } // two Hosts: the decoder's business
