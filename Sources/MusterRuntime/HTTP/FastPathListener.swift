@@ -82,15 +82,17 @@ extension ByteBuffer {
     /// status that may carry a body says it has none, as the HTTP encoder would.
     mutating func writeHead(of response: HTTPResponse) {
         // Piece by piece: an interpolated status line costs a String a response.
+        // `status` is read once: HTTPTypes parses it from the `:status` pseudo field at each read.
+        let status = response.status
         writeStaticString("HTTP/1.1 ")
-        let code = response.status.code
+        let code = status.code
         writeInteger(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: code / 100 % 10))
         writeInteger(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: code / 10 % 10))
         writeInteger(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: code % 10))
         writeStaticString(" ")
-        writeString(response.status.reasonPhrase)
+        writeString(status.reasonPhrase)
         writeStaticString("\r\n")
-        let bodiless = response.status == .noContent || response.status == .notModified
+        let bodiless = status == .noContent || status == .notModified
         if !bodiless, response.headerFields[.contentLength] == nil { writeString("Content-Length: 0\r\n") }
         for field in response.headerFields {
             writeString(field.name.rawName)
