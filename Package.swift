@@ -18,6 +18,13 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ] + (fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : [])
 
+// The programs allocate with jemalloc (Debian's libjemalloc-dev) instead of glibc's malloc: an
+// append allocates on one thread what libnats frees on another, and glibc's arenas paid for that
+// in lock wake-ups (about 15 % of an append's CPU). Measured: appends +13 %, the collector's
+// batches +10 %, the same folds and 304s. Libraries and tests keep the system's malloc; a fuzzing
+// build does too (the sanitizer brings its own).
+let allocator: [LinkerSetting] = fuzzing ? [] : [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
+
 let package = Package(
     name: "muster",
     platforms: [.macOS(.v15)],
@@ -302,7 +309,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: allocator
         ),
         .executableTarget(
             name: "muster",
@@ -322,7 +330,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: allocator
         ),
         // Test support: a real nats-server with JetStream on a free port in a temporary folder, paths in the repository, raw sockets.
         .target(
