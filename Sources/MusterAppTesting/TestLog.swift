@@ -36,7 +36,8 @@ public struct TestLog: Sendable {
         configuration.gazetteerPath = Repository.path("Tests/Fixtures/gazetteer-sample.tsv")
         configure(&configuration)
         let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
-                                            catalog: apps.catalog, metrics: PrometheusCollectorRegistry(), source: "test")
+                                            catalog: apps.catalog, metrics: PrometheusCollectorRegistry(), source: "test",
+                                            keyScopes: apps.keyScopes)
         try await environment.log.bootstrap(patience: .seconds(30))
         return TestLog(server: server, cluster: cluster, connection: connection, environment: environment,
                        dataDirectory: URL(fileURLWithPath: configuration.dataDirectory))

@@ -29,8 +29,12 @@ struct Keys: AsyncParsableCommand {
                 throw ValidationError("--app \(app) is not one of \(KeyApps.all.sorted().joined(separator: ", "))")
             }
             let list = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            for scope in list where !MusterProcess.apps.scopes.contains(scope) {
-                throw ValidationError("unknown scope \(scope); known scopes: \(MusterProcess.apps.scopes.joined(separator: ", "))")
+            // Only what the app declares (its own scopes and the shared services'): a PoP key
+            // cannot moderate OPL, an OFFLEASH key cannot administer the platform.
+            let allowed = MusterProcess.apps.keyScopes.allowed(forKeyOf: app)
+            for scope in list where !allowed.contains(scope) {
+                let known = MusterProcess.apps.scopes.contains(scope) ? "is not one of \(app)'s" : "is unknown"
+                throw ValidationError("scope \(scope) \(known); a \(app) key may carry: \(allowed.sorted().joined(separator: ", "))")
             }
             return list
         }

@@ -38,17 +38,18 @@ struct FastPathListenerTests {
         }
     }
 
-    /// Listener, decoder and encoder, HTTPTypes, the guard if given, the handler behind the
-    /// decoder, the router: the order of a connection's pipeline.
+    /// The gate if given, listener, decoder and encoder, HTTPTypes, the guard if given, the
+    /// handler behind the decoder, the router: the order of a connection's pipeline.
     static func channel(guardedBy count: ConnectionCount? = nil) throws -> (EmbeddedChannel, Router) {
         let channel = EmbeddedChannel()
         let counter = Counter(label: "test")
         let router = Router()
         let pipeline = channel.pipeline.syncOperations
+        if let count { try pipeline.addHandler(ConnectionGate(count: count)) }
         try pipeline.addHandler(FastPathListener(paths: paths, answered: counter))
         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
         try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-        if let count { try pipeline.addHandler(ConnectionGuardHandler(count: count)) }
+        if let count { try pipeline.addHandler(ConnectionGuardHandler(limits: count.limits, closed: count.closed)) }
         try pipeline.addHandlers([FastPathHandler(paths: paths, answered: counter), router])
         return (channel, router)
     }
@@ -111,9 +112,9 @@ struct FastPathListenerTests {
         _ = try channel.finish()
     }
 
-    @Test func theGuardHearsOfEveryAnswerGivenHere() throws {
-        // The first head may take 10 s; after an answer, the next is due at once. A guard that
-        // did not hear of the answer given ahead of it would still wait out the 10 s.
+    @Test func theGateHearsOfEveryAnswerGivenHere() throws {
+        // The first head may take 10 s; after an answer, the next is due at once. A gate that
+        // did not hear of the answer given ahead of the decoder would still wait out the 10 s.
         var limits = ConnectionLimits()
         limits.idleTimeout = .zero
         let closes = Closes()

@@ -10,7 +10,9 @@ public struct AnalyticsApp: MusterApp {
     public let name = "analytics"
     public var events: EventCatalog { .analytics }
     public var projections: [any Projection.Type] { [AnalyticsProjection.self, FunnelProjection.self] }
-    public var scopes: [String] { AnalyticsScopes.all }
+    public var scopes: [String] { [] }
+    /// Every app's events and crashes come through the collector, under that app's key.
+    public var sharedScopes: [String] { AnalyticsScopes.all }
 
     public init() {}
 

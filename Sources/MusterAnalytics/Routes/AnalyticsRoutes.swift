@@ -6,7 +6,7 @@ public import MusterRuntime
 public enum AnalyticsRoutes {
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, rate: RateLimiter,
                            model: AnalyticsReadModel) {
-        let group = routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, scope: AnalyticsScopes.read), RateLimitMiddleware(rate)])
+        let group = routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: AnalyticsScopes.read), RateLimitMiddleware(rate)])
         group.get("/funnel") { request, context in
             let app = try AnalyticsQueries.app(request, try context.requireClient())
             let query = try await AnalyticsQueries.funnelQuery(request, model: model, app: app)

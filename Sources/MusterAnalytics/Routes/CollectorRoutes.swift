@@ -16,14 +16,14 @@ public enum CollectorRoutes {
     public static let maxBytes = 1 << 20
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, collector: Collector) {
-        routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, scope: AnalyticsScopes.writeEvents)])
+        routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: AnalyticsScopes.writeEvents)])
             .post("/events") { request, context in
                 let client = try context.requireClient()
                 let batch = try await decode(WireBatch.self, request)
                 let answer = try await mapped { try await collector.collect(batch, app: client.app, actor: client.id, receivedMillis: now()) }
                 return try JSONResponse.make(.ok, answer)
             }
-        routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, scope: AnalyticsScopes.writeCrashes)])
+        routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: AnalyticsScopes.writeCrashes)])
             .post("/crashes") { request, context in
                 let client = try context.requireClient()
                 let batch = try await decode(WireCrashBatch.self, request)

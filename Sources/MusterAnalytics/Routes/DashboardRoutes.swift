@@ -16,7 +16,7 @@ public enum DashboardRoutes {
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, model: AnalyticsReadModel) {
         @Sendable func viewer(_ request: Request) async -> AuthenticatedClient? {
             guard let key = request.headers[.apiKey] ?? cookie.key(in: request),
-                  let client = try? await keys.authenticate(key), client.scopes.contains(AnalyticsScopes.read) else { return nil }
+                  let client = try? await keys.authenticate(key, app: nil, scope: AnalyticsScopes.read) else { return nil }
             return client
         }
         let signIn = html(DashboardPages.login(message: nil), status: .unauthorized)
@@ -24,7 +24,7 @@ public enum DashboardRoutes {
         routes.post("/dashboards/login") { request, _ in
             let body = try await request.body.collect(upTo: 16 * 1024)
             let key = (try? URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body)))?.key?.trimmingCharacters(in: .whitespaces) ?? ""
-            guard let client = try? await keys.authenticate(key), client.scopes.contains(AnalyticsScopes.read) else {
+            guard (try? await keys.authenticate(key, app: nil, scope: AnalyticsScopes.read)) != nil else {
                 return html(DashboardPages.login(message: "That key is unknown, revoked, or lacks read:analytics."), status: .unauthorized)
             }
             return HTMLResponse.redirect("/dashboards", headers: cookie.signIn(key))

@@ -23,7 +23,7 @@ public struct FieldApp: MusterApp {
             let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self))
             let people = People.shared(in: environment)
             parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self,
-                           PushRequested.self])
+                           FileStored.self, PushRequested.self])
             let uploads = FieldUploads(folder: URL(fileURLWithPath: environment.configuration.dataDirectory).appendingPathComponent("field-uploads"),
                                        blobs: Blobs.shared(in: environment))
             parts.routes.append { routes in

@@ -151,6 +151,40 @@ extension EventCatalog {
         catalog.register(TimeEntryApproved.self)
         catalog.register(ConflictResolved.self)
         catalog.register(CompanyConfigured.self)
+        catalog.register(FileStored.self)
         return catalog
+    }
+}
+
+/// `field.file.stored.v1`: a person of a company finished uploading a photo or receipt. The
+/// company may name the digest in its records from then on; a digest names bytes and grants
+/// nothing, so a record naming a file its company never uploaded is refused, and reading a file
+/// needs both this and a record the reader sees.
+public struct FileStored: EventPayload {
+    public static let eventType = EventType(app: "field", aggregate: "file", event: "stored", major: 1)
+
+    public var digest: String
+    public var orgId: String
+    public var personId: String
+    public var size: Int
+    public var type: String
+
+    public init(digest: String, orgId: String, personId: String, size: Int, type: String) {
+        self.digest = digest
+        self.orgId = orgId
+        self.personId = personId
+        self.size = size
+        self.type = type
+    }
+
+    /// One aggregate per company and file: a second upload of the same bytes is the same fact.
+    public var aggregateID: String { digest }
+
+    public func validate() throws {
+        try Validate.prefixed(digest, "", .lowerHex, count: 64, field: "/digest", "a SHA-256 in 64 lowercase hex digits")
+        try Validate.uuid(orgId, field: "/orgId")
+        try Validate.uuid(personId, field: "/personId")
+        guard (1...(64 << 20)).contains(size) else { throw EventValidationError(field: "/size", "must be 1 byte to 64 MiB") }
+        try Validate.length(type, 1...100, field: "/type")
     }
 }

@@ -40,7 +40,7 @@ public struct FieldLive: Sendable {
     public var route: WebSocketRoute {
         WebSocketRoute(path: Self.path) { request in
             guard let token = People.bearerToken(request.headerFields[.authorization]),
-                  let claims = try? await people.validate(token), claims.app == FieldRoutes.policy.app, FieldRoles.all.contains(claims.role),
+                  let claims = try? await people.validate(token, app: FieldRoutes.policy.app), FieldRoles.all.contains(claims.role),
                   let since = Self.since(request.path ?? "") else { return nil } // the router's route answers why
             let person = FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)
             return { inbound, outbound, _ in
@@ -91,7 +91,7 @@ public struct FieldLive: Sendable {
     /// of what checks it (the socket is then left to the next check).
     func holds(_ token: String) async -> Bool {
         do {
-            _ = try await people.validate(token)
+            _ = try await people.validate(token, app: FieldRoutes.policy.app)
             return true
         } catch let error as AccountError where error.code == .invalidToken {
             return false

@@ -5,7 +5,7 @@ public import MusterLog
 /// Kept in memory with a snapshot: a company's shifts are thousands of records, not millions.
 public enum FieldProjection: Projection {
     public static let name = "field"
-    public static let version = 2 // 2: the digest index (`files`)
+    public static let version = 3 // 2: the digest index (`files`); 3: each company's uploaded files (`storedFiles`)
     public static let filterSubjects = ["events.field.>"]
     public static let initialState = FieldBook()
 
@@ -17,6 +17,7 @@ public enum FieldProjection: Projection {
         case let approved as TimeEntryApproved: state.apply(approved, sequence: event.sequence)
         case let resolved as ConflictResolved: state.apply(resolved, sequence: event.sequence)
         case let configured as CompanyConfigured: state.apply(configured)
+        case let stored as FileStored: state.storedFiles[stored.orgId, default: []].insert(stored.digest)
         default: return
         }
         state.forgetOld(now: time)

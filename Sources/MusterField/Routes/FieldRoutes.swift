@@ -27,7 +27,7 @@ public enum FieldRoutes {
         routes.post("/api/field/auth/login") { request, context in
             let body = try await RequestJSON.decode(LoginRequest.self, from: request, maxBody: maxSmallBody)
             let signedIn = try await people.login(orgSlug: body.org, email: body.email, password: body.password,
-                                                  address: People.clientAddress(request, context), policy: policy)
+                                                  address: people.clientAddress(request, context), policy: policy)
             guard FieldRoles.all.contains(signedIn.account.role) else { throw FieldError(.forbidden, "that account is not a worker's or a manager's") }
             return try JSONResponse.make(.ok, answer(signedIn))
         }
@@ -118,8 +118,8 @@ public enum FieldRoutes {
 
     /// The signed-in worker or manager of a field company (401 without a valid token, 403 for another app's account).
     static func person(_ request: Request, _ people: People) async throws -> FieldPerson {
-        let claims = try await people.validate(request)
-        guard claims.app == policy.app, FieldRoles.all.contains(claims.role) else {
+        let claims = try await people.validate(request, app: policy.app)
+        guard FieldRoles.all.contains(claims.role) else {
             throw FieldError(.forbidden, "this token is not a field worker's or manager's")
         }
         return FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)

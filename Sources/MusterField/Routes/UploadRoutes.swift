@@ -44,7 +44,7 @@ public enum UploadRoutes {
             let announced = try number(request.headers[.uploadLength], "Upload-Length")
             let length = try announced ?? (isComplete(request) ? number(request.headers[.contentLength], "Content-Length") : nil)
             let token = try await uploads.create(for: person, type: type, length: length, token: request.headers[.musterUploadToken])
-            return try await receive(request, into: token, at: 0, person: person, uploads: uploads, created: true)
+            return try await receive(request, into: token, at: 0, person: person, uploads: uploads, sync: sync, created: true)
         }
         routes.on(.head, "/api/field/uploads/{token}") { request, context in
             let person = try await FieldRoutes.person(request, people)
@@ -58,7 +58,7 @@ public enum UploadRoutes {
             guard let offset = try number(request.headers[.uploadOffset], "Upload-Offset") else {
                 throw FieldError(.invalidField("Upload-Offset"), "an append says where it starts: Upload-Offset")
             }
-            return try await receive(request, into: try context.parameters.require("token"), at: offset, person: person, uploads: uploads, created: false)
+            return try await receive(request, into: try context.parameters.require("token"), at: offset, person: person, uploads: uploads, sync: sync, created: false)
         }
         routes.delete("/api/field/uploads/{token}") { request, context in
             let person = try await FieldRoutes.person(request, people)
@@ -97,7 +97,7 @@ public enum UploadRoutes {
     /// Appends the request's body to the upload, in writes of `writeSize`; what arrived before a
     /// broken connection stays (the device asks for the offset and goes on from there).
     static func receive(_ request: Request, into token: String, at start: Int, person: FieldPerson, uploads: FieldUploads,
-                        created: Bool) async throws -> Response {
+                        sync: FieldSync, created: Bool) async throws -> Response {
         var (offset, pending) = (start, [UInt8]())
         do {
             for try await chunk in request.body {
@@ -118,6 +118,7 @@ public enum UploadRoutes {
         if created { headers[.location] = "/api/field/uploads/\(token)" }
         guard isComplete(request) else { return Response(status: created ? .created : .noContent, headers: headers) }
         let info = try await uploads.complete(token, for: person)
+        try await sync.stored(info.digest, size: info.size, type: info.type, by: person)
         return try JSONResponse.make(created ? .created : .ok, StoredUpload(digest: info.digest, size: info.size, type: info.type), headers: headers)
     }
 

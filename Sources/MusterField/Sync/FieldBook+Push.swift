@@ -13,6 +13,12 @@ extension FieldBook {
 
     private mutating func decide(_ mutation: FieldMutation, from pushed: MutationsPushed, sequence: UInt64) -> Outcome {
         guard let at = Timestamp.millis(mutation.changedAt) else { return .refused("changedAt must be an RFC 3339 UTC timestamp") }
+        // A digest is content addressing, not permission: only files uploaded in the company.
+        for name in ["digest", "receipt"] {
+            if let digest = mutation.fields[name]?.string, storedFiles[pushed.orgId]?.contains(digest) != true {
+                return .refused("\(name) names no file uploaded in your company: upload it first")
+            }
+        }
         let stamp = Stamp(at: at, device: pushed.deviceId)
         let manager = pushed.role == FieldRoles.manager
         if mutation.entity.managersOnly && !manager { return .refused("only managers change \(mutation.entity.rawValue)s") }

@@ -115,6 +115,8 @@ public struct FieldBook: Codable, Sendable, Equatable {
     public var companies: [String: Company] = [:]
     /// A photo's or receipt's digest → the records that name it: who may read the stored file.
     public var files: [String: Set<String>] = [:]
+    /// Company → the digests uploaded within it (`FileStored`): the only files its records may name.
+    public var storedFiles: [String: Set<String>] = [:]
     /// `personId:deviceId:mutationId` → what became of it (a device id is the client's word, so
     /// one person's cannot answer for another's).
     var outcomes: [String: KeptOutcome] = [:]

@@ -79,7 +79,8 @@ extension FieldSync {
     /// Whether `person` sees a record that names the photo or receipt `digest`.
     public func canRead(_ digest: String, _ person: FieldPerson) async -> Bool {
         await runner.read { book in
-            (book.files[digest] ?? []).contains { id in
+            guard book.storedFiles[person.orgId]?.contains(digest) == true else { return false }
+            return (book.files[digest] ?? []).contains { id in
                 guard let record = book.records[id], !record.deleted else { return false }
                 return book.sees(record, personId: person.personId, orgId: person.orgId, role: person.role)
             }

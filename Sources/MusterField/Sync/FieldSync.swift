@@ -133,6 +133,12 @@ public struct FieldSync: Sendable {
         }
     }
 
+    /// Records that `person` uploaded the file within their company, and waits until the fold has
+    /// it, so the record the device pushes next may name it.
+    public func stored(_ digest: String, size: Int, type: String, by person: FieldPerson) async throws {
+        try await decide(FileStored(digest: digest, orgId: person.orgId, personId: person.personId, size: size, type: type), by: person)
+    }
+
     /// Appends a manager's decision and waits until the fold has it.
     func decide(_ payload: some EventPayload, by person: FieldPerson) async throws {
         let result = try await log.append(payload, options: AppendOptions(actor: "person:\(person.personId)"))

@@ -8,7 +8,8 @@ public import MusterRuntime
 /// data is sealed with it), so all of them are served where people are: the ingest role. Its
 /// analytics come through the collector like every app's.
 public struct OFFLEASHApp: MusterApp {
-    public let name = "offleash"
+    public static let appName = "offleash"
+    public let name = appName
     public var events: EventCatalog { .offleash }
     public var projections: [any Projection.Type] { [OFFLEASHProjection.self] }
     public var scopes: [String] { [] }
@@ -22,7 +23,8 @@ public struct OFFLEASHApp: MusterApp {
         case .ingest:
             let people = People.shared(in: environment)
             // The app never refreshes: its token lives as long as the old server's (24 h).
-            let policy = People.TokenPolicy(app: name, accessLifetime: environment.configuration.offleashTokenLifetime)
+            let policy = People.TokenPolicy(app: name, accessLifetime: environment.configuration.offleashTokenLifetime,
+                                           selfRegistration: true)
             let walks = Walks(log: environment.log, runner: environment.projections.runner(OFFLEASHProjection.self), people: people)
             parts.appends([AccountRegistered.self, AccountReleased.self, PersonForgotten.self,
                            SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])

@@ -25,7 +25,7 @@ public enum AuthRoutes {
         routes.post("/auth/login") { request, context in
             let body = try await RequestJSON.decode(LoginRequest.self, from: request, maxBody: maxBody)
             let signedIn = try await people.login(orgSlug: body.orgSlug ?? OFFLEASHApp.defaultOrg, email: body.email,
-                                                  password: body.password, address: People.clientAddress(request, context),
+                                                  password: body.password, address: people.clientAddress(request, context),
                                                   policy: policy)
             return try JSONResponse.make(.ok, SignedInBody(signedIn))
         }
@@ -33,7 +33,7 @@ public enum AuthRoutes {
         let answers = ValidateAnswers()
         routes.get("/auth/validate") { request, _ in
             guard let token = People.bearerToken(request.headers[.authorization]) else { throw AccountError(.invalidToken, "missing bearer token") }
-            let (claims, checkpoint) = try await people.validateAtCheckpoint(token)
+            let (claims, checkpoint) = try await people.validateAtCheckpoint(token, app: OFFLEASHApp.appName)
             if let bytes = answers.answer(token, at: checkpoint) { return ValidateAnswers.response(bytes) }
             let account = try await people.rememberedAccount(claims)
             let bytes = ByteBuffer(bytes: try JSONResponse.encoder.encode(ValidateBody(expiresAt: ContractDates.string(claims.expiresAt),
@@ -49,17 +49,17 @@ public enum AuthRoutes {
         }
 
         routes.post("/auth/logout") { request, _ in
-            try await people.logout(try await people.validate(request))
+            try await people.logout(try await people.validate(request, app: OFFLEASHApp.appName))
             return Response(status: .noContent)
         }
 
         routes.get("/users/me") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             return try JSONResponse.make(.ok, UserBody(try await people.account(claims)))
         }
 
         routes.delete("/users/me") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(ForgetRequest.self, from: request, maxBody: maxBody)
             try await people.forgetSelf(claims, password: body.password)
             return Response(status: .noContent)

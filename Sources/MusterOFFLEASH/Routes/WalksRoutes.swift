@@ -15,57 +15,57 @@ public enum WalksRoutes {
         let people = walks.people
 
         routes.get("/services") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let active = request.uri.queryParameters.get("active")
             guard active == nil || active == "true" || active == "false" else { throw APIError(.badRequest, "active must be true or false") }
             let services = await walks.services(claims, activeOnly: active == "true")
             return try taggedJSON(request, services.map(ServiceBody.init))
         }
         routes.post("/services") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(ServiceRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let service = try await walks.defineService(claims, serviceId: nil, fields(body))
             return try JSONResponse.make(.created, ServiceBody(service))
         }
         routes.put("/services/{id}") { request, context in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(ServiceRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let service = try await walks.defineService(claims, serviceId: try context.parameters.require("id"), fields(body))
             return try JSONResponse.make(.ok, ServiceBody(service))
         }
 
         routes.get("/locations") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             return try JSONResponse.make(.ok, try await walks.locations(claims).map(LocationBody.init))
         }
         routes.post("/locations") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(LocationRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let view = try await walks.saveLocation(claims, locationId: nil, body.details, isDefault: body.isDefault)
             return try JSONResponse.make(.created, LocationBody(view))
         }
         routes.put("/locations/{id}") { request, context in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(LocationRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let view = try await walks.saveLocation(claims, locationId: try context.parameters.require("id"), body.details, isDefault: body.isDefault)
             return try JSONResponse.make(.ok, LocationBody(view))
         }
         routes.delete("/locations/{id}") { request, context in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             try await walks.removeLocation(claims, locationId: try context.parameters.require("id"))
             return Response(status: .noContent)
         }
         routes.put("/locations/{id}/default") { request, context in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             return try JSONResponse.make(.ok, LocationBody(try await walks.makeDefault(claims, locationId: try context.parameters.require("id"))))
         }
 
         routes.get("/walkers") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             return try JSONResponse.make(.ok, try await walks.walkerList(claims).map { WalkerBody(id: $0.id, firstName: $0.firstName, lastName: $0.lastName) })
         }
         routes.put("/walkers/{id}/roster") { request, context in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(RosterRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let shifts = try body.shifts.enumerated().map { index, shift in
                 guard let start = minutes(shift.start), let end = minutes(shift.end) else {
@@ -78,7 +78,7 @@ public enum WalksRoutes {
         }
 
         routes.get("/availability/slots") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let query = request.uri.queryParameters
             guard let serviceId = query.get("service_id"), let locationId = query.get("location_id"), let date = query.get("date") else {
                 throw APIError(.badRequest, "service_id, location_id and date (YYYY-MM-DD) are required")
@@ -91,7 +91,7 @@ public enum WalksRoutes {
         }
 
         routes.post("/bookings") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(BookingRequestBody.self, from: request, maxBody: maxBody, allowNulls: true)
             guard let start = ContractDates.parse(body.startTime) else {
                 throw APIError(.unprocessableContent, "start_time must be an ISO-8601 date-time")
@@ -104,22 +104,22 @@ public enum WalksRoutes {
             return try JSONResponse.make(.created, BookingBody(booking, listed: false))
         }
         routes.get("/bookings/customer") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             return try JSONResponse.make(.ok, try await walks.bookings(claims, asWalker: false).map { BookingBody($0, listed: true) })
         }
         routes.get("/bookings/walker") { request, _ in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             return try JSONResponse.make(.ok, try await walks.bookings(claims, asWalker: true).map { BookingBody($0, listed: true) })
         }
         for (action, change) in [("confirm", "confirmed"), ("cancel", "cancelled"), ("complete", "completed")] {
             routes.post("/bookings/{id}/\(action)") { request, context in
-                let claims = try await people.validate(request)
+                let claims = try await people.validate(request, app: OFFLEASHApp.appName)
                 let view = try await walks.change(claims, bookingId: try context.parameters.require("id"), to: change)
                 return try JSONResponse.make(.ok, BookingBody(view, listed: false))
             }
         }
         routes.post("/bookings/{id}/reschedule") { request, context in
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(RescheduleBody.self, from: request, maxBody: maxBody, allowNulls: true)
             guard let start = ContractDates.parse(body.startTime) else {
                 throw APIError(.unprocessableContent, "start_time must be an ISO-8601 date-time")

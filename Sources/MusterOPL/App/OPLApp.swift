@@ -30,7 +30,7 @@ public struct OPLApp: MusterApp {
             parts.appends([ActionGeocoded.self])
             parts.services += [GazetteerLoader(geocoder: geocoder, logger: environment.logger),
                                GeocodeEnrichment.processor(geocoder: geocoder, log: environment.log, logger: environment.logger)]
-            parts.routes.append { GeocodeRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, scope: OPLScopes.readMobile), rate: rate, geocoder: geocoder) }
+            parts.routes.append { GeocodeRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: OPLScopes.readMobile), rate: rate, geocoder: geocoder) }
             parts.endpoints += GeocodeEndpoints.make(geocoder: geocoder)
         case .moderation:
             let opl = OPLParts.shared(in: environment)
@@ -50,7 +50,7 @@ public struct OPLApp: MusterApp {
             let (opl, keys) = (OPLParts.shared(in: environment), keys)
             parts.fastPaths.append(MobileReadRoutes.fastPath(keys: keys, rate: opl.readRate, model: opl.model))
             parts.routes.append {
-                MobileReadRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, scope: OPLScopes.readMobile), rate: opl.readRate, model: opl.model)
+                MobileReadRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: OPLScopes.readMobile), rate: opl.readRate, model: opl.model)
             }
         case .notifier:
             parts.appends([PushRequested.self])

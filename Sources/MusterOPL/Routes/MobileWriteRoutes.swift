@@ -18,7 +18,7 @@ public enum MobileWriteRoutes {
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
                            rate: RateLimiter, opl: ProjectionRunner<OPLProjection>, log: EventLog) {
         func group(_ path: String, _ scope: String) -> Routes<RouterGroup<MusterRequestContext>> {
-            routes.group(path, middleware: [APIKeyMiddleware(keys: keys, scope: scope), RateLimitMiddleware(rate)])
+            routes.group(path, middleware: [APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: scope), RateLimitMiddleware(rate)])
         }
         let strike = group("/api/mobile", OPLScopes.submitStrike)
         strike.post("/submit-strike") { request, context in

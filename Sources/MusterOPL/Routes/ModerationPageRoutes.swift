@@ -45,7 +45,7 @@ public enum ModerationPageRoutes {
         @Sendable func moderator(_ request: Request) async -> AuthenticatedClient? {
             guard let value = cookie.key(in: request) else { return nil }
             if isToken(value) {
-                guard let claims = try? await people.validate(value), claims.role == "moderator", claims.app == "opl" else { return nil }
+                guard let claims = try? await people.validate(value, app: policy.app), claims.role == "moderator" else { return nil }
                 return AuthenticatedClient(id: "person:\(claims.personId)", app: "opl", scopes: [OPLScopes.moderate])
             }
             guard let client = try? await authenticator.authenticate(value), client.scopes.contains(OPLScopes.moderate) else { return nil }
@@ -64,7 +64,7 @@ public enum ModerationPageRoutes {
                 let signedIn: People.SignedIn
                 do {
                     signedIn = try await people.login(orgSlug: f.org.flatMap { $0.isEmpty ? nil : $0 } ?? "opl", email: email, password: f.password ?? "",
-                                                      address: People.clientAddress(request, context), policy: policy)
+                                                      address: people.clientAddress(request, context), policy: policy)
                 } catch let error as AccountError {
                     return signIn(error.code == .wrongCredentials ? "Wrong email or password." : error.message)
                 }
@@ -81,7 +81,7 @@ public enum ModerationPageRoutes {
         }
         routes.post("/moderation/logout") { request, _ in
             // Signing out of an account ends its session, not only the cookie.
-            if let value = cookie.key(in: request), isToken(value), let claims = try? await people.validate(value) {
+            if let value = cookie.key(in: request), isToken(value), let claims = try? await people.validate(value, app: policy.app) {
                 try? await people.logout(claims)
             }
             return redirect("/moderation", headers: cookie.signOut)

@@ -16,7 +16,7 @@ public enum ModerationRoutes {
     }
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, desk: ModerationDesk) {
-        let api = routes.group("/api/moderation", middleware: [APIKeyMiddleware(keys: keys, scope: OPLScopes.moderate)])
+        let api = routes.group("/api/moderation", middleware: [APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: OPLScopes.moderate)])
         api.get("/queue") { request, _ in
             let filter = try queueFilter(QueryParameters(request))
             return JSONResponseBody(await desk.runner.read { ModerationQueue(state: $0, filter: filter) })

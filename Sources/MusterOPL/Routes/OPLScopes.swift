@@ -1,5 +1,7 @@
 /// The API-key scopes OPL routes ask for.
 public enum OPLScopes {
+    /// The app OPL's keys and tokens are for.
+    public static let app = "opl"
     public static let readMobile = "read:mobile"
     public static let submitStrike = "write:submit-strike"
     public static let gpsSnapshot = "write:gps-snapshot"

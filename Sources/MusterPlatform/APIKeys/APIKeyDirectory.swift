@@ -12,7 +12,13 @@ public final class APIKeyDirectory: Sendable {
     private let known = Mutex<(checkpoint: UInt64, clients: [String: AuthenticatedClient])>((0, [:]))
     static let limit = 10_000
 
-    public init(runner: ProjectionRunner<KeysProjection>) { self.runner = runner }
+    /// What a key of each app may carry: a stored key's scopes are narrowed to it.
+    let scopes: KeyScopes
+
+    public init(runner: ProjectionRunner<KeysProjection>, scopes: KeyScopes) {
+        self.runner = runner
+        self.scopes = scopes
+    }
 
     /// The client of a key already seen at the keys projection's current checkpoint; never waits.
     public func rememberedClient(_ presented: String) -> AuthenticatedClient? {
@@ -39,7 +45,7 @@ public final class APIKeyDirectory: Sendable {
             throw KeyError(.refused, "unknown API key")
         }
         guard key.revokedAt == nil else { throw KeyError(.refused, "API key has been revoked") }
-        let client = AuthenticatedClient(id: key.keyId, app: key.app, scopes: Set(key.scopes))
+        let client = AuthenticatedClient(id: key.keyId, app: key.app, scopes: Set(key.scopes).intersection(scopes.allowed(forKeyOf: key.app)))
         known.withLock { known in
             // Remember only what was read at the checkpoint the cache stands for.
             if known.checkpoint != checkpoint || known.clients.count >= Self.limit { known = (checkpoint, [:]) }

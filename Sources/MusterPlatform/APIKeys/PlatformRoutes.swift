@@ -37,7 +37,7 @@ public enum PlatformRoutes {
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
                            environment: MusterEnvironment) {
-        let anyKey = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, scope: nil)])
+        let anyKey = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: nil)])
         anyKey.get("/whoami") { _, context in
             let client = try context.requireClient()
             return WhoAmI(keyId: client.id, app: client.app, scopes: client.scopes.sorted())
@@ -49,7 +49,7 @@ public enum PlatformRoutes {
             return ScopeCheck(keyId: client.id, scope: scope, granted: true)
         }
 
-        let admin = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, scope: adminScope)])
+        let admin = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, app: "platform", scope: adminScope)])
         admin.get("/keys") { _, _ in
             let entries = await keys.runner.read { state in
                 state.keys.values.sorted { $0.sequence < $1.sequence }.map {

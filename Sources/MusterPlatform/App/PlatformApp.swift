@@ -10,7 +10,10 @@ public struct PlatformApp: MusterApp {
     public let name = "platform"
     public var events: EventCatalog { .platform }
     public var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self, DevicesProjection.self] }
-    public var scopes: [String] { [PlatformRoutes.adminScope, DeviceRoutes.registerScope] }
+    /// Operators' keys (`platform_…`) only.
+    public var scopes: [String] { [PlatformRoutes.adminScope] }
+    /// Every app registers its own installations.
+    public var sharedScopes: [String] { [DeviceRoutes.registerScope] }
 
     public init() {}
 
@@ -38,6 +41,6 @@ public struct PlatformApp: MusterApp {
 extension APIKeyDirectory {
     /// The process's key directory over its keys fold; every route that takes a key uses it.
     public static func shared(in environment: MusterEnvironment) -> APIKeyDirectory {
-        environment.shared { APIKeyDirectory(runner: environment.projections.runner(KeysProjection.self)) }
+        environment.shared { APIKeyDirectory(runner: environment.projections.runner(KeysProjection.self), scopes: environment.keyScopes) }
     }
 }

@@ -16,9 +16,12 @@ public struct DeviceRegistered: EventPayload {
     public var settings: DeviceSettings
     /// The signed-in person, when the registration came with their token.
     public var personId: String?
+    /// SHA-256 (lowercase hex) of the installation's secret (`DeviceSecret`); absent on devices
+    /// registered before installations had secrets (only their person can reach those).
+    public var secretHash: String?
 
     public init(deviceId: String, app: String, platform: String, token: String, bundleId: String, environment: String?,
-                settings: DeviceSettings, personId: String?) {
+                settings: DeviceSettings, personId: String?, secretHash: String? = nil) {
         self.deviceId = deviceId
         self.app = app
         self.platform = platform
@@ -27,12 +30,14 @@ public struct DeviceRegistered: EventPayload {
         self.environment = environment
         self.settings = settings
         self.personId = personId
+        self.secretHash = secretHash
     }
 
     public var aggregateID: String { deviceId }
 
     public func validate() throws {
         try DeviceRules.validateID(deviceId)
+        if let secretHash { try Validate.prefixed(secretHash, "", .lowerHex, count: 64, field: "/secretHash", "64 lowercase hex digits") }
         try Validate.oneOf(app, DeviceRules.apps, field: "/app")
         try Validate.oneOf(platform, DeviceRules.platforms, field: "/platform")
         try DeviceRules.validateToken(token, platform: platform)

@@ -12,17 +12,42 @@ public enum DeviceErrorCode: Sendable, Hashable {
     case unknownDevice
 }
 
-/// Who is registering or changing a device: an app (its key) and, when signed in, a person.
+/// Who is registering or changing a device: an app (its key or a person's token of it), the
+/// person when signed in, and the installation's own proof when it sends one: the device id
+/// (`X-Device-Id`, or the path's) with the secret it was given at registration (`X-Device-Secret`).
+/// A push token is an address, never a credential; the device id alone opens nothing.
 public struct DeviceCaller: Sendable, Equatable {
     public var app: String
     public var personId: String?
+    public var org: String?
+    public var role: String?
+    /// The device the installation says it is, and its secret.
+    public var deviceId: String?
+    public var secret: String?
     /// For the log's `actor`: the key id or `person:<id>`.
     public var actor: String
 
-    public init(app: String, personId: String?, actor: String) {
+    public init(app: String, personId: String?, actor: String, org: String? = nil, role: String? = nil,
+                deviceId: String? = nil, secret: String? = nil) {
         self.app = app
         self.personId = personId
+        self.org = org
+        self.role = role
+        self.deviceId = deviceId
+        self.secret = secret
         self.actor = actor
+    }
+
+    /// What this caller proved about `device`: the person of its token, and the device itself
+    /// when the secret it sent is that device's.
+    func principals(for device: DevicesProjection.Device) -> [Principal] {
+        var proved: [Principal] = []
+        if let personId { proved.append(.person(app: app, org: org ?? "", personId: personId, role: role ?? "")) }
+        if let secret, deviceId.map({ $0 == device.deviceId }) ?? true, let stored = device.secretHash,
+           DeviceSecret.matches(secret, stored) {
+            proved.append(.device(app: app, deviceId: device.deviceId))
+        }
+        return proved
     }
 }
 
@@ -66,29 +91,58 @@ public struct Devices: Sendable {
         self.people = people
     }
 
-    /// Registers the installation, or re-registers it (a new token, new settings, a sign-in).
-    /// Answers the device and whether anything changed; an identical registration appends nothing.
-    public func register(_ registration: DeviceRegistration, by caller: DeviceCaller,
-                         idempotencyKey: String? = nil) async throws -> (device: DevicesProjection.Device, changed: Bool) {
-        var registration = registration
-        try Self.normalise(&registration)
-        let deviceId = try await id(for: registration, app: caller.app)
-        let event = DeviceRegistered(deviceId: deviceId, app: caller.app, platform: registration.platform, token: registration.token,
-                                     bundleId: registration.bundleId, environment: registration.environment,
-                                     settings: registration.settings, personId: caller.personId)
-        if let current = await runner.read({ $0.devices[deviceId] }), current.isActive, Self.same(current, event) {
-            return (current, false)
-        }
-        try await append(event, caller: caller, idempotencyKey: idempotencyKey)
-        return (try await device(deviceId, for: caller), true)
+    /// What a registration answers: the device, whether anything changed, and for a new
+    /// installation its secret (shown once; only its hash is kept).
+    public struct Registered: Sendable {
+        public var device: DevicesProjection.Device
+        public var changed: Bool
+        public var secret: String?
     }
 
-    /// The device, if this caller may see it: the same app, and the same person when it has one.
+    /// Registers an installation, or re-registers one the caller owns (a new token, new settings,
+    /// a sign-in): with `caller.deviceId` the caller must prove the device is theirs (its secret,
+    /// or the token of the person it is linked to), else it is unknown (404). Without it, a new
+    /// device with a secret of its own; its push token moves to it from any device that held it.
+    /// An identical re-registration appends nothing.
+    public func register(_ registration: DeviceRegistration, by caller: DeviceCaller,
+                         idempotencyKey: String? = nil) async throws -> Registered {
+        var registration = registration
+        try Self.normalise(&registration)
+        if let claimed = caller.deviceId {
+            let current = try await device(claimed, for: caller)
+            let event = DeviceRegistered(deviceId: claimed, app: caller.app, platform: registration.platform, token: registration.token,
+                                         bundleId: registration.bundleId, environment: registration.environment,
+                                         settings: registration.settings, personId: caller.personId ?? current.personId,
+                                         secretHash: current.secretHash)
+            if current.isActive, Self.same(current, event) { return Registered(device: current, changed: false) }
+            try await append(event, caller: caller, idempotencyKey: idempotencyKey)
+            return Registered(device: try await device(claimed, for: caller), changed: true)
+        }
+        guard registration.previousToken == nil else {
+            throw DeviceError(.unknownDevice, "previousToken rotates a device only with its X-Device-Id and X-Device-Secret")
+        }
+        // A retry with the same Idempotency-Key (and token) names the same device and secret, so
+        // it appends nothing new and answers what the first answer said; without one, fresh ones.
+        let (deviceId, secret) = try await newIdentity(app: caller.app, token: registration.token, idempotencyKey: idempotencyKey)
+        var caller = caller
+        (caller.deviceId, caller.secret) = (deviceId, secret)
+        if let current = await runner.read({ $0.devices[deviceId] }) {
+            return Registered(device: try await device(current.deviceId, for: caller), changed: false, secret: secret)
+        }
+        let event = DeviceRegistered(deviceId: deviceId, app: caller.app, platform: registration.platform, token: registration.token,
+                                     bundleId: registration.bundleId, environment: registration.environment,
+                                     settings: registration.settings, personId: caller.personId, secretHash: DeviceSecret.hash(secret))
+        try await append(event, caller: caller, idempotencyKey: idempotencyKey)
+        return Registered(device: try await device(deviceId, for: caller), changed: true, secret: secret)
+    }
+
+    /// The device, if this caller owns it (`Access`): a device linked to a person is that
+    /// person's alone; one that is not is the installation's, proven by its secret. Anything
+    /// else, another app's included, is unknown (404).
     public func device(_ deviceId: String, for caller: DeviceCaller) async throws -> DevicesProjection.Device {
-        guard (try? DeviceRules.validateID(deviceId)) != nil,
-              let device = await runner.read({ $0.devices[deviceId] }), device.app == caller.app,
-              device.personId == nil || caller.personId == nil || device.personId == caller.personId else {
-            throw DeviceError(.unknownDevice, "no device \(deviceId.prefix(40)) for this app")
+        guard (try? DeviceRules.validateID(deviceId)) != nil, let device = await runner.read({ $0.devices[deviceId] }),
+              Access.permits(caller.principals(for: device), device.owner) else {
+            throw DeviceError(.unknownDevice, "no device \(deviceId.prefix(40)) of yours")
         }
         return device
     }
@@ -112,22 +166,13 @@ public struct Devices: Sendable {
 
     // MARK: Plumbing
 
-    func id(for registration: DeviceRegistration, app: String) async throws -> String {
-        if let installation = registration.installationId {
-            return try await derivedID(app: app, "installation", installation)
-        }
-        if let previous = registration.previousToken,
-           let holder = await runner.read({ state in state.byToken[previous].flatMap { state.devices[$0] } }), holder.app == app {
-            return holder.deviceId
-        }
-        if let holder = await runner.read({ state in state.byToken[registration.token].flatMap { state.devices[$0] } }), holder.app == app {
-            return holder.deviceId
-        }
-        return try await derivedID(app: app, "token", registration.token)
-    }
-
-    func derivedID(app: String, _ kind: String, _ value: String) async throws -> String {
-        "dev_" + (try await people.keyedHash("device\n\(app)\n\(kind)\n\(value)")).prefix(32)
+    /// A new device's id and secret: random, or with an idempotency key derived from it and the
+    /// token under the server's lookup secret (only a caller that knows both gets them again).
+    func newIdentity(app: String, token: String, idempotencyKey: String?) async throws -> (id: String, secret: String) {
+        guard let idempotencyKey else { return ("dev_" + DeviceSecret.randomHex(16), DeviceSecret.generate()) }
+        let seed = "device\n\(app)\n\(token)\n\(idempotencyKey)"
+        let id = "dev_" + (try await people.keyedHash("id\n" + seed)).prefix(32)
+        return (id, DeviceSecret.prefix + (try await people.keyedHash("secret\n" + seed)))
     }
 
     func append(_ event: some EventPayload, caller: DeviceCaller, idempotencyKey: String?) async throws {
@@ -144,6 +189,7 @@ public struct Devices: Sendable {
     static func same(_ device: DevicesProjection.Device, _ event: DeviceRegistered) -> Bool {
         device.token == event.token && device.bundleId == event.bundleId && device.environment == event.environment
             && device.settings == event.settings && device.personId == event.personId && device.platform == event.platform
+            && device.secretHash == event.secretHash
     }
 
     /// APNs tokens in lowercase (the same token in any case is one device); iOS defaults to production.

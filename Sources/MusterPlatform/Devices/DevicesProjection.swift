@@ -16,8 +16,12 @@ public enum DevicesProjection: Projection {
         public var registeredAt: String
         /// Set when the provider refused the token for good; a later registration clears it.
         public var invalidated: Invalidation?
+        /// SHA-256 of the installation's secret (`DeviceSecret`); nil for devices from before.
+        public var secretHash: String?
 
         public var isActive: Bool { invalidated == nil }
+        /// Who owns it (`Access`): its person once linked, else the installation itself.
+        public var owner: ResourceOwner { ResourceOwner(app: app, personId: personId, deviceId: deviceId) }
     }
 
     public struct Invalidation: Codable, Sendable, Equatable {
@@ -32,7 +36,9 @@ public enum DevicesProjection: Projection {
     }
 
     public static let name = "devices"
-    public static let version = 1
+    /// 2: a token that moves to another device leaves the old one replaced, not removed (the
+    /// installation keeps its id and secret, and can take the token back).
+    public static let version = 2
     public static let filterSubjects = ["events.platform.device.>", "events.platform.person.>"]
     public static let initialState = State()
 
@@ -65,14 +71,15 @@ public enum DevicesProjection: Projection {
         if let previous = state.devices[registered.deviceId], previous.token != registered.token {
             state.byToken[previous.token] = nil
         }
-        // A token moves with its installation: an older device that held it gives it up.
+        // A token routes to one installation: the newest registration of it. An older device
+        // that held it gives it up (nothing is sent to it) but stays, with its owner's data.
         if let holder = state.byToken[registered.token], holder != registered.deviceId {
-            state.devices[holder] = nil
+            state.devices[holder]?.invalidated = Invalidation(reason: "replaced", at: time)
         }
         state.devices[registered.deviceId] = Device(
             deviceId: registered.deviceId, app: registered.app, platform: registered.platform, token: registered.token,
             bundleId: registered.bundleId, environment: registered.environment, settings: registered.settings,
-            personId: registered.personId, registeredAt: time, invalidated: nil)
+            personId: registered.personId, registeredAt: time, invalidated: nil, secretHash: registered.secretHash)
         state.byToken[registered.token] = registered.deviceId
     }
 

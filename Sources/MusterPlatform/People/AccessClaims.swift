@@ -10,6 +10,10 @@ public struct AccessClaims: JWTPayload, Equatable {
     public var org: String
     public var role: String
     public var app: String
+    /// The app again, as the standard audience claim: a token is for one app's routes only.
+    /// Optional so tokens signed before it was added (they live at most a day) still decode;
+    /// validation then compares `app` alone.
+    public var aud: AudienceClaim?
     /// The stream sequence of the session event behind this token: a reader whose fold has not
     /// reached it yet waits for it rather than calling the token unknown.
     public var seq: UInt64
@@ -23,6 +27,7 @@ public struct AccessClaims: JWTPayload, Equatable {
         org = orgId
         self.role = role
         self.app = app
+        aud = AudienceClaim(value: [app])
         seq = sequence
         iat = IssuedAtClaim(value: issuedAt)
         exp = ExpirationClaim(value: expiresAt)
@@ -33,5 +38,10 @@ public struct AccessClaims: JWTPayload, Equatable {
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
+    }
+
+    /// Whether the token is one of `app`'s: its `app` claim and, when present, its audience.
+    public func isFor(app expected: String) -> Bool {
+        app == expected && (aud.map { $0.value == [expected] } ?? true)
     }
 }

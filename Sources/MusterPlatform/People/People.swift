@@ -3,6 +3,7 @@ public import Foundation
 import MusterEvents
 public import MusterLog
 import MusterNATS
+public import MusterRuntime
 import Synchronization
 
 /// People for every app: registration, sign-in, sessions and their tokens, forgetting. Domain
@@ -15,6 +16,8 @@ public final class People: Sendable {
     public let signing: SigningKeyRing
     public let passwords: PasswordHasher
     public let attempts: AttemptLimiter
+    /// Whose `X-Forwarded-For` names the client (`clientAddress`).
+    public let trustedProxies: TrustedProxies
     private let lookupSecret = Mutex<SymmetricKey?>(nil)
     /// Tokens whose signature was verified, and the fold checkpoint at which their session was last
     /// found live (bounded; cleared whole when full).
@@ -32,7 +35,9 @@ public final class People: Sendable {
     static let settle: Duration = .seconds(3)
 
     public init(log: EventLog, runner: ProjectionRunner<PeopleProjection>, passwords: PasswordHasher,
-                attempts: AttemptLimiter = AttemptLimiter(), tokenLifetime: Duration = .seconds(86_400)) {
+                attempts: AttemptLimiter = AttemptLimiter(), tokenLifetime: Duration = .seconds(86_400),
+                trustedProxies: TrustedProxies = TrustedProxies()) {
+        self.trustedProxies = trustedProxies
         self.log = log
         self.runner = runner
         self.passwords = passwords
@@ -88,8 +93,14 @@ public final class People: Sendable {
         public var accessLifetime: Duration
         public var refreshLifetime: Duration
 
-        public init(app: String, accessLifetime: Duration = .seconds(86_400), refreshLifetime: Duration = .seconds(30 * 86_400)) {
+        /// Whether anyone may make an account by signing up (OFFLEASH's customers); elsewhere
+        /// accounts are made by an operator or a manager.
+        public var selfRegistration: Bool
+
+        public init(app: String, accessLifetime: Duration = .seconds(86_400), refreshLifetime: Duration = .seconds(30 * 86_400),
+                    selfRegistration: Bool = false) {
             self.app = app
+            self.selfRegistration = selfRegistration
             self.accessLifetime = accessLifetime
             self.refreshLifetime = refreshLifetime
         }
@@ -115,14 +126,19 @@ public final class People: Sendable {
     }
 
     /// Registers and signs in: the app's sign-up.
+    /// Only where the app lets people sign themselves up (`policy.selfRegistration`), and only into
+    /// that app's organisations: another app's organisation is unknown (404).
     public func register(_ registration: Registration, policy: TokenPolicy) async throws -> SignedIn {
-        let (account, personal) = try await createAccount(registration)
+        guard policy.selfRegistration else {
+            throw AccountError(.unknownOrganisation, "\(policy.app) accounts are made by invitation, not by signing up")
+        }
+        let (account, personal) = try await createAccount(registration, app: policy.app)
         return try await startSession(account, personal: personal, policy: policy)
     }
 
     /// Registers without signing in (an operator adding a walker, say).
     public func addPerson(_ registration: Registration) async throws -> AccountView {
-        let (account, personal) = try await createAccount(registration)
+        let (account, personal) = try await createAccount(registration, app: nil)
         return Self.view(account, personal)
     }
 
@@ -133,7 +149,8 @@ public final class People: Sendable {
         return await runner.read { $0.accounts[accountKey]?.personId }
     }
 
-    private func createAccount(_ registration: Registration) async throws -> (PeopleProjection.Account, PersonalData) {
+    /// In the organisation `registration` names, which must be `app`'s when one is given.
+    private func createAccount(_ registration: Registration, app: String?) async throws -> (PeopleProjection.Account, PersonalData) {
         guard let email = AccountRules.email(registration.email) else {
             throw AccountError(.invalidField("email"), "Please enter a valid email address")
         }
@@ -146,7 +163,7 @@ public final class People: Sendable {
         }
         if let problem = AccountRules.passwordProblem(registration.password) { throw AccountError(.invalidField("password"), problem) }
         guard PersonRoles.all.contains(registration.role) else { throw AccountError(.invalidField("role"), "unknown role") }
-        let org = try await organisation(registration.orgSlug)
+        let org = try await organisation(registration.orgSlug, app: app)
         let accountKey = try await self.accountKey(orgId: org.orgId, email: email)
         let (taken, releasedAt) = await runner.read { ($0.accounts[accountKey] != nil, $0.released[accountKey]) }
         guard !taken else { throw AccountError(.emailTaken, "An account with this email already exists") }
@@ -171,10 +188,11 @@ public final class People: Sendable {
 
     public func login(orgSlug: String, email rawEmail: String, password: String, address: String, policy: TokenPolicy) async throws -> SignedIn {
         let email = AccountRules.normalisedEmail(rawEmail)
-        guard let org = await runner.read({ state in state.orgBySlug[orgSlug].flatMap { state.orgs[$0] } }) else {
-            // Same cost as a wrong password, so probing slugs tells nothing by timing.
+        guard let org = await runner.read({ state in state.orgBySlug[orgSlug].flatMap { state.orgs[$0] } }), org.app == policy.app else {
+            // Another app's organisation is as unknown as none (organisations belong to one app).
+            // Same cost as a wrong password, so timing tells no more than the answer.
             _ = try await hashing { try await passwords.verifyDecoy(password) }
-            throw AccountError(.wrongCredentials, "Invalid email or password")
+            throw AccountError(.unknownOrganisation, "Unknown organization \(orgSlug.prefix(64))")
         }
         let accountKey = try await self.accountKey(orgId: org.orgId, email: email)
         if let wait = attempts.admit(account: accountKey, address: address) {
@@ -183,11 +201,11 @@ public final class People: Sendable {
         let account = await runner.read { $0.activeAccount(accountKey) }
         guard let account, let personal = try await vault.open(account.sealed, for: account.personId) else {
             _ = try await hashing { try await passwords.verifyDecoy(password) }
-            attempts.failed(account: accountKey)
+            attempts.failed(account: accountKey, address: address)
             throw AccountError(.wrongCredentials, "Invalid email or password")
         }
         guard try await hashing({ try await passwords.verify(password, against: personal.passwordHash) }) else {
-            attempts.failed(account: accountKey)
+            attempts.failed(account: accountKey, address: address)
             throw AccountError(.wrongCredentials, "Invalid email or password")
         }
         attempts.succeeded(account: accountKey)
@@ -235,17 +253,22 @@ public final class People: Sendable {
 
     /// The claims of a valid access token: signature, expiry, and a live session, checked against
     /// memory only (the verified-token cache and this process's fold); no store is read.
-    public func validate(_ token: String) async throws -> AccessClaims {
-        try await validateAtCheckpoint(token).claims
+    /// A token of another app is refused as invalid (401), whatever else it says: every token is
+    /// bound to exactly one app.
+    /// `app` nil: any app's token, for a service every app shares (device registration), where
+    /// what the token touches is its own app's.
+    public func validate(_ token: String, app: String?) async throws -> AccessClaims {
+        try await validateAtCheckpoint(token, app: app).claims
     }
 
     /// `validate`, and the fold's checkpoint at which the session was found live: while the
     /// checkpoint has not moved the answer stands, so a caller may keep what it built from it.
     /// A token validated again at the same checkpoint costs two lock-free reads and a lookup.
-    public func validateAtCheckpoint(_ token: String) async throws -> (claims: AccessClaims, checkpoint: UInt64) {
+    public func validateAtCheckpoint(_ token: String, app: String?) async throws -> (claims: AccessClaims, checkpoint: UInt64) {
         let claims: AccessClaims
         if let known = verified.withLock({ $0[token] }) {
             guard known.claims.expiresAt > Date() else { throw AccountError(.invalidToken, "token expired") }
+            if let app, !known.claims.isFor(app: app) { throw Self.otherApp(app) }
             if known.liveAt != 0, known.liveAt == runner.currentCheckpoint { return (known.claims, known.liveAt) }
             claims = known.claims
         } else {
@@ -257,6 +280,7 @@ public final class People: Sendable {
             } catch {
                 throw AccountError(.invalidToken, "invalid or expired token")
             }
+            if let app, !claims.isFor(app: app) { throw Self.otherApp(app) }
         }
         if runner.currentCheckpoint < claims.seq, await !runner.waitUntilApplied(claims.seq, timeout: .seconds(2)) {
             throw AccountError(.loading, "sessions are still loading; retry shortly")
@@ -271,6 +295,10 @@ public final class People: Sendable {
             cache[token] = Verified(claims: claims, liveAt: checkpoint)
         }
         return (claims, checkpoint)
+    }
+
+    static func otherApp(_ app: String) -> AccountError {
+        AccountError(.invalidToken, "this token is not for \(app)")
     }
 
     /// Ends the session of `claims`: its access and refresh tokens stop working.
@@ -369,8 +397,8 @@ public final class People: Sendable {
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
     }
 
-    private func organisation(_ slug: String) async throws -> PeopleProjection.Org {
-        guard let org = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }) else {
+    private func organisation(_ slug: String, app: String?) async throws -> PeopleProjection.Org {
+        guard let org = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }), app.map({ org.app == $0 }) ?? true else {
             throw AccountError(.unknownOrganisation, "Unknown organization \(slug.prefix(64))")
         }
         return org

@@ -14,7 +14,8 @@ public enum PoPProjection: TableProjection {
     }
 
     public static let name = "pop"
-    public static let version = 1
+    /// 2: an install linked to someone stays theirs until unlinked (the first link wins).
+    public static let version = 2
     public static let filterSubjects = ["events.pop.install.>", "events.platform.person.*.forgotten.v1"]
     public static let initialState = State()
 
@@ -29,7 +30,11 @@ public enum PoPProjection: TableProjection {
             }
         case let linked as InstallLinked:
             if try PoPTables.addInstall(linked.installId, in: db) { state.installs += 1 }
-            try PoPTables.link(linked.installId, to: linked.personId, sequence: event.sequence, in: db)
+            // The first link wins: a link to another person of an install that is already linked
+            // (two racing appends) changes nothing, on every replay alike.
+            if try PoPTables.personId(of: linked.installId, in: db).map({ $0 == linked.personId }) ?? true {
+                try PoPTables.link(linked.installId, to: linked.personId, sequence: event.sequence, in: db)
+            }
         case let unlinked as InstallUnlinked:
             try PoPTables.link(unlinked.installId, to: nil, sequence: event.sequence, in: db)
         case let forgotten as PersonForgotten:

@@ -21,11 +21,11 @@ public enum CivicsPageRoutes {
         @Sendable func visitor(_ request: Request) async -> (signedIn: Bool, org: String?) {
             guard let value = cookie.key(in: request) else { return (false, nil) }
             if value.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
-                guard let claims = try? await people.validate(value), claims.role == "organiser",
+                guard let claims = try? await people.validate(value, app: policy.app), claims.role == "organiser",
                       let org = await people.runner.read({ $0.orgs[claims.org] }), org.app == "pop" else { return (false, nil) }
                 return (true, org.slug)
             }
-            guard let client = try? await keys.authenticate(value), client.scopes.contains(PoPRoutes.readScope) else { return (false, nil) }
+            guard (try? await keys.authenticate(value, app: PoPRoutes.app, scope: PoPRoutes.readScope)) != nil else { return (false, nil) }
             return (true, nil)
         }
         @Sendable func signIn(_ message: String?) -> Response {
@@ -51,7 +51,7 @@ public enum CivicsPageRoutes {
                 let signedIn: People.SignedIn
                 do {
                     signedIn = try await people.login(orgSlug: form.org ?? config.orgs.first?.slug ?? "", email: email, password: form.password ?? "",
-                                                      address: People.clientAddress(request, context), policy: policy)
+                                                      address: people.clientAddress(request, context), policy: policy)
                 } catch let error as AccountError {
                     return signIn(error.code == .wrongCredentials ? "Wrong email or password." : error.message)
                 }
@@ -59,13 +59,13 @@ public enum CivicsPageRoutes {
                 return HTMLResponse.redirect("/pop/civics", headers: cookie.signIn(signedIn.accessToken))
             }
             let key = form.key?.trimmingCharacters(in: .whitespaces) ?? ""
-            guard let client = try? await keys.authenticate(key), client.scopes.contains(PoPRoutes.readScope) else {
+            guard (try? await keys.authenticate(key, app: PoPRoutes.app, scope: PoPRoutes.readScope)) != nil else {
                 return signIn("That key is unknown, revoked, or lacks read:civics.")
             }
             return HTMLResponse.redirect("/pop/civics", headers: cookie.signIn(key))
         }
         routes.post("/pop/civics/logout") { request, _ in
-            if let value = cookie.key(in: request), value.split(separator: ".").count == 3, let claims = try? await people.validate(value) {
+            if let value = cookie.key(in: request), value.split(separator: ".").count == 3, let claims = try? await people.validate(value, app: policy.app) {
                 try? await people.logout(claims)
             }
             return HTMLResponse.redirect("/pop/civics", headers: cookie.signOut)

@@ -11,7 +11,7 @@ public import MusterRuntime
 public enum CivicsRoutes {
     public static func add(to routes: Routes<Router<MusterRequestContext>>, runner: ProjectionRunner<CivicsProjection>,
                            config: PoPConfig, keys: APIKeyDirectory) {
-        let reads = routes.group("/api/pop/civics", middleware: [APIKeyMiddleware(keys: keys, scope: PoPRoutes.readScope)])
+        let reads = routes.group("/api/pop/civics", middleware: [APIKeyMiddleware(keys: keys, app: PoPRoutes.app, scope: PoPRoutes.readScope)])
         @Sendable func report<T: Encodable & Sendable>(_ request: Request, _ body: @escaping @Sendable (CivicsReport, CivicsQuery) -> T) async throws -> Response {
             let query = try CivicsQuery(request, config: config)
             return try JSONResponse.make(.ok, await runner.read { body(CivicsReport(state: $0, config: config), query) })

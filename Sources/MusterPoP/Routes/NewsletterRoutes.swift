@@ -19,7 +19,7 @@ public enum NewsletterRoutes {
     public static let exportScope = "export:newsletter"
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, newsletter: Newsletter, keys: APIKeyDirectory, people: People) {
-        routes.group("/api/pop/newsletter", middleware: [APIKeyMiddleware(keys: keys, scope: PoPRoutes.writeScope)])
+        routes.group("/api/pop/newsletter", middleware: [APIKeyMiddleware(keys: keys, app: PoPRoutes.app, scope: PoPRoutes.writeScope)])
             .post("/signups") { request, _ in
                 let body = try await RequestJSON.decode(SignupRequest.self, from: request, maxBody: 8 * 1024)
                 let signup = Newsletter.Signup(id: body.id, name: body.name, email: body.email, signupDate: body.signupDate, org: body.org)
@@ -72,7 +72,7 @@ public enum NewsletterRoutes {
     /// Who may export `org`'s list: its organisers, or the app's key with `export:newsletter`.
     static func exporter(_ request: Request, org: String, keys: APIKeyDirectory, people: People) async throws {
         if request.headers[.authorization] != nil {
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: PoPRoutes.app)
             // Any sign-in route's token will do: what counts is the role in that PoP organisation.
             let member = await people.runner.read { $0.orgs[claims.org] }
             guard claims.role == "organiser", member?.app == "pop", member?.slug == org else {
@@ -80,8 +80,7 @@ public enum NewsletterRoutes {
             }
             return
         }
-        let client = try await keys.authenticate(request.headers[.apiKey])
-        guard client.app == "pop", client.scopes.contains(exportScope) else { throw KeyError(.lacksScope, "API key lacks scope \(exportScope)") }
+        _ = try await keys.authenticate(request.headers[.apiKey], app: PoPRoutes.app, scope: exportScope)
     }
 
     /// The URL the caller reached us by (through the gateway: the host and scheme it forwarded).

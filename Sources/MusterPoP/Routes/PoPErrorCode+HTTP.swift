@@ -8,6 +8,7 @@ extension PoPErrorCode: HTTPMappedCode {
         case .notSignedIn: APIError(.unauthorized, message)
         case .forbidden: APIError(.forbidden, message)
         case .notFound: APIError(.notFound, message)
+        case .linkedElsewhere: APIError(.conflict, message)
         case .notReady: APIError(.serviceUnavailable, message)
         }
     }

@@ -7,16 +7,19 @@ public import MusterRuntime
 
 /// PoP's progress sync under `/api/pop/installs/{installId}`: `POST …/changes` (scope
 /// `write:civics`) stores a batch of offline changes, `GET …/progress?since=CURSOR` (scope
-/// `read:civics`) returns what changed since, `POST …/link` with a person's bearer token shares the
-/// install's progress with the person's other installs, `DELETE …/link` stops sharing.
+/// `read:civics`) returns what changed since, `POST …/link` with a PoP person's bearer token shares
+/// the install's progress with the person's other installs (the first link wins: another person's
+/// install is 409), `DELETE …/link` with the linked person's token stops sharing. Every route needs
+/// PoP's key; a token of another app is 401.
 public enum PoPRoutes {
+    public static let app = "pop"
     public static let readScope = "read:civics"
     public static let writeScope = "write:civics"
     /// 500 changes of a few hundred bytes each, with room.
     static let maxBody = 512 * 1024
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, sync: CivicsSync, keys: APIKeyDirectory, people: People) {
-        let writes = routes.group("/api/pop/installs", middleware: [APIKeyMiddleware(keys: keys, scope: writeScope)])
+        let writes = routes.group("/api/pop/installs", middleware: [APIKeyMiddleware(keys: keys, app: app, scope: writeScope)])
         writes.post("/{installId}/changes") { request, context in
             let installId = try context.parameters.require("installId").lowercased()
             let body = try await RequestJSON.decode(ChangesRequest.self, from: request, maxBody: maxBody)
@@ -25,16 +28,17 @@ public enum PoPRoutes {
         }
         writes.post("/{installId}/link") { request, context in
             let installId = try context.parameters.require("installId").lowercased()
-            let claims = try await people.validate(request)
+            let claims = try await people.validate(request, app: app)
             try await sync.link(installId: installId, personId: claims.personId)
             return try JSONResponse.make(.ok, LinkAnswer(installId: installId, linked: true))
         }
-        writes.delete("/{installId}/link") { _, context in
+        writes.delete("/{installId}/link") { request, context in
             let installId = try context.parameters.require("installId").lowercased()
-            try await sync.unlink(installId: installId, actor: context.client?.id ?? "install:\(installId)")
+            let claims = try await people.validate(request, app: app)
+            try await sync.unlink(installId: installId, personId: claims.personId)
             return try JSONResponse.make(.ok, LinkAnswer(installId: installId, linked: false))
         }
-        let reads = routes.group("/api/pop/installs", middleware: [APIKeyMiddleware(keys: keys, scope: readScope)])
+        let reads = routes.group("/api/pop/installs", middleware: [APIKeyMiddleware(keys: keys, app: app, scope: readScope)])
         reads.get("/{installId}/progress") { request, context in
             let installId = try context.parameters.require("installId").lowercased()
             let since = request.uri.queryParameters["since"].map(String.init)

@@ -15,6 +15,8 @@ public enum PoPErrorCode: Sendable, Hashable {
     case forbidden
     /// What the request names does not exist (an unsubscribe link's subscription).
     case notFound
+    /// The install is linked to another person: the first link wins.
+    case linkedElsewhere
     /// A read model is still opening or catching up; the same request succeeds in a moment.
     case notReady
 }
@@ -133,17 +135,27 @@ public struct CivicsSync: Sendable {
         return pull
     }
 
+    /// Links the install to the person. The first link wins: an install linked to someone else
+    /// is refused (`.linkedElsewhere`), and if two people race, the fold keeps the first append
+    /// and the loser is told so once its append is folded.
     public func link(installId: String, personId: String) async throws {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
-        if try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) }) == personId { return }
+        let holder = try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) })
+        if holder == personId { return }
+        guard holder == nil else { throw PoPError(.linkedElsewhere, "this install is linked to another account") }
         let result = try await log.append(InstallLinked(installId: installId, personId: personId), options: AppendOptions(actor: "person:\(personId)"))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        let after = try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) })
+        guard after == personId else { throw PoPError(.linkedElsewhere, "this install is linked to another account") }
     }
 
-    public func unlink(installId: String, actor: String) async throws {
+    /// Unlinks the install; only the person it is linked to may (anyone else: no such link, 404).
+    public func unlink(installId: String, personId: String) async throws {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
-        guard try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) }) != nil else { return }
-        let result = try await log.append(InstallUnlinked(installId: installId), options: AppendOptions(actor: actor))
+        guard try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) }) == personId else {
+            throw PoPError(.notFound, "no link of this install to your account")
+        }
+        let result = try await log.append(InstallUnlinked(installId: installId), options: AppendOptions(actor: "person:\(personId)"))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
     }
 }

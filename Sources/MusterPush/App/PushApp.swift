@@ -12,7 +12,9 @@ public struct PushApp: MusterApp {
     public let name = "push"
     public var events: EventCatalog { .push }
     public var projections: [any Projection.Type] { [PushesProjection.self] }
-    public var scopes: [String] { [PushRoutes.scope] }
+    public var scopes: [String] { [] }
+    /// Every app sends to its own devices with its own key.
+    public var sharedScopes: [String] { [PushRoutes.scope] }
 
     public init() {}
 

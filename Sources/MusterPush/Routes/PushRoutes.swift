@@ -12,7 +12,7 @@ public enum PushRoutes {
     static let maxBody = 64 * 1024
 
     public static func addSend(to routes: Routes<Router<MusterRequestContext>>, pushes: Pushes, keys: APIKeyDirectory) {
-        let group = routes.group("/api", middleware: [APIKeyMiddleware(keys: keys, scope: scope)])
+        let group = routes.group("/api", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: scope)])
         group.post("/push") { request, context in
             let client = try context.requireClient()
             let body = try await RequestJSON.decode(PushRequestBody.self, from: request, maxBody: maxBody)
@@ -31,7 +31,7 @@ public enum PushRoutes {
     }
 
     public static func addStatus(to routes: Routes<Router<MusterRequestContext>>, reports: PushReports, keys: APIKeyDirectory) {
-        let group = routes.group("/api", middleware: [APIKeyMiddleware(keys: keys, scope: scope)])
+        let group = routes.group("/api", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: scope)])
         group.get("/push/{pushId}") { _, context in
             let client = try context.requireClient()
             let push = try await reports.status(try context.parameters.require("pushId"), app: client.app)

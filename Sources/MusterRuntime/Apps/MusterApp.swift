@@ -11,10 +11,17 @@ public protocol MusterApp: Sendable {
     var events: EventCatalog { get }
     /// Every fold the app defines (`muster replay` can rebuild each).
     var projections: [any Projection.Type] { get }
-    /// Every scope a route of the app asks for (`muster keys issue` accepts only known ones).
+    /// The scopes of the app's own routes: only keys of this app (named `name`) may carry them.
     var scopes: [String] { get }
+    /// Scopes of a service every app uses (the collector, pushes, device registration): a key of
+    /// any app may carry them, and what it touches is that app's.
+    var sharedScopes: [String] { get }
     /// Adds the app's part of `role` to `parts`; called once for each role the process takes.
     /// Shared pieces (a fold, a rate limiter) come from `environment`, so two roles in one process
     /// share them.
     func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment)
+}
+
+extension MusterApp {
+    public var sharedScopes: [String] { [] }
 }

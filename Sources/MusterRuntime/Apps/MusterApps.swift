@@ -20,7 +20,14 @@ public struct MusterApps: Sendable {
     }
 
     /// Every scope a route asks for; a key with any other scope could open nothing.
-    public var scopes: [String] { Set(list.flatMap(\.scopes)).sorted() }
+    public var scopes: [String] { Set(list.flatMap { $0.scopes + $0.sharedScopes }).sorted() }
+
+    /// Which scopes a key of each app may carry.
+    public var keyScopes: KeyScopes {
+        var own: [String: Set<String>] = [:]
+        for app in list { own[app.name, default: []].formUnion(app.scopes) }
+        return KeyScopes(own: own, shared: Set(list.flatMap(\.sharedScopes)))
+    }
 
     /// Every fold the apps define.
     public var projections: [any Projection.Type] { list.flatMap(\.projections) }

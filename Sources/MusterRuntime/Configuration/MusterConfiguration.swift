@@ -36,9 +36,13 @@ public struct MusterConfiguration: Sendable {
     /// How long an OFFLEASH access token lives. Today's app never refreshes, so this is the old
     /// server's 24 h: shorter would sign its customers out in the middle of the day.
     public var offleashTokenLifetime: Duration = .seconds(86_400)
-    /// Sign-in attempts one client address may make in 15 minutes (0: no limit per address; the
-    /// limit per account, 5 failures, always holds).
-    public var loginAttemptsPerAddress = 60
+    /// Failed sign-ins one client address may make in 15 minutes (0: no limit per address; the
+    /// limit per account, 5 failures, always holds). Successes are not counted: an office or a
+    /// carrier's NAT signs in all day; an attacker guessing passwords fails.
+    public var loginAttemptsPerAddress = 300
+    /// The proxies whose `X-Forwarded-For` names the client (the gateway); none by default, so a
+    /// client's own header is never believed.
+    public var trustedProxies = TrustedProxies()
     /// Apple Push Notification service: the token-signing key (`.p8`), its id and the team's;
     /// without all three the notifier records every iOS push as failed with `NoProvider`.
     public var apns = APNsSettings()
@@ -73,6 +77,7 @@ public struct MusterConfiguration: Sendable {
         case metricsPort = "MUSTER_METRICS_PORT"
         case offleashTokenLifetime = "MUSTER_OFFLEASH_TOKEN_SECONDS"
         case loginAttemptsPerAddress = "MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS"
+        case trustedProxies = "MUSTER_TRUSTED_PROXIES"
         case apnsKeyFile = "MUSTER_APNS_KEY_FILE"
         case apnsKeyID = "MUSTER_APNS_KEY_ID"
         case apnsTeamID = "MUSTER_APNS_TEAM_ID"
@@ -151,8 +156,13 @@ public struct MusterConfiguration: Sendable {
             }
             offleashTokenLifetime = .seconds(seconds)
         case .loginAttemptsPerAddress:
-            guard let n = Int(value), n >= 0 else { throw ConfigurationError("\(given) must be attempts per 15 minutes, 0 for no limit") }
+            guard let n = Int(value), n >= 0 else { throw ConfigurationError("\(given) must be failed attempts per 15 minutes, 0 for no limit") }
             loginAttemptsPerAddress = n
+        case .trustedProxies:
+            guard let proxies = TrustedProxies(parsing: value) else {
+                throw ConfigurationError("\(given) must be addresses or IPv4 ranges, comma-separated (10.0.0.5, 172.28.0.0/16)")
+            }
+            trustedProxies = proxies
         case .apnsKeyFile: apns.keyFile = value.isEmpty ? nil : value
         case .apnsKeyID, .apnsTeamID:
             guard value.isEmpty || (value.count == 10 && value.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })) else {

@@ -21,11 +21,11 @@ final class FastPathListener: ChannelInboundHandler, RemovableChannelHandler {
 
     let paths: [FastPath]
     let answered: Counter
-    /// The handlers behind the decoder, found at the first read (the pipeline is built after this
-    /// handler): the one that answers there, and the connection guard with its context, told of
-    /// every request answered here.
+    /// The handler behind the decoder that answers there, found at the first read (the pipeline
+    /// is built after this handler), and the connection's gate ahead, told of every request
+    /// answered here.
     private var behind: FastPathHandler?
-    private var connectionGuard: (handler: ConnectionGuardHandler, context: ChannelHandlerContext)?
+    private var gate: ConnectionGate?
     private var foundBehind = false
     /// Whether a read went past this handler since the last read-complete. When none did, the
     /// handlers behind have nothing to complete, and the event stops here: passing it through
@@ -51,7 +51,7 @@ final class FastPathListener: ChannelInboundHandler, RemovableChannelHandler {
         // its reads back instead of queueing answers without bound.
         if context.channel.isWritable, behind?.isIdle == true, let response = FastPath.firstAnswer(paths, head.request) {
             answered.increment()
-            if let connectionGuard { connectionGuard.handler.answeredAhead(context: connectionGuard.context) }
+            gate?.answered()
             var bytes = context.channel.allocator.buffer(capacity: 256)
             bytes.writeHead(of: response)
             context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
@@ -70,10 +70,7 @@ final class FastPathListener: ChannelInboundHandler, RemovableChannelHandler {
     private func findBehind(_ pipeline: ChannelPipeline.SynchronousOperations) {
         foundBehind = true
         behind = try? pipeline.handler(type: FastPathHandler.self)
-        if let context = try? pipeline.context(handlerType: ConnectionGuardHandler.self),
-           let handler = context.handler as? ConnectionGuardHandler {
-            connectionGuard = (handler, context)
-        }
+        gate = try? pipeline.handler(type: ConnectionGate.self)
     }
 }
 
@@ -108,11 +105,15 @@ extension ByteBuffer {
 /// `Base` (Hummingbird's HTTP/1 channel, with or without WebSocket upgrades) sets up.
 struct FastPathChannel<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
+    let gate: @Sendable () -> ConnectionGate
     let listener: @Sendable () -> FastPathListener?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
-        if let listener = listener() {
-            do { try channel.pipeline.syncOperations.addHandler(listener) } catch { return channel.eventLoop.makeFailedFuture(error) }
+        do {
+            try channel.pipeline.syncOperations.addHandler(gate())
+            if let listener = listener() { try channel.pipeline.syncOperations.addHandler(listener) }
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
         }
         return base.setup(channel: channel, logger: logger)
     }

@@ -21,15 +21,17 @@ public enum MusterHTTP {
         let router = makeRouter(environment: environment, modules: modules)
         let fastPaths = FastPath.handlers(modules.flatMap { $0.fastPaths(in: environment) })
         let interimAnswers = InterimAnswerHandler.handlers(modules.flatMap { $0.interimAnswers(in: environment) })
+        let gate = ConnectionGate.factory(environment.configuration.connectionLimits)
         let connectionGuard = ConnectionGuardHandler.factory(environment.configuration.connectionLimits)
         let webSockets = modules.flatMap { $0.webSockets(in: environment) }
         var logger = environment.logger
         logger[metadataKey: "component"] = "http"
-        // New handlers for every connection: the guard first, so it sees every request and answer.
+        // New handlers for every connection: the gate on raw bytes first of all (FastPathChannel),
+        // and behind the decoder the guard first, so it sees every request and answer.
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [connectionGuard()] + fastPaths.behindDecoder() + interimAnswers())
         let server = HTTPServerBuilder { responder in
             guard !webSockets.isEmpty else {
-                return FastPathChannel(base: HTTP1Channel(responder: responder, configuration: http1), listener: fastPaths.listener)
+                return FastPathChannel(base: HTTP1Channel(responder: responder, configuration: http1), gate: gate, listener: fastPaths.listener)
             }
             let upgrading = HTTP1WebSocketUpgradeChannel(
                 responder: responder,
@@ -39,7 +41,7 @@ public enum MusterHTTP {
                     guard let session = await WebSocketRoute.session(for: request, in: webSockets) else { return .dontUpgrade }
                     return .upgrade([:]) { inbound, outbound, context in try await session(inbound, outbound, context.logger) }
                 })
-            return FastPathChannel(base: upgrading, listener: fastPaths.listener)
+            return FastPathChannel(base: upgrading, gate: gate, listener: fastPaths.listener)
         }
         return Application(
             router: router,

@@ -18,12 +18,15 @@ public final class MusterEnvironment: Sendable {
     public let snapshots: SnapshotStore
     /// The folds this process runs: made on first request, run once.
     public let projections: ProjectionRegistry
+    /// Which scopes a key of each app may carry (from the apps the process serves).
+    public let keyScopes: KeyScopes
     /// Pieces several roles of one process share (`shared(_:)`), by type.
     private let sharedParts = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
     public init(configuration: MusterConfiguration, logger: Logger, connection: NATSConnection, catalog: EventCatalog,
-                metrics: PrometheusCollectorRegistry, source: String) {
+                metrics: PrometheusCollectorRegistry, source: String, keyScopes: KeyScopes) {
         self.configuration = configuration
+        self.keyScopes = keyScopes
         self.logger = logger
         self.connection = connection
         self.log = EventLog(jetStream: JetStream(connection), catalog: catalog, configuration: configuration.logConfiguration,

@@ -9,7 +9,8 @@ public import MusterRuntime
 /// forgotten person's recordings and scans are erased (`ShieldAIForgetting`). Its device
 /// registration (REST and tRPC) and pushes come from the platform and the push app.
 public struct ShieldAIApp: MusterApp {
-    public let name = "shieldai"
+    public static let appName = "shieldai"
+    public let name = appName
     public var events: EventCatalog { .shieldAI }
     public var projections: [any Projection.Type] { [ShieldAIProjection.self] }
     public var scopes: [String] { [VoiceRoutes.scope, DocumentRoutes.scope] }
@@ -22,6 +23,7 @@ public struct ShieldAIApp: MusterApp {
             let voices = VoiceEnrollments(log: environment.log, runner: environment.projections.runner(ShieldAIProjection.self),
                                           devices: environment.projections.runner(DevicesProjection.self), blobs: Blobs.shared(in: environment))
             let (keys, people) = (APIKeyDirectory.shared(in: environment), People.shared(in: environment))
+            let devices = Devices.shared(in: environment)
             let documents = DocumentScans(log: environment.log, runner: environment.projections.runner(ShieldAIProjection.self),
                                           blobs: Blobs.shared(in: environment), vault: people.vault)
             parts.appends([VoiceEnrolled.self, VoiceErased.self, DocumentScanned.self, DocumentDeleted.self, PushRequested.self])
@@ -29,8 +31,8 @@ public struct ShieldAIApp: MusterApp {
             parts.services.append(EventProcessor(name: "shieldai-forgetting", filterSubjects: ShieldAIForgetting.filterSubjects,
                                                  log: environment.log, logger: environment.logger, handler: forgetting.handle))
             parts.routes.append { routes in
-                VoiceRoutes.add(to: routes, voices: voices, keys: keys, people: people)
-                DocumentRoutes.add(to: routes, documents: documents, keys: keys, people: people)
+                VoiceRoutes.add(to: routes, voices: voices, keys: keys, people: people, devices: devices)
+                DocumentRoutes.add(to: routes, documents: documents, keys: keys, people: people, devices: devices)
             }
         case .geocode, .moderation, .collector, .notifier, .query:
             break

@@ -7,14 +7,15 @@ public import MusterRuntime
 /// `POST /api/shieldai/documents` (`{kind, ocrText, contentType, image: base64}`), `GET` lists the
 /// owner's documents with their text, `DELETE /api/shieldai/documents/{id}` removes the image and
 /// shreds the text. Signed in as for voice enrollments (a person's token, or the app's key with
-/// `documents:scan` and `X-Device-Id`).
+/// `documents:scan`, `X-Device-Id` and `X-Device-Secret`).
 public enum DocumentRoutes {
     public static let scope = "documents:scan"
     static let maxBody = DocumentScans.maxImageBytes * 4 / 3 + 512 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, documents: DocumentScans, keys: APIKeyDirectory, people: People) {
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, documents: DocumentScans, keys: APIKeyDirectory, people: People,
+                           devices: Devices) {
         routes.post("/api/shieldai/documents") { request, _ in
-            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, scope: scope)
+            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, devices: devices, scope: scope)
             let body = try await RequestJSON.decode(DocumentRequest.self, from: request, maxBody: maxBody)
             guard let image = Data(base64Encoded: body.image) else { throw DocumentError(.invalidField("image"), "image must be base64") }
             let opened = try await documents.scan(image: Array(image), declaredType: body.contentType, ocrText: body.ocrText ?? "",
@@ -22,11 +23,11 @@ public enum DocumentRoutes {
             return try JSONResponse.make(.created, DocumentAnswer(opened))
         }
         routes.get("/api/shieldai/documents") { request, _ in
-            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, scope: scope)
+            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, devices: devices, scope: scope)
             return try JSONResponse.make(.ok, try await documents.list(owner).map(DocumentAnswer.init))
         }
         routes.delete("/api/shieldai/documents/{id}") { request, context in
-            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, scope: scope)
+            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, devices: devices, scope: scope)
             try await documents.delete(try context.parameters.require("id"), owner: owner)
             return Response(status: .noContent)
         }

@@ -19,5 +19,4 @@ extension HTTPField.Name {
     // The unwrap cannot fail: a literal token (letters, digits, -) is a valid field name.
     /// Which rule an upload broke, for apps that show their own text.
     static let musterRule = HTTPField.Name("X-Muster-Rule")!
-    static let deviceID = HTTPField.Name("X-Device-Id")!
 }

@@ -9,14 +9,16 @@ import NIOCore
 /// `POST /api/shieldai/voice-enrollments` (the WAV as the body, `Content-Type: audio/wav`) and
 /// `GET /api/shieldai/voice-enrollments/{id}`; tRPC `voiceprint.createEnrollment` takes the WAV as
 /// base64 (`{"audio": "..."}`). Signed in with a person's token, or with the app's key (scope
-/// `voice:enroll`) and `X-Device-Id` naming the registered device it enrolls from.
+/// `voice:enroll`) with `X-Device-Id` and `X-Device-Secret`: the registered installation it enrolls
+/// from, proven by the secret its registration answered (the id alone opens nothing).
 public enum VoiceRoutes {
     public static let scope = "voice:enroll"
     static let wavTypes: Set<String> = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"]
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, voices: VoiceEnrollments, keys: APIKeyDirectory, people: People) {
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, voices: VoiceEnrollments, keys: APIKeyDirectory, people: People,
+                           devices: Devices) {
         routes.post("/api/shieldai/voice-enrollments") { request, _ in
-            let owner = try await owner(request, keys: keys, people: people)
+            let owner = try await owner(request, keys: keys, people: people, devices: devices)
             let type = request.headers[.contentType].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
             guard let type, wavTypes.contains(type) else {
                 throw VoiceError(.unsupportedType, "send the recording as the body with Content-Type: audio/wav")
@@ -26,12 +28,12 @@ public enum VoiceRoutes {
             return try JSONResponse.make(.created, EnrollmentAnswer(enrollment))
         }
         routes.get("/api/shieldai/voice-enrollments/{id}") { request, context in
-            let owner = try await owner(request, keys: keys, people: people)
+            let owner = try await owner(request, keys: keys, people: people, devices: devices)
             return try JSONResponse.make(.ok, EnrollmentAnswer(try await voices.enrollment(try context.parameters.require("id"), owner: owner)))
         }
         TRPC.mutation("voiceprint.createEnrollment", on: routes, maxBody: WAVInspection.maxBytes * 4 / 3 + 1024) {
             (input: TRPCEnrollment, request, _) in
-            let owner = try await owner(request, keys: keys, people: people)
+            let owner = try await owner(request, keys: keys, people: people, devices: devices)
             guard input.audio.utf8.count <= WAVInspection.maxBytes * 4 / 3 + 4, let data = Data(base64Encoded: input.audio) else {
                 throw VoiceError(.invalidAudio(rule: "riff-wave"), "audio must be the WAV file in base64")
             }
@@ -60,18 +62,17 @@ public enum VoiceRoutes {
         return bytes
     }
 
-    /// The person of a ShieldAI token, or (with ShieldAI's key) the registered device it names.
-    static func owner(_ request: Request, keys: APIKeyDirectory, people: People, scope: String = scope) async throws -> Owner {
-        let caller = try await DeviceRoutes.caller(request, keys: keys, people: people, scope: scope)
-        if let personId = caller.personId {
-            guard caller.app == "shieldai" else { throw APIError(.forbidden, "this token is not for ShieldAI") }
-            return Owner(personId: personId)
+    /// The person of a ShieldAI token, or (with ShieldAI's key) the registered installation that
+    /// `X-Device-Id` names and `X-Device-Secret` proves; another app's key or token is 401.
+    static func owner(_ request: Request, keys: APIKeyDirectory, people: People, devices: Devices,
+                      scope: String = scope) async throws -> Owner {
+        let caller = try await DeviceRoutes.caller(request, keys: keys, people: people, app: ShieldAIApp.appName, scope: scope)
+        if let personId = caller.personId { return Owner(personId: personId) }
+        guard let claimed = caller.deviceId, caller.secret != nil else {
+            throw APIError(.badRequest, "with an app key, send X-Device-Id and X-Device-Secret: the installation's registration answered both")
         }
-        guard caller.app == "shieldai" else { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
-        guard let device = request.headers[.deviceID], (try? DeviceRules.validateID(device)) != nil else {
-            throw APIError(.badRequest, "with an app key, X-Device-Id must name the registered device (dev_…)")
-        }
-        return Owner(deviceId: device)
+        let device = try await devices.device(claimed, for: caller) // 404 unless the secret is this device's
+        return Owner(deviceId: device.deviceId)
     }
 }
 

@@ -34,7 +34,7 @@ struct GatewayRoutesTests {
         for role in ServiceRole.allCases {
             let environment = MusterEnvironment(configuration: env.environment.configuration, logger: env.environment.logger,
                                                 connection: env.connection, catalog: apps.catalog,
-                                                metrics: env.environment.metrics, source: "test")
+                                                metrics: env.environment.metrics, source: "test", keyScopes: apps.keyScopes)
             _ = MusterHTTP.makeRouter(environment: environment, modules: apps.modules([role.name], environment: environment))
             for route in environment.routes.routes { serving["\(route.method.uppercased()) \(route.path)", default: []].insert(role.name) }
         }

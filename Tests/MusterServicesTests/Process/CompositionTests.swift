@@ -15,7 +15,7 @@ struct CompositionTests {
             func folds(_ roles: [String]) -> [String] {
                 let environment = MusterEnvironment(configuration: env.environment.configuration, logger: env.environment.logger,
                                                     connection: env.connection, catalog: apps.catalog,
-                                                    metrics: env.environment.metrics, source: "test")
+                                                    metrics: env.environment.metrics, source: "test", keyScopes: apps.keyScopes)
                 _ = apps.modules(roles, environment: environment)
                 return environment.projections.all.map(\.projectionName)
             }

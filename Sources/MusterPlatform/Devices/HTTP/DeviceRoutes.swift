@@ -6,6 +6,9 @@ public import MusterRuntime
 /// `/api/devices`: an installation registers its push token (and rotates it), changes its
 /// settings, reads and removes its registration. Signed in with the app's key (scope
 /// `devices:register`) or a person's access token, which links the device to the person.
+/// Registering a new installation answers its `deviceSecret` once; the installation then proves
+/// itself with `X-Device-Id` and `X-Device-Secret` (reading, changing, removing, rotating its
+/// token). A device linked to a person is that person's alone. Anyone else's device is 404.
 public enum DeviceRoutes {
     public static let registerScope = "devices:register"
     static let maxBody = 16 * 1024
@@ -14,38 +17,40 @@ public enum DeviceRoutes {
         routes.post("/api/devices") { request, _ in
             let caller = try await caller(request, keys: keys, people: people)
             let body = try await RequestJSON.decode(DeviceRequest.self, from: request, maxBody: maxBody)
-            let (device, changed) = try await devices.register(body.registration, by: caller,
-                                                               idempotencyKey: request.headers[.idempotencyKey])
-            return try JSONResponse.make(changed ? .created : .ok, DeviceAnswer(device))
+            let registered = try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey])
+            return try JSONResponse.make(registered.changed ? .created : .ok, DeviceAnswer(registered))
         }
         routes.get("/api/devices/{deviceId}") { request, context in
-            let caller = try await caller(request, keys: keys, people: people)
+            let caller = try await caller(request, keys: keys, people: people, deviceId: try deviceID(context))
             return try JSONResponse.make(.ok, DeviceAnswer(try await devices.device(try deviceID(context), for: caller)))
         }
         routes.patch("/api/devices/{deviceId}") { request, context in
-            let caller = try await caller(request, keys: keys, people: people)
+            let caller = try await caller(request, keys: keys, people: people, deviceId: try deviceID(context))
             let body = try await RequestJSON.decode(DeviceUpdateRequest.self, from: request, maxBody: maxBody)
             let device = try await devices.update(try deviceID(context), for: caller) { body.apply(to: &$0) }
             return try JSONResponse.make(.ok, DeviceAnswer(device))
         }
         routes.delete("/api/devices/{deviceId}") { request, context in
-            let caller = try await caller(request, keys: keys, people: people)
+            let caller = try await caller(request, keys: keys, people: people, deviceId: try deviceID(context))
             try await devices.unregister(try deviceID(context), for: caller)
             return Response(status: .noContent)
         }
     }
 
     /// Who calls a route that a person or the app itself may call: the person of an access token
-    /// when one is sent, else the app's key, which must have `scope`.
-    public static func caller(_ request: Request, keys: APIKeyDirectory, people: People,
-                              scope: String = registerScope) async throws -> DeviceCaller {
+    /// when one is sent (of `app`, or of any app when nil), else the app's key, which must have
+    /// `scope` (and be `app`'s). The installation's `X-Device-Id` (or `deviceId`, the path's) and
+    /// `X-Device-Secret` come along, for `Devices` to check against the device.
+    public static func caller(_ request: Request, keys: APIKeyDirectory, people: People, app: String? = nil,
+                              scope: String = registerScope, deviceId: String? = nil) async throws -> DeviceCaller {
+        let claimed = deviceId ?? request.headers[.deviceID], secret = request.headers[.deviceSecret]
         if request.headers[.authorization] != nil {
-            let claims = try await people.validate(request)
-            return DeviceCaller(app: claims.app, personId: claims.personId, actor: "person:\(claims.personId)")
+            let claims = try await people.validate(request, app: app)
+            return DeviceCaller(app: claims.app, personId: claims.personId, actor: "person:\(claims.personId)", org: claims.org,
+                                role: claims.role, deviceId: claimed, secret: secret)
         }
-        let client = try await keys.authenticate(request.headers[.apiKey])
-        guard client.scopes.contains(scope) else { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
-        return DeviceCaller(app: client.app, personId: nil, actor: client.id)
+        let client = try await keys.authenticate(request.headers[.apiKey], app: app, scope: scope)
+        return DeviceCaller(app: client.app, personId: nil, actor: client.id, deviceId: claimed, secret: secret)
     }
 
     static func deviceID(_ context: MusterRequestContext) throws -> String {
@@ -68,8 +73,15 @@ extension DeviceRoutes {
     public static func addTRPC(to routes: Routes<Router<MusterRequestContext>>, devices: Devices, keys: APIKeyDirectory, people: People) {
         TRPC.mutation("notification.registerDevice", on: routes, maxBody: maxBody) { (body: DeviceRequest, request, _) in
             let caller = try await caller(request, keys: keys, people: people)
-            let (device, _) = try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey])
-            return DeviceAnswer(device)
+            return DeviceAnswer(try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey]))
         }
     }
+}
+
+extension HTTPField.Name {
+    // The unwraps cannot fail: literal tokens (letters, digits, -) are valid field names.
+    /// The installation's device id, beside its secret.
+    public static let deviceID = HTTPField.Name("X-Device-Id")!
+    /// The installation's secret, given once at registration.
+    public static let deviceSecret = HTTPField.Name("X-Device-Secret")!
 }

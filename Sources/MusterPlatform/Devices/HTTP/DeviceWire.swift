@@ -51,6 +51,14 @@ struct DeviceAnswer: Encodable, Sendable {
     var status: String
     var invalidReason: String?
     var registeredAt: String
+    /// A new installation's secret, in the answer that made it only: keep it (the Keychain) and
+    /// send it as `X-Device-Secret` with `X-Device-Id`.
+    var deviceSecret: String?
+
+    init(_ registered: Devices.Registered) {
+        self.init(registered.device)
+        deviceSecret = registered.secret
+    }
 
     init(_ device: DevicesProjection.Device) {
         deviceId = device.deviceId

@@ -7,7 +7,8 @@ public import MusterRuntime
 extension AccountErrorCode: HTTPMappedCode {
     public func apiError(message: String) -> APIError {
         switch self {
-        case .invalidField, .unknownOrganisation: APIError(.unprocessableContent, message)
+        case .invalidField: APIError(.unprocessableContent, message)
+        case .unknownOrganisation: APIError(.notFound, message)
         case .emailTaken: APIError(.conflict, message)
         case .wrongCredentials: APIError(.badRequest, message)
         case .tooManyAttempts(let seconds): APIError(.tooManyRequests, message, headers: [.retryAfter: String(seconds)])

@@ -1,0 +1,35 @@
+/// Who is calling, once authenticated (`../shared/DESIGN.md`, "Who may touch what"). Every key,
+/// token and device is bound to exactly one app.
+public enum Principal: Sendable, Equatable {
+    /// No credential, or none that held.
+    case nobody
+    /// An app's API key: `app` and the key's id (scopes are checked by `APIKeyMiddleware`).
+    case key(app: String, keyId: String)
+    /// A person's access token, for `app`, in organisation `org`, with `role`.
+    case person(app: String, org: String, personId: String, role: String)
+    /// An installation that proved itself with the secret it was given at registration.
+    case device(app: String, deviceId: String)
+
+    public var app: String? {
+        switch self {
+        case .nobody: nil
+        case .key(let app, _), .person(let app, _, _, _), .device(let app, _): app
+        }
+    }
+}
+
+/// Who a stored thing belongs to: always an app, and where it has them an organisation, a
+/// person, a device. A field left nil is not part of the ownership.
+public struct ResourceOwner: Sendable, Hashable {
+    public var app: String
+    public var org: String?
+    public var personId: String?
+    public var deviceId: String?
+
+    public init(app: String, org: String? = nil, personId: String? = nil, deviceId: String? = nil) {
+        self.app = app
+        self.org = org
+        self.personId = personId
+        self.deviceId = deviceId
+    }
+}
