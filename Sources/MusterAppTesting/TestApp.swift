@@ -36,3 +36,21 @@ extension TestResponse {
     public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
     public var errorMessage: String { json["error"] as? String ?? "<no {error} body: \(text.prefix(200))>" }
 }
+
+/// An installation as its registration answered it: its id and the secret it proves itself with.
+public struct RegisteredDevice: Sendable {
+    public var id: String
+    public var secret: String
+
+    /// `X-Device-Id` and `X-Device-Secret`, as the installation sends them.
+    public var headers: HTTPFields {
+        [HTTPField.Name("X-Device-Id")!: id, HTTPField.Name("X-Device-Secret")!: secret]
+    }
+
+    /// The device a registration's answer names, if it made one.
+    public init?(_ response: TestResponse) {
+        guard let id = response.json["deviceId"] as? String, let secret = response.json["deviceSecret"] as? String else { return nil }
+        self.id = id
+        self.secret = secret
+    }
+}

@@ -38,6 +38,8 @@ struct FieldBookTests {
     /// A project near Rapid City with Ana and Ben on it, and one expense of Ana's at version 1.
     static func staffed() -> FieldBook {
         var book = FieldBook()
+        // The company uploaded the two files its records name in these tests.
+        book.storedFiles[org] = [String(repeating: "ab", count: 32), String(repeating: "cd", count: 32)]
         _ = push(&book, 1, device: office, person: manager, role: FieldRoles.manager,
                  mutation(1, .project, project, base: 0, at: 0, ["name": "Main St. bridge", "latitude": .number(44.0805), "longitude": .number(-103.231),
                                                                  "startDate": "2026-11-01"]))
@@ -152,6 +154,22 @@ struct FieldBookTests {
         _ = Self.push(&book, 7, device: Self.phone, person: Self.ana, Self.mutation(5, .expense, Self.expense, base: 3, at: 40, [:], deleted: true))
         book.forgetOld(now: Self.t0 + 31 * 86_400_000)
         #expect(book.files.isEmpty, "a forgotten tombstone names no file")
+    }
+
+    /// Hole 4 of the authorization review: a worker of one company named another company's
+    /// digest in a photo record, and could then read that company's photo. A digest is content
+    /// addressing, not permission.
+    @Test func aRecordCannotNameAFileItsCompanyNeverUploaded() {
+        var book = Self.staffed()
+        let theirs = String(repeating: "ef", count: 32)
+        book.storedFiles["0a0a0a0a-0000-4000-8000-00000000beef"] = [theirs] // another company's upload
+        let outcome = Self.push(&book, 5, device: Self.phone, person: Self.ana,
+                                Self.mutation(3, .photo, "0f0f0f0f-0000-4000-8000-000000000003", base: 0, at: 0,
+                                              ["projectId": .string(Self.project), "takenAt": "2026-11-19T08:00:00Z", "digest": .string(theirs)]))
+        #expect(outcome == [.refused("digest names no file uploaded in your company: upload it first")])
+        #expect(book.files[theirs] == nil)
+        let receipt = Self.push(&book, 6, device: Self.phone, person: Self.ana, Self.mutation(4, .expense, Self.expense, base: 1, at: 20, ["receipt": .string(theirs)]))
+        #expect(receipt == [.refused("receipt names no file uploaded in your company: upload it first")])
     }
 
     @Test func pagesEndBetweenSequencesAndTogetherHoldEverything() {

@@ -46,6 +46,14 @@ struct FieldSyncTests {
         return Crew(manager: tokens["mia"] ?? "", ana: tokens["ana"] ?? "", ben: tokens["ben"] ?? "", anaId: ids["ana"] ?? "", benId: ids["ben"] ?? "")
     }
 
+    /// Records that the company uploaded `digest` (as a finished upload does), so its records may name it.
+    static func uploaded(_ app: TestApp, _ digest: String = String(repeating: "ab", count: 32), org slug: String = "acme-build") async throws {
+        let people = People.shared(in: app.env.environment)
+        let orgId = try #require(await people.runner.read { $0.orgBySlug[slug] })
+        let stored = FileStored(digest: digest, orgId: orgId, personId: UUID().uuidString.lowercased(), size: 1, type: "image/jpeg")
+        try await app.settled("field", at: try await app.log.append(stored).sequence)
+    }
+
     static func mutation(_ entity: String, _ id: String, base: Int, at time: String, _ fields: String, mutationId: String = UUID().uuidString) -> String {
         #"{"mutationId": "\#(mutationId)", "entity": "\#(entity)", "id": "\#(id)", "baseVersion": \#(base), "fields": \#(fields), "changedAt": "\#(time)"}"#
     }
@@ -72,6 +80,7 @@ struct FieldSyncTests {
         #expect(statuses(created) == ["applied"])
         let assigned = try await app.request("/api/field/projects/\(project)/members/\(crew.anaId)", method: .put, headers: bearer(crew.manager))
         #expect(assigned.status == .noContent, "\(assigned.text)")
+        try await uploaded(app) // the photo the tests' records name
     }
 
     @Test func twoDevicesOfflineMeetAConflictTheManagerDecides() async throws {

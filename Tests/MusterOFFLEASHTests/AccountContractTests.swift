@@ -5,6 +5,7 @@ import MusterAppTesting
 import MusterLog
 import MusterNATS
 import MusterPlatform
+import MusterRuntime
 import MusterTesting
 import NIOCore
 import NIOFoundationEssentialsCompat
@@ -74,13 +75,16 @@ struct AccountContractTests {
                 (#"{"first_name": "A", "last_name": "B", "email": "a@example.com", "password": "walkies2026"}"#, "uppercase"),
                 (#"{"first_name": "A", "last_name": "B", "email": "a@example.com", "password": "Walkiesssss"}"#, "number"),
                 (#"{"first_name": " ", "last_name": "B", "email": "a@example.com", "password": "Walkies2026"}"#, "First name"),
-                (#"{"org_slug": "nowhere", "first_name": "A", "last_name": "B", "email": "a@example.com", "password": "Walkies2026"}"#, "Unknown organization"),
             ]
             for (body, message) in cases {
                 let response = try await app.request("/auth/register", method: .post, json: body)
                 #expect(response.status == .unprocessableContent, "\(body)")
                 #expect(try JSONDecoder().decode(ContractError.self, from: Data(buffer: response.body)).error.contains(message), "\(response.text)")
             }
+            // An unknown organisation is 404, as the contract says.
+            let nowhere = try await app.request("/auth/register", method: .post,
+                                                json: #"{"org_slug": "nowhere", "first_name": "A", "last_name": "B", "email": "a@example.com", "password": "Walkies2026"}"#)
+            #expect(nowhere.status == .notFound && nowhere.text.contains("Unknown organization"), "\(nowhere.text)")
             #expect(try await Self.register(app, email: "dup@example.com").status == .created)
             let again = try await Self.register(app, email: "DUP@example.com ")
             #expect(again.status == .conflict, "\(again.text)")
@@ -117,6 +121,50 @@ struct AccountContractTests {
             let unknown = try await app.request("/auth/login", method: .post, json: #"{"email": "nobody@example.com", "password": "Walkies2026"}"#)
             #expect(unknown.status == .badRequest)
             #expect(unknown.text.contains("Invalid email or password"))
+        }
+    }
+
+    /// Hole 8 of the authorization review: the address limit counted every attempt, successes
+    /// too, so `make demo` (and an office, or a carrier's NAT) was locked out after 60 sign-ins.
+    /// Only failures count; an address is believed from X-Forwarded-For only behind a trusted proxy.
+    @Test func successfulSignInsNeverLockAnAddressOut() async throws {
+        try await Self.withDemo { app, people in
+            for n in 0..<3 { #expect(try await Self.register(app, email: "office\(n)@example.com").status == .created) }
+            for round in 0..<30 {
+                for n in 0..<3 {
+                    let response = try await app.request("/auth/login", method: .post,
+                                                         json: #"{"email": "office\#(n)@example.com", "password": "Walkies2026"}"#)
+                    #expect(response.status == .ok, "sign-in \(round * 3 + n + 1): \(response.text)")
+                }
+            }
+            // Failures from one address do add up, across accounts, to the address limit.
+            let limiter = AttemptLimiter(limit: 5, addressLimit: 3)
+            for account in ["a", "b", "c"] { limiter.failed(account: account, address: "203.0.113.9") }
+            #expect(limiter.admit(account: "d", address: "203.0.113.9") != nil)
+            #expect(limiter.admit(account: "d", address: "203.0.113.10") == nil)
+            #expect(people.trustedProxies.isEmpty, "nobody's X-Forwarded-For is believed unless configured")
+        }
+    }
+
+    /// Hole 5 of the authorization review: a field worker's token was accepted by OFFLEASH's routes,
+    /// and anyone could sign up (or sign in) into a construction company through OFFLEASH's routes.
+    @Test func anotherAppsTokenAndOrganisationAreUnknownHere() async throws {
+        try await Self.withDemo { app, people in
+            try await people.createOrganisation(slug: "acme-build", app: "field", name: "Acme Build")
+            _ = try await people.addPerson(People.Registration(orgSlug: "acme-build", email: "ana@acme.example", firstName: "Ana", lastName: "F",
+                                                               phone: nil, password: "Hardhat-ana-2026", role: "worker"))
+            let worker = try await people.login(orgSlug: "acme-build", email: "ana@acme.example", password: "Hardhat-ana-2026", address: "test",
+                                                policy: People.TokenPolicy(app: "field"))
+            for path in ["/auth/validate", "/users/me", "/services", "/locations", "/bookings/customer"] {
+                let response = try await app.request(path, headers: Self.bearer(worker.accessToken))
+                #expect(response.status == .unauthorized, "\(path) with a field worker's token: \(response.text)")
+            }
+            let login = try await app.request("/auth/login", method: .post,
+                                              json: #"{"org_slug": "acme-build", "email": "ana@acme.example", "password": "Hardhat-ana-2026"}"#)
+            #expect(login.status == .notFound, "\(login.text)")
+            let signUp = try await Self.register(app, email: "intruder@example.com", org: "acme-build")
+            #expect(signUp.status == .notFound, "\(signUp.text)")
+            #expect(try await people.personId(orgSlug: "acme-build", email: "intruder@example.com") == nil)
         }
     }
 

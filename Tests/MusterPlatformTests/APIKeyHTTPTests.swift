@@ -35,7 +35,9 @@ struct APIKeyHTTPTests {
 
     @Test func keysOpenRoutesAndEveryRefusalIsAClearError() async throws {
         try await withApp { client, env, keys in
-            let (key, issued) = issuedKey(scopes: ["read:mobile", "write:submit-strike"])
+            // `read:mobile` is no scope of any app this process serves (only the platform): a key's
+            // scopes are narrowed to what its app may carry on every request.
+            let (key, issued) = issuedKey(scopes: ["devices:register", "read:mobile"])
             let sequence = try await env.log.append(issued).sequence
             try await eventually("key projected") { await keys.checkpoint == sequence }
 
@@ -44,7 +46,7 @@ struct APIKeyHTTPTests {
                 let body = try JSONDecoder().decode([String: AnyCodable].self, from: Data(buffer: response.body))
                 #expect(body["keyId"]?.string == issued.keyId)
             }
-            try await client.execute(uri: "/api/platform/whoami/read:mobile", method: .get, headers: [.apiKey: key]) { response in
+            try await client.execute(uri: "/api/platform/whoami/devices:register", method: .get, headers: [.apiKey: key]) { response in
                 #expect(response.status == .ok)
             }
             let refusals: [(HTTPFields, String, HTTPResponse.Status, String)] = [
@@ -55,7 +57,9 @@ struct APIKeyHTTPTests {
                 ([.apiKey: "opl_" + String(repeating: "ab", count: 32)], "/api/platform/whoami", .unauthorized, "unknown API key"),
                 ([.apiKey: key.uppercased()], "/api/platform/whoami", .unauthorized, "invalid API key"),
                 ([.apiKey: key], "/api/platform/whoami/admin:platform", .forbidden, "lacks scope admin:platform"),
-                ([.apiKey: key], "/api/platform/keys", .forbidden, "lacks scope admin:platform"),
+                ([.apiKey: key], "/api/platform/whoami/read:mobile", .forbidden, "lacks scope read:mobile"),
+                // Hole 6 of the authorization review: a key of another app never administers the platform.
+                ([.apiKey: key], "/api/platform/keys", .unauthorized, "this API key is not for platform"),
                 ([.apiKey: key], "/api/platform/nothing-here", .notFound, "no route GET /api/platform/nothing-here"),
             ]
             for (headers, uri, status, message) in refusals {

@@ -26,44 +26,113 @@ struct DeviceRegistryTests {
     @Test func registerReadUpdateRotateAndUnregister() async throws {
         try await apps.withTestApp(["ingest"]) { app in
             let key = try await app.key(app: "shieldai", [DeviceRoutes.registerScope])
-            let created = try await app.request("/api/devices", method: .post, key: key,
+            let created = try await app.request("/api/devices", method: .post, key: key, headers: [.idempotencyKey: "install-1"],
                                                 json: Self.registration(extra: #", "installationId": "inst-1""#))
             #expect(created.status == .created, "\(created.text)")
-            let id = try #require(created.json["deviceId"] as? String)
+            let device = try #require(RegisteredDevice(created), "a new installation gets its secret: \(created.text)")
+            let id = device.id
             #expect(id.hasPrefix("dev_") && id.count == 36)
+            #expect(device.secret.hasPrefix("dsk_") && device.secret.count == 68)
             #expect(created.json["status"] as? String == "active")
             #expect(created.json["signedIn"] as? Bool == false)
             #expect(!created.text.contains(Self.token), "the token is not repeated back")
+            let stored = try await Self.deviceEvents(app)
+            #expect((stored.first?.payload as? DeviceRegistered)?.secretHash == DeviceSecret.hash(device.secret), "only the secret's hash is kept")
 
-            // The same registration again changes nothing and appends nothing.
-            let again = try await app.request("/api/devices", method: .post, key: key,
+            // A retry with the same Idempotency-Key answers the same device and secret and appends nothing.
+            let retried = try await app.request("/api/devices", method: .post, key: key, headers: [.idempotencyKey: "install-1"],
+                                                json: Self.registration(extra: #", "installationId": "inst-1""#))
+            #expect(RegisteredDevice(retried)?.id == id && RegisteredDevice(retried)?.secret == device.secret, "\(retried.text)")
+            // The same registration again, by the installation itself, changes nothing and appends nothing.
+            let again = try await app.request("/api/devices", method: .post, key: key, headers: device.headers,
                                               json: Self.registration(token: Self.token.uppercased(), extra: #", "installationId": "inst-1""#))
             #expect(again.status == .ok, "\(again.text)")
+            #expect(again.json["deviceSecret"] == nil, "a secret is shown once")
             #expect(try await Self.deviceEvents(app).count == 1)
 
-            let patched = try await app.request("/api/devices/\(id)", method: .patch, key: key,
+            let patched = try await app.request("/api/devices/\(id)", method: .patch, key: key, headers: device.headers,
                                                 json: #"{"topics": ["alerts", "darkwatch"], "timeZone": "Europe/Paris"}"#)
             #expect(patched.status == .ok, "\(patched.text)")
             #expect(patched.json["topics"] as? [String] == ["alerts", "darkwatch"])
             #expect(patched.json["locale"] as? String == "en-US", "what is left out stays")
 
-            // A rotated token keeps the installation's device.
-            let rotated = try await app.request("/api/devices", method: .post, key: key,
-                                                json: Self.registration(token: Self.otherToken, extra: #", "installationId": "inst-1""#))
-            #expect(rotated.status == .created)
+            // A rotated token keeps the installation's device, with its secret.
+            let rotated = try await app.request("/api/devices", method: .post, key: key, headers: device.headers,
+                                                json: Self.registration(token: Self.otherToken, extra: #", "previousToken": "\#(Self.token)""#))
+            #expect(rotated.status == .created, "\(rotated.text)")
             #expect(rotated.json["deviceId"] as? String == id)
             let state = await DevicesProjection.runner(app).read { $0 }
             #expect(state.devices[id]?.token == Self.otherToken)
             #expect(state.byToken[Self.token] == nil)
 
-            // Another app's key does not see it.
+            // The key alone, the id alone, a wrong secret, another app's key: all 404.
             let oplKey = try await app.key(app: "opl", [DeviceRoutes.registerScope])
-            #expect(try await app.request("/api/devices/\(id)", key: oplKey).status == .notFound)
-
-            #expect(try await app.request("/api/devices/\(id)", method: .delete, key: key).status == .noContent)
+            #expect(try await app.request("/api/devices/\(id)", key: oplKey, headers: device.headers).status == .notFound)
             #expect(try await app.request("/api/devices/\(id)", key: key).status == .notFound)
+            var wrong = device.headers
+            wrong[HTTPField.Name("X-Device-Secret")!] = "dsk_" + String(repeating: "0", count: 64)
+            #expect(try await app.request("/api/devices/\(id)", key: key, headers: wrong).status == .notFound)
+            #expect(try await app.request("/api/devices/\(id)", key: key, headers: device.headers).status == .ok)
+
+            #expect(try await app.request("/api/devices/\(id)", method: .delete, key: key, headers: device.headers).status == .noContent)
+            #expect(try await app.request("/api/devices/\(id)", key: key, headers: device.headers).status == .notFound)
             let types = try await Self.deviceEvents(app).map(\.storedType.event)
             #expect(types == ["registered", "updated", "registered", "unregistered"])
+        }
+    }
+
+    /// Hole 2 of the authorization review: registering another installation's push token with
+    /// the app's key answered with that installation's device id, and `previousToken` handed the
+    /// victim's device over. A push token is an address, never a credential.
+    @Test func aPushTokenOpensNobodysDevice() async throws {
+        try await apps.withTestApp(["ingest"]) { app in
+            let key = try await app.key(app: "shieldai", [DeviceRoutes.registerScope])
+            let victim = try #require(RegisteredDevice(try await app.request("/api/devices", method: .post, key: key,
+                                                                                json: Self.registration(extra: #", "installationId": "victim""#))))
+            // The attacker registers the victim's token (and installation id): a device of its own.
+            let taken = try await app.request("/api/devices", method: .post, key: key,
+                                              json: Self.registration(extra: #", "installationId": "victim""#))
+            let attacker = try #require(RegisteredDevice(taken), "\(taken.text)")
+            #expect(attacker.id != victim.id && attacker.secret != victim.secret)
+            // previousToken without the device's secret rotates nothing.
+            let rotation = try await app.request("/api/devices", method: .post, key: key,
+                                                 json: Self.registration(token: Self.otherToken, extra: #", "previousToken": "\#(Self.token)""#))
+            #expect(rotation.status == .notFound, "\(rotation.text)")
+            // The attacker's secret opens only the attacker's device.
+            var forged = attacker.headers
+            forged[HTTPField.Name("X-Device-Id")!] = victim.id
+            #expect(try await app.request("/api/devices/\(victim.id)", key: key, headers: forged).status == .notFound)
+            #expect(try await app.request("/api/devices", method: .post, key: key, headers: forged, json: Self.registration()).status == .notFound)
+            // The victim keeps its device (the token now routes to the newer registration) and takes the token back.
+            let back = try await app.request("/api/devices", method: .post, key: key, headers: victim.headers, json: Self.registration())
+            #expect(back.status == .created && back.json["deviceId"] as? String == victim.id && back.json["status"] as? String == "active", "\(back.text)")
+        }
+    }
+
+    /// Hole 3: an app key read a person's device, re-registering its token with the key unlinked the
+    /// person, and another customer could then change it. A person's device is that person's alone.
+    @Test func aPersonsDeviceIsTheirsAlone() async throws {
+        try await apps.withTestApp(["ingest"]) { app in
+            let people = People.shared(in: app.env.environment)
+            try await people.createOrganisation(slug: "shield", app: "shieldai", name: "ShieldAI")
+            let policy = People.TokenPolicy(app: "shieldai", selfRegistration: true)
+            let sam = try await people.register(People.Registration(orgSlug: "shield", email: "sam@example.com", firstName: "Sam", lastName: "Safe",
+                                                                    phone: nil, password: "Shielded2026"), policy: policy)
+            let kim = try await people.register(People.Registration(orgSlug: "shield", email: "kim@example.com", firstName: "Kim", lastName: "Safe",
+                                                                    phone: nil, password: "Shielded2026"), policy: policy)
+            let key = try await app.key(app: "shieldai", [DeviceRoutes.registerScope])
+            let registered = try await app.request("/api/devices", method: .post, headers: [.authorization: "Bearer \(sam.accessToken)"],
+                                                   json: Self.registration())
+            let device = try #require(RegisteredDevice(registered), "\(registered.text)")
+            // Not the app's key, not even with the installation's own secret once a person holds it; not another person.
+            #expect(try await app.request("/api/devices/\(device.id)", key: key).status == .notFound)
+            #expect(try await app.request("/api/devices/\(device.id)", key: key, headers: device.headers).status == .notFound)
+            #expect(try await app.request("/api/devices", method: .post, key: key, headers: device.headers, json: Self.registration()).status == .notFound)
+            #expect(try await app.request("/api/devices/\(device.id)", method: .patch, headers: [.authorization: "Bearer \(kim.accessToken)"],
+                                          json: #"{"topics": ["taken"]}"#).status == .notFound)
+            #expect(try await app.request("/api/devices/\(device.id)", method: .patch, headers: [.authorization: "Bearer \(sam.accessToken)"],
+                                          json: #"{"topics": ["mine"]}"#).status == .ok)
+            #expect(await DevicesProjection.runner(app).read { $0.devices[device.id]?.personId } == sam.account.personId)
         }
     }
 
@@ -74,7 +143,7 @@ struct DeviceRegistryTests {
             func signUp(_ email: String) async throws -> People.SignedIn {
                 try await people.register(People.Registration(orgSlug: "shield", email: email, firstName: "Sam", lastName: "Safe",
                                                                phone: nil, password: "Shielded2026"),
-                                          policy: People.TokenPolicy(app: "shieldai"))
+                                          policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))
             }
             let sam = try await signUp("sam@example.com")
             let kim = try await signUp("kim@example.com")
@@ -121,6 +190,8 @@ struct DeviceRegistryTests {
                 #expect(response.errorMessage.contains(message), "\(body.prefix(120)) → \(response.text)")
             }
             #expect(try await app.request("/api/devices/dev_nothing", key: key).status == .notFound)
+            #expect(try await app.request("/api/devices", method: .post, key: key, headers: [HTTPField.Name("X-Device-Id")!: "dev_x", HTTPField.Name("X-Device-Secret")!: "nope"],
+                                          json: Self.registration()).status == .notFound)
             #expect(try await app.request("/api/devices/\(String(repeating: "x", count: 5000))", method: .delete, key: key).status == .notFound)
             #expect(try await Self.deviceEvents(app).isEmpty)
         }

@@ -91,11 +91,11 @@ struct NewsletterTests {
             _ = try await people.createOrganisation(slug: "pop-sd", app: "pop", name: "People Over Party")
             let organiser = try await people.register(People.Registration(orgSlug: "pop-sd", email: "org@example.com", firstName: "O", lastName: "R",
                                                                           phone: nil, password: "Organise2026", role: "organiser"),
-                                                      policy: People.TokenPolicy(app: "pop"))
+                                                      policy: People.TokenPolicy(app: "pop", selfRegistration: true))
             let byOrganiser = try await app.request("/api/pop/newsletter.csv", headers: [.authorization: "Bearer \(organiser.accessToken)"])
             #expect(byOrganiser.status == .ok && byOrganiser.text == export.text)
             let learner = try await people.register(People.Registration(orgSlug: "pop-sd", email: "learner@example.com", firstName: "L", lastName: "R",
-                                                                        phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop"))
+                                                                        phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop", selfRegistration: true))
             #expect(try await app.request("/api/pop/newsletter.csv", headers: [.authorization: "Bearer \(learner.accessToken)"]).status == .forbidden)
         }
     }

@@ -53,7 +53,7 @@ struct ProgressSyncTests {
             let people = People.shared(in: app.env.environment)
             try await people.createOrganisation(slug: "pop-sd", app: "pop", name: "Pride of Prairie")
             let person = try await people.register(People.Registration(orgSlug: "pop-sd", email: "learner@example.com", firstName: "L", lastName: "S",
-                                                                       phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop"))
+                                                                       phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop", selfRegistration: true))
             for install in [Self.phone, Self.tablet] {
                 let linked = try await app.request("/api/pop/installs/\(install)/link", method: .post, key: key,
                                                    headers: [.authorization: "Bearer \(person.accessToken)"])
@@ -73,10 +73,43 @@ struct ProgressSyncTests {
             #expect(since.json["full"] as? Bool == false)
             #expect((since.json["cards"] as? [[String: Any]])?.map { $0["questionId"] as? Int } == [14], "\(since.text)")
 
-            // Unlinked, the phone keeps its own progress.
-            #expect(try await app.request("/api/pop/installs/\(Self.phone)/link", method: .delete, key: key).status == .ok)
+            // Unlinked by its person, the phone keeps its own progress.
+            #expect(try await app.request("/api/pop/installs/\(Self.phone)/link", method: .delete, key: key,
+                                          headers: [.authorization: "Bearer \(person.accessToken)"]).status == .ok)
             let alone = try await app.request("/api/pop/installs/\(Self.phone)/progress", key: key)
             #expect(alone.json["linked"] as? Bool == false && Self.cards(alone)[12]?.views == 3 && Self.cards(alone)[14] == nil)
+        }
+    }
+
+    /// Hole 1 of the authorization review: any signed-in person of any app could link someone
+    /// else's install (and take its progress), and the app key alone unlinked anyone's.
+    @Test func anInstallLinkedToSomeoneStaysTheirs() async throws {
+        try await apps.withTestApp(["ingest"], configure: Self.decks) { app in
+            let key = try await app.key(app: "pop", [PoPRoutes.readScope, PoPRoutes.writeScope])
+            let people = People.shared(in: app.env.environment)
+            try await people.createOrganisation(slug: "pop-sd", app: "pop", name: "Pride of Prairie")
+            try await people.createOrganisation(slug: "walkers", app: "offleash", name: "Walkers")
+            func signUp(_ email: String, org: String = "pop-sd", app name: String = "pop") async throws -> String {
+                try await people.register(People.Registration(orgSlug: org, email: email, firstName: "L", lastName: "S", phone: nil, password: "Learning2026"),
+                                          policy: People.TokenPolicy(app: name, selfRegistration: true)).accessToken
+            }
+            let (owner, attacker) = (try await signUp("owner@example.com"), try await signUp("attacker@example.com"))
+            let customer = try await signUp("walker@example.com", org: "walkers", app: "offleash")
+            let link = "/api/pop/installs/\(Self.phone)/link"
+            func call(_ method: HTTPRequest.Method, _ token: String?) async throws -> HTTPResponse.Status {
+                try await app.request(link, method: method, key: key, headers: token.map { [.authorization: "Bearer \($0)"] } ?? [:]).status
+            }
+            #expect(try await call(.post, owner) == .ok)
+            #expect(try await call(.post, owner) == .ok, "linking again to the same person is fine")
+            #expect(try await call(.post, attacker) == .conflict, "the first link wins")
+            #expect(try await call(.post, customer) == .unauthorized, "another app's token")
+            #expect(try await call(.delete, nil) == .unauthorized, "the app key alone unlinks nothing")
+            #expect(try await call(.delete, attacker) == .notFound)
+            #expect(try await call(.delete, customer) == .unauthorized)
+            let view = try await app.request("/api/pop/installs/\(Self.phone)/progress", key: key)
+            #expect(view.json["linked"] as? Bool == true)
+            #expect(try await call(.delete, owner) == .ok)
+            #expect(try await call(.post, attacker) == .ok, "unlinked by its person, it may be linked anew")
         }
     }
 

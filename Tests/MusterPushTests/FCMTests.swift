@@ -43,7 +43,8 @@ struct FCMTests {
                 let registered = try await app.request("/api/devices", method: .post, key: appKey, json: """
                 {"token": "\(token)", "platform": "android", "bundleId": "org.onlinepicketline.app"}
                 """)
-                let device = try #require(registered.json["deviceId"] as? String, "\(registered.text)")
+                let installation = try #require(RegisteredDevice(registered), "\(registered.text)")
+                let device = installation.id
                 func push() async throws -> [String: Any] {
                     let sent = try await app.request("/api/push", method: .post, key: appKey, json: """
                     {"audience": {"deviceIds": ["\(device)"]}, "title": "Strike near you", "body": "Acme", "screen": "action", "id": "act_1"}
@@ -64,7 +65,7 @@ struct FCMTests {
                 let gone = try await push()
                 #expect((gone["reasons"] as? [String: Int])?["UNREGISTERED"] == 1, "\(gone)")
                 try await eventually("invalidated") {
-                    try await app.request("/api/devices/\(device)", key: appKey).json["status"] as? String == "invalidated"
+                    try await app.request("/api/devices/\(device)", key: appKey, headers: installation.headers).json["status"] as? String == "invalidated"
                 }
             }
         }

@@ -16,12 +16,12 @@ import Testing
 struct PushFlowTests {
     static func token(_ n: Int) -> String { String(format: "%064x", n) }
 
-    static func register(_ app: TestApp, key: String, token: String, extra: String = "") async throws -> String {
+    static func register(_ app: TestApp, key: String, token: String, extra: String = "") async throws -> RegisteredDevice {
         let response = try await app.request("/api/devices", method: .post, key: key, json: """
         {"token": "\(token)", "platform": "ios", "bundleId": "com.kordant.shieldai", "environment": "sandbox"\(extra)}
         """)
         #expect(response.status == .created, "\(response.text)")
-        return try #require(response.json["deviceId"] as? String)
+        return try #require(RegisteredDevice(response))
     }
 
     static func completed(_ app: TestApp, key: String, _ pushId: String) async throws -> [String: Any] {
@@ -70,7 +70,7 @@ struct PushFlowTests {
                 let gone = try await Self.completed(app, key: pushKey, try #require(topic.json["pushId"] as? String))
                 #expect(gone["failed"] as? Int == 1 && (gone["reasons"] as? [String: Int])?["Unregistered"] == 1, "\(gone)")
                 try await eventually("the device is invalidated") {
-                    try await app.request("/api/devices/\(first)", key: deviceKey).json["status"] as? String == "invalidated"
+                    try await app.request("/api/devices/\(first.id)", key: deviceKey, headers: first.headers).json["status"] as? String == "invalidated"
                 }
                 // Registering again after the 410 revives it.
                 try await Task.sleep(for: .milliseconds(5))
@@ -125,7 +125,7 @@ struct PushFlowTests {
             try await apps.withTestApp(["ingest"], configure: standIn.configure) { app in
                 let deviceKey = try await app.key(app: "shieldai", [DeviceRoutes.registerScope])
                 var ids: [String] = []
-                for n in 1...3 { ids.append(try await Self.register(app, key: deviceKey, token: Self.token(n))) }
+                for n in 1...3 { ids.append(try await Self.register(app, key: deviceKey, token: Self.token(n)).id) }
                 let pushId = "psh_" + String(repeating: "1", count: 32)
                 try await app.log.append(PushRequested(pushId: pushId, app: "shieldai", audience: PushAudience(everyone: true),
                                                        message: PushMessage(title: "a", body: "b"), requestedBy: "test"))

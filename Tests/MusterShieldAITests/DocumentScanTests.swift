@@ -27,7 +27,7 @@ struct DocumentScanTests {
             let people = People.shared(in: app.env.environment)
             try await people.createOrganisation(slug: "shield", app: "shieldai", name: "ShieldAI")
             let sam = try await people.register(People.Registration(orgSlug: "shield", email: "sam@example.com", firstName: "Sam", lastName: "Safe",
-                                                                    phone: nil, password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai"))
+                                                                    phone: nil, password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))
             let bearer: HTTPFields = [.authorization: "Bearer \(sam.accessToken)"]
             let created = try await app.request("/api/shieldai/documents", method: .post, headers: bearer, json: Self.body())
             #expect(created.status == .created, "\(created.text)")
@@ -56,10 +56,11 @@ struct DocumentScanTests {
     @Test func hostileScansAreClearErrorsAndStoreNothing() async throws {
         try await apps.withTestApp(["ingest"]) { app in
             let key = try await app.key(app: "shieldai", [DocumentRoutes.scope, DeviceRoutes.registerScope])
-            let device = try await app.request("/api/devices", method: .post, key: key, json: """
+            let device = try #require(RegisteredDevice(try await app.request("/api/devices", method: .post, key: key, json: """
             {"token": "\(String(repeating: "cd", count: 32))", "platform": "ios", "bundleId": "com.kordant.shieldai"}
-            """).json["deviceId"] as? String
-            let headers: HTTPFields = [.apiKey: key, HTTPField.Name("X-Device-Id")!: try #require(device)]
+            """)))
+            var headers = device.headers
+            headers[.apiKey] = key
             let cases: [(String, HTTPResponse.Status, String)] = [
                 (Self.body(kind: "passport-photo"), .unprocessableContent, "kind"),
                 (Self.body(image: Data("just text".utf8).base64EncodedString()), .unprocessableContent, "JPEG, PNG or HEIC"),
@@ -77,6 +78,21 @@ struct DocumentScanTests {
             let jpeg = try await app.request("/api/shieldai/documents", method: .post, headers: headers, json: Self.body(image: Self.jpeg, type: "image/jpeg"))
             #expect(jpeg.status == .created && jpeg.json["contentType"] as? String == "image/jpeg", "\(jpeg.text)")
             #expect(try await app.log.read(filter: "events.shieldai.document.>").count == 1)
+
+            // Hole 2 of the authorization review: another installation that registers this one's
+            // push token gets a device of its own, and its id and secret open none of these scans.
+            let thief = try #require(RegisteredDevice(try await app.request("/api/devices", method: .post, key: key, json: """
+            {"token": "\(String(repeating: "cd", count: 32))", "platform": "ios", "bundleId": "com.kordant.shieldai"}
+            """)))
+            #expect(thief.id != device.id)
+            var stolen = thief.headers
+            stolen[.apiKey] = key
+            #expect(try await app.request("/api/shieldai/documents", headers: stolen).text == "[]")
+            stolen[HTTPField.Name("X-Device-Id")!] = device.id
+            #expect(try await app.request("/api/shieldai/documents", headers: stolen).status == .notFound)
+            #expect(try await app.request("/api/shieldai/documents", headers: [.apiKey: key, HTTPField.Name("X-Device-Id")!: device.id]).status == .badRequest)
+            let mine = try await app.request("/api/shieldai/documents", headers: headers)
+            #expect(mine.text.contains("deed") || mine.text.contains("\"kind\""), "\(mine.text)")
         }
     }
 }

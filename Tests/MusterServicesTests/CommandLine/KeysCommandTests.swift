@@ -40,8 +40,16 @@ struct KeysCommandTests {
         try await apps.withTestLog { env in
             let bogus = try await muster(["keys", "issue", "--app", "opl", "--scopes", "read:mobile,bogus:scope", "--nats-url", env.server.url])
             #expect(bogus.status != 0, "\(bogus.output)")
-            #expect(bogus.output.contains("unknown scope bogus:scope") && bogus.output.contains(OPLScopes.moderate), "\(bogus.output)")
-            #expect(try await env.log.jetStream.streamInfo(env.log.configuration.eventsStream).state.messages == 0)
+            #expect(bogus.output.contains("scope bogus:scope is unknown") && bogus.output.contains(OPLScopes.moderate), "\(bogus.output)")
+            // Hole 6 of the authorization review: any app was given any scope. A PoP key cannot
+            // moderate OPL; an OFFLEASH key cannot administer the platform.
+            let foreign = try await muster(["keys", "issue", "--app", "pop", "--scopes", "moderate:opl", "--nats-url", env.server.url])
+            #expect(foreign.status != 0 && foreign.output.contains("scope moderate:opl is not one of pop's"), "\(foreign.output)")
+            let admin = try await muster(["keys", "issue", "--app", "offleash", "--scopes", "admin:platform", "--nats-url", env.server.url])
+            #expect(admin.status != 0 && admin.output.contains("admin:platform is not one of offleash's"), "\(admin.output)")
+            let shared = try await muster(["keys", "issue", "--app", "pop", "--scopes", "read:civics,push:send,write:analytics", "--nats-url", env.server.url])
+            #expect(shared.status == 0, "an app's own scopes and the shared services' are fine: \(shared.output)")
+            #expect(try await env.log.jetStream.streamInfo(env.log.configuration.eventsStream).state.messages == 1, "only the good key")
         }
     }
 }

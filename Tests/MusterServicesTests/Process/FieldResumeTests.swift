@@ -91,6 +91,10 @@ struct FieldResumeTests {
             try await push(app, mia, device: Self.office, "project", Self.project, #"{"name": "Resume bridge", "latitude": 44.08, "longitude": -103.23}"#)
             let staffed = try await app.request("/api/field/projects/\(Self.project)/members/\(anaId)", method: .put, headers: [.authorization: "Bearer \(mia)"])
             #expect(staffed.status == .noContent, "\(staffed.text)")
+            // The company uploaded the photo its records name (a finished upload records this).
+            let orgId = try #require(await people.runner.read { $0.orgBySlug["resume-build"] })
+            let stored = FileStored(digest: String(repeating: "e0", count: 32), orgId: orgId, personId: anaId, size: 1, type: "image/jpeg")
+            try await app.settled("field", at: try await app.log.append(stored).sequence)
 
             let (port, data) = (try freePort(), app.env.server.directory.appendingPathComponent("fieldkill"))
             var server = try serveIngest(app, data: data, port: port)
