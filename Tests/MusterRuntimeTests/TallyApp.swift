@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdWebSocket
 import MusterEvents
 import MusterLog
 import MusterRuntime
@@ -64,6 +65,15 @@ struct TallyApp: MusterApp {
                     return try JSONResponse.make(.ok, Answer(total: await totals.state.totals[id] ?? 0))
                 }
             }
+            // A WebSocket, so the query role's connections take the upgrade-capable pipeline (its
+            // HTTP handlers come only after a first head): what `serve all` runs.
+            parts.webSockets.append(WebSocketRoute(path: "/tally/echo") { _ in
+                { inbound, outbound, _ in
+                    for try await message in inbound.messages(maxSize: 1 << 16) {
+                        if case .text(let text) = message { try await outbound.write(.text(text)) }
+                    }
+                }
+            })
         case .geocode, .moderation, .collector, .notifier:
             break
         }
