@@ -25,7 +25,7 @@ GAZETTEER   := .data/gazetteer/places.tsv
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run test build release deps tools bench clean demo demo-opl gazetteer help fuzz fuzz-build fuzz-smoke certs
+.PHONY: run test build release deps tools bench clean demo demo-test demo-opl gazetteer help fuzz fuzz-build fuzz-smoke certs
 .DEFAULT_GOAL := help
 
 help:
@@ -89,10 +89,15 @@ run: deps tools build gazetteer
 test: deps tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	scripts/test.sh $(SWIFT_FLAGS)
+	scripts/demo-test.sh
 	@$(MAKE) --no-print-directory fuzz-smoke
 
+## make demo as a newcomer runs it, on a fresh stack with an empty data folder (part of make test).
+demo-test: deps tools build
+	scripts/demo-test.sh
+
 ## Fuzzing: our modules instrumented for libFuzzer, in their own build folder (.build-fuzz).
-FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push voice pop field
+FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push voice pop field access
 FUZZ_SECONDS ?= 60
 FUZZ_BIN     := .build-fuzz/debug/muster-fuzz
 

@@ -14,7 +14,7 @@ from field_device import Device, URL  # noqa: E402
 
 M = os.environ.get("MUSTER", ".build/debug/muster")
 ORG, PASSWORD = "acme-build", "Hardhat2026"
-STATE = ".data/field-demo"
+STATE = os.path.join(os.environ.get("MUSTER_DEMO_STATE", ".data"), "field-demo")
 rng = random.Random(16)
 # A 1x1 baseline JPEG; each generated image gets its own comment segment, so each has its own digest.
 JPEG = base64.b64decode("/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////"

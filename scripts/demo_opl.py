@@ -87,7 +87,7 @@ def issue(app, scopes, label):
     return out.stdout.strip()
 
 
-KEYS_FILE = os.environ.get("MUSTER_DEMO_KEYS", ".data/demo_opl_keys.json")
+KEYS_FILE = os.environ.get("MUSTER_DEMO_KEYS", os.path.join(os.environ.get("MUSTER_DEMO_STATE", ".data"), "demo_opl_keys.json"))
 
 
 def demo_keys():

@@ -18,7 +18,9 @@ if ! curl -ksf "$APNS_URL/standin/deliveries" >/dev/null 2>&1; then
 fi
 KEY=$($M keys issue --app shieldai --scopes devices:register,push:send --label "push demo")
 TOKEN=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
-DEVICE=$(api POST "$KEY" /api/devices "{\"token\": \"$TOKEN\", \"platform\": \"ios\", \"bundleId\": \"com.kordant.shieldai\", \"environment\": \"sandbox\", \"locale\": \"en-US\", \"timeZone\": \"America/Chicago\", \"topics\": [\"alerts\"]}" | json 'd["deviceId"]')
+REG=$(api POST "$KEY" /api/devices "{\"token\": \"$TOKEN\", \"platform\": \"ios\", \"bundleId\": \"com.kordant.shieldai\", \"environment\": \"sandbox\", \"locale\": \"en-US\", \"timeZone\": \"America/Chicago\", \"topics\": [\"alerts\"]}")
+DEVICE=$(echo "$REG" | json 'd["deviceId"]')
+SECRET=$(echo "$REG" | json 'd["deviceSecret"]') # shown once: the installation proves itself with it
 echo "   registered device $DEVICE (token ${TOKEN:0:12}…)"
 
 wait_done() { # push id → prints its counts once completed
@@ -44,7 +46,7 @@ curl -ksS -X POST "$APNS_URL/standin/unregister/$TOKEN" >/dev/null
 PUSH=$(api POST "$KEY" /api/push '{"audience": {"topics": ["alerts"]}, "title": "New exposure", "body": "Your email appeared in a breach.", "screen": "darkwatch"}' | json 'd["pushId"]')
 echo "   push $PUSH: $(wait_done "$PUSH")"
 sleep 0.3
-echo "   device: $(api GET "$KEY" "/api/devices/$DEVICE" | json '{k: d[k] for k in ("deviceId", "status", "invalidReason") if k in d}')"
+echo "   device: $(curl -fsS -H "X-API-Key: $KEY" -H "X-Device-Id: $DEVICE" -H "X-Device-Secret: $SECRET" "$URL/api/devices/$DEVICE" | json '{k: d[k] for k in ("deviceId", "status", "invalidReason") if k in d}')"
 echo "   (registering the token again revives it; the push key: $KEY)"
 
 echo "== OPL: a phone opted into proximity alerts for cell c23nb (downtown Seattle) hears of a strike approved there"

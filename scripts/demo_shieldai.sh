@@ -17,9 +17,13 @@ sox "$work/raw.wav" -r 16000 -c 1 -b 16 "$work/voice-16k.wav" 2>/dev/null
 sox "$work/raw.wav" -r 8000 -c 1 -b 16 "$work/voice-8k.wav" 2>/dev/null
 KEY=$($M keys issue --app shieldai --scopes devices:register,voice:enroll,push:send --label "voice demo")
 TOKEN=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
-DEVICE=$(curl -fsS -H "X-API-Key: $KEY" -H 'Content-Type: application/json' \
-  -d "{\"token\": \"$TOKEN\", \"platform\": \"ios\", \"bundleId\": \"com.kordant.shieldai\", \"environment\": \"sandbox\"}" "$URL/api/devices" | json 'd["deviceId"]')
-enroll() { curl -sS -o "$work/answer" -w '%{http_code}' -H "X-API-Key: $KEY" -H "X-Device-Id: $DEVICE" -H 'Content-Type: audio/wav' \
+# The registration answers the installation's secret once: with the device id it proves the
+# installation (the id alone opens nothing).
+REG=$(curl -fsS -H "X-API-Key: $KEY" -H 'Content-Type: application/json' \
+  -d "{\"token\": \"$TOKEN\", \"platform\": \"ios\", \"bundleId\": \"com.kordant.shieldai\", \"environment\": \"sandbox\"}" "$URL/api/devices")
+DEVICE=$(echo "$REG" | json 'd["deviceId"]')
+SECRET=$(echo "$REG" | json 'd["deviceSecret"]')
+enroll() { curl -sS -o "$work/answer" -w '%{http_code}' -H "X-API-Key: $KEY" -H "X-Device-Id: $DEVICE" -H "X-Device-Secret: $SECRET" -H 'Content-Type: audio/wav' \
   --data-binary "@$1" "$URL/api/shieldai/voice-enrollments"; }
 echo "   16 kHz mono speech ($(soxi -D "$work/voice-16k.wav") s): HTTP $(enroll "$work/voice-16k.wav") $(cat "$work/answer")"
 echo "   the same speech at 8 kHz:         HTTP $(enroll "$work/voice-8k.wav") $(cat "$work/answer")"

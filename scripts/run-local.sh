@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Starts nats-server (JetStream under .data/nats) and `muster serve all`; Ctrl-C stops both cleanly.
+# MUSTER_DATA_ROOT moves .data elsewhere (the demo test runs on an empty one); NATS_PORT,
+# NATS_MONITOR_PORT, MUSTER_HTTP_PORT, APNS_PORT and FCM_PORT move the ports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 NATS_PORT=${NATS_PORT:-4222}
+NATS_MONITOR_PORT=${NATS_MONITOR_PORT:-8222}
 HTTP_PORT=${MUSTER_HTTP_PORT:-8080}
-mkdir -p .data/nats .data/muster
+DATA=${MUSTER_DATA_ROOT:-.data}
+mkdir -p "$DATA/nats" "$DATA/muster"
 export MUSTER_NATS_URL=${MUSTER_NATS_URL:-nats://127.0.0.1:$NATS_PORT}
-export MUSTER_DATA_DIR=${MUSTER_DATA_DIR:-.data/muster}
+export MUSTER_DATA_DIR=${MUSTER_DATA_DIR:-$DATA/muster}
 
 nats_pid=""
 muster_pid=""
@@ -22,14 +26,14 @@ stop() {
   [ -n "$fcm_pid" ] && kill -TERM "$fcm_pid" 2>/dev/null && wait "$fcm_pid" 2>/dev/null || true
   echo "stopping nats-server…"
   [ -n "$nats_pid" ] && kill -TERM "$nats_pid" 2>/dev/null && wait "$nats_pid" 2>/dev/null || true
-  echo "stopped. Data stays in .data/ (make clean removes it)."
+  echo "stopped. Data stays in $DATA/ (make clean removes .data)."
 }
 trap stop INT TERM EXIT
 
 if (exec 3<>"/dev/tcp/127.0.0.1/$NATS_PORT") 2>/dev/null; then
   echo "a NATS server already listens on $NATS_PORT; using it"
 else
-  .tools/nats/bin/nats-server -a 127.0.0.1 -p "$NATS_PORT" -m 8222 -js -sd .data/nats -l .data/nats/server.log &
+  .tools/nats/bin/nats-server -a 127.0.0.1 -p "$NATS_PORT" -m "$NATS_MONITOR_PORT" -js -sd "$DATA/nats" -l "$DATA/nats/server.log" &
   nats_pid=$!
   for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$NATS_PORT") 2>/dev/null && break; sleep 0.1; done
 fi
@@ -39,7 +43,7 @@ fi
 APNS_INFO="  pushes: APNs is not configured (make run APNS=standin starts a local stand-in; or set MUSTER_APNS_KEY_FILE, _KEY_ID, _TEAM_ID)"
 if [ "${APNS:-}" = "standin" ]; then
   APNS_PORT=${APNS_PORT:-2197}
-  dir=.data/apns-standin
+  dir=$DATA/apns-standin
   scripts/make-certs.sh "$dir" >/dev/null
   [ -s "$dir/AuthKey.p8" ] || openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/AuthKey.p8" 2>/dev/null
   .build/debug/muster apns-standin --port "$APNS_PORT" --cert "$dir/cert.pem" --key "$dir/key.pem" --apns-key "$dir/AuthKey.p8" &
@@ -55,7 +59,7 @@ fi
 FCM_INFO="  android: FCM is not configured (make run FCM=standin starts a local stand-in; or set MUSTER_FCM_SERVICE_ACCOUNT)"
 if [ "${FCM:-}" = "standin" ]; then
   FCM_PORT=${FCM_PORT:-2198}
-  dir=.data/fcm-standin
+  dir=$DATA/fcm-standin
   mkdir -p "$dir"
   [ -s "$dir/key.pem" ] || openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$dir/key.pem" 2>/dev/null
   python3 - "$dir/key.pem" "$FCM_PORT" > "$dir/service-account.json" <<'PY'
@@ -80,8 +84,8 @@ cat <<INFO
   Muster is running.
     health      http://127.0.0.1:$HTTP_PORT/health
     readiness   http://127.0.0.1:$HTTP_PORT/ready
-    metrics     http://127.0.0.1:9464/metrics  (its own port: MUSTER_METRICS_PORT)
-    NATS        $MUSTER_NATS_URL   (monitoring http://127.0.0.1:8222)
+    metrics     http://127.0.0.1:${MUSTER_METRICS_PORT:-9464}/metrics  (its own port: MUSTER_METRICS_PORT)
+    NATS        $MUSTER_NATS_URL   (monitoring http://127.0.0.1:$NATS_MONITOR_PORT)
 
   Try:
     make demo                               # keys, then 36 OPL actions around Rapid City, Minneapolis, Seattle

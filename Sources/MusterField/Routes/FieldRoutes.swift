@@ -78,7 +78,11 @@ public enum FieldRoutes {
             return Response(status: .noContent)
         }
         routes.get("/api/field/conflicts") { request, _ in
-            let all = request.uri.queryParameters["status"] == "all"
+            let status = request.uri.queryParameters["status"].map(String.init) ?? "open"
+            guard status == "open" || status == "all" else {
+                throw FieldError(.invalidField("status"), "status must be open or all")
+            }
+            let all = status == "all"
             let conflicts = try await sync.conflicts(of: try await person(request, people), includeDecided: all)
             return try JSONResponse.make(.ok, ConflictsAnswer(conflicts: conflicts.map(ConflictBody.init)))
         }

@@ -1,9 +1,11 @@
 import Foundation
 public import Hummingbird
 import Logging
+import Metrics
 import MusterJSON
 import MusterLog
 import MusterNATS
+import NIOHTTP1
 
 /// An error answer in the contract's shape: `{"error": "<human readable message>"}`.
 public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
@@ -59,6 +61,12 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(.badRequest, "invalid request body: \(Self.describe(error))")
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, error.status.reasonPhrase)
+        } catch let error as HTTPParserError where error == .invalidEOFState || error == .closedConnection {
+            // The client stopped mid-body (a phone losing its signal, or the body timeout closing a
+            // slow one): an everyday event, counted, not an error of ours. Nobody reads the answer.
+            context.logger.info("request body ended early", metadata: ["error": "\(error)"])
+            Counter(label: "muster_http_bodies_ended_early_total").increment()
+            throw APIError(.badRequest, "the request body ended early")
         } catch {
             context.logger.error("unhandled error", metadata: ["error": "\(error)"])
             throw APIError(.internalServerError, "internal error")

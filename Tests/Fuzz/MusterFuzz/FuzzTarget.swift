@@ -5,7 +5,7 @@ import Foundation
 /// A target traps (and libFuzzer saves the input) when a parser crashes or breaks a rule it states.
 enum FuzzTarget: String, CaseIterable {
     case timestamps, controlCharacters = "control-characters", envelopes, collector, gzip, redaction, query
-    case mobileWrites = "mobile-writes", moderationForms = "moderation-forms", natsRequests = "nats-requests", json, accounts, push, voice, pop, field
+    case mobileWrites = "mobile-writes", moderationForms = "moderation-forms", natsRequests = "nats-requests", json, accounts, push, voice, pop, field, access
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["MUSTER_FUZZ_TARGET"] ?? ""
@@ -34,6 +34,7 @@ enum FuzzTarget: String, CaseIterable {
         case .voice: Self.voice(bytes)
         case .pop: Self.pop(bytes)
         case .field: Self.field(bytes)
+        case .access: Self.access(bytes)
         }
     }
 

@@ -79,7 +79,7 @@ struct APIDescriptionTests {
             try await people.createOrganisation(slug: "demo", app: "offleash", name: "Demo walks")
             let person = try await people.register(People.Registration(orgSlug: "demo", email: "st@example.com", firstName: "S",
                                                                        lastName: "T", phone: nil, password: "Schemathesis1"),
-                                                   policy: People.TokenPolicy(app: "offleash"))
+                                                   policy: People.TokenPolicy(app: "offleash", selfRegistration: true))
 
             let output = env.server.directory.appendingPathComponent("schemathesis.txt")
             try #require(FileManager.default.createFile(atPath: output.path, contents: nil))
