@@ -88,6 +88,7 @@ public enum FieldRoutes {
         }
         routes.post("/api/field/conflicts/{conflictId}/resolve") { request, context in
             let manager = try await person(request, people)
+            try manager.requireManager("resolve conflicts") // before the body: a worker's answer is 403 whatever it sent
             let body = try await RequestJSON.decode(ResolveRequest.self, from: request, maxBody: maxSmallBody, allowNulls: true)
             try await sync.resolve(try context.parameters.require("conflictId"), body.decision, values: body.values, by: manager, at: Date())
             return Response(status: .noContent)
@@ -97,6 +98,7 @@ public enum FieldRoutes {
         }
         routes.put("/api/field/settings") { request, _ in
             let manager = try await person(request, people)
+            try manager.requireManager("change the company's settings") // before the body, as above
             let settings = try await RequestJSON.decode(CompanySettings.self, from: request, maxBody: maxSmallBody)
             try await sync.configure(settings, by: manager)
             return try JSONResponse.make(.ok, settings)

@@ -23,12 +23,14 @@ public enum WalksRoutes {
         }
         routes.post("/services") { request, _ in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            try walks.requireRole(claims, "admin") // before the body: another role's answer is 403 whatever it sent
             let body = try await RequestJSON.decode(ServiceRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let service = try await walks.defineService(claims, serviceId: nil, fields(body))
             return try JSONResponse.make(.created, ServiceBody(service))
         }
         routes.put("/services/{id}") { request, context in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            try walks.requireRole(claims, "admin")
             let body = try await RequestJSON.decode(ServiceRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let service = try await walks.defineService(claims, serviceId: try context.parameters.require("id"), fields(body))
             return try JSONResponse.make(.ok, ServiceBody(service))
@@ -66,6 +68,7 @@ public enum WalksRoutes {
         }
         routes.put("/walkers/{id}/roster") { request, context in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            try walks.requireRole(claims, "admin")
             let body = try await RequestJSON.decode(RosterRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let shifts = try body.shifts.enumerated().map { index, shift in
                 guard let start = minutes(shift.start), let end = minutes(shift.end) else {

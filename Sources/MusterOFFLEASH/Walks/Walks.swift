@@ -72,7 +72,7 @@ public final class Walks: Sendable {
 
     // MARK: Plumbing
 
-    func requireRole(_ claims: AccessClaims, _ roles: String...) throws {
+    public func requireRole(_ claims: AccessClaims, _ roles: String...) throws {
         guard roles.contains(claims.role) else {
             throw OFFLEASHError(.forbidden, "this needs the \(roles.joined(separator: " or ")) role")
         }

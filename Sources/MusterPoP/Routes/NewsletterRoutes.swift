@@ -75,9 +75,9 @@ public enum NewsletterRoutes {
             let claims = try await people.validate(request, app: PoPRoutes.app)
             // Any sign-in route's token will do: what counts is the role in that PoP organisation.
             let member = await people.runner.read { $0.orgs[claims.org] }
-            guard claims.role == "organiser", member?.app == "pop", member?.slug == org else {
-                throw PoPError(.forbidden, "only the organisers of \(org.prefix(64)) may export its newsletter list")
-            }
+            guard claims.role == "organiser" else { throw PoPError(.forbidden, "only organisers export newsletter lists") }
+            // Another organisation's list is as unknown as none.
+            guard member?.app == "pop", member?.slug == org else { throw PoPError(.notFound, "no newsletter list \(org.prefix(64)) of yours") }
             return
         }
         _ = try await keys.authenticate(request.headers[.apiKey], app: PoPRoutes.app, scope: exportScope)

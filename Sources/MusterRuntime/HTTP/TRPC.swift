@@ -6,18 +6,22 @@ public import Hummingbird
 /// `{"result":{"data": output}}` (`{"result":{"data":{"json": output}}}`), and a failure is
 /// `{"error":{"message","code","data":{"code","httpStatus","path"}}}` (under `json` likewise) with
 /// that HTTP status. The procedure's errors are the same ones the REST routes answer with.
+/// `authorize` decides who calls before the body is read, so a caller who may not call gets its
+/// 401 or 403 whatever it sent.
 public enum TRPC {
-    public static func mutation<Input: Decodable & Sendable, Output: Encodable & Sendable>(
+    public static func mutation<Caller: Sendable, Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ procedure: String, on routes: Routes<Router<MusterRequestContext>>, maxBody: Int,
-        _ handler: @escaping @Sendable (Input, Request, MusterRequestContext) async throws -> Output
+        authorize: @escaping @Sendable (Request) async throws -> Caller,
+        _ handler: @escaping @Sendable (Input, Caller, Request) async throws -> Output
     ) {
         routes.post("/trpc/\(procedure)") { request, context in
             var superjson = false
             do {
                 return try await ErrorBodyMiddleware<MusterRequestContext>().handle(request, context: context) { request, context in
+                    let caller = try await authorize(request)
                     let input = try await RequestJSON.decode(Envelope<Input>.self, from: request, maxBody: maxBody)
                     superjson = input.superjson
-                    let output = try await handler(input.value, request, context)
+                    let output = try await handler(input.value, caller, request)
                     let data: Either<Output> = superjson ? .wrapped(.init(json: output)) : .plain(output)
                     return try JSONResponse.make(.ok, ["result": ["data": data]])
                 }

@@ -31,9 +31,9 @@ public enum VoiceRoutes {
             let owner = try await owner(request, keys: keys, people: people, devices: devices)
             return try JSONResponse.make(.ok, EnrollmentAnswer(try await voices.enrollment(try context.parameters.require("id"), owner: owner)))
         }
-        TRPC.mutation("voiceprint.createEnrollment", on: routes, maxBody: WAVInspection.maxBytes * 4 / 3 + 1024) {
-            (input: TRPCEnrollment, request, _) in
-            let owner = try await owner(request, keys: keys, people: people, devices: devices)
+        TRPC.mutation("voiceprint.createEnrollment", on: routes, maxBody: WAVInspection.maxBytes * 4 / 3 + 1024,
+                      authorize: { try await owner($0, keys: keys, people: people, devices: devices) }) {
+            (input: TRPCEnrollment, owner, request) in
             guard input.audio.utf8.count <= WAVInspection.maxBytes * 4 / 3 + 4, let data = Data(base64Encoded: input.audio) else {
                 throw VoiceError(.invalidAudio(rule: "riff-wave"), "audio must be the WAV file in base64")
             }

@@ -71,9 +71,9 @@ extension Devices {
 extension DeviceRoutes {
     /// ShieldAI's `api.notification.registerDevice`, in tRPC's shape (`TRPC`), over the same registry.
     public static func addTRPC(to routes: Routes<Router<MusterRequestContext>>, devices: Devices, keys: APIKeyDirectory, people: People) {
-        TRPC.mutation("notification.registerDevice", on: routes, maxBody: maxBody) { (body: DeviceRequest, request, _) in
-            let caller = try await caller(request, keys: keys, people: people)
-            return DeviceAnswer(try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey]))
+        TRPC.mutation("notification.registerDevice", on: routes, maxBody: maxBody,
+                      authorize: { try await caller($0, keys: keys, people: people) }) { (body: DeviceRequest, caller, request) in
+            DeviceAnswer(try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey]))
         }
     }
 }

@@ -1,0 +1,181 @@
+import Foundation
+import FoundationNetworking
+import MusterAppTesting
+import MusterEvents
+import MusterLog
+import MusterPlatform
+import MusterRuntime
+import MusterServices
+import MusterTesting
+import Testing
+
+/// Who may call what, generated from `schemas/openapi.yaml`: every operation declares its rule
+/// (`x-access`; one that does not fails `scripts/openapi_routes.py`, and `OpenAPITests` fails a
+/// served route the description lacks), and this test calls every operation of a live `serve all`
+/// as every kind of caller the rule speaks of: nobody, a revoked key, another app's key, a key
+/// without the scope, a token of another app, a lower role, and the owner. Each must get the
+/// class of answer the rule gives: 401, 403 (or 404), or through to the route (any answer but
+/// 401 and 403: with placeholder ids and bodies, often a 404 or 422). That another organisation's
+/// or person's thing answers 404 is shown per kind of thing by the regression cases of the holes
+/// the authorization review found (devices, installs, field files, sign-ins), which need things made.
+@Suite("Authorization matrix: every operation, every kind of caller")
+struct AuthorizationMatrixTests {
+    struct Operation: Decodable { var method: String; var path: String; var access: String }
+
+    /// One request the matrix makes, and what it must get.
+    struct Case {
+        enum Expect { case refused401, refused403or404, through }
+        var caller: String
+        var key: String?
+        var token: String?
+        var expect: Expect
+    }
+
+    /// A key of each app with every scope it may carry, a bare one, a revoked one; a person of
+    /// each app in each role.
+    struct Callers {
+        var keys: [String: String] = [:]
+        var bare: [String: String] = [:]
+        var revoked: [String: String] = [:]
+        var people: [String: [String: String]] = [:] // app → role → token
+    }
+
+    static let keyApps = ["opl", "pop", "shieldai", "field", "offleash", "platform"]
+    static let roles = ["offleash": ["customer", "walker", "admin"], "field": ["worker", "manager"], "pop": ["organiser"],
+                        "opl": ["moderator"], "shieldai": ["customer"]]
+
+    static func callers(_ env: TestLog) async throws -> Callers {
+        var callers = Callers()
+        let scopes = MusterProcess.apps.keyScopes
+        for app in keyApps {
+            let (key, issued) = issuedKey(app: app, scopes: scopes.allowed(forKeyOf: app).sorted())
+            let (bare, bareIssued) = issuedKey(app: app, scopes: ["unused:scope"])
+            let (revoked, revokedIssued) = issuedKey(app: app, scopes: scopes.allowed(forKeyOf: app).sorted())
+            for event in [issued, bareIssued, revokedIssued] { try await env.log.append(event) }
+            let last = try await env.log.append(APIKeyRevoked(keyId: revokedIssued.keyId, reason: "matrix", revokedBy: "test")).sequence
+            try await env.settled("keys", at: last)
+            (callers.keys[app], callers.bare[app], callers.revoked[app]) = (key, bare, revoked)
+        }
+        let people = People.shared(in: env.environment)
+        for (app, roles) in roles {
+            let slug = "matrix-\(app)"
+            try await people.createOrganisation(slug: slug, app: app, name: "Matrix \(app)")
+            for role in roles {
+                let email = "\(role)@\(app).matrix.example"
+                _ = try await people.addPerson(People.Registration(orgSlug: slug, email: email, firstName: role, lastName: "M",
+                                                                   phone: nil, password: "Matrix-2026", role: role))
+                let signedIn = try await people.login(orgSlug: slug, email: email, password: "Matrix-2026", address: "matrix",
+                                                      policy: People.TokenPolicy(app: app))
+                callers.people[app, default: [:]][role] = signedIn.accessToken
+            }
+        }
+        return callers
+    }
+
+    /// The cases one rule gives (`x-access`, as `scripts/openapi_routes.py` checks its form).
+    static func cases(_ access: String, _ callers: Callers) -> [Case] {
+        let parts = access.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        let kind = parts[0], app = parts.count > 1 ? parts[1] : "", rest = parts.count > 2 ? parts[2] : ""
+        let other = app == "opl" ? "pop" : "opl" // an app that is not this one
+        let anyApp = app == "*" ? "shieldai" : app
+        var cases: [Case] = []
+        func key(_ caller: String, _ key: String?, _ token: String? = nil, _ expect: Case.Expect) {
+            cases.append(Case(caller: caller, key: key, token: token, expect: expect))
+        }
+        let ownToken = callers.people[anyApp]?.values.sorted().first
+        let otherToken = callers.people[app == "offleash" ? "field" : "offleash"]?["walker"] ?? callers.people["field"]?["worker"]
+        switch kind {
+        case "public":
+            break
+        case "page":
+            key("nobody", nil, nil, .refused401)
+        case "key":
+            key("nobody", nil, nil, .refused401)
+            key("a revoked key", callers.revoked[anyApp], nil, .refused401)
+            if app != "*" { key("another app's key", callers.keys[other], nil, .refused401) }
+            if !rest.isEmpty { key("a key without the scope", callers.bare[anyApp], nil, .refused403or404) }
+            key("a person's token alone", nil, ownToken, .refused401)
+            key("the owner's key", callers.keys[anyApp], nil, .through)
+        case "person":
+            let allowed = rest == "*" ? Set(roles[app] ?? []) : Set(rest.split(separator: ",").map(String.init))
+            key("nobody", nil, nil, .refused401)
+            key("a token of another app", nil, otherToken, .refused401)
+            key("the app's key alone", callers.keys[app], nil, .refused401)
+            for (role, token) in (callers.people[app] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                key("a \(role)", nil, token, allowed.contains(role) ? .through : .refused403or404)
+            }
+        case "key-or-person":
+            key("nobody", nil, nil, .refused401)
+            key("a revoked key", callers.revoked[anyApp], nil, .refused401)
+            if app != "*" {
+                key("another app's key", callers.keys[other], nil, .refused401)
+                key("a token of another app", nil, otherToken, .refused401)
+            }
+            key("a key without the scope", callers.bare[anyApp], nil, .refused403or404)
+            key("the owner's key", callers.keys[anyApp], nil, .through)
+            if let ownToken { key("the owner's token", nil, ownToken, .through) }
+        case "key-and-person":
+            key("nobody", nil, nil, .refused401)
+            key("the key alone", callers.keys[app], nil, .refused401)
+            key("the key and a token of another app", callers.keys[app], otherToken, .refused401)
+            key("another app's key and the owner's token", callers.keys[other], ownToken, .refused401)
+            key("the owner's key and token", callers.keys[app], ownToken, .through)
+        default:
+            Issue.record("no cases for x-access \(access)")
+        }
+        return cases
+    }
+
+    /// A stand-in for each path parameter, of the shape the route expects.
+    static func concrete(_ path: String) -> String {
+        let values = ["deviceId": "dev_" + String(repeating: "0", count: 32), "digest": String(repeating: "0", count: 64),
+                      "decision": "approve", "scope": "devices:register", "fingerprint": String(repeating: "0", count: 16)]
+        var result = path
+        while let open = result.firstIndex(of: "{"), let close = result[open...].firstIndex(of: "}") {
+            let name = String(result[result.index(after: open)..<close])
+            result.replaceSubrange(open...close, with: values[name] ?? "00000000-0000-4000-8000-000000000000")
+        }
+        return result
+    }
+
+    @Test func everyOperationAnswersEveryKindOfCallerAsItsRuleSays() async throws {
+        let listed = try await Repository.run(["python3", "scripts/openapi_routes.py", "schemas/openapi.yaml"], environment: Repository.pythonEnvironment)
+        try #require(listed.status == 0, "openapi check failed: \(listed.error)")
+        // Forgetting oneself (refused here: no password) and signing out end the callers' sessions: those go last.
+        let operations = try JSONDecoder().decode([Operation].self, from: Data(listed.output.utf8)).sorted { a, b in
+            func rank(_ o: Operation) -> Int { o.path == "/auth/logout" ? 2 : o.path == "/users/me" && o.method == "delete" ? 1 : 0 }
+            return rank(a) < rank(b)
+        }
+        try await apps.withLiveServer(["all"], configure: {
+            $0.readRatePerMinute = 0
+            $0.writeRatePerMinute = 0
+        }) { env, port in
+            let callers = try await Self.callers(env)
+            var failures: [String] = [], counts: [Case.Expect: Int] = [:], requests = 0
+            for operation in operations {
+                for check in Self.cases(operation.access, callers) {
+                    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(Self.concrete(operation.path))")!)
+                    request.httpMethod = operation.method.uppercased()
+                    if let key = check.key { request.setValue(key, forHTTPHeaderField: "X-API-Key") }
+                    if let token = check.token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+                    if ["POST", "PUT", "PATCH"].contains(request.httpMethod ?? "") {
+                        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                        request.httpBody = Data("{}".utf8)
+                    }
+                    let status = ((try? await URLSession.shared.data(for: request))?.1 as? HTTPURLResponse)?.statusCode ?? 0
+                    requests += 1
+                    counts[check.expect, default: 0] += 1
+                    let ok = switch check.expect {
+                    case .refused401: status == 401
+                    case .refused403or404: status == 403 || status == 404
+                    case .through: status != 401 && status != 403 && status != 0 && status < 500
+                    }
+                    if !ok { failures.append("\(operation.method.uppercased()) \(operation.path) [\(operation.access)] as \(check.caller): \(status), expected \(check.expect)") }
+                }
+            }
+            print("authorization matrix: \(operations.count) operations, \(requests) requests (\(counts[.refused401] ?? 0) must be 401, "
+                  + "\(counts[.refused403or404] ?? 0) 403 or 404, \(counts[.through] ?? 0) through), \(failures.count) wrong")
+            #expect(failures.isEmpty, "\(failures.count) answers broke their rule:\n\(failures.joined(separator: "\n"))")
+        }
+    }
+}
