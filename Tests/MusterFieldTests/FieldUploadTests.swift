@@ -175,6 +175,10 @@ struct FieldUploadTests {
             headers[HTTPField.Name("Upload-Complete")!] = "?0"
             #expect(try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: png)).status
                     == .contentTooLarge)
+            // A 0-byte upload is no file (it was a 413 "at most 20971520 bytes": point 9 of the authorization review).
+            headers[HTTPField.Name("Upload-Length")!] = "0"
+            let empty = try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer())
+            #expect(empty.status == .unprocessableContent && empty.errorMessage.contains("at least one byte"), "\(empty.text)")
             headers[HTTPField.Name("Upload-Length")!] = "ten"
             #expect(try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer()).status
                     == .unprocessableContent)

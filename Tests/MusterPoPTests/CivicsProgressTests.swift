@@ -84,8 +84,9 @@ struct CivicsProgressTests {
 struct CSVRowTests {
     @Test func quotesEveryCellAndNeutralisesFormulas() {
         #expect(CSVRow.line(["a", "b,c", "say \"hi\""]) == "\"a\",\"b,c\",\"say \"\"hi\"\"\"\r\n")
-        for start in ["=", "+", "-", "@", "\t", "\r"] {
-            #expect(CSVRow.line(["\(start)1+1"]) == "\"'\(start)1+1\"\r\n")
+        // Full-width forms and `|` too (point 9 of the authorization review), and after leading spaces.
+        for start in ["=", "+", "-", "@", "\t", "\r", "＝", "＋", "－", "＠", "|", "  ="] {
+            #expect(CSVRow.line(["\(start)1+1"]) == "\"'\(start)1+1\"\r\n", "\(start.debugDescription)")
         }
         #expect(CSVRow.line(["line\nbreak", "ünïcødé"]) == "\"line\nbreak\",\"ünïcødé\"\r\n")
     }

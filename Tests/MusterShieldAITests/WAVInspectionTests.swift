@@ -36,6 +36,27 @@ struct WAVInspectionTests {
         #expect(Self.problem([]) == .notWAV)
     }
 
+    /// Point 9 of the authorization review: headers that lie were accepted.
+    @Test func aHeaderThatLiesIsRefused() throws {
+        let speech = try Recordings.bytes("speech")
+        func patched(_ offset: Int, _ bytes: [UInt8], in file: [UInt8]? = nil) -> [UInt8] {
+            var copy = file ?? speech
+            copy.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+            return copy
+        }
+        #expect(Self.problem(patched(4, [0, 0, 0, 0]))?.rule == "consistent-header", "RIFF length 0")
+        #expect(Self.problem(patched(4, [0xff, 0xff, 0xff, 0xff]))?.rule == "complete", "RIFF length 0xFFFFFFFF: more than is there")
+        let good = Self.wav((0..<16_000 * 6).map { Int16(truncatingIfNeeded: ($0 % 200) * 100 - 10_000) })
+        #expect(Self.problem(good) == nil)
+        #expect(Self.problem(patched(32, [0, 0], in: good))?.rule == "consistent-header", "block align 0")
+        #expect(Self.problem(patched(28, [0, 0, 0, 0], in: good))?.rule == "consistent-header", "byte rate 0")
+        // An odd data length, the RIFF length kept true to the file.
+        var odd = good + [0]
+        odd.replaceSubrange(40..<44, with: [UInt8((good.count - 44 + 1) & 0xff), UInt8((good.count - 44 + 1) >> 8 & 0xff), UInt8((good.count - 44 + 1) >> 16), 0])
+        odd.replaceSubrange(4..<8, with: [UInt8((odd.count - 8) & 0xff), UInt8((odd.count - 8) >> 8 & 0xff), UInt8((odd.count - 8) >> 16), 0])
+        #expect(Self.problem(odd)?.rule == "consistent-header", "odd data length")
+    }
+
     @Test func aTruncatedHeaderOrA2GBDeclaredLengthIsTruncatedNotAWait() throws {
         let speech = try Recordings.bytes("speech")
         #expect(Self.problem(Array(speech.prefix(30)))?.rule == "complete" || Self.problem(Array(speech.prefix(30))) == .notWAV)

@@ -39,7 +39,10 @@ public actor FieldUploads {
         guard Self.limits.types.contains(type) else {
             throw FieldError(.invalidField("Content-Type"), "uploads must be one of \(Self.limits.types.joined(separator: ", ")), not \(type.prefix(60))")
         }
-        if let length, !(1...Self.limits.maxBytes).contains(length) {
+        if let length, length < 1 {
+            throw FieldError(.invalidField("Upload-Length"), "an upload holds at least one byte: a photo or receipt")
+        }
+        if let length, length > Self.limits.maxBytes {
             throw FieldError(.tooLarge, "an upload may be at most \(Self.limits.maxBytes) bytes")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

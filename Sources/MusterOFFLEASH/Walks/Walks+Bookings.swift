@@ -42,6 +42,7 @@ extension Walks {
         guard let service, service.orgId == claims.org, service.isActive else { throw OFFLEASHError(.notFound, "no active service \(request.serviceId.prefix(64))") }
         guard let location, location.customerId == claims.personId else { throw OFFLEASHError(.notFound, "no location \(request.locationId.prefix(64))") }
         guard request.start > Timestamp.millis(now) else { throw OFFLEASHError(.invalidField("start_time"), "start_time must be in the future") }
+        try Self.checkWindow(request.start, now: now)
         let end = request.start + Int64(service.durationMinutes) * 60_000
         let notes = request.notes?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         if let notes, notes.count > 1000 { throw OFFLEASHError(.invalidField("notes"), "notes must be at most 1000 characters") }
@@ -142,6 +143,7 @@ extension Walks {
             var event = WalkChanged(bookingId: bookingId, walkerId: booking.walkerId, change: change, start: nil, end: nil, by: role)
             if change == "rescheduled" {
                 guard let newStart, newStart > Timestamp.millis(now) else { throw OFFLEASHError(.invalidField("start_time"), "start_time must be in the future") }
+                try Self.checkWindow(newStart, now: now)
                 let end = newStart + (booking.end - booking.start)
                 guard await runner.read({ $0.isFree(booking.walkerId, from: newStart, to: end, ignoring: bookingId) }) else {
                     throw OFFLEASHError(.conflict, "The walker is not free at that time")
@@ -188,5 +190,17 @@ extension Optional {
     func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let value = self else { return nil }
         return try await transform(value)
+    }
+}
+
+extension Walks {
+    /// How far ahead a walk may be booked: a year, as far as a walker's roster and a customer's
+    /// plans reach (the app's date picker has no limit of its own; year 2100 is no booking).
+    public static let bookingWindowDays = 365
+
+    static func checkWindow(_ start: Int64, now: Date) throws {
+        guard start <= Timestamp.millis(now) + Int64(bookingWindowDays) * 86_400_000 else {
+            throw OFFLEASHError(.invalidField("start_time"), "start_time must be within \(bookingWindowDays) days from now")
+        }
     }
 }

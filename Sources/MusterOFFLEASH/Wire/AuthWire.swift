@@ -94,7 +94,12 @@ enum ContractDates {
     /// What the app sends: `2026-11-21T14:00:00Z`, with or without fractions, or with an offset.
     static func parse(_ text: String) -> Int64? {
         if let millis = Timestamp.millis(text) { return millis }
-        guard text.count <= 40 else { return nil }
+        // Foundation's parser rolls hour 24 (and minute or second 60) into the next day; a time a
+        // clock cannot show is refused, as `Timestamp` refuses it.
+        let utf8 = Array(text.utf8)
+        guard text.count <= 40, utf8.count >= 19, let hour = Int(String(decoding: utf8[11..<13], as: UTF8.self)),
+              let minute = Int(String(decoding: utf8[14..<16], as: UTF8.self)), let second = Int(String(decoding: utf8[17..<19], as: UTF8.self)),
+              hour < 24, minute < 60, second < 60 else { return nil }
         let formatter = ISO8601DateFormatter()
         if let date = formatter.date(from: text) { return Timestamp.millis(date) }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

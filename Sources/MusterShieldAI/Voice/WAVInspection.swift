@@ -15,6 +15,9 @@ public enum WAVInspection {
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case notWAV
         case truncated(declared: Int, present: Int)
+        /// The header contradicts itself or the file (a RIFF length that is not the file's, a
+        /// block align or byte rate that PCM 16-bit mono 16 kHz cannot have, an odd data length).
+        case inconsistent(String)
         case notPCM(format: Int)
         case not16Bit(bits: Int)
         case wrongSampleRate(Int)
@@ -29,6 +32,7 @@ public enum WAVInspection {
             switch self {
             case .notWAV: "riff-wave"
             case .truncated: "complete"
+            case .inconsistent: "consistent-header"
             case .notPCM: "pcm"
             case .not16Bit: "16-bit"
             case .wrongSampleRate: "16-khz"
@@ -44,6 +48,7 @@ public enum WAVInspection {
             switch self {
             case .notWAV: "not a WAV file: it must be RIFF/WAVE with a fmt and a data chunk"
             case .truncated(let declared, let present): "truncated: the data chunk declares \(declared) bytes, \(present) are present"
+            case .inconsistent(let what): "has a header that does not agree with itself or the file: \(what)"
             case .notPCM(let format): "must be PCM (format 1), not format \(format)"
             case .not16Bit(let bits): "must be 16-bit samples, not \(bits)-bit"
             case .wrongSampleRate(let rate): "must be 16 kHz (16000 Hz), not \(rate) Hz"
@@ -87,6 +92,7 @@ public enum WAVInspection {
     /// Inspects a whole file.
     public static func inspect(_ bytes: [UInt8]) throws(Problem) -> Audio {
         guard bytes.count >= 12, text(bytes, 0) == "RIFF", text(bytes, 8) == "WAVE" else { throw .notWAV }
+
         var offset = 12, sawFormat = false
         while offset + 8 <= bytes.count {
             let id = text(bytes, offset), size = Int(u32(bytes, offset + 4))
@@ -99,6 +105,13 @@ public enum WAVInspection {
                 guard sawFormat else { throw .notWAV }
                 let present = bytes.count - body
                 guard size <= present else { throw .truncated(declared: size, present: present) }
+                // The RIFF length is what follows it: more is a file cut short, less (0 included) a lie.
+                let riff = Int(u32(bytes, 4))
+                if riff > bytes.count - 8 { throw .truncated(declared: riff, present: bytes.count - 8) }
+                guard riff == bytes.count - 8 else {
+                    throw .inconsistent("the RIFF length says \(riff) bytes follow it, the file has \(bytes.count - 8)")
+                }
+                guard size % 2 == 0 else { throw .inconsistent("the data length \(size) is not a whole number of 16-bit samples") }
                 return try measure(bytes, from: body, count: size)
             }
             guard size <= bytes.count else { throw .truncated(declared: size, present: bytes.count - body) }
@@ -117,6 +130,9 @@ public enum WAVInspection {
         guard bits == 16 else { throw .not16Bit(bits: bits) }
         guard rate == sampleRate else { throw .wrongSampleRate(rate) }
         guard channels == 1 else { throw .notMono(channels: channels) }
+        let byteRate = Int(u32(bytes, offset + 8)), blockAlign = Int(u16(bytes, offset + 12))
+        guard blockAlign == 2 else { throw .inconsistent("block align \(blockAlign), where 16-bit mono has 2") }
+        guard byteRate == sampleRate * 2 else { throw .inconsistent("byte rate \(byteRate), where 16 kHz 16-bit mono has 32000") }
     }
 
     static func measure(_ bytes: [UInt8], from offset: Int, count: Int) throws(Problem) -> Audio {
