@@ -61,6 +61,7 @@ struct FieldLiveTests {
 
             // Offline, a second photo lands; reconnecting with the last cursor brings it alone.
             let second = UUID().uuidString.lowercased()
+            try await FieldSyncTests.uploaded(app, String(repeating: "cd", count: 32))
             try await FieldSyncTests.push(app, crew.ana, FieldSyncTests.batch(device: FieldSyncTests.phone, sentAt: now, [
                 FieldSyncTests.mutation("photo", second, base: 0, at: now,
                                         #"{"projectId": "\#(FieldSyncTests.project)", "takenAt": "\#(now)", "digest": "\#(String(repeating: "cd", count: 32))"}"#),
@@ -101,6 +102,47 @@ struct FieldLiveTests {
             let lasted = ContinuousClock.now - opened
             #expect(close?.closeCode == .policyViolation && close?.reason?.contains("sign in") == true, "\(String(describing: close))")
             #expect(lasted < .seconds(10), "closed \(lasted) after opening, with a token of 3 s")
+        }
+    }
+
+    /// When something happened, across tasks.
+    final class Moment: Sendable {
+        let at = Mutex<ContinuousClock.Instant?>(nil)
+    }
+
+    /// Point 9 of the authorization review: a session that ended kept its socket up to 60 s.
+    @Test func aSocketClosesWithin2SecondsOfItsSessionEnding() async throws {
+        try await apps.withTestApp(["ingest"], live: true) { app in
+            let port = try #require(app.client.port)
+            _ = try await FieldSyncTests.crew(app)
+            let people = People.shared(in: app.env.environment)
+            let signedIn = try await people.login(orgSlug: "acme-build", email: "ana@acme.example", password: "Hardhat-ana-2026",
+                                                  address: "127.0.0.1", policy: FieldRoutes.policy)
+            let token = signedIn.accessToken
+            let claims = try await people.validate(token, app: "field")
+            let ended = Moment()
+            let close = try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
+                group.addTask {
+                    var configuration = WebSocketClientConfiguration()
+                    configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
+                    return try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live", configuration: configuration,
+                                                      logger: Logger(label: "test")) { inbound, _, _ in
+                        for try await _ in inbound.messages(maxSize: 1 << 20) {}
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(1)) // connected and heard its first page
+                    try await people.logout(claims)
+                    ended.at.withLock { $0 = .now }
+                    try await Task.sleep(for: .seconds(20)) // never closed: fails below, does not hang
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            let after = try #require(ended.at.withLock { $0 }.map { ContinuousClock.now - $0 })
+            #expect(close?.closeCode == .policyViolation, "\(String(describing: close))")
+            #expect(after < .seconds(2), "closed \(after) after the session ended")
         }
     }
 

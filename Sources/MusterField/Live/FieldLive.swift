@@ -73,17 +73,24 @@ public struct FieldLive: Sendable {
         }
     }
 
-    /// How often a session's token is checked again between its start and its expiry.
+    /// The longest a session's token goes unchecked while the people fold stands still (an outage
+    /// of what checks it leaves the socket to the next check).
     static let recheck: Duration = .seconds(60)
 
     /// Returns once the session's token no longer holds (expired, signed out, the person forgotten),
-    /// having closed the socket with 1008 and why: a socket never outlives what opened it. The device
-    /// signs in again (or refreshes) and reconnects with its cursor.
+    /// having closed the socket with 1008 and why: a socket never outlives what opened it. It checks
+    /// again whenever the people fold moves (a sign-out or a forgetting is an event there), so an
+    /// ended session's socket closes as soon as this process has folded the end, and at the latest
+    /// at the recheck or the token's expiry. The device signs in again and reconnects with its cursor.
     func watch(_ token: String, expiring expiry: Date, _ outbound: WebSocketOutboundWriter) async throws {
-        repeat {
+        var checkpoint = people.runner.currentCheckpoint
+        while true {
             let untilExpiry = Duration.milliseconds(Int64(max(0, expiry.timeIntervalSinceNow) * 1000))
-            try await Task.sleep(for: min(untilExpiry, Self.recheck))
-        } while await holds(token)
+            _ = await people.runner.waitUntilApplied(checkpoint + 1, timeout: min(untilExpiry, Self.recheck))
+            try Task.checkCancellation()
+            checkpoint = people.runner.currentCheckpoint
+            guard expiry > Date(), await holds(token) else { break }
+        }
         try await outbound.close(.policyViolation, reason: "the access token expired or its session ended; sign in and reconnect")
     }
 
