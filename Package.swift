@@ -499,7 +499,7 @@ let package = Package(
         .testTarget(
             name: "MusterOFFLEASHTests",
             dependencies: [
-                "MusterAppTesting", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -165,6 +165,13 @@ struct AccountContractTests {
             let signUp = try await Self.register(app, email: "intruder@example.com", org: "acme-build")
             #expect(signUp.status == .notFound, "\(signUp.text)")
             #expect(try await people.personId(orgSlug: "acme-build", email: "intruder@example.com") == nil)
+            // Found by schemathesis on the way: another app's refresh route turned an OFFLEASH
+            // customer's refresh token into a field token. A refresh token is its session's app's.
+            let customer = try await Self.register(app, email: "rita@example.com")
+            let refresh = try #require(customer.json["refresh_token"] as? String, "\(customer.text)")
+            await #expect(throws: AccountError.self) { try await people.refresh(refresh, policy: People.TokenPolicy(app: "field")) }
+            let own = try await app.request("/auth/refresh", method: .post, json: #"{"refresh_token": "\#(refresh)"}"#)
+            #expect(own.status == .ok, "the app's own refresh still works: \(own.text)")
         }
     }
 

@@ -224,7 +224,9 @@ public final class People: Sendable {
             _ = await runner.waitUntilApplied(last, timeout: Self.settle)
             session = await runner.read { $0.sessions[sessionId] }
         }
-        guard let session, session.revokedReason == nil,
+        // A refresh token is one app's, as its session is: another app's refresh route never
+        // turns it into a token of its own (an OFFLEASH customer's into a field worker's).
+        guard let session, session.revokedReason == nil, session.app == policy.app,
               let expires = Timestamp.millis(session.refreshExpiresAt), expires > Timestamp.millis(Date()) else {
             throw AccountError(.invalidToken, "invalid refresh token")
         }

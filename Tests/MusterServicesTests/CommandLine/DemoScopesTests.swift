@@ -21,7 +21,9 @@ struct DemoScopesTests {
                 let text = try String(contentsOfFile: Repository.path("\(folder)/\(name)"), encoding: .utf8)
                 for match in shell.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                     guard let app = Range(match.range(at: 1), in: text), let scopes = Range(match.range(at: 2), in: text) else { continue }
-                    found.append(("\(folder)/\(name)", String(text[app]), text[scopes].split(separator: ",").map(String.init)))
+                    let list = text[scopes].split(separator: ",").map(String.init)
+                    guard list.allSatisfy({ $0.contains(":") }) else { continue } // a variable, not a list
+                    found.append(("\(folder)/\(name)", String(text[app]), list))
                 }
             }
         }
