@@ -29,6 +29,13 @@ extension MusterApps {
     public func withTestApp(_ names: [String] = ["all"], live: Bool = false, configure: (inout MusterConfiguration) -> Void = { _ in },
                             _ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
         try await withTestLog({ configuration in
+            if live {
+                // The live test client opens its keep-alive connection before it has a request to
+                // send and never opens another: on a loaded machine a test's setup outlasts the
+                // 10 s a request head is given, and the gate would close it under the client.
+                configuration.connectionLimits.headTimeout = .seconds(600)
+                configuration.connectionLimits.idleTimeout = .seconds(600)
+            }
             configure(&configuration)
             if live { configuration.httpPort = 0 } // any free port
         }) { env in

@@ -9,6 +9,7 @@ import MusterField
 import MusterPlatform
 import MusterPush
 import MusterRuntime
+import MusterTesting
 import NIOWebSocket
 import Synchronization
 import Testing
@@ -72,6 +73,17 @@ struct FieldLiveTests {
             // Without a token, or without the upgrade, the route says why.
             #expect(try await app.request("/api/field/live").status == .unauthorized)
             #expect(try await app.request("/api/field/live", headers: FieldSyncTests.bearer(crew.ana)).status.code == 426)
+            // An upgrade refused is answered as the plain route answers, with a JSON body (it was an
+            // empty 400: point 9 of the authorization review).
+            for (authorization, status) in [("Bearer not-a-token", "401"), ("", "401"), ("Bearer \(crew.ana)", "422")] {
+                let socket = try RawSocket(port: port)
+                let query = status == "422" ? "?since=nonsense" : ""
+                try socket.send("GET /api/field/live\(query) HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                                + (authorization.isEmpty ? "" : "Authorization: \(authorization)\r\n") + "\r\n")
+                let answer = await offThread { socket.receive(wait: .seconds(3)) }
+                #expect(answer.hasPrefix("HTTP/1.1 \(status)") && answer.contains(#"{"error":"#), "\(answer)")
+            }
         }
     }
 

@@ -224,8 +224,11 @@ struct OPLFastPathTests {
             #expect(try await app.request("/api/mobile/data?lat=NaN&lng=0&hash=\(hash)", key: key).status == .badRequest)
             #expect(try await app.request(uri + "&hash=\(hash)", key: "opl_" + String(repeating: "ab", count: 32)).status == .unauthorized)
             #expect(try await app.request(uri + "&hash=\(hash)").status == .unauthorized)
-            // The rate limit holds on the fast path too: 6 a minute, 6 used above.
-            let limited = try await app.request(uri + "&hash=\(hash)", key: key)
+            // The rate limit holds on the fast path too: 6 a minute, 6 used above. (The bucket refills
+            // a token every 10 s: on a loaded machine the six may have taken that long, so one more
+            // may pass; three in a row cannot.)
+            var limited = try await app.request(uri + "&hash=\(hash)", key: key)
+            for _ in 0..<2 where limited.status != .tooManyRequests { limited = try await app.request(uri + "&hash=\(hash)", key: key) }
             #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil)
             // A revoked key is refused at once, even with a current hash and after the fast path knew it.
             let (other, issued) = issuedKey(scopes: [OPLScopes.readMobile])

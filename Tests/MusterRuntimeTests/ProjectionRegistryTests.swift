@@ -38,7 +38,9 @@ struct ProjectionRegistryTests {
                 try await env.log.append(TallyAdded(tallyId: "t", amount: 1))
                 let started = ContinuousClock.now
                 #expect(await early)
-                #expect(ContinuousClock.now - started < .seconds(5))
+                // Well before the 20 s timeout: woken by the fold, not by the clock. (Not tighter: the
+                // whole suite starts a hundred servers at once on two cores, and a first fetch waits.)
+                #expect(ContinuousClock.now - started < .seconds(15))
                 try await env.log.append(TallyAdded(tallyId: "t", amount: 1))
                 #expect(await later)
                 group.cancelAll()

@@ -68,7 +68,7 @@ struct TallyApp: MusterApp {
             // A WebSocket, so the query role's connections take the upgrade-capable pipeline (its
             // HTTP handlers come only after a first head): what `serve all` runs.
             parts.webSockets.append(WebSocketRoute(path: "/tally/echo") { _ in
-                { inbound, outbound, _ in
+                .session { inbound, outbound, _ in
                     for try await message in inbound.messages(maxSize: 1 << 16) {
                         if case .text(let text) = message { try await outbound.write(.text(text)) }
                     }

@@ -39,11 +39,24 @@ public struct FieldLive: Sendable {
 
     public var route: WebSocketRoute {
         WebSocketRoute(path: Self.path) { request in
-            guard let token = People.bearerToken(request.headerFields[.authorization]),
-                  let claims = try? await people.validate(token, app: FieldRoutes.policy.app), FieldRoles.all.contains(claims.role),
-                  let since = Self.since(request.path ?? "") else { return nil } // the router's route answers why
+            // Refused as the plain route refuses: 401 for a missing or bad token, 422 for a bad cursor.
+            guard let token = People.bearerToken(request.headerFields[.authorization]) else {
+                return .refused(APIError(.unauthorized, "missing bearer token"))
+            }
+            let claims: AccessClaims
+            do {
+                claims = try await people.validate(token, app: FieldRoutes.policy.app)
+            } catch let error as any HTTPMappedError {
+                return .refused(error.apiError)
+            } catch {
+                return .refused(APIError.logUnavailable)
+            }
+            guard FieldRoles.all.contains(claims.role) else { return .refused(APIError(.forbidden, "this token is not a field worker's or manager's")) }
+            guard let since = Self.since(request.path ?? "") else {
+                return .refused(APIError(.unprocessableContent, "since must be a cursor from an earlier answer"))
+            }
             let person = FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)
-            return { inbound, outbound, _ in
+            return .session { inbound, outbound, _ in
                 sync.presence.arrived(person.personId)
                 defer { sync.presence.left(person.personId) }
                 try await withThrowingTaskGroup(of: Void.self) { group in

@@ -57,7 +57,8 @@ public final class People: Sendable {
         }
         let created = OrgCreated(orgId: UUID().uuidString.lowercased(), slug: slug, app: app, name: name)
         let result = try await log.append(created, options: AppendOptions(idempotencyKey: "org-\(slug)"))
-        _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        // An operator's rare act, waited for longer than a sign-in's session: a busy fold still shows it.
+        _ = await runner.waitUntilApplied(result.sequence, timeout: .seconds(10))
         guard let org = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }) else {
             throw AccountError(.loading, "organisation \(slug) is still being recorded; retry shortly")
         }

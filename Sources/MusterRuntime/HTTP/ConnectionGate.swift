@@ -46,6 +46,9 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     let count: ConnectionCount
+    /// Why a WebSocket upgrade was refused, for `ConnectionGuardHandler` to answer in place of the
+    /// framework's empty 400 (set by the upgrade's decision, on this connection's event loop).
+    var refusedUpgrade: APIError?
     private(set) var phase: Phase = .inRequest
     private var scanner = RequestHeadScanner()
     private var counted = false

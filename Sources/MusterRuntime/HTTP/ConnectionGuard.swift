@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Metrics
 import MusterNATS
@@ -43,6 +44,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var timerFiresAt: NIODeadline?
     /// When the connection is closed unless the body is whole; nil otherwise.
     private var deadline: NIODeadline?
+    /// The body of a refused upgrade's answer, written before its end.
+    private var refusalBody: ByteBuffer?
     /// Requests read whole and not yet answered.
     private var answering = 0
     private var readingRequest = false
@@ -80,9 +83,30 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        switch unwrapOutboundIn(data) {
+        case .head(let response) where response.status == .badRequest:
+            // A refused WebSocket upgrade: the framework's empty 400 becomes the refusal's answer.
+            if let refusal = gate?.refusedUpgrade {
+                gate?.refusedUpgrade = nil
+                let json: Data = (try? JSONEncoder().encode(["error": refusal.message])) ?? Data(#"{"error":"refused"}"#.utf8)
+                let body = ByteBuffer(bytes: Array(json))
+                var head = HTTPResponse(status: refusal.status, headerFields: refusal.headers)
+                head.headerFields[.contentType] = "application/json; charset=utf-8"
+                head.headerFields[.contentLength] = String(body.readableBytes)
+                head.headerFields[.connection] = "close"
+                refusalBody = body
+                context.write(wrapOutboundOut(.head(head)), promise: promise)
+                return
+            }
+        case .end:
+            if let body = refusalBody {
+                refusalBody = nil
+                context.write(wrapOutboundOut(.body(body)), promise: nil)
+            }
             answering = max(0, answering - 1)
             if answering == 0, !readingRequest { gate?.answered() }
+        default:
+            break
         }
         context.write(data, promise: promise)
     }

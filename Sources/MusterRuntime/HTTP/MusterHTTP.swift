@@ -37,9 +37,20 @@ public enum MusterHTTP {
                 responder: responder,
                 // Pings keep a silent socket's NAT mapping alive and find a phone that went away.
                 configuration: .init(http1: http1, ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30)))),
-                shouldUpgrade: { request, _, _ in
-                    guard let session = await WebSocketRoute.session(for: request, in: webSockets) else { return .dontUpgrade }
-                    return .upgrade([:]) { inbound, outbound, context in try await session(inbound, outbound, context.logger) }
+                shouldUpgrade: { request, channel, _ in
+                    switch await WebSocketRoute.answer(for: request, in: webSockets) {
+                    case .session(let session):
+                        return .upgrade([:]) { inbound, outbound, context in try await session(inbound, outbound, context.logger) }
+                    case .refused(let error):
+                        // The framework answers a refused upgrade with an empty 400: the gate hands
+                        // the guard the real answer to write instead.
+                        channel.eventLoop.execute {
+                            (try? channel.pipeline.syncOperations.handler(type: ConnectionGate.self))?.refusedUpgrade = error
+                        }
+                        return .dontUpgrade
+                    case nil:
+                        return .dontUpgrade
+                    }
                 })
             return FastPathChannel(base: upgrading, gate: gate, listener: fastPaths.listener)
         }
