@@ -119,7 +119,7 @@ struct FieldUploadTests {
                 try socket.send("POST /api/field/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(crew.ana)\r\n"
                                 + "Upload-Draft-Interop-Version: 6\r\nUpload-Complete: ?1\r\nContent-Type: image/jpeg\r\n"
                                 + "Muster-Upload-Token: \(forged)\r\nContent-Length: \(bytes.count)\r\n\r\n")
-                let interim = socket.receive()
+                let interim = socket.receive(wait: .seconds(10))
                 #expect(interim.hasPrefix("HTTP/1.1 104"), "\(interim)")
                 // A third of the body, then the connection breaks.
                 try socket.send(Array(bytes[0..<100 * 1024]))
@@ -143,10 +143,11 @@ struct FieldUploadTests {
             let older = try RawSocket(port: port)
             try older.send("POST /api/field/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(crew.ana)\r\nContent-Type: image/jpeg\r\n"
                            + "Upload-Draft-Interop-Version: 3\r\nUpload-Incomplete: ?1\r\nContent-Length: 1024\r\n\r\n")
-            let early = older.receive().lowercased()
+            // Generous waits: on two cores beside the whole suite an answer took longer than 2 s.
+            let early = older.receive(wait: .seconds(10)).lowercased()
             #expect(early.hasPrefix("http/1.1 104") && early.contains("upload-draft-interop-version: 3"), "\(early)")
             try older.send(Array(bytes[0..<1024]))
-            let opened = older.receive().lowercased()
+            let opened = older.receive(wait: .seconds(10)).lowercased()
             #expect(opened.contains("201 created") && opened.contains("upload-incomplete: ?1") && opened.contains("upload-offset: 1024"), "\(opened)")
 
             // Without the draft's version, no 104: an ordinary upload.
@@ -154,7 +155,7 @@ struct FieldUploadTests {
             try plain.send("POST /api/field/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(crew.ana)\r\nContent-Type: image/jpeg\r\n"
                            + "Content-Length: \(bytes.count)\r\n\r\n")
             try plain.send(bytes)
-            let answer = plain.receive()
+            let answer = plain.receive(wait: .seconds(10))
             #expect(answer.hasPrefix("HTTP/1.1 201") && answer.contains(Self.hex(bytes)), "\(answer.prefix(300))")
         }
     }

@@ -247,13 +247,13 @@ struct OPLFastPathTests {
 @Suite("OPL polls ahead of the HTTP decoder")
 struct OPLPollListenerTests {
     @Test func pollsAreAnsweredAheadOfTheDecoderAsBehindIt() async throws {
-        try await apps.withLiveServer(["query"], configure: { $0.readRatePerMinute = 0; $0.connectionLimits.idleTimeout = .seconds(2) }) { env, port in
+        try await apps.withLiveServer(["query"], configure: { $0.readRatePerMinute = 0; $0.connectionLimits.idleTimeout = .seconds(4) }) { env, port in
             let key = try await env.key([OPLScopes.readMobile])
             try await env.settled("opl", at: try await SeededAction().append(to: env.log))
             let uri = "/api/mobile/data?lat=44.0805&lng=-103.2310"
             let full = try RawSocket(port: port)
             try full.send("GET \(uri) HTTP/1.1\r\nHost: x\r\nX-API-Key: \(key)\r\n\r\n")
-            let first = await offThread { full.receive() }
+            let first = await offThread { full.receive(wait: .seconds(10)) }
             #expect(first.hasPrefix("HTTP/1.1 200"))
             let hashLine = try #require(first.split(separator: "\r\n").first { $0.lowercased().hasPrefix("x-content-hash: ") })
             let poll = "GET \(uri)&hash=\(hashLine.dropFirst(16)) HTTP/1.1\r\nHost: x\r\nX-API-Key: \(key)\r\n\r\n"
@@ -263,28 +263,29 @@ struct OPLPollListenerTests {
             try split.send(String(poll.prefix(20)))
             try await Task.sleep(for: .milliseconds(100))
             try split.send(String(poll.dropFirst(20)))
-            let decoded = await offThread { split.receive() }
+            let decoded = await offThread { split.receive(wait: .seconds(10)) }
             #expect(decoded.hasPrefix("HTTP/1.1 304 Not Modified\r\n") && decoded.hasSuffix("\r\n\r\n"))
             #expect(decoded.contains("\r\nETag: \"\(hashLine.dropFirst(16))\"\r\n"))
             // The decoder keeps that connection, and its next poll gets the same answer.
             try split.send(poll)
-            #expect(await offThread { split.receive() } == decoded)
+            #expect(await offThread { split.receive(wait: .seconds(10)) } == decoded)
             // One poll a read: the listener's, byte for byte the same answer, as long as the
-            // client polls within the idle limit (2 s here; 3 s of polls, one every 0.5 s, leave
-            // room for a loaded machine); closed when it stops.
+            // client polls within the idle limit (4 s here; 3 s of polls, one every 0.5 s, leave
+            // room for a loaded machine: the whole suite on two cores stretched a gap past 2 s);
+            // closed when it stops.
             let polling = try RawSocket(port: port)
             for _ in 0..<6 {
                 try polling.send(poll)
-                #expect(await offThread { polling.receive() } == decoded)
+                #expect(await offThread { polling.receive(wait: .seconds(10)) } == decoded)
                 try await Task.sleep(for: .milliseconds(500))
             }
-            #expect(await offThread { polling.state(wait: .seconds(5)) } == .closed)
+            #expect(await offThread { polling.state(wait: .seconds(8)) } == .closed)
             // Two polls in one read: both answered, in order.
             let pipelined = try RawSocket(port: port)
             try pipelined.send(poll + poll)
             let both = await offThread {
                 var text = ""
-                while text.count < 2 * decoded.count { let more = pipelined.receive(); if more.isEmpty { break }; text += more }
+                while text.count < 2 * decoded.count { let more = pipelined.receive(wait: .seconds(10)); if more.isEmpty { break }; text += more }
                 return text
             }
             #expect(both == decoded + decoded)
@@ -292,9 +293,9 @@ struct OPLPollListenerTests {
             // router's answer, then the poll's again.
             let mixed = try RawSocket(port: port)
             try mixed.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await offThread { mixed.receive() }.hasPrefix("HTTP/1.1 200"))
+            #expect(await offThread { mixed.receive(wait: .seconds(10)) }.hasPrefix("HTTP/1.1 200"))
             try mixed.send(poll)
-            #expect(await offThread { mixed.receive() } == decoded)
+            #expect(await offThread { mixed.receive(wait: .seconds(10)) } == decoded)
         }
     }
 }
