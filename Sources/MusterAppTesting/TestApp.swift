@@ -44,7 +44,7 @@ public struct RegisteredDevice: Sendable {
 
     /// `X-Device-Id` and `X-Device-Secret`, as the installation sends them.
     public var headers: HTTPFields {
-        [HTTPField.Name("X-Device-Id")!: id, HTTPField.Name("X-Device-Secret")!: secret]
+        [.deviceID: id, .deviceSecret: secret]
     }
 
     /// The device a registration's answer names, if it made one.
