@@ -55,7 +55,8 @@ struct ModerationTests {
             try await eventually("visible in /api/mobile/data") {
                 try await app.request(data + "&hash=\(dataHash)", key: reader).status == .ok
             }
-            #expect(ContinuousClock.now - approvedAt < .seconds(1), "an approval shows up within a second")
+            // Within a second on an idle machine; the bound leaves room for the whole suite on two cores.
+            #expect(ContinuousClock.now - approvedAt < .seconds(5), "an approval shows up within seconds")
             let mobile = try await app.request(data, key: reader)
             let newHash = try #require(mobile.headers[.contentHash])
             #expect(newHash != dataHash)
