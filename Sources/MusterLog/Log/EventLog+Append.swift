@@ -104,11 +104,14 @@ extension EventLog {
     @discardableResult
     public func append<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) async throws -> AppendResult {
         let message = try prepare(payload, options: options)
+        let started = ContinuousClock.now
         do {
-            let ack = try await jetStream.publish(message)
+            let ack = try await jetStream.publish(message, timeout: configuration.appendTimeout)
+            availability.succeeded(startedAt: started)
             return AppendResult(sequence: ack.seq, duplicate: ack.duplicate, eventID: message.headers["Muster-Event-Id"] ?? "",
                                 subject: message.subject)
         } catch let error as NATSError {
+            availability.failed(startedAt: started, error, isWrite: true)
             throw Self.mapPublishError(error, subject: message.subject)
         }
     }
@@ -128,7 +131,16 @@ extension EventLog {
     /// Appends events `prepare` made (a caller that validates a mixed batch item by item first),
     /// pipelined and in order; each result says stored (or a duplicate) or why not.
     public func appendAll(prepared messages: [OutgoingMessage], maxInFlight: Int = 4096) async throws -> [Result<AppendResult, AppendError>] {
-        let acks = try await jetStream.publishAll(messages, maxInFlight: maxInFlight)
+        let started = ContinuousClock.now
+        let acks: [Result<PubAck, NATSError>]
+        do {
+            acks = try await jetStream.publishAll(messages, maxInFlight: maxInFlight, ackTimeout: configuration.appendTimeout)
+        } catch let error as NATSError {
+            availability.failed(startedAt: started, error, isWrite: true)
+            throw error
+        }
+        if acks.contains(where: { (try? $0.get()) != nil }) { availability.succeeded(startedAt: started) }
+        for case .failure(let error) in acks { availability.failed(startedAt: started, error, isWrite: true) }
         return zip(messages, acks).map { message, ack in
             ack.map { AppendResult(sequence: $0.seq, duplicate: $0.duplicate, eventID: message.headers["Muster-Event-Id"] ?? "",
                                    subject: message.subject) }

@@ -11,12 +11,16 @@ public struct EventLog: Sendable {
     public let source: String
     /// Shared by every copy of this log value: ids without a system call each.
     let ids = EventIDSource()
+    /// Whether the log takes writes now, from what appends and the watch saw (shared by copies).
+    public let availability: LogAvailability
 
-    public init(jetStream: JetStream, catalog: EventCatalog, configuration: LogConfiguration = .init(), source: String) {
+    public init(jetStream: JetStream, catalog: EventCatalog, configuration: LogConfiguration = .init(), source: String,
+                logger: Logger = Logger(label: "muster.log")) {
         self.jetStream = jetStream
         self.catalog = catalog
         self.configuration = configuration
         self.source = source
+        self.availability = LogAvailability(logger: logger)
     }
 
     var eventsStreamConfig: StreamConfig {

@@ -11,6 +11,9 @@ public struct LogConfiguration: Sendable {
     public var duplicateWindow: Duration = .seconds(24 * 3600)
     /// The largest event the log stores; larger ones are refused before publishing.
     public var maxEventBytes = 256 * 1024
+    /// How long an append waits for the log's ack before it is refused (503): the longest a write
+    /// takes to answer, however long NATS is away.
+    public var appendTimeout: Duration = .seconds(5)
 
     public init() {}
 }

@@ -40,20 +40,22 @@ public struct EventProcessor: Service {
     }
 
     public func runUntilCancelled() async {
+        var stall = Stall("processor")
         while !Task.isCancelled {
             do {
-                try await consume()
+                try await consume { stall.resumed(logger: logger) }
             } catch is CancellationError {
                 break
             } catch {
                 if Task.isCancelled { break }
-                logger.error("processor stalled; retrying", metadata: ["error": "\(error)"])
+                stall.failed(error, logger: logger)
                 try? await Task.sleep(for: .seconds(1))
             }
         }
     }
 
-    func consume() async throws {
+    /// Reads and handles events until an error; `started` once its consumer is in place.
+    func consume(started: () -> Void = {}) async throws {
         var config = ConsumerConfig(durableName: consumerName)
         config.description = "processor \(name)"
         config.ackPolicy = .explicit
@@ -62,6 +64,7 @@ public struct EventProcessor: Service {
         config.filterSubjects = filterSubjects
         config.numReplicas = log.configuration.replicas
         _ = try await log.jetStream.ensureConsumer(stream: log.configuration.eventsStream, config)
+        started()
         var iterator = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
                                     batch: batch, expires: .seconds(1)).makeAsyncIterator()
         var warnings = WarningThrottle(interval: .seconds(10))

@@ -48,10 +48,19 @@ public actor ProjectionRunner<P: Projection> {
     /// whether what it derived from the state is still current (the hot read paths).
     private nonisolated let checkpointCell = Atomic<UInt64>(0)
     public nonisolated var currentCheckpoint: UInt64 { checkpointCell.load(ordering: .acquiring) }
-    public internal(set) var caughtUp = false
-    public internal(set) var lag: UInt64 = 0
-    public private(set) var deadLettered = 0
+    public internal(set) var caughtUp = false { didSet { progressCell.withLock { $0.caughtUp = caughtUp } } }
+    public internal(set) var lag: UInt64 = 0 { didSet { progressCell.withLock { $0.lag = lag } } }
+    public private(set) var deadLettered = 0 { didSet { progressCell.withLock { $0.deadLettered = deadLettered } } }
+    /// Lag, caught-up and dead letters, readable without waiting for the actor: `/ready` answers
+    /// at once even while the fold works through a long batch or loads a snapshot.
+    private nonisolated let progressCell = Mutex(Progress())
+    struct Progress: Sendable {
+        var caughtUp = false
+        var lag: UInt64 = 0
+        var deadLettered = 0
+    }
     private var savedCheckpoint: UInt64 = 0
+    private var stall = Stall("projection")
     private var lastSave = ContinuousClock.now
     /// How long the last snapshot took to write. A big state waits `saveCostFactor` times that
     /// between snapshots, so writing them never takes more than a small share of the fold's time
@@ -244,6 +253,7 @@ public actor ProjectionRunner<P: Projection> {
         lag = info.numPending
         caughtUp = info.numPending == 0
         lagGauge.record(Double(lag))
+        stall.resumed(logger: logger)
     }
 
     /// Below this many events to read, a filter on the server costs less than creating a consumer twice.
@@ -378,7 +388,7 @@ public actor ProjectionRunner<P: Projection> {
                 break
             } catch {
                 if Task.isCancelled { break }
-                logger.error("projection stalled; retrying", metadata: ["error": "\(error)"])
+                stall.failed(error, logger: logger)
                 if P.tables != nil {
                     do { try resumeFromTables() } catch { logger.error("cannot read the fold's database", metadata: ["error": "\(error)"]) }
                 }
@@ -428,8 +438,10 @@ extension ProjectionRunner: ProjectionStatus {
     public nonisolated var projectionName: String { P.name }
     /// While the log is unreachable nobody can tell how far behind the projection is, so it is
     /// not reported as caught up (its last lag is kept for the operator).
-    public func status() -> ProjectionStatusReport {
-        ProjectionStatusReport(name: P.name, version: P.version, checkpoint: checkpoint, lag: lag,
-                               caughtUp: caughtUp && log.jetStream.connection.isConnected, deadLettered: deadLettered)
+    public nonisolated func status() -> ProjectionStatusReport {
+        let progress = progressCell.withLock { $0 }
+        return ProjectionStatusReport(name: P.name, version: P.version, checkpoint: currentCheckpoint, lag: progress.lag,
+                                      caughtUp: progress.caughtUp && log.jetStream.connection.isConnected,
+                                      deadLettered: progress.deadLettered)
     }
 }

@@ -16,6 +16,15 @@ public struct NATSConfiguration: Sendable {
     /// Bytes kept while disconnected; publishes beyond this fail instead of growing memory.
     public var reconnectBufferBytes: Int
     public var drainTimeout: Duration
+    /// How often libnats pings the server, and how many pings may go unanswered before it calls
+    /// the connection stale and moves to another server of the list: a server that went silent
+    /// (its link cut, its host frozen) is left after between `pingInterval × maxPingsOut` and
+    /// one interval more. libnats's own defaults (2 min × 2) keep a dead server for minutes.
+    public var pingInterval: Duration
+    public var maxPingsOut: Int
+    /// A socket write that cannot finish in this time fails, and the connection with it, instead
+    /// of waiting on a server that stopped reading.
+    public var writeDeadline: Duration
 
     public init(
         url: String = "nats://127.0.0.1:4222",
@@ -25,7 +34,10 @@ public struct NATSConfiguration: Sendable {
         maxReconnects: Int = -1,
         reconnectWait: Duration = .milliseconds(500),
         reconnectBufferBytes: Int = 8 * 1024 * 1024,
-        drainTimeout: Duration = .seconds(10)
+        drainTimeout: Duration = .seconds(10),
+        pingInterval: Duration = .seconds(2),
+        maxPingsOut: Int = 2,
+        writeDeadline: Duration = .seconds(2)
     ) {
         self.url = url
         self.name = name
@@ -35,6 +47,9 @@ public struct NATSConfiguration: Sendable {
         self.reconnectWait = reconnectWait
         self.reconnectBufferBytes = reconnectBufferBytes
         self.drainTimeout = drainTimeout
+        self.pingInterval = pingInterval
+        self.maxPingsOut = maxPingsOut
+        self.writeDeadline = writeDeadline
     }
 }
 

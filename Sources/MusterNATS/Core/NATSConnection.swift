@@ -22,6 +22,8 @@ public final class NATSConnection: Sendable {
     let pool: BlockingPool
     let events: ConnectionEvents
     let replies: ReplyRouter
+    /// Every publish goes through here, never straight to libnats from the caller's thread.
+    let outgoing: PublishQueue
     public let configuration: NATSConfiguration
     public let logger: Logger
 
@@ -31,6 +33,7 @@ public final class NATSConnection: Sendable {
         self.pool = pool
         self.events = events
         self.replies = replies
+        self.outgoing = PublishQueue(connection: handle, maxBytes: configuration.reconnectBufferBytes)
         self.configuration = configuration
         self.logger = logger
     }
@@ -63,36 +66,38 @@ public final class NATSConnection: Sendable {
     public var lastAsyncError: String? { events.facts.withLock { $0.lastError } }
     public var reconnectCount: Int { events.facts.withLock { $0.reconnects } }
 
-    /// Publishes one message. It is buffered by libnats and sent by its flusher; use `flush` or a
-    /// JetStream publish when the server must have it.
+    /// Publishes one message. It is queued for the connection's publishing thread, then buffered
+    /// by libnats and sent by its flusher; use `flush` or a JetStream publish when the server must
+    /// have it. Throws at once only when the queue is full or the connection closing.
     public func publish(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(), replyTo: String? = nil) throws {
-        let msg = try makeCMessage(subject: subject, replyTo: replyTo, headers: headers, payload: payload)
-        defer { natsMsg_Destroy(msg) }
-        try check(natsConnection_PublishMsg(handle.pointer, msg), "publish to \(subject)")
+        try outgoing.enqueue(OutgoingMessage(subject: subject, headers: headers, payload: payload), replyTo: replyTo,
+                             onFailure: { [events] error in events.publishFailed(error) })
     }
 
-    /// Publishes a JetStream message: its own headers and those its options ask for, set on the
-    /// libnats message directly.
-    func publish(_ message: OutgoingMessage, replyTo: String) throws {
-        let msg = try makeCMessage(subject: message.subject, replyTo: replyTo, headers: message.headers, payload: message.payload)
-        defer { natsMsg_Destroy(msg) }
-        try message.options.apply(to: msg)
-        try check(natsConnection_PublishMsg(handle.pointer, msg), "publish to \(message.subject)")
+    /// Publishes a JetStream message, its options set as headers; a failure to send it ends the
+    /// request waiting on `token`.
+    func publish(_ message: OutgoingMessage, replyTo: String, token: UInt64) throws {
+        try outgoing.enqueue(message, replyTo: replyTo, onFailure: { [replies] error in replies.fail(token, error) })
     }
 
     /// Waits until the server has processed everything published so far.
     public func flush(timeout: Duration = .seconds(5)) async throws {
         let handle = self.handle
-        try await pool.run { () throws in
-            try check(natsConnection_FlushTimeout(handle.pointer, timeout.milliseconds), "flush")
+        let outgoing = self.outgoing
+        try await withDeadline(timeout, "flush") {
+            await outgoing.barrier()
+            try await self.pool.run { () throws in
+                try check(natsConnection_FlushTimeout(handle.pointer, timeout.milliseconds), "flush")
+            }
         }
     }
 
     /// Sends a request and waits for the first reply.
     public func request(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(),
                         timeout: Duration = .seconds(5)) async throws -> NATSMessage {
-        let reply = try await replies.request(timeout: timeout) { replyTo in
-            try publish(subject, headers: headers, payload: payload, replyTo: replyTo)
+        let reply = try await replies.request(timeout: timeout) { replyTo, token in
+            try outgoing.enqueue(OutgoingMessage(subject: subject, headers: headers, payload: payload), replyTo: replyTo,
+                                 onFailure: { [replies] error in replies.fail(token, error) })
         }
         if reply.status == 503 { throw NATSError(.noResponders, "no responders on \(subject)") }
         return reply
@@ -107,33 +112,49 @@ public final class NATSConnection: Sendable {
     public func newInbox() -> String { replies.newInbox() }
 
     /// Drains: subscriptions stop taking messages, everything buffered is sent, then it closes.
+    /// Away from any server (reconnecting) there is nothing to drain to: it waits for a server
+    /// within the drain timeout, and closes without draining if none comes back.
     public func drain() async {
         let handle = self.handle
         let timeout = configuration.drainTimeout
+        let deadline = ContinuousClock.now + timeout
         events.markClosing()
         replies.close()
         do {
-            try await pool.run { () throws in
-                let status = natsConnection_DrainTimeout(handle.pointer, timeout.milliseconds)
-                if status != NATS_OK && status != NATS_CONNECTION_CLOSED { throw NATSError.status(status, "drain") }
+            try await withDeadline(timeout, "send what was queued") { await self.outgoing.barrier() }
+            while status != .connected && status != .closed && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
             }
-            // Draining is asynchronous in libnats: wait, within the bound, for it to close.
-            let deadline = ContinuousClock.now + timeout
-            while status != .closed && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
+            if status == .connected {
+                try await pool.run { () throws in
+                    let status = natsConnection_DrainTimeout(handle.pointer, timeout.milliseconds)
+                    if status != NATS_OK && status != NATS_CONNECTION_CLOSED { throw NATSError.status(status, "drain") }
+                }
+                // Draining is asynchronous in libnats: wait, within the bound, for it to close.
+                while status != .closed && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            } else if status != .closed {
+                logger.notice("NATS closing without draining: no server reachable", metadata: ["status": "\(status)"])
             }
         } catch {
             logger.warning("NATS drain did not finish cleanly", metadata: ["error": "\(error)"])
         }
-        natsConnection_Close(handle.pointer)
-        await pool.shutdown()
+        await finishClosing()
     }
 
     /// Closes at once, dropping what is buffered.
     public func close() async {
         events.markClosing()
         replies.close()
-        natsConnection_Close(handle.pointer)
+        await finishClosing()
+    }
+
+    private func finishClosing() async {
+        let handle = self.handle
+        // natsConnection_Close flushes and joins libnats's threads: not on the caller's thread.
+        _ = try? await pool.run { natsConnection_Close(handle.pointer) }
+        await outgoing.close()
         await pool.shutdown()
     }
 }
@@ -171,6 +192,9 @@ private func openConnection(_ configuration: NATSConfiguration, events: UnsafeMu
     try check(natsOptions_SetMaxReconnect(options, Int32(configuration.maxReconnects)), "set max reconnect")
     try check(natsOptions_SetReconnectWait(options, configuration.reconnectWait.milliseconds), "set reconnect wait")
     try check(natsOptions_SetReconnectBufSize(options, Int32(configuration.reconnectBufferBytes)), "set reconnect buffer")
+    try check(natsOptions_SetPingInterval(options, configuration.pingInterval.milliseconds), "set ping interval")
+    try check(natsOptions_SetMaxPingsOut(options, Int32(configuration.maxPingsOut)), "set max pings out")
+    try check(natsOptions_SetWriteDeadline(options, configuration.writeDeadline.milliseconds), "set write deadline")
     if let creds = configuration.credentialsFile {
         try check(natsOptions_SetUserCredentialsFromFiles(options, creds, nil), "load credentials \(creds)")
     }

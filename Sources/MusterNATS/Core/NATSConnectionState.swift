@@ -25,6 +25,8 @@ final class ConnectionEvents: Sendable {
         var reconnects = 0
         var disconnects = 0
         var lastError: String?
+        /// Fire-and-forget publishes (acks, replies) that never left: counted, not each logged.
+        var failedPublishes = 0
         var closed = false
         /// Set when we drain or close on purpose: the disconnect that follows is not news.
         var closing = false
@@ -53,6 +55,15 @@ final class ConnectionEvents: Sendable {
     func closed() {
         facts.withLock { $0.closed = true }
         logger.info("NATS connection closed")
+    }
+
+    func publishFailed(_ error: NATSError) {
+        let first = facts.withLock { facts in
+            facts.failedPublishes += 1
+            facts.lastError = error.message
+            return facts.failedPublishes == 1
+        }
+        if first { logger.warning("NATS publish failed (later failures are counted, not logged)", metadata: ["error": "\(error)"]) }
     }
 
     func asyncError(_ text: String, subject: String?) {

@@ -8,7 +8,7 @@ import Synchronization
 final class ReplyRouter: Sendable {
     enum Waiter: Sendable {
         case continuation(CheckedContinuation<NATSMessage, any Error>)
-        case handler(@Sendable (_ token: UInt64, NATSMessage) -> Void)
+        case handler(@Sendable (_ token: UInt64, Result<NATSMessage, NATSError>) -> Void)
     }
 
     struct State: Sendable {
@@ -29,7 +29,7 @@ final class ReplyRouter: Sendable {
             let waiter = token.flatMap { token in state.withLock { $0.waiters.removeValue(forKey: token) } }
             switch (waiter, token) {
             case (.continuation(let continuation), _): continuation.resume(returning: NATSMessage(owning: msg))
-            case (.handler(let handler), let token?): handler(token, NATSMessage(owning: msg))
+            case (.handler(let handler), let token?): handler(token, .success(NATSMessage(owning: msg)))
             default: natsMsg_Destroy(msg) // a reply after its request timed out
             }
         }
@@ -105,8 +105,9 @@ final class ReplyRouter: Sendable {
         return "\(box.prefix)x.\(token)" // never matches `prefix.*`, so never routed here
     }
 
-    /// Registers a waiter, calls `send` with the reply subject, and waits for the reply.
-    func request(timeout: Duration, send: (String) throws -> Void) async throws -> NATSMessage {
+    /// Registers a waiter, calls `send` with the reply subject and its token, and waits for the
+    /// reply, at most `timeout` whatever happens to the request on its way (`fail` ends it sooner).
+    func request(timeout: Duration, send: (_ replyTo: String, _ token: UInt64) throws -> Void) async throws -> NATSMessage {
         let (token, replyTo) = try reserve(nil)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -125,7 +126,7 @@ final class ReplyRouter: Sendable {
                 // Registered before the request leaves, so a fast reply always finds its waiter.
                 box.state.withLock { $0.waiters[token] = .continuation(continuation) }
                 do {
-                    try send(replyTo)
+                    try send(replyTo, token)
                 } catch {
                     if case .continuation(let c) = cancel(token) { c.resume(throwing: error) }
                 }
@@ -135,12 +136,21 @@ final class ReplyRouter: Sendable {
 
     /// Registers a callback for one reply and returns the subject to use as the message's reply-to;
     /// the callback is given the reply and the token this returned.
-    func expectReply(_ handler: @escaping @Sendable (_ token: UInt64, NATSMessage) -> Void) throws -> (token: UInt64, subject: String) {
+    func expectReply(_ handler: @escaping @Sendable (_ token: UInt64, Result<NATSMessage, NATSError>) -> Void) throws -> (token: UInt64, subject: String) {
         try reserve(.handler(handler))
     }
 
     /// Forgets a callback (say, its publish failed or timed out); true if it had not fired yet.
     func forget(_ token: UInt64) -> Bool { cancel(token) != nil }
+
+    /// Ends one request with an error (its message could not be sent); nothing if it has ended.
+    func fail(_ token: UInt64, _ error: NATSError) {
+        switch cancel(token) {
+        case .continuation(let continuation)?: continuation.resume(throwing: error)
+        case .handler(let handler)?: handler(token, .failure(error))
+        case nil: break
+        }
+    }
 
     /// Fails every waiter: the connection is going away.
     func close() {

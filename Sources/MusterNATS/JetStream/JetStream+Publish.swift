@@ -97,8 +97,8 @@ public struct OutgoingMessage: Sendable {
 extension JetStream {
     /// Publishes one message and waits for the server's ack: on return it is stored durably.
     public func publish(_ message: OutgoingMessage, timeout: Duration = .seconds(5)) async throws -> PubAck {
-        let reply = try await connection.replies.request(timeout: timeout) { replyTo in
-            try connection.publish(message, replyTo: replyTo)
+        let reply = try await connection.replies.request(timeout: timeout) { replyTo, token in
+            try connection.publish(message, replyTo: replyTo, token: token)
         }
         if reply.status == 503 {
             throw NATSError(.noResponders, "no stream takes subject \(message.subject)")

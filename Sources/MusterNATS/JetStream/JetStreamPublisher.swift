@@ -97,9 +97,12 @@ public final class JetStreamPublisher: Sendable {
         }
         let (token, replyTo) = try jetStream.connection.replies.expectReply { [self] token, reply in
             let result: Result<PubAck, NATSError>
-            if reply.status == 503 {
+            switch reply {
+            case .failure(let error):
+                result = .failure(error) // it never left: the queue was full or the connection closed
+            case .success(let reply) where reply.status == 503:
                 result = .failure(NATSError(.noResponders, "no stream takes subject \(message.subject)"))
-            } else {
+            case .success(let reply):
                 do { result = .success(try PubAck.parse(reply)) } catch let error as NATSError { result = .failure(error) } catch {
                     result = .failure(NATSError(.badReply, "\(error)"))
                 }
@@ -112,7 +115,7 @@ public final class JetStreamPublisher: Sendable {
             state.outstanding.insert(token)
         }
         do {
-            try jetStream.connection.publish(message, replyTo: replyTo)
+            try jetStream.connection.publish(message, replyTo: replyTo, token: token)
         } catch {
             if jetStream.connection.replies.forget(token) { answered(token) }
             throw error
@@ -127,9 +130,10 @@ public final class JetStreamPublisher: Sendable {
 
 extension JetStream {
     /// Publishes many messages pipelined, in order, and returns each one's ack or error.
-    public func publishAll(_ messages: [OutgoingMessage], maxInFlight: Int = 4096) async throws -> [Result<PubAck, NATSError>] {
+    public func publishAll(_ messages: [OutgoingMessage], maxInFlight: Int = 4096,
+                           ackTimeout: Duration = .seconds(10)) async throws -> [Result<PubAck, NATSError>] {
         let results = Mutex([Result<PubAck, NATSError>?](repeating: nil, count: messages.count))
-        let publisher = JetStreamPublisher(self, maxInFlight: maxInFlight)
+        let publisher = JetStreamPublisher(self, maxInFlight: maxInFlight, ackTimeout: ackTimeout)
         for (index, message) in messages.enumerated() {
             try await publisher.submit(message) { result in results.withLock { $0[index] = result } }
         }

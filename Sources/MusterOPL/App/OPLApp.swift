@@ -28,6 +28,7 @@ public struct OPLApp: MusterApp {
             let (geocoder, keys) = (Geocoder.shared(in: environment), keys)
             let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
             parts.appends([ActionGeocoded.self])
+            parts.readiness.append(ReadinessCheck("gazetteer") { geocoder.notReady })
             parts.services += [GazetteerLoader(geocoder: geocoder, logger: environment.logger),
                                GeocodeEnrichment.processor(geocoder: geocoder, log: environment.log, logger: environment.logger)]
             parts.routes.append { GeocodeRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: OPLScopes.readMobile), rate: rate, geocoder: geocoder) }

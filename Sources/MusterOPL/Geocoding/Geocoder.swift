@@ -44,6 +44,13 @@ public final class Geocoder: Sendable {
         return nil
     }
 
+    /// Why the geocoder cannot answer yet (`/ready`): still loading. A file that failed to load is
+    /// not waited for: geocoding then answers 503 naming the fix, and the rest of the role serves.
+    public var notReady: String? {
+        if case .waiting = state.withLock({ $0 }) { return "the gazetteer is still loading" }
+        return nil
+    }
+
     /// Why there is no gazetteer, once loading has failed.
     public var loadError: String? {
         if case .failed(let error) = state.withLock({ $0 }) { return error }

@@ -20,6 +20,8 @@ public struct RoleParts: Sendable {
     public var webSockets: [WebSocketRoute] = []
     /// Informational answers sent as a request's head arrives (the field uploads' 104).
     public var interimAnswers: [InterimAnswer] = []
+    /// What must be in place before the role takes traffic (`/ready` waits for each).
+    public var readiness: [ReadinessCheck] = []
     /// Subject filters of the events the role appends (`events.opl.action.*.geocoded.v1`): what
     /// its NATS user must be allowed to publish, and all it should be (`deploy/nats/permissions.conf`
     /// is checked against them).

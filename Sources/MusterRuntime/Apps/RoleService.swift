@@ -20,4 +20,5 @@ struct RoleService: MusterServiceModule {
     func fastPaths(in environment: MusterEnvironment) -> [FastPath] { parts.fastPaths }
     func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { parts.webSockets }
     func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer] { parts.interimAnswers }
+    func readiness(in environment: MusterEnvironment) -> [ReadinessCheck] { parts.readiness }
 }

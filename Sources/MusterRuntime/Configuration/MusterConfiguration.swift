@@ -8,6 +8,12 @@ public import MusterNATS
 public struct MusterConfiguration: Sendable {
     public var natsURL = "nats://127.0.0.1:4222"
     public var natsCredentials: String?
+    /// libnats pings every `natsPingInterval` and calls a server dead after `natsMaxPingsOut`
+    /// unanswered (README, "What an app sees when NATS fails").
+    public var natsPingInterval: Duration = .seconds(2)
+    public var natsMaxPingsOut = 2
+    /// How long a write waits for the log's ack before it is answered 503.
+    public var writeDeadline: Duration = .seconds(5)
     public var httpHost = "127.0.0.1"
     public var httpPort = 8080
     public var dataDirectory = ".data/muster"
@@ -57,6 +63,9 @@ public struct MusterConfiguration: Sendable {
     public enum Setting: String, CaseIterable, Sendable {
         case natsURL = "MUSTER_NATS_URL"
         case natsCredentials = "MUSTER_NATS_CREDS"
+        case natsPingInterval = "MUSTER_NATS_PING_INTERVAL"
+        case natsMaxPingsOut = "MUSTER_NATS_MAX_PINGS_OUT"
+        case writeDeadline = "MUSTER_WRITE_DEADLINE"
         case httpHost = "MUSTER_HTTP_HOST"
         case httpPort = "MUSTER_HTTP_PORT"
         case dataDirectory = "MUSTER_DATA_DIR"
@@ -133,16 +142,21 @@ public struct MusterConfiguration: Sendable {
             } catch let error as ConfigurationError {
                 throw ConfigurationError("\(setting.rawValue): \(error.description)")
             }
-        case .headTimeout, .bodyTimeout, .idleTimeout:
-            guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-                throw ConfigurationError("\(given) must be seconds, more than 0 and at most 3600")
+        case .headTimeout, .bodyTimeout, .idleTimeout, .natsPingInterval, .writeDeadline:
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 0.1, seconds <= 3600 else {
+                throw ConfigurationError("\(given) must be seconds, at least 0.1 and at most 3600")
             }
             let duration = Duration.milliseconds(Int64((seconds * 1000).rounded()))
             switch setting {
             case .headTimeout: connectionLimits.headTimeout = duration
             case .bodyTimeout: connectionLimits.bodyTimeout = duration
+            case .natsPingInterval: natsPingInterval = duration
+            case .writeDeadline: writeDeadline = duration
             default: connectionLimits.idleTimeout = duration
             }
+        case .natsMaxPingsOut:
+            guard let n = Int(value), (1...100).contains(n) else { throw ConfigurationError("\(given) must be from 1 to 100") }
+            natsMaxPingsOut = n
         case .maxConnections:
             guard let n = Int(value), (1...1_000_000).contains(n) else { throw ConfigurationError("\(given) must be from 1 to 1000000") }
             connectionLimits.maxConnections = n
@@ -190,12 +204,14 @@ public struct MusterConfiguration: Sendable {
     }
 
     public var nats: NATSConfiguration {
-        NATSConfiguration(url: natsURL, name: "muster-\(instance)", credentialsFile: natsCredentials)
+        NATSConfiguration(url: natsURL, name: "muster-\(instance)", credentialsFile: natsCredentials,
+                          pingInterval: natsPingInterval, maxPingsOut: natsMaxPingsOut)
     }
 
     public var logConfiguration: LogConfiguration {
         var log = LogConfiguration()
         log.replicas = streamReplicas
+        log.appendTimeout = writeDeadline
         return log
     }
 

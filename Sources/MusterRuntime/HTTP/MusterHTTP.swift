@@ -11,7 +11,7 @@ public enum MusterHTTP {
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ErrorBodyMiddleware(routes: environment.routes))
         let routes = Routes(router, table: environment.routes)
-        HealthRoutes.add(to: routes, environment: environment)
+        HealthRoutes.add(to: routes, environment: environment, checks: modules.flatMap { $0.readiness(in: environment) })
         for module in modules { module.addRoutes(to: routes, environment: environment) }
         return router
     }

@@ -1,37 +1,64 @@
-import Foundation
+public import Foundation
 public import Hummingbird
 public import MusterLog
 import MusterNATS
 
-/// `/health` (the process answers) and `/ready` (NATS connected, streams present, projections
-/// caught up or at most `tolerableLag` events behind). `/metrics` has its own port (`MetricsRoutes`).
+/// `/health` is liveness: the process serves HTTP. `/ready` says whether to send it traffic: the
+/// NATS connection is up, the log takes writes (as the last writes and the log watch found it),
+/// every projection is caught up or at most `tolerableLag` events behind, and each service's own
+/// data is in place. Neither waits on NATS or on a fold: both read state kept as it changes, so
+/// they answer at once however the cluster is doing. `/metrics` has its own port (`MetricsRoutes`).
 public enum HealthRoutes {
     public struct Health: ResponseEncodable, Sendable { public var status: String }
 
     public struct Readiness: Encodable, Sendable {
         public var ready: Bool
+        /// Why not, one line per reason; absent when ready.
+        public var reasons: [String]?
         public var nats: String
         /// The last asynchronous error libnats reported (slow consumer, permissions), if any.
         public var natsError: String?
-        public var streams: Bool
+        /// Whether the log takes writes; while not, since when and why.
+        public var log: LogState
         public var projections: [ProjectionStatusReport]
+    }
+
+    public struct LogState: Encodable, Sendable {
+        public var reachable: Bool
+        public var unreachableSince: Date?
+        public var reason: String?
+        public var writesRefused: Int?
     }
 
     /// A projection at most this many events behind still counts for readiness: under steady
     /// writes a fold is always an event or two behind, and `/ready` must not flap with it.
     public static let tolerableLag: UInt64 = 100
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment,
+                           checks: [ReadinessCheck] = []) {
         routes.get("/health") { _, _ in Health(status: "ok") }
 
         routes.get("/ready") { _, _ -> Response in
-            let natsStatus = environment.connection.status
-            let streams = natsStatus == .connected ? await environment.log.streamsPresent() : false
-            let reports = await environment.projectionReports()
-            let ready = natsStatus == .connected && streams && reports.allSatisfy { $0.caughtUp || $0.lag <= tolerableLag }
-            let body = Readiness(ready: ready, nats: natsStatus.rawValue, natsError: environment.connection.lastAsyncError,
-                                 streams: streams, projections: reports)
-            return try JSONResponse.make(ready ? .ok : .serviceUnavailable, body)
+            let body = await readiness(environment: environment, checks: checks)
+            return try JSONResponse.make(body.ready ? .ok : .serviceUnavailable, body)
         }
+    }
+
+    static func readiness(environment: MusterEnvironment, checks: [ReadinessCheck]) async -> Readiness {
+        let natsStatus = environment.connection.status
+        let log = environment.log.availability.snapshot
+        let reports = await environment.projectionReports()
+        var reasons: [String] = []
+        if natsStatus != .connected { reasons.append("NATS is \(natsStatus)") }
+        if !log.reachable { reasons.append("the log is unreachable: \(log.reason ?? "no answer")") }
+        for report in reports where !report.caughtUp && report.lag > tolerableLag {
+            reasons.append("projection \(report.name) is \(report.lag) events behind")
+        }
+        reasons += checks.compactMap { check in check.notReady().map { "\(check.name): \($0)" } }
+        return Readiness(ready: reasons.isEmpty, reasons: reasons.isEmpty ? nil : reasons, nats: natsStatus.rawValue,
+                         natsError: environment.connection.lastAsyncError,
+                         log: LogState(reachable: log.reachable, unreachableSince: log.unreachableSince, reason: log.reason,
+                                       writesRefused: log.reachable ? nil : log.refused),
+                         projections: reports)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 import Logging
+import MusterLog
 import MusterNATS
 import Prometheus
 
@@ -24,9 +25,12 @@ public enum MetricsRoutes {
         // metrics system was bootstrapped (tests run many environments in one process).
         let connected = environment.metrics.makeGauge(descriptor: descriptor("nats", "connected"))
         let reconnects = environment.metrics.makeGauge(descriptor: descriptor("nats", "reconnects_total"))
+        let unavailable = environment.metrics.makeGauge(descriptor: descriptor("log", "unavailable_seconds"))
         router.get("/metrics") { _, _ -> Response in
             connected.set(Double(environment.connection.isConnected ? 1 : 0))
             reconnects.set(Double(environment.connection.reconnectCount))
+            let outage = environment.log.availability.unreachableFor.components
+            unavailable.set(Double(outage.seconds) + Double(outage.attoseconds) / 1e18)
             let text = MetricsHelp.annotate(environment.metrics.emitToBuffer())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: text)))

@@ -30,7 +30,7 @@ public final class MusterEnvironment: Sendable {
         self.logger = logger
         self.connection = connection
         self.log = EventLog(jetStream: JetStream(connection), catalog: catalog, configuration: configuration.logConfiguration,
-                            source: source)
+                            source: source, logger: logger)
         self.metrics = metrics
         self.snapshots = SnapshotStore(directory: configuration.projectionsDirectory)
         self.projections = ProjectionRegistry(log: log, store: snapshots, instance: configuration.instance, logger: logger)

@@ -20,6 +20,8 @@ public protocol MusterServiceModule: Sendable {
     func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute]
     /// Informational (1xx) answers sent in the channel pipeline as a request's head arrives.
     func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer]
+    /// What must be in place before the service takes traffic (`/ready`).
+    func readiness(in environment: MusterEnvironment) -> [ReadinessCheck]
 }
 
 extension MusterServiceModule {
@@ -29,4 +31,5 @@ extension MusterServiceModule {
     public func fastPaths(in environment: MusterEnvironment) -> [FastPath] { [] }
     public func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { [] }
     public func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer] { [] }
+    public func readiness(in environment: MusterEnvironment) -> [ReadinessCheck] { [] }
 }

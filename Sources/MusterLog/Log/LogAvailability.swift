@@ -1,0 +1,130 @@
+public import Foundation
+public import Logging
+import Metrics
+public import MusterNATS
+import Synchronization
+
+/// Whether the log takes writes now, as the latest writes and probes found it.
+///
+/// `/ready` reads it without asking NATS; a change is logged once ("log unreachable since …",
+/// "log reachable again after 54 s, 312 writes refused") instead of once per failed write;
+/// `muster_writes_refused_total{reason}` counts refusals and `/metrics` reads `unreachableFor`
+/// into `muster_log_unavailable_seconds`. Every
+/// observation carries when its operation started, so a write that was sent during an outage and
+/// failed after the log came back does not undo what a later success showed.
+public final class LogAvailability: Sendable {
+    public struct Snapshot: Sendable, Equatable {
+        public var reachable: Bool
+        /// When the log was last seen unreachable after being reachable (nil while reachable).
+        public var unreachableSince: Date?
+        public var reason: String?
+        /// Writes refused since the log became unreachable.
+        public var refused: Int
+    }
+
+    struct State: Sendable {
+        var reachable = true
+        var downAt: ContinuousClock.Instant?
+        var downSince: Date?
+        var reason: String?
+        var refused = 0
+        var lastSuccess: ContinuousClock.Instant?
+        var lastFailure: ContinuousClock.Instant?
+    }
+
+    private let state = Mutex(State())
+    private let logger: Logger
+
+    public init(logger: Logger = Logger(label: "muster.log")) {
+        self.logger = logger
+    }
+
+    public var snapshot: Snapshot {
+        state.withLock { Snapshot(reachable: $0.reachable, unreachableSince: $0.downSince, reason: $0.reason, refused: $0.refused) }
+    }
+
+    public var isReachable: Bool { state.withLock { $0.reachable } }
+
+    /// How long the log has been unreachable now; zero while reachable.
+    public var unreachableFor: Duration {
+        state.withLock { state in state.downAt.map { ContinuousClock.now - $0 } ?? .zero }
+    }
+
+    /// The log took a write, or answered a probe, that started at `started`. A probe's answer
+    /// counts only if no write failed after it was sent (a node cut from its peers may still
+    /// answer for the stream while it can store nothing).
+    public func succeeded(startedAt started: ContinuousClock.Instant, isProbe: Bool = false) {
+        let now = ContinuousClock.now
+        let recovered = state.withLock { state -> (Duration, Int)? in
+            if isProbe, let failure = state.lastFailure, failure > started { return nil }
+            state.lastSuccess = now
+            guard !state.reachable, let downAt = state.downAt else { return nil }
+            defer {
+                state.reachable = true
+                state.downAt = nil
+                state.downSince = nil
+                state.reason = nil
+                state.refused = 0
+            }
+            return (now - downAt, state.refused)
+        }
+        guard let (outage, refused) = recovered else { return }
+        logger.notice("log reachable again after \(Self.seconds(outage)); \(refused) writes refused while it was not",
+                      metadata: ["outage_seconds": "\(Self.seconds(outage, unit: false))", "writes_refused": "\(refused)"])
+    }
+
+    /// A write or probe that started at `started` failed for want of the log (not for its own
+    /// content: a conflict or an invalid event says nothing about the log).
+    public func failed(startedAt started: ContinuousClock.Instant, _ error: NATSError, isWrite: Bool) {
+        guard Self.concernsAvailability(error) else { return }
+        let now = ContinuousClock.now
+        let since = Date(timeIntervalSinceNow: -Self.interval(now - started))
+        let reason = Self.reason(error)
+        if isWrite { Counter(label: "muster_writes_refused_total", dimensions: [("reason", reason)]).increment() }
+        let wentDown = state.withLock { state -> Bool in
+            if isWrite, !state.reachable { state.refused += 1 }
+            // Something started later already got through: this one only tells of the past.
+            if let success = state.lastSuccess, success > started { return false }
+            state.lastFailure = now
+            guard state.reachable else { return false }
+            state.reachable = false
+            state.downAt = started
+            state.downSince = since
+            state.reason = "\(reason): \(error.message)"
+            state.refused = isWrite ? 1 : 0
+            return true
+        }
+        guard wentDown else { return }
+        logger.error("log unreachable: writes are refused with 503 until it is back",
+                     metadata: ["since": "\(since)",
+                                "reason": "\(reason)", "error": "\(error.message)"])
+    }
+
+    /// False for a refusal that is about the write itself (a conflict, a stream's own rule).
+    static func concernsAvailability(_ error: NATSError) -> Bool {
+        switch error.code {
+        case .wrongLastSequence, .badReply, .notFound: false
+        case .jetStreamAPI: error.apiErrorCode == 10008
+        default: true
+        }
+    }
+
+    /// The metric's label for an error: a short, closed set.
+    static func reason(_ error: NATSError) -> String {
+        switch error.code {
+        case .timeout: "timeout"
+        case .noResponders: "no_responders"
+        case .closed: "closed"
+        case .unavailable: "queue_full"
+        default: error.apiErrorCode == 10008 ? "jetstream_unavailable" : "other"
+        }
+    }
+
+    static func interval(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func seconds(_ duration: Duration, unit: Bool = true) -> String {
+        String(format: unit ? "%.1f s" : "%.1f", interval(duration))
+    }
+}

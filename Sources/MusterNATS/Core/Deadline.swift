@@ -1,0 +1,17 @@
+/// Runs `body`, failing with a timeout `NATSError` if it has not finished within `limit`
+/// (`body` is cancelled then). For waits that have no deadline of their own.
+func withDeadline<T: Sendable>(_ limit: Duration, _ what: String,
+                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw NATSError(.timeout, "\(what): not done within \(limit)")
+        }
+        return value
+    }
+}
