@@ -7,7 +7,7 @@ import Testing
 struct CoreNATSTests {
     @Test func publishAndSubscribeWithHeaders() async throws {
         try await withNATS { nats, _ in
-            let subscription = try nats.subscribe("greet.>")
+            let subscription = try await nats.subscribe("greet.>")
             var headers = NATSHeaders()
             headers["X-Trace"] = "abc"
             headers.add("X-Multi", "1")
@@ -23,7 +23,7 @@ struct CoreNATSTests {
 
     @Test func requestReply() async throws {
         try await withNATS { nats, _ in
-            let service = try nats.subscribe("echo")
+            let service = try await nats.subscribe("echo")
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await request in service {
@@ -52,7 +52,7 @@ struct CoreNATSTests {
 
     @Test func requestTimesOut() async throws {
         try await withNATS { nats, _ in
-            let silent = try nats.subscribe("silent")
+            let silent = try await nats.subscribe("silent")
             let error = await #expect(throws: NATSError.self) {
                 _ = try await nats.request("silent", timeout: .milliseconds(200))
             }
@@ -63,7 +63,7 @@ struct CoreNATSTests {
 
     @Test func boundedSubscriptionKeepsEveryMessageUnderBackPressure() async throws {
         try await withNATS { nats, _ in
-            let subscription = try nats.subscribe("flood", capacity: 8)
+            let subscription = try await nats.subscribe("flood", capacity: 8)
             for i in 0..<2_000 { try nats.publish("flood", payload: Data("\(i)".utf8)) }
             try await nats.flush()
             var seen = 0

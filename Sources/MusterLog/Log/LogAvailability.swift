@@ -27,20 +27,34 @@ public final class LogAvailability: Sendable {
         var downAt: ContinuousClock.Instant?
         var downSince: Date?
         var reason: String?
-        var refused = 0
         var lastSuccess: ContinuousClock.Instant?
         var lastFailure: ContinuousClock.Instant?
+        /// One outage as the log lines tell it: from the first failure to a recovery that held for
+        /// `settleTime`. A log that comes and goes meanwhile (a leader being elected) stays one
+        /// outage in the logs, while `/ready` follows every change.
+        var episode: Episode?
+    }
+
+    struct Episode: Sendable {
+        var start: ContinuousClock.Instant
+        var refused = 0
+        var recoveredAt: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
     private let logger: Logger
+    /// How long the log must stay reachable before an outage is reported over.
+    let settleTime: Duration
 
-    public init(logger: Logger = Logger(label: "muster.log")) {
+    public init(logger: Logger = Logger(label: "muster.log"), settleTime: Duration = .seconds(2)) {
         self.logger = logger
+        self.settleTime = settleTime
     }
 
     public var snapshot: Snapshot {
-        state.withLock { Snapshot(reachable: $0.reachable, unreachableSince: $0.downSince, reason: $0.reason, refused: $0.refused) }
+        state.withLock {
+            Snapshot(reachable: $0.reachable, unreachableSince: $0.downSince, reason: $0.reason, refused: $0.episode?.refused ?? 0)
+        }
     }
 
     public var isReachable: Bool { state.withLock { $0.reachable } }
@@ -55,22 +69,17 @@ public final class LogAvailability: Sendable {
     /// answer for the stream while it can store nothing).
     public func succeeded(startedAt started: ContinuousClock.Instant, isProbe: Bool = false) {
         let now = ContinuousClock.now
-        let recovered = state.withLock { state -> (Duration, Int)? in
-            if isProbe, let failure = state.lastFailure, failure > started { return nil }
+        state.withLock { state in
+            if isProbe, let failure = state.lastFailure, failure > started { return }
             state.lastSuccess = now
-            guard !state.reachable, let downAt = state.downAt else { return nil }
-            defer {
-                state.reachable = true
-                state.downAt = nil
-                state.downSince = nil
-                state.reason = nil
-                state.refused = 0
-            }
-            return (now - downAt, state.refused)
+            guard !state.reachable else { return }
+            state.reachable = true
+            state.downAt = nil
+            state.downSince = nil
+            state.reason = nil
+            state.episode?.recoveredAt = now
         }
-        guard let (outage, refused) = recovered else { return }
-        logger.notice("log reachable again after \(Self.seconds(outage)); \(refused) writes refused while it was not",
-                      metadata: ["outage_seconds": "\(Self.seconds(outage, unit: false))", "writes_refused": "\(refused)"])
+        settle(now: now)
     }
 
     /// A write or probe that started at `started` failed for want of the log (not for its own
@@ -81,8 +90,8 @@ public final class LogAvailability: Sendable {
         let since = Date(timeIntervalSinceNow: -Self.interval(now - started))
         let reason = Self.reason(error)
         if isWrite { Counter(label: "muster_writes_refused_total", dimensions: [("reason", reason)]).increment() }
-        let wentDown = state.withLock { state -> Bool in
-            if isWrite, !state.reachable { state.refused += 1 }
+        let newOutage = state.withLock { state -> Bool in
+            if isWrite { state.episode?.refused += 1 }
             // Something started later already got through: this one only tells of the past.
             if let success = state.lastSuccess, success > started { return false }
             state.lastFailure = now
@@ -91,13 +100,31 @@ public final class LogAvailability: Sendable {
             state.downAt = started
             state.downSince = since
             state.reason = "\(reason): \(error.message)"
-            state.refused = isWrite ? 1 : 0
-            return true
+            if state.episode == nil {
+                state.episode = Episode(start: started, refused: isWrite ? 1 : 0)
+                return true
+            }
+            state.episode?.recoveredAt = nil // back down before the recovery held: the same outage
+            return false
         }
-        guard wentDown else { return }
+        guard newOutage else { return }
         logger.error("log unreachable: writes are refused with 503 until it is back",
-                     metadata: ["since": "\(since)",
-                                "reason": "\(reason)", "error": "\(error.message)"])
+                     metadata: ["since": "\(since)", "reason": "\(reason)", "error": "\(error.message)"])
+    }
+
+    /// Reports an outage over once the log has stayed reachable for `settleTime` (the watch
+    /// calls this every second; a success calls it too).
+    public func settle(now: ContinuousClock.Instant = .now) {
+        let ended = state.withLock { state -> Episode? in
+            guard state.reachable, let episode = state.episode, let recovered = episode.recoveredAt,
+                  now - recovered >= settleTime else { return nil }
+            state.episode = nil
+            return episode
+        }
+        guard let ended, let recovered = ended.recoveredAt else { return }
+        let outage = recovered - ended.start
+        logger.notice("log reachable again after \(Self.seconds(outage)); \(ended.refused) writes refused while it was not",
+                      metadata: ["outage_seconds": "\(Self.seconds(outage, unit: false))", "writes_refused": "\(ended.refused)"])
     }
 
     /// False for a refusal that is about the write itself (a conflict, a stream's own rule).
@@ -116,6 +143,7 @@ public final class LogAvailability: Sendable {
         case .noResponders: "no_responders"
         case .closed: "closed"
         case .unavailable: "queue_full"
+        case .disconnected: "disconnected"
         default: error.apiErrorCode == 10008 ? "jetstream_unavailable" : "other"
         }
     }

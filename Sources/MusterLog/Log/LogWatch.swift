@@ -30,13 +30,18 @@ public struct LogWatch: Service {
 
     func watch() async {
         let probe = JetStream(log.jetStream.connection, apiTimeout: min(interval, .seconds(1)))
-        var lastLeave: ContinuousClock.Instant?
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
             let started = ContinuousClock.now
             do {
-                _ = try await probe.streamInfo(log.configuration.eventsStream)
-                log.availability.succeeded(startedAt: started, isProbe: true)
+                // In a cluster, a stream between leaders still has its info answered: only a
+                // leader means writes can be stored.
+                let info = try await probe.streamInfo(log.configuration.eventsStream)
+                if let cluster = info.cluster, cluster.leader == nil {
+                    log.availability.failed(startedAt: started, NATSError(.noResponders, "the stream has no leader"), isWrite: false)
+                } else {
+                    log.availability.succeeded(startedAt: started, isProbe: true)
+                }
             } catch let error as NATSError {
                 // A missing stream takes no writes either, whatever its error says.
                 let unavailable = error.code == .notFound || error.code == .jetStreamAPI && error.apiErrorCode != 10008
@@ -45,13 +50,16 @@ public struct LogWatch: Service {
             } catch {
                 continue
             }
+            log.availability.settle()
             let connection = log.jetStream.connection
             let now = ContinuousClock.now
+            // Unreachable for `leaveAfter` through the server it is on now: one it has just moved
+            // to (libnats left the last one) gets its own `leaveAfter`.
             guard !log.availability.isReachable, log.availability.unreachableFor >= leaveAfter,
-                  connection.status == .connected, connection.knownServers.count > 1,
-                  lastLeave.map({ now - $0 >= leaveAfter * 2 }) ?? true else { continue }
+                  connection.status == .connected, now - connection.connectedAt >= leaveAfter,
+                  await connection.knownServers().count > 1 else { continue }
             logger.warning("the log has been unreachable through this NATS server for \(log.availability.unreachableFor); trying another")
-            if connection.leaveCurrentServer() { lastLeave = now }
+            _ = await connection.leaveCurrentServer()
         }
     }
 }

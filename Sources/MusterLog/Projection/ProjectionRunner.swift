@@ -4,6 +4,7 @@ public import Logging
 import Metrics
 import MusterEvents
 import MusterNATS
+import NIOPosix
 public import ServiceLifecycle
 import Synchronization
 
@@ -360,7 +361,9 @@ public actor ProjectionRunner<P: Projection> {
                 for await snapshot in snapshots {
                     let start = ContinuousClock.now
                     var failure: (any Error)?
-                    do { try store.save(snapshot) } catch { failure = error }
+                    // Encoding, writing and syncing a big state takes long and blocks: a thread
+                    // of NIO's blocking pool, never one of the two or so that run every request.
+                    do { try await NIOThreadPool.singleton.runIfActive { try store.save(snapshot) } } catch { failure = error }
                     await self.written(snapshot.checkpoint, cost: .now - start, failure: failure)
                 }
             }

@@ -14,6 +14,12 @@ struct BlockingPool: Sendable {
         try await threads.runIfActive(body)
     }
 
+    /// Runs `body` on the pool without waiting for it; at once on the caller's thread if the
+    /// pool has shut down (the connection is closed then, and nothing in libnats waits).
+    func submit(_ body: @escaping @Sendable () -> Void) {
+        threads.submit { _ in body() }
+    }
+
     func shutdown() async {
         try? await threads.shutdownGracefully()
     }

@@ -35,8 +35,8 @@ public struct NATSConfiguration: Sendable {
         reconnectWait: Duration = .milliseconds(500),
         reconnectBufferBytes: Int = 8 * 1024 * 1024,
         drainTimeout: Duration = .seconds(10),
-        pingInterval: Duration = .seconds(2),
-        maxPingsOut: Int = 2,
+        pingInterval: Duration = .seconds(1),
+        maxPingsOut: Int = 3,
         writeDeadline: Duration = .seconds(2)
     ) {
         self.url = url

@@ -7,8 +7,13 @@ import Glibc
 
 extension NATSConnection {
     /// The servers libnats knows for this connection: those configured and those the cluster
-    /// announced since.
-    public var knownServers: [String] {
+    /// announced since. (On the connection's threads: libnats reads them under its lock.)
+    public func knownServers() async -> [String] {
+        let handle = self.handle
+        return (try? await pool.run { Self.servers(of: handle) }) ?? []
+    }
+
+    private static func servers(of handle: Handle) -> [String] {
         var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         var count: Int32 = 0
         guard natsConnection_GetServers(handle.pointer, &list, &count) == NATS_OK, let list else { return [] }
@@ -28,7 +33,12 @@ extension NATSConnection {
     /// So the socket is found by its addresses and shut down, which libnats's read loop takes as
     /// the server going away. False when there is no such socket (not connected).
     @discardableResult
-    public func leaveCurrentServer() -> Bool {
+    public func leaveCurrentServer() async -> Bool {
+        let (handle, logger) = (self.handle, self.logger)
+        return (try? await pool.run { Self.leave(handle, logger: logger) }) ?? false
+    }
+
+    private static func leave(_ handle: Handle, logger: Logger) -> Bool {
         var ipPointer: UnsafeMutablePointer<CChar>?
         var port: Int32 = 0
         guard natsConnection_GetLocalIPAndPort(handle.pointer, &ipPointer, &port) == NATS_OK, let ipPointer else { return false }
@@ -36,15 +46,15 @@ extension NATSConnection {
         free(ipPointer)
         var url = [CChar](repeating: 0, count: 512)
         guard natsConnection_GetConnectedUrl(handle.pointer, &url, url.count) == NATS_OK,
-              let serverPort = URL(string: Self.text(url))?.port,
+              let serverPort = URL(string: text(url))?.port,
               let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return false }
         for entry in entries {
-            guard let fd = Int32(entry), let local = Self.address(of: fd, peer: false), local == (ip, String(port)),
-                  Self.address(of: fd, peer: true)?.port == String(serverPort) else { continue }
+            guard let fd = Int32(entry), let local = address(of: fd, peer: false), local == (ip, String(port)),
+                  address(of: fd, peer: true)?.port == String(serverPort) else { continue }
             // The fd is libnats's, found by both ends of the link. Should libnats close it between
             // the check and the shutdown, the number could be reused by the process, but not for a
             // socket with the same two ends while the server's end is the one being left.
-            logger.warning("leaving NATS server", metadata: ["server": "\(NATSConfiguration.redacted(Self.text(url)))"])
+            logger.warning("leaving NATS server", metadata: ["server": "\(NATSConfiguration.redacted(text(url)))"])
             return shutdown(fd, Int32(SHUT_RDWR)) == 0
         }
         return false

@@ -34,6 +34,10 @@ public final class NATSConnection: Sendable {
         self.events = events
         self.replies = replies
         self.outgoing = PublishQueue(connection: handle, maxBytes: configuration.reconnectBufferBytes)
+        // What was sent to the lost server gets no reply: its callers hear so now, not at their deadline.
+        events.onDisconnect.withLock { $0 = { [replies] in
+            replies.failWaiting(NATSError(.disconnected, "the connection to NATS was lost before the reply came"))
+        } }
         self.configuration = configuration
         self.logger = logger
     }
@@ -55,16 +59,19 @@ public final class NATSConnection: Sendable {
             await pool.shutdown()
             throw error
         }
-        let replies = try ReplyRouter(connection: handle)
+        let replies = try await pool.run { try ReplyRouter(connection: handle) }
         logger.info("NATS connected")
         return NATSConnection(handle: handle, pool: pool, events: events, replies: replies,
                               configuration: configuration, logger: logger)
     }
 
-    public var status: NATSConnectionStatus { NATSConnectionStatus(natsConnection_Status(handle.pointer)) }
+    /// As libnats's callbacks last reported it; never waits for the connection's lock.
+    public var status: NATSConnectionStatus { events.status }
     public var isConnected: Bool { status == .connected }
     public var lastAsyncError: String? { events.facts.withLock { $0.lastError } }
     public var reconnectCount: Int { events.facts.withLock { $0.reconnects } }
+    /// When the connection to the server it is on now was made (at connect, or the last reconnect).
+    public var connectedAt: ContinuousClock.Instant { events.facts.withLock { $0.connectedAt } }
 
     /// Publishes one message. It is queued for the connection's publishing thread, then buffered
     /// by libnats and sent by its flusher; use `flush` or a JetStream publish when the server must
@@ -104,8 +111,11 @@ public final class NATSConnection: Sendable {
     }
 
     /// Subscribes; messages wait in a buffer of `capacity` before back-pressure reaches libnats.
-    public func subscribe(_ subject: String, queue: String? = nil, capacity: Int = 1024) throws -> NATSSubscription {
-        try NATSSubscription(connection: handle, subject: subject, queue: queue, capacity: capacity)
+    /// On the connection's own threads: libnats writes the subscription under the connection's
+    /// lock, which a publish to a stalled server can hold for the write deadline.
+    public func subscribe(_ subject: String, queue: String? = nil, capacity: Int = 1024) async throws -> NATSSubscription {
+        let (handle, pool) = (self.handle, self.pool)
+        return try await pool.run { try NATSSubscription(connection: handle, pool: pool, subject: subject, queue: queue, capacity: capacity) }
     }
 
     /// A unique inbox subject on this connection.

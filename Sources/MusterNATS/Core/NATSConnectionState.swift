@@ -30,30 +30,56 @@ final class ConnectionEvents: Sendable {
         var closed = false
         /// Set when we drain or close on purpose: the disconnect that follows is not news.
         var closing = false
+        /// What the callbacks last said. Kept here because `natsConnection_Status` takes the
+        /// connection's lock, which a publish holds while it waits on a stalled socket: asked from
+        /// `/ready` or a fold, it would stall the thread asking.
+        var status = NATSConnectionStatus.connected
+        /// When the connection to the current server was made.
+        var connectedAt = ContinuousClock.now
     }
 
     let logger: Logger
     let facts = Mutex(Facts())
+    /// Called on libnats's thread when the connection to a server is lost (not when we close it).
+    let onDisconnect = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(logger: Logger) { self.logger = logger }
 
     func disconnected() {
         let closing = facts.withLock { facts in
             facts.disconnects += 1
+            if !facts.closed { facts.status = facts.closing ? .draining : .reconnecting }
             return facts.closing
         }
-        if !closing { logger.warning("NATS disconnected; reconnecting") }
+        if !closing {
+            logger.warning("NATS disconnected; reconnecting")
+            onDisconnect.withLock { $0 }?()
+        }
     }
 
-    func markClosing() { facts.withLock { $0.closing = true } }
+    func markClosing() {
+        facts.withLock { facts in
+            facts.closing = true
+            if facts.status == .connected { facts.status = .draining }
+        }
+    }
+
+    var status: NATSConnectionStatus { facts.withLock { $0.status } }
 
     func reconnected(url: String) {
-        facts.withLock { $0.reconnects += 1 }
+        facts.withLock { facts in
+            facts.reconnects += 1
+            facts.connectedAt = .now
+            if !facts.closing { facts.status = .connected }
+        }
         logger.info("NATS reconnected", metadata: ["url": "\(NATSConfiguration.redacted(url))"])
     }
 
     func closed() {
-        facts.withLock { $0.closed = true }
+        facts.withLock { facts in
+            facts.closed = true
+            facts.status = .closed
+        }
         logger.info("NATS connection closed")
     }
 

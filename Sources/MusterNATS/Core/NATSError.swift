@@ -14,6 +14,8 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notFound = Code(raw: "notFound")
         /// Refused before it was sent: too much waits to go to a server that is not taking it.
         public static let unavailable = Code(raw: "unavailable")
+        /// The connection was lost while the request waited: it may or may not have arrived.
+        public static let disconnected = Code(raw: "disconnected")
         public var description: String { raw }
     }
 
@@ -35,7 +37,7 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// no answer in time. A cluster too small for the replicas asked gives the same "no peers"
     /// for good: a caller retries for a bounded time only.
     public var isTransient: Bool {
-        code == .timeout || code == .noResponders || code == .unavailable
+        code == .timeout || code == .noResponders || code == .unavailable || code == .disconnected
             || apiErrorCode == 10008 // JetStream system temporarily unavailable
             || apiErrorCode == 10005 // no suitable peers for placement
     }

@@ -13,18 +13,34 @@ public final class NATSSubscription: AsyncSequence, Sendable {
     final class Handle: @unchecked Sendable {
         // @unchecked: set once at init; libnats subscriptions may be unsubscribed from any thread.
         let pointer: OpaquePointer
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
-        deinit {
-            natsSubscription_Unsubscribe(pointer)
-            natsSubscription_Destroy(pointer)
+        /// Where unsubscribing runs: it takes the connection's lock (see `NATSConnection.subscribe`).
+        let pool: BlockingPool?
+        init(_ pointer: OpaquePointer, pool: BlockingPool? = nil) {
+            self.pointer = pointer
+            self.pool = pool
         }
+        deinit {
+            let pointer = UncheckedPointer(pointer)
+            let release: @Sendable () -> Void = {
+                natsSubscription_Unsubscribe(pointer.value)
+                natsSubscription_Destroy(pointer.value)
+            }
+            if let pool { pool.submit(release) } else { release() }
+        }
+    }
+
+    /// A libnats pointer handed to the pool once, by its only owner.
+    struct UncheckedPointer: @unchecked Sendable {
+        // @unchecked: the deinit that makes it gives it away and never touches it again.
+        let value: OpaquePointer
+        init(_ value: OpaquePointer) { self.value = value }
     }
 
     let buffer: MessageBuffer
     let handle: Handle
     public let subject: String
 
-    init(connection: NATSConnection.Handle, subject: String, queue: String?, capacity: Int) throws {
+    init(connection: NATSConnection.Handle, pool: BlockingPool?, subject: String, queue: String?, capacity: Int) throws {
         let buffer = MessageBuffer(capacity: capacity)
         let box = Unmanaged.passRetained(buffer).toOpaque()
         var sub: OpaquePointer?
@@ -59,14 +75,17 @@ public final class NATSSubscription: AsyncSequence, Sendable {
             throw NATSError.status(completeStatus, "subscribe to \(subject)")
         }
         self.buffer = buffer
-        self.handle = Handle(sub)
+        self.handle = Handle(sub, pool: pool)
         self.subject = subject
     }
 
     /// Stops delivery. Buffered messages can still be read; then the sequence ends.
     public func unsubscribe() {
         buffer.finish()
-        natsSubscription_Unsubscribe(handle.pointer)
+        let pointer = UncheckedPointer(handle.pointer)
+        let handle = self.handle // kept alive until the unsubscribe has run
+        let unsubscribe: @Sendable () -> Void = { withExtendedLifetime(handle) { _ = natsSubscription_Unsubscribe(pointer.value) } }
+        if let pool = handle.pool { pool.submit(unsubscribe) } else { unsubscribe() }
     }
 
     /// Waits at most `timeout` for the next message; nil on timeout or when the subscription ended.

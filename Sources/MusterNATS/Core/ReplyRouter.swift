@@ -152,6 +152,22 @@ final class ReplyRouter: Sendable {
         }
     }
 
+    /// Fails every request waiting now (the connection to the server was lost: their replies will
+    /// not come), so that callers answer at once instead of at their deadline. Requests made from
+    /// now on wait as usual: libnats sends them once it has reconnected.
+    func failWaiting(_ error: NATSError) {
+        let waiting = box.state.withLock { state -> [(UInt64, Waiter)] in
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters)
+        }
+        for (token, waiter) in waiting {
+            switch waiter {
+            case .continuation(let continuation): continuation.resume(throwing: error)
+            case .handler(let handler): handler(token, .failure(error))
+            }
+        }
+    }
+
     /// Fails every waiter: the connection is going away.
     func close() {
         let waiters = box.state.withLock { state -> [Waiter] in

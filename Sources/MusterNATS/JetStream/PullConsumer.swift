@@ -152,7 +152,7 @@ public struct PullConsumer: AsyncSequence, Sendable {
             let connection = source.jetStream.connection
             if subscription == nil {
                 inbox = connection.newInbox()
-                subscription = try connection.subscribe(inbox, capacity: source.batch * 2 + 16)
+                subscription = try await connection.subscribe(inbox, capacity: source.batch * 2 + 16)
                 try perform(state.start())
             }
             guard let subscription else { return nil }

@@ -150,8 +150,12 @@ public final class MicroService: Service, Sendable {
     }
 
     public func run() async throws {
-        let discovery = try discoverySubjects.map { (try connection.subscribe($0.0, capacity: 64), $0.1) }
-        let served = try endpoints.map { (try connection.subscribe($0.subject, queue: $0.queueGroup, capacity: 256), $0) }
+        var discovery: [(NATSSubscription, @Sendable () throws -> Data)] = []
+        for (subject, answer) in discoverySubjects { discovery.append((try await connection.subscribe(subject, capacity: 64), answer)) }
+        var served: [(NATSSubscription, MicroEndpoint)] = []
+        for endpoint in endpoints {
+            served.append((try await connection.subscribe(endpoint.subject, queue: endpoint.queueGroup, capacity: 256), endpoint))
+        }
         connection.logger.info("micro service up", metadata: ["service": "\(name)", "id": "\(id)"])
         await withDiscardingTaskGroup { group in
             for (subscription, answer) in discovery {

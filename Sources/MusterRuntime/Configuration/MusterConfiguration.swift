@@ -10,8 +10,8 @@ public struct MusterConfiguration: Sendable {
     public var natsCredentials: String?
     /// libnats pings every `natsPingInterval` and calls a server dead after `natsMaxPingsOut`
     /// unanswered (README, "What an app sees when NATS fails").
-    public var natsPingInterval: Duration = .seconds(2)
-    public var natsMaxPingsOut = 2
+    public var natsPingInterval: Duration = .seconds(1)
+    public var natsMaxPingsOut = 3
     /// How long a write waits for the log's ack before it is answered 503.
     public var writeDeadline: Duration = .seconds(5)
     public var httpHost = "127.0.0.1"

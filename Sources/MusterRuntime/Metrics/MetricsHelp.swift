@@ -17,7 +17,7 @@ public enum MetricsHelp {
         "muster_nats_connected": "1 while connected to NATS, else 0",
         "muster_nats_reconnects_total": "Times the NATS connection was re-established since the process started",
         "muster_log_unavailable_seconds": "How long the log has been unreachable (writes refused with 503) in the current outage; 0 while it takes writes",
-        "muster_writes_refused_total": "Writes answered 503 because the log did not confirm them, by reason: timeout, no_responders, closed, queue_full, jetstream_unavailable, other",
+        "muster_writes_refused_total": "Writes answered 503 because the log did not confirm them, by reason: timeout, disconnected, no_responders, closed, queue_full, jetstream_unavailable, other",
         "muster_process_restarts_total": "Times a muster process started again on this data folder (starts after the first)",
         "muster_process_start_time_seconds": "When this process started, in seconds since 1970",
     ]
