@@ -45,4 +45,8 @@ status=$?
 # The connection tests hold thousands of sockets: alone, so nothing beside them is slowed.
 MUSTER_CONNECTION_TESTS=1 SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,threads=all,limit=40} \
   timeout $((minutes * 60)) stdbuf -oL -eL swift test --skip-build --filter ConnectionGateTests 2>&1 | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+# The partition test judges /health to 100 ms: alone too (it skips where it cannot make namespaces).
+MUSTER_PARTITION_TESTS=1 SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,threads=all,limit=40} \
+  timeout $((minutes * 60)) stdbuf -oL -eL swift test --skip-build --filter PartitionTests 2>&1 | tee -a "$log"
 exit "${PIPESTATUS[0]}"

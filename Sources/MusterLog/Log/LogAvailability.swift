@@ -14,6 +14,13 @@ import Synchronization
 /// failed after the log came back does not undo what a later success showed.
 public final class LogAvailability: Sendable {
     public struct Snapshot: Sendable, Equatable {
+        public init(reachable: Bool, unreachableSince: Date?, reason: String?, refused: Int) {
+            self.reachable = reachable
+            self.unreachableSince = unreachableSince
+            self.reason = reason
+            self.refused = refused
+        }
+
         public var reachable: Bool
         /// When the log was last seen unreachable after being reachable (nil while reachable).
         public var unreachableSince: Date?

@@ -132,16 +132,18 @@ public final class NATSConnection: Sendable {
         replies.close()
         do {
             try await withDeadline(timeout, "send what was queued") { await self.outgoing.barrier() }
-            while status != .connected && status != .closed && ContinuousClock.now < deadline {
+            // libnats's own status (on the pool: it takes the connection's lock); ours says draining now.
+            while await libnatsStatus() == .reconnecting && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
+            let status = await libnatsStatus()
             if status == .connected {
                 try await pool.run { () throws in
                     let status = natsConnection_DrainTimeout(handle.pointer, timeout.milliseconds)
                     if status != NATS_OK && status != NATS_CONNECTION_CLOSED { throw NATSError.status(status, "drain") }
                 }
                 // Draining is asynchronous in libnats: wait, within the bound, for it to close.
-                while status != .closed && ContinuousClock.now < deadline {
+                while self.status != .closed && ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(10))
                 }
             } else if status != .closed {
@@ -151,6 +153,11 @@ public final class NATSConnection: Sendable {
             logger.warning("NATS drain did not finish cleanly", metadata: ["error": "\(error)"])
         }
         await finishClosing()
+    }
+
+    private func libnatsStatus() async -> NATSConnectionStatus {
+        let handle = self.handle
+        return (try? await pool.run { NATSConnectionStatus(natsConnection_Status(handle.pointer)) }) ?? .closed
     }
 
     /// Closes at once, dropping what is buffered.

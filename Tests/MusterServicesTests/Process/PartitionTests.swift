@@ -63,7 +63,10 @@ struct PartitionTests {
         }
     }
 
-    @Test(.enabled(if: NetnsCluster.available, "needs root and iproute2 to make network namespaces"))
+    /// `scripts/test.sh` runs it alone after the other tests: beside them, a two-core machine is
+    /// too busy for any HTTP answer to be sure of 100 ms, so `/health` could not be judged.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["MUSTER_PARTITION_TESTS"] == "1", "scripts/test.sh runs it alone, afterwards"),
+          .enabled(if: NetnsCluster.available, "skipped: making network namespaces needs root and iproute2"))
     func cutNodesLeadersAndQuorumLoseNoAcknowledgedWrite() async throws {
         let cluster = try await NetnsCluster.start()
         defer { cluster.stop() }
@@ -277,11 +280,11 @@ struct PartitionTests {
         let cut = ContinuousClock.now
         try cluster.cutFromPeers(leader)
         try await ClusterTests.progress(load, more: 50, "writes go on without the leader \(leader.name)")
-        try await Task.sleep(until: cut + .seconds(20))
+        try await Task.sleep(until: cut + .seconds(15))
         try cluster.heal(leader)
         _ = try await ClusterTests.healthy(log)
         try await ClusterTests.progress(load, more: 50, "writes go on with \(leader.name) back among its peers")
-        return try await figures("the leader \(leader.name) cut from its peers for 20 s", at: cut, load: load, probes: probes)
+        return try await figures("the leader \(leader.name) cut from its peers for 15 s", at: cut, load: load, probes: probes)
     }
 
     static func killTwo(_ cluster: NetnsCluster, log: EventLog, load: ClusterTests.Load, probes: Probes) async throws -> Scenario {
