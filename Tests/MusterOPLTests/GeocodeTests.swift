@@ -116,7 +116,9 @@ struct GeocodeUpstreamTests {
             var ports = stream.makeAsyncIterator()
             let port = try #require(await ports.next())
             let gazetteer = try Gazetteer(contentsOf: Repository.path("Tests/Fixtures/gazetteer-sample.tsv"))
-            let geocoder = Geocoder(gazetteer: gazetteer, upstream: NominatimClient(searchURL: "http://127.0.0.1:\(port)/search"))
+            var upstream = NominatimClient(searchURL: "http://127.0.0.1:\(port)/search")
+            upstream.timeout = .seconds(30) // the 3 s of production is not a bound beside the whole suite on two cores
+            let geocoder = Geocoder(gazetteer: gazetteer, upstream: upstream)
 
             let street = try #require(try await geocoder.forward("512 Main St, Rapid City, SD 57701"))
             #expect(street.source == "upstream" && street.confidence == 0.95 && street.latitude == 44.0812)

@@ -1,5 +1,7 @@
-/// Runs `body`, failing with a timeout `NATSError` if it has not finished within `limit`
-/// (`body` is cancelled then). For waits that have no deadline of their own.
+/// Runs `body`, failing with a timeout `NATSError` if it has not finished within `limit`.
+/// `body` is cancelled then, and the call returns when it ends: bodies that ignore cancellation
+/// (a barrier of the publish queue, a call on the blocking pool) must be bounded by something of
+/// their own, as those are by libnats's write deadline and their timeouts.
 func withDeadline<T: Sendable>(_ limit: Duration, _ what: String,
                                _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in

@@ -265,26 +265,27 @@ struct PartitionTests {
     static func cutMustersNode(_ cluster: NetnsCluster, log: EventLog, load: ClusterTests.Load, probes: Probes) async throws -> Scenario {
         _ = try await ClusterTests.healthy(log)
         let node = try await mustersNode(cluster)
-        let cut = ContinuousClock.now
-        try cluster.cutOff(node)
-        try await ClusterTests.progress(load, more: 50, "writes go on without \(node.name)")
-        try await Task.sleep(until: cut + .seconds(60))
-        try cluster.heal(node)
-        _ = try await ClusterTests.healthy(log)
-        try await ClusterTests.progress(load, more: 50, "writes go on with \(node.name) back")
-        return try await figures("muster's node \(node.name) cut off for 60 s", at: cut, load: load, probes: probes)
+        return try await cut(node, for: .seconds(60), "muster's node \(node.name) cut off", cluster.cutOff, cluster, log: log, load: load, probes: probes)
     }
 
     static func cutLeaderFromPeers(_ cluster: NetnsCluster, log: EventLog, load: ClusterTests.Load, probes: Probes) async throws -> Scenario {
         let leader = try cluster.node(named: try await ClusterTests.healthy(log).leader.unwrapped("leader")).unwrapped("leader node")
-        let cut = ContinuousClock.now
-        try cluster.cutFromPeers(leader)
-        try await ClusterTests.progress(load, more: 50, "writes go on without the leader \(leader.name)")
-        try await Task.sleep(until: cut + .seconds(15))
-        try cluster.heal(leader)
+        return try await cut(leader, for: .seconds(15), "the leader \(leader.name) cut from its peers", cluster.cutFromPeers, cluster,
+                             log: log, load: load, probes: probes)
+    }
+
+    /// Cuts `node` as `how` does for `duration` under the writers' load (which must go on
+    /// meanwhile), heals it, and waits until the cluster is whole and writes flow.
+    static func cut(_ node: NetnsCluster.Node, for duration: Duration, _ name: String, _ how: (NetnsCluster.Node) throws -> Void,
+                    _ cluster: NetnsCluster, log: EventLog, load: ClusterTests.Load, probes: Probes) async throws -> Scenario {
+        let at = ContinuousClock.now
+        try how(node)
+        try await ClusterTests.progress(load, more: 50, "writes go on while \(name)")
+        try await Task.sleep(until: at + duration)
+        try cluster.heal(node)
         _ = try await ClusterTests.healthy(log)
-        try await ClusterTests.progress(load, more: 50, "writes go on with \(leader.name) back among its peers")
-        return try await figures("the leader \(leader.name) cut from its peers for 15 s", at: cut, load: load, probes: probes)
+        try await ClusterTests.progress(load, more: 50, "writes go on with \(node.name) healed")
+        return try await figures("\(name) for \(duration)", at: at, load: load, probes: probes)
     }
 
     static func killTwo(_ cluster: NetnsCluster, log: EventLog, load: ClusterTests.Load, probes: Probes) async throws -> Scenario {
