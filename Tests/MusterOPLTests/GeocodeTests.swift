@@ -45,17 +45,22 @@ struct GeocodeTests {
         }
     }
 
-    @Test func whileTheGazetteerLoadsAnswersAre503WithRetryAfter() async throws {
+    /// `/ready` says 503 while the gazetteer loads (the iOS app does not retry a geocode), and a
+    /// file that cannot load is not waited for: the rest of the role serves.
+    @Test func whileTheGazetteerLoadsAnswersAre503WithRetryAfterAndNotReady() async throws {
         let waiting = Geocoder(path: Repository.path("Tests/Fixtures/gazetteer-sample.tsv"))
+        #expect(waiting.notReady == "the gazetteer is still loading")
         // The domain says "loading"; the HTTP boundary makes it a 503 with Retry-After.
         let error = await #expect(throws: GeocodeError.self) { _ = try await waiting.forward("Rapid City, SD") }
         #expect(error?.code == .loading)
         #expect(error?.apiError.status == .serviceUnavailable && error?.apiError.headers[.retryAfter] == "2")
         waiting.load()
+        #expect(waiting.notReady == nil)
         #expect(try await waiting.forward("Rapid City, SD")?.city == "Rapid City")
         let missing = Geocoder(path: "/nonexistent/places.tsv")
         missing.load()
         #expect(missing.loadError?.contains("make gazetteer") == true)
+        #expect(missing.notReady == nil)
     }
 
     @Test func natsRequestReplyAndEnrichmentOfSubmissionsWithoutCoordinates() async throws {
