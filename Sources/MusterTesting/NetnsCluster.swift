@@ -142,6 +142,12 @@ public final class NetnsCluster: Sendable {
         try Self.run(["ip", "netns", "exec", node.namespace, "iptables", "-F"])
     }
 
+    /// The last lines of a node's server log (what a failed test prints).
+    public func logTail(_ node: Node, lines: Int = 40) -> [String] {
+        let text = (try? String(contentsOf: node.directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).map(String.init)
+    }
+
     /// Stops every server and removes all the test made.
     public func stop() {
         let running = processes.withLock { processes in

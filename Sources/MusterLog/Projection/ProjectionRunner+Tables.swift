@@ -164,9 +164,10 @@ extension ProjectionRunner {
 
     /// After a failed pass, takes the state and checkpoint back from the database: a batch may
     /// have committed while the pass failed around it (its result was then never settled).
-    func resumeFromTables() throws {
+    func resumeFromTables() async throws {
+        // GRDB's async read: on its own reader queue, not on the thread that runs the fold.
         guard let pool = database.withLock({ $0 }),
-              let saved = try pool.read({ db in try FoldRow.load(P.State.self, from: db) }),
+              let saved = try await pool.read({ db in try FoldRow.load(P.State.self, from: db) }),
               saved.checkpoint != checkpoint else { return }
         logger.notice("resumed from the database", metadata: ["checkpoint": "\(saved.checkpoint)", "was": "\(checkpoint)"])
         state = saved.state

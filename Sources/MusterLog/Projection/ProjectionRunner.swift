@@ -393,7 +393,7 @@ public actor ProjectionRunner<P: Projection> {
                 if Task.isCancelled { break }
                 stall.failed(error, logger: logger)
                 if P.tables != nil {
-                    do { try resumeFromTables() } catch { logger.error("cannot read the fold's database", metadata: ["error": "\(error)"]) }
+                    do { try await resumeFromTables() } catch { logger.error("cannot read the fold's database", metadata: ["error": "\(error)"]) }
                 }
                 try? await Task.sleep(for: .seconds(1))
             }
