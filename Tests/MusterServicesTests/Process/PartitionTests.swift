@@ -179,9 +179,6 @@ struct PartitionTests {
                 probes.stopping.store(true, ordering: .relaxed)
             }
             try await ClusterTests.progress(load, more: 100, "writes flow")
-            if ProcessInfo.processInfo.environment["PARTITION_ONLY"] == "leader" {
-                return [try await Self.cutLeaderFromPeers(cluster, log: log, load: load, probes: probes)]
-            }
             return [
                 try await Self.cutMustersNode(cluster, log: log, load: load, probes: probes),
                 try await Self.cutLeaderFromPeers(cluster, log: log, load: load, probes: probes),
