@@ -156,7 +156,7 @@ public final class LogAvailability: Sendable {
     }
 
     static func interval(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration.inSeconds
     }
 
     static func seconds(_ duration: Duration, unit: Bool = true) -> String {

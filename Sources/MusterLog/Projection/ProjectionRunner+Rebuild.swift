@@ -16,7 +16,7 @@ public struct RebuildProgress: Sendable {
     }
 
     public var eventsPerSecond: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         return seconds > 0 ? Double(applied) / seconds : 0
     }
 }

@@ -80,6 +80,12 @@ extension Duration {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
+    /// Seconds with their fraction, as a gauge or a rate takes them.
+    public var inSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// Nanoseconds, as the JetStream API takes them.
     public var nanoseconds: Int64 {
         let (seconds, attoseconds) = components

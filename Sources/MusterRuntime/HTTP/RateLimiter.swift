@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import MusterNATS
 import Synchronization
 
 /// Token buckets per client: `perMinute` requests a minute with bursts up to the same number.
@@ -23,7 +24,7 @@ public final class RateLimiter: Sendable {
             guard var bucket = buckets[client] else { return false }
             let elapsed = now - bucket.updated
             let tokens = min(Double(perMinute), bucket.tokens + Double(perMinute) / 60
-                * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+                * elapsed.inSeconds)
             guard tokens >= 1 else { return false }
             bucket.tokens = tokens - 1
             bucket.updated = now
@@ -41,7 +42,7 @@ public final class RateLimiter: Sendable {
             if buckets.count > 100_000 { buckets.removeAll() } // bounded memory under a key-spraying attack
             var bucket = buckets[client] ?? Bucket(tokens: capacity, updated: now)
             let elapsed = now - bucket.updated
-            bucket.tokens = min(capacity, bucket.tokens + perSecond * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            bucket.tokens = min(capacity, bucket.tokens + perSecond * elapsed.inSeconds)
             bucket.updated = now
             defer { buckets[client] = bucket }
             if bucket.tokens >= 1 {

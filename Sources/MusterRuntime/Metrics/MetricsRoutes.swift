@@ -29,8 +29,7 @@ public enum MetricsRoutes {
         router.get("/metrics") { _, _ -> Response in
             connected.set(Double(environment.connection.isConnected ? 1 : 0))
             reconnects.set(Double(environment.connection.reconnectCount))
-            let outage = environment.log.availability.unreachableFor.components
-            unavailable.set(Double(outage.seconds) + Double(outage.attoseconds) / 1e18)
+            unavailable.set(environment.log.availability.unreachableFor.inSeconds)
             let text = MetricsHelp.annotate(environment.metrics.emitToBuffer())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: text)))
