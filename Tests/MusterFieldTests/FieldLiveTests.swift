@@ -17,6 +17,16 @@ import Testing
 /// Live updates over a real WebSocket on the process's own HTTP port.
 @Suite("Field live updates: a WebSocket told of each change, resuming from its cursor without a gap or a duplicate")
 struct FieldLiveTests {
+    /// Opens the live socket with `token` and reads until the server closes it: its close frame.
+    static func untilClosed(port: Int, token: String) async throws -> WebSocketCloseFrame? {
+        var configuration = WebSocketClientConfiguration()
+        configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
+        return try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live", configuration: configuration,
+                                                 logger: Logger(label: "test")) { inbound, _, _ in
+            for try await _ in inbound.messages(maxSize: 1 << 20) {}
+        }
+    }
+
     /// What one connection received before it closed itself after `count` messages with records.
     static func listen(port: Int, token: String, since: String?, until count: Int) async throws -> [[String: Any]] {
         let received = Mutex<[Data]>([])
@@ -99,14 +109,7 @@ struct FieldLiveTests {
             let token = shortLived.accessToken
             let opened = ContinuousClock.now
             let close = try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
-                group.addTask {
-                    var configuration = WebSocketClientConfiguration()
-                    configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
-                    return try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live", configuration: configuration,
-                                                      logger: Logger(label: "test")) { inbound, _, _ in
-                        for try await _ in inbound.messages(maxSize: 1 << 20) {}
-                    }
-                }
+                group.addTask { try await Self.untilClosed(port: port, token: token) }
                 group.addTask { try await Task.sleep(for: .seconds(20)); return nil } // never closed: fails below, does not hang
                 defer { group.cancelAll() }
                 return try await group.next() ?? nil
@@ -134,14 +137,7 @@ struct FieldLiveTests {
             let claims = try await people.validate(token, app: "field")
             let ended = Moment()
             let close = try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
-                group.addTask {
-                    var configuration = WebSocketClientConfiguration()
-                    configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
-                    return try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live", configuration: configuration,
-                                                      logger: Logger(label: "test")) { inbound, _, _ in
-                        for try await _ in inbound.messages(maxSize: 1 << 20) {}
-                    }
-                }
+                group.addTask { try await Self.untilClosed(port: port, token: token) }
                 group.addTask {
                     try await Task.sleep(for: .seconds(1)) // connected and heard its first page
                     try await people.logout(claims)
