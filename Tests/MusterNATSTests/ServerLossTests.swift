@@ -24,7 +24,9 @@ struct ServerLossTests {
             try await eventually("libnats notices") { nats.status == .reconnecting }
             let asked = ContinuousClock.now
             await #expect(throws: NATSError.self) { try await nats.request("silent", timeout: .seconds(1)) }
-            #expect(ContinuousClock.now - asked < .seconds(3))
+            // Its own 1 s deadline, not the 30 s of the one before; the slack is a loaded machine's
+            // (beside the whole suite on 2 cores a 1 s sleep has ended 3 s late).
+            #expect(ContinuousClock.now - asked < .seconds(10))
         }
     }
 
