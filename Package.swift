@@ -71,6 +71,12 @@ let package = Package(
             pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"])]
         ),
+        // Registrable domains (eTLD+1) from the Public Suffix List: Debian's libpsl-dev.
+        .systemLibrary(
+            name: "CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev"])]
+        ),
         // The NATS layer: connection, core pub/sub, request/reply, JetStream, KV. Knows nothing of events.
         .target(
             name: "MusterNATS",
@@ -158,7 +164,7 @@ let package = Package(
         .target(
             name: "MusterOPL",
             dependencies: [
-                "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterPush",
+                "CPSL", "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterPush",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

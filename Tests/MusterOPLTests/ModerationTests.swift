@@ -230,6 +230,25 @@ struct ModerationTests {
 
             var post = cookie
             post[.contentType] = "application/x-www-form-urlencoded"
+            // Before approving: the page shows, per entry, what each client will block.
+            #expect(detail.text.contains("What each client will block") && detail.text.contains("formaction=\"/moderation/actions/\(id)/preview\""))
+            let preview = try await app.client.execute(
+                uri: "/moderation/actions/\(id)/preview", method: .post, headers: post,
+                body: ByteBuffer(string: "urls=https%3A%2F%2Fshop.acme-logistics.com%2F%0D%0Am.facebook.com%2Facme%3Ffbclid%3Dx%0D%0Afacebook.com"
+                    + "%0D%0Aacme-logistics.ca&ownDomains=acme-logistics.com&reason=x"))
+            #expect(preview.status == .ok)
+            let rows = preview.text.components(separatedBy: "<tr>").dropFirst(2).map { $0.components(separatedBy: "</tr>")[0] }
+            #expect(rows.count == 4, "\(preview.text)")
+            if rows.count == 4 {
+                #expect(rows[0].contains("all of <b>shop.acme-logistics.com</b> and its subdomains") && rows[0].contains("reach-host"))
+                #expect(rows[1].contains("reach-none") && rows[1].contains("only the page <b>facebook.com/acme</b>") && rows[1].contains("facebook\\.com/acme"))
+                #expect(rows[2].contains("refused at approval") && rows[2].contains("names only the root of facebook.com"))
+                #expect(rows[3].contains("refused at approval") && rows[3].contains("mark acme-logistics.ca as the employer&#39;s own domain"))
+            }
+            #expect(preview.text.contains(">acme-logistics.com</textarea>"), "the typed own domains stay in the form")
+            let rootRefused = try await app.client.execute(uri: "/moderation/actions/\(id)/approve", method: .post, headers: post,
+                                                       body: ByteBuffer(string: "urls=facebook.com&reason=x"))
+            #expect(rootRefused.status == .unprocessableContent && rootRefused.text.contains("names only the root of facebook.com"))
             let approve = try await app.client.execute(uri: "/moderation/actions/\(id)/approve", method: .post, headers: post,
                                                        body: ByteBuffer(string: "urls=acme-logistics.com%0D%0Afacebook.com%2Facme&siteLatitude=44.09&siteLongitude=-103.2&siteName=North+gate&reason=checked+by+phone"))
             #expect(approve.status == .seeOther && approve.headers[.location] == "/moderation/actions/\(id)?done=approve")

@@ -39,7 +39,7 @@ public struct OPLApp: MusterApp {
                            ActionEnded.self, ActionExtended.self, SnapshotChecked.self, SnapshotApproved.self, SnapshotRejected.self])
             parts.services += [ModerationChecksProcessor.make(opl: opl.runner, log: environment.log, logger: environment.logger),
                                ExpirySweeper(runner: opl.runner, log: environment.log, logger: environment.logger)]
-            let (desk, keys) = (ModerationDesk(runner: opl.runner, log: environment.log), keys)
+            let (desk, keys) = (ModerationDesk(runner: opl.runner, log: environment.log, rules: opl.rules), keys)
             // Moderators sign in to the page with their accounts (sessions are people's events).
             let people = People.shared(in: environment)
             parts.appends([SessionStarted.self, SessionRevoked.self])

@@ -6,13 +6,16 @@ public import MusterRuntime
 public struct OPLParts: Sendable {
     public let runner: ProjectionRunner<OPLProjection>
     public let model: OPLReadModel
+    /// Where blocklist entries reach (the Public Suffix List, read once here).
+    public let rules: BlocklistRules
     public let readRate: RateLimiter
     public let writeRate: RateLimiter
 
     public static func shared(in environment: MusterEnvironment) -> OPLParts {
         environment.shared {
             let runner = environment.projections.runner(OPLProjection.self)
-            return OPLParts(runner: runner, model: OPLReadModel(runner: runner),
+            let rules = BlocklistRules(suffixes: PublicSuffixList.load())
+            return OPLParts(runner: runner, model: OPLReadModel(runner: runner, rules: rules), rules: rules,
                             readRate: RateLimiter(perMinute: environment.configuration.readRatePerMinute),
                             writeRate: RateLimiter(perMinute: environment.configuration.writeRatePerMinute))
         }

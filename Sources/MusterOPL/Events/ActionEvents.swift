@@ -83,19 +83,24 @@ public struct ActionApproved: EventPayload {
     public var employerId: String
     public var employer: EmployerDetails
     public var action: ActionDetails
-    /// Plain `host[/path]` entries for the blocklists.
+    /// Plain `host[/path][?query]` entries for the blocklists.
     public var urls: [String]
+    /// The registrable domains the moderator holds to be the employer's own: entries under them
+    /// block whole hosts, every other entry one page. Absent in approvals from before it was
+    /// recorded (then the website's domain is the employer's, as `BlocklistRules` reads it).
+    public var ownDomains: [String]?
     public var locations: [ActionSite]
     public var moderator: String
     public var reason: String
 
     public init(actionId: String, employerId: String, employer: EmployerDetails, action: ActionDetails, urls: [String],
-                locations: [ActionSite], moderator: String, reason: String) {
+                ownDomains: [String]? = nil, locations: [ActionSite], moderator: String, reason: String) {
         self.actionId = actionId
         self.employerId = employerId
         self.employer = employer
         self.action = action
         self.urls = urls
+        self.ownDomains = ownDomains
         self.locations = locations
         self.moderator = moderator
         self.reason = reason
@@ -111,6 +116,14 @@ public struct ActionApproved: EventPayload {
         try Validate.count(urls, 0...100, field: "/urls")
         try Validate.unique(urls, field: "/urls")
         for (index, url) in urls.enumerated() { try OPLValidate.hostPath(url, field: "/urls/\(index)") }
+        if let ownDomains {
+            try Validate.count(ownDomains, 0...20, field: "/ownDomains")
+            try Validate.unique(ownDomains, field: "/ownDomains")
+            for (index, domain) in ownDomains.enumerated() {
+                try OPLValidate.hostPath(domain, field: "/ownDomains/\(index)")
+                guard !domain.contains("/") else { throw EventValidationError(field: "/ownDomains/\(index)", "must be a domain, without a path") }
+            }
+        }
         try Validate.count(locations, 0...200, field: "/locations")
         for (index, site) in locations.enumerated() { try site.validate(field: "/locations/\(index)") }
         try Validate.length(moderator, 1...100, field: "/moderator")

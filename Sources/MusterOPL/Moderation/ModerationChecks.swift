@@ -74,7 +74,9 @@ public enum ModerationChecks {
     /// Why a website does not look like one, or nil.
     public static func websiteProblem(_ website: String) -> String? {
         guard let host = BlocklistURLs.host(of: website) else { return "website \(website.prefix(100)) is not a host name" }
-        if BlocklistView.sharedHosts.contains(host) { return "website is on a shared host (\(host)); blocking it would block everyone" }
+        if let platform = BlocklistRules.knownPlatforms.first(where: { host == $0 || host.hasSuffix("." + $0) }) {
+            return "website is on \(platform), a site many share: only the employer's page there can be blocked, in the browser extension"
+        }
         if host.split(separator: ".").allSatisfy({ $0.allSatisfy(\.isNumber) }) { return "website is an IP address" }
         return nil
     }

@@ -8,10 +8,12 @@ public import MusterLog
 public struct ModerationDesk: Sendable {
     public let runner: ProjectionRunner<OPLProjection>
     public let log: EventLog
+    public let rules: BlocklistRules
 
-    public init(runner: ProjectionRunner<OPLProjection>, log: EventLog) {
+    public init(runner: ProjectionRunner<OPLProjection>, log: EventLog, rules: BlocklistRules) {
         self.runner = runner
         self.log = log
+        self.rules = rules
     }
 
     func action(_ id: String) async throws -> OPLProjection.Action {
@@ -88,11 +90,11 @@ public struct ModerationDesk: Sendable {
     /// otherwise a late approval silently overturns a rejection.
     public func approve(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
         try await decideOnAction(id, allowed: [.submitted, .approved], "approve", moderator: moderator) { current in
-            try Self.approval(of: current, edits: edits, moderator: moderator)
+            try Self.approval(of: current, edits: edits, moderator: moderator, rules: rules)
         }
     }
 
-    static func approval(of current: OPLProjection.Action, edits: ApproveEdits, moderator: String) throws -> ActionApproved {
+    static func approval(of current: OPLProjection.Action, edits: ApproveEdits, moderator: String, rules: BlocklistRules) throws -> ActionApproved {
         let id = current.id
         var employer = current.employer
         if let e = edits.employer {
@@ -118,8 +120,11 @@ public struct ModerationDesk: Sendable {
             details.coordinates = a.coordinates ?? details.coordinates
         }
         if details.coordinates == nil, let placed = current.coordinates { details.coordinates = placed } // keep the geocoded place
+        let own = try ownDomains(edits.ownDomains, current: current, website: employer.website, rules: rules)
         var urls: [String] = []
         for typed in edits.urls ?? (current.status == .approved ? current.urls : employer.website.map { [$0] } ?? []) {
+            // Every entry must block something: a platform's root is refused, with the reason.
+            if case .nothing(let why) = rules.reach(of: typed, own: Set(own)) { throw ModerationError(.invalid, "urls: \(why)") }
             guard let entry = BlocklistURLs.entry(typed) else { throw ModerationError(.invalid, "urls: cannot read a host from \(typed.prefix(100))") }
             if !urls.contains(entry) { urls.append(entry) }
         }
@@ -134,7 +139,24 @@ public struct ModerationDesk: Sendable {
             sites = current.locations
         }
         return ActionApproved(actionId: id, employerId: OPLIDs.employer(named: employer.name), employer: employer, action: details,
-                              urls: urls, locations: sites, moderator: moderator, reason: try Self.reason(edits.reason, default: "approved"))
+                              urls: urls, ownDomains: own, locations: sites, moderator: moderator, reason: try Self.reason(edits.reason, default: "approved"))
+    }
+
+    /// The employer's own domains for an approval: as the moderator marked them (`https://acme.com`
+    /// is read as `acme.com`), else as the action already has them, else the website's.
+    static func ownDomains(_ marked: [String]?, current: OPLProjection.Action, website: String?, rules: BlocklistRules) throws -> [String] {
+        guard let marked else {
+            if current.status == .approved, let recorded = current.ownDomains { return recorded }
+            return rules.ownDomains(recorded: nil, website: website).sorted()
+        }
+        guard marked.count <= 20 else { throw ModerationError(.invalid, "ownDomains: at most 20") }
+        var domains: [String] = []
+        for typed in marked where !typed.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard let domain = BlocklistURLs.host(of: typed) else { throw ModerationError(.invalid, "ownDomains: cannot read a domain from \(typed.prefix(100))") }
+            if let problem = rules.ownDomainProblem(domain) { throw ModerationError(.invalid, "ownDomains: \(problem)") }
+            if !domains.contains(domain) { domains.append(domain) }
+        }
+        return domains
     }
 
     public func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {

@@ -73,7 +73,8 @@ enum ModerationPage {
         page.raw("</ul>")
     }
 
-    static func action(_ a: OPLProjection.Action, notice: String?) -> String {
+    /// One action. `draft` is what a preview was asked for; nil shows the action's own entries.
+    static func action(_ a: OPLProjection.Action, rules: BlocklistRules, draft typed: BlocklistDraft? = nil, notice: String?) -> String {
         var page = HTMLPage(title: "Action \(a.id)")
         page.raw("<p><a href=\"/moderation\">← queue</a></p><h1>")
         page.text(a.employer.name)
@@ -101,13 +102,16 @@ enum ModerationPage {
         field("Submitted", "\(a.submittedAt) by \(a.submittedBy) via \(a.channel)", into: &page)
         field("Merged into", a.mergedInto, into: &page)
         page.raw("</dl>")
+        let draft = typed ?? BlocklistDraft.current(a, rules: rules)
+        blocklistPreview(draft, rules: rules, into: &page)
         history(a.decisions, into: &page)
         let base = "/moderation/actions/\(escapeHTML(a.id))"
         if [.submitted, .approved].contains(a.status) {
-            let urls = a.status == .approved ? a.urls : (a.employer.website.flatMap(BlocklistURLs.entry).map { [$0] } ?? [])
             page.raw("""
             <form method="post" action="\(base)/approve"><fieldset><legend>Approve</legend>
-            <label>Blocklist entries, one per line (host or host/path)<textarea name="urls" rows="3">\(escapeHTML(urls.joined(separator: "\n")))</textarea></label>
+            <label>Blocklist entries, one per line (the employer's site, or its page on another site)<textarea name="urls" rows="3">\(escapeHTML(draft.urls.joined(separator: "\n")))</textarea></label>
+            <label>The employer's own domains, one per line (entries under them block the whole host everywhere)<textarea name="ownDomains" rows="2">\(escapeHTML(draft.ownDomains.joined(separator: "\n")))</textarea></label>
+            <button formaction="\(base)/preview">Preview what each client will block</button>
             <label>Add a picket site: latitude <input name="siteLatitude" size="10"> longitude <input name="siteLongitude" size="10">
             name <input name="siteName" size="20"></label>
             <label>Reason <input type="text" name="reason" value="verified"></label> <button>Approve</button></fieldset></form>

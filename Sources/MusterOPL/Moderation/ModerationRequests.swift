@@ -25,14 +25,20 @@ public struct ApproveEdits: Codable, Sendable, Equatable {
     /// Blocklist entries as typed (`https://www.acme.com/`); stored as `acme.com`. Absent: the
     /// employer's website.
     public var urls: [String]?
+    /// The employer's own domains (`acme.com`, `acme.co.uk`): entries under them block whole
+    /// hosts in every feed; any other entry is one page, for the browser extension. Absent: the
+    /// ones the action has, or its website's domain when the website names a site's root.
+    public var ownDomains: [String]?
     /// Picket sites and employer sites. Absent: the sites the action already has.
     public var locations: [Site]?
 
-    public init(reason: String? = nil, employer: Employer? = nil, action: Action? = nil, urls: [String]? = nil, locations: [Site]? = nil) {
+    public init(reason: String? = nil, employer: Employer? = nil, action: Action? = nil, urls: [String]? = nil, ownDomains: [String]? = nil,
+                locations: [Site]? = nil) {
         self.reason = reason
         self.employer = employer
         self.action = action
         self.urls = urls
+        self.ownDomains = ownDomains
         self.locations = locations
     }
 }

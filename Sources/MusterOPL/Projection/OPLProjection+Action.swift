@@ -28,6 +28,8 @@ extension OPLProjection {
         public var details: ActionDetails
         public var employerId: String?
         public var urls: [String] = []
+        /// The employer's own registrable domains as the approval recorded them (nil: not recorded).
+        public var ownDomains: [String]?
         public var locations: [ActionSite] = []
         public var flags: [ModerationFlag] = []
         public var checked = false
@@ -86,6 +88,7 @@ extension OPLProjection {
                 employer = e.employer
                 details = e.action
                 urls = e.urls
+                ownDomains = e.ownDomains
                 // Sites added later from approved snapshots stay; the approval's own list replaces the rest.
                 let snapshotSites = Set(snapshotIds.map(OPLIDs.siteID(forSnapshot:)))
                 let fromSnapshots = locations.filter { site in

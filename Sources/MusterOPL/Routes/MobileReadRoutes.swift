@@ -42,10 +42,10 @@ public enum MobileReadRoutes {
         let blocklist = routes.group("/api", middleware: [keys, RateLimitMiddleware(rate)])
         blocklist.get("/blocklist.json") { request, _ in
             let query = QueryParameters(request)
-            let (key, includeInactive, dnsSafe) = try blocklistQuery(query)
+            let (key, includeInactive, pages) = try blocklistQuery(query)
             let clientHash = try query.hash()
             let answer = try await model.answer(key) { view in
-                let map = view.extensionMap(includeInactive: includeInactive, dnsSafe: dnsSafe)
+                let map = view.extensionMap(includeInactive: includeInactive, pages: pages)
                 return (map, map)
             }
             return answer.response(to: request, clientHash: clientHash)
@@ -63,13 +63,13 @@ public enum MobileReadRoutes {
     }
 
     /// `/api/blocklist.json`'s parameters and the cache key of its answer. The DNS filter sends
-    /// no format; the extension sends format=extension. Same shape, but the DNS filter must not
-    /// get host/path entries on shared hosts.
-    static func blocklistQuery(_ query: QueryParameters) throws -> (key: String, includeInactive: Bool, dnsSafe: Bool) {
+    /// no format; the extension sends format=extension. Same shape, but only the extension gets
+    /// page entries (the DNS filter would block their whole host).
+    static func blocklistQuery(_ query: QueryParameters) throws -> (key: String, includeInactive: Bool, pages: Bool) {
         let format = query.string("format")
         guard format == nil || format == "extension" else { throw APIError(.badRequest, "format must be extension (or absent)") }
         let includeInactive = try query.bool("includeInactive") ?? false
-        return ("blocklist|\(format == nil)|\(includeInactive)", includeInactive, format == nil)
+        return ("blocklist|\(format == nil)|\(includeInactive)", includeInactive, format != nil)
     }
 
     /// The cached answer a request target names, and the hash the client holds: what the fast

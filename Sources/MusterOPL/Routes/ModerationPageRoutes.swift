@@ -15,7 +15,7 @@ public enum ModerationPageRoutes {
     static let cookie = KeyCookie(name: "muster_moderator", path: "/moderation")
 
     struct Form: Decodable {
-        var key, email, password, org, reason, into, durationDays, urls, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
+        var key, email, password, org, reason, into, durationDays, urls, ownDomains, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
     }
 
     static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response { HTMLResponse.page(body, status: status) }
@@ -89,7 +89,7 @@ public enum ModerationPageRoutes {
         routes.get("/moderation/actions/:id") { request, context in
             guard await moderator(request) != nil else { return signIn(nil) }
             let action = try await desk.action(try context.parameters.require("id"))
-            return html(ModerationPage.action(action, notice: notice(request)))
+            return html(ModerationPage.action(action, rules: desk.rules, notice: notice(request)))
         }
         routes.get("/moderation/snapshots/:id") { request, context in
             guard await moderator(request) != nil else { return signIn(nil) }
@@ -105,6 +105,11 @@ public enum ModerationPageRoutes {
             let plain = DecisionRequest(reason: f.reason, into: f.into, durationDays: f.durationDays.flatMap { Int($0) })
             do {
                 switch decision {
+                case "preview":
+                    // Nothing decided: the page again, showing where the typed entries would reach.
+                    let action = try await desk.action(id)
+                    let draft = ModerationPage.BlocklistDraft(urls: lines(f.urls), ownDomains: lines(f.ownDomains))
+                    return html(ModerationPage.action(action, rules: desk.rules, draft: draft, notice: nil))
                 case "approve": _ = try await desk.approve(id, edits: approveEdits(f), moderator: client.id)
                 case "reject": _ = try await desk.reject(id, plain, moderator: client.id)
                 case "reopen": _ = try await desk.reopen(id, plain, moderator: client.id)
@@ -141,14 +146,18 @@ public enum ModerationPageRoutes {
 
     static func approveEdits(_ f: Form) throws -> ApproveEdits {
         var edits = ApproveEdits(reason: f.reason)
-        if let urls = f.urls {
-            edits.urls = urls.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
+        if f.urls != nil { edits.urls = lines(f.urls) }
+        if f.ownDomains != nil { edits.ownDomains = lines(f.ownDomains) }
         if let lat = f.siteLatitude.flatMap(Double.init), let lng = f.siteLongitude.flatMap(Double.init) {
             edits.locations = [ApproveEdits.Site(type: "picket-site", name: f.siteName.flatMap { $0.isEmpty ? nil : $0 },
                                                  latitude: lat, longitude: lng, notificationRadius: 250)]
         }
         return edits
+    }
+
+    /// A textarea's non-empty lines, trimmed.
+    static func lines(_ text: String?) -> [String] {
+        (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     static func errorPage(_ error: APIError, back: String) -> String {

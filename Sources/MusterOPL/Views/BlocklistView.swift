@@ -14,6 +14,10 @@ public struct BlocklistView: Sendable {
         public var status: String
         public var startDate: String
         public var endDate: String?
+        /// Entries every client gets: hosts under the employer's own domains.
+        public var hosts: [String]
+        /// Pages on other sites: the browser extension's entries alone.
+        public var pages: [String]
         public var live: Bool { status != "ended" }
     }
 
@@ -24,17 +28,10 @@ public struct BlocklistView: Sendable {
     public let actions: [LiveAction]
     let geofences: GeoGrid<(item: MobileData.GeofenceItem, live: Bool)>
 
-    /// Employers whose hosts are shared by many (social networks, marketplaces): a `host/path`
-    /// entry there must never reach the DNS filter, which would block the whole host.
-    public static let sharedHosts: Set<String> = [
-        "facebook.com", "instagram.com", "twitter.com", "x.com", "linkedin.com", "youtube.com", "tiktok.com", "reddit.com",
-        "medium.com", "github.com", "threads.net", "bsky.app", "amazon.com", "etsy.com", "ebay.com", "google.com", "apple.com",
-    ]
-
     /// Default notification radius, metres, of an action placed by its own coordinates.
     public static let actionRadius = 1_000
 
-    public init(state: OPLProjection.State, now: Date = Date()) {
+    public init(state: OPLProjection.State, rules: BlocklistRules, now: Date = Date()) {
         revision = state.blocklistRevision
         builtAt = now
         var next = Date.distantFuture
@@ -47,8 +44,17 @@ public struct BlocklistView: Sendable {
             else if start > now { status = "approved"; next = min(next, start) }
             else { status = "active" }
             if action.status == .approved, end > now { next = min(next, end) }
-            actions.append(LiveAction(action: action, employerId: employerId, status: status,
-                                      startDate: action.details.startDate, endDate: action.endDate.map(OPLDates.string)))
+            let own = rules.ownDomains(recorded: action.ownDomains, website: action.employer.website)
+            var hosts: [String] = [], pages: [String] = []
+            for url in action.urls {
+                switch rules.reach(of: url, own: own) {
+                case .host(let host): if !hosts.contains(host) { hosts.append(host) }
+                case .page(let page): if !pages.contains(page) { pages.append(page) }
+                case .nothing: break
+                }
+            }
+            actions.append(LiveAction(action: action, employerId: employerId, status: status, startDate: action.details.startDate,
+                                      endDate: action.endDate.map(OPLDates.string), hosts: hosts, pages: pages))
         }
         validUntil = next
         self.actions = actions
@@ -106,27 +112,20 @@ public struct BlocklistView: Sendable {
                           blocklist: .init(totalUrls: urls.count, totalEmployers: Set(urls.map(\.employerId)).count, urls: urls))
     }
 
-    /// The global URL list of the mobile answer: each employer/URL pair once (an employer with
-    /// several actions lists its sites once), and no `host/path` entry on a shared host. The iOS
-    /// and Android apps match entries by host alone (Android's DNS blocking too), so
-    /// `facebook.com/acme` would block all of facebook.com there; the DNS feed has the same rule.
+    /// The global URL list of the mobile answer: each employer/host pair once (an employer with
+    /// several actions lists its sites once), hosts only. The iOS and Android apps match entries
+    /// by host alone (Android's DNS blocking too): a page entry would block its whole site there.
     func urlEntries(includeInactive: Bool) -> [MobileData.URLEntry] {
         var entries: [MobileData.URLEntry] = []
         for live in actions where live.live || includeInactive {
-            for url in live.action.urls where !Self.isPathOnSharedHost(url) {
-                entries.append(.init(url: url, employer: live.action.employer.name, employerId: live.employerId,
+            for host in live.hosts {
+                entries.append(.init(url: host, employer: live.action.employer.name, employerId: live.employerId,
                                      actionType: live.action.details.actionType, actionId: live.action.id))
             }
         }
         var seen = Set<String>()
         return entries.sorted { ($0.employer, $0.url, $0.actionId) < ($1.employer, $1.url, $1.actionId) }
             .filter { seen.insert($0.employerId + "\u{1F}" + $0.url).inserted }
-    }
-
-    /// `facebook.com/acme`: a path on a host many employers share.
-    static func isPathOnSharedHost(_ url: String) -> Bool {
-        guard let slash = url.firstIndex(of: "/") else { return false }
-        return sharedHosts.contains(String(url[..<slash]))
     }
 
     /// `GET /api/active-strikes`: actions people can attach a snapshot to.
@@ -139,18 +138,17 @@ public struct BlocklistView: Sendable {
         return ActiveStrikes(count: strikes.count, generatedAt: generatedAt, strikes: strikes)
     }
 
-    /// `GET /api/blocklist.json`: employer name → entry. `dnsSafe` leaves out `host/path` entries
-    /// on shared hosts (the DNS filter, which sends no `format`, would block the whole host).
-    public func extensionMap(includeInactive: Bool, dnsSafe: Bool) -> [String: ExtensionEntry] {
+    /// `GET /api/blocklist.json`: employer name → entry. Hosts always; `pages` adds the page
+    /// entries (`format=extension`). The DNS filter sends no `format` and reads every entry as a
+    /// host: it never gets a page.
+    public func extensionMap(includeInactive: Bool, pages: Bool) -> [String: ExtensionEntry] {
         var map: [String: ExtensionEntry] = [:]
         // Newest start first, so an employer's entry describes its most recent action.
         let ordered = actions.filter { $0.live || includeInactive }
             .sorted { ($0.live ? 1 : 0, $0.startDate, $0.action.id) > ($1.live ? 1 : 0, $1.startDate, $1.action.id) }
         for live in ordered {
             let a = live.action
-            let urls = a.urls.filter { url in
-                !dnsSafe || !Self.isPathOnSharedHost(url)
-            }
+            let urls = live.hosts + (pages ? live.pages.flatMap(BlocklistRules.extensionEntries(page:)) : [])
             let key = Self.mapKey(a.employer.name, employerId: live.employerId)
             if var existing = map[key] {
                 for url in urls where !existing.matchingUrlRegexes.contains(url) { existing.matchingUrlRegexes.append(url) }

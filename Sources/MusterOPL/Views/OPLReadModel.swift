@@ -14,6 +14,7 @@ import Synchronization
 /// checks) cost one look at the revision and keep every answer.
 public final class OPLReadModel: Sendable {
     public let runner: ProjectionRunner<OPLProjection>
+    public let rules: BlocklistRules
     private let state = Mutex<Cached>(Cached())
     static let cacheLimit = 4096
 
@@ -48,7 +49,10 @@ public final class OPLReadModel: Sendable {
         }
     }
 
-    public init(runner: ProjectionRunner<OPLProjection>) { self.runner = runner }
+    public init(runner: ProjectionRunner<OPLProjection>, rules: BlocklistRules) {
+        self.runner = runner
+        self.rules = rules
+    }
 
     /// The current view: kept while the revision stands, rebuilt when it moved or the view expired.
     public func view() async -> BlocklistView {
@@ -59,7 +63,7 @@ public final class OPLReadModel: Sendable {
             cached.confirmedAt = max(cached.confirmedAt, checkpoint)
             return view
         }) { return view }
-        let view = BlocklistView(state: fold)
+        let view = BlocklistView(state: fold, rules: rules)
         state.withLock { cached in
             // Keep a view another request built meanwhile if it is as new as this one.
             if cached.view.map({ $0.revision < view.revision || !$0.isCurrent }) ?? true {

@@ -53,12 +53,33 @@ extension FuzzTarget {
     /// The moderation page's forms (URL-encoded) and the moderation API's JSON bodies.
     static func moderationForms(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
-        if let form = try? URLEncodedFormDecoder().decode(ModerationPageRoutes.Form.self, from: text) {
-            _ = try? ModerationPageRoutes.approveEdits(form)
+        if let form = try? URLEncodedFormDecoder().decode(ModerationPageRoutes.Form.self, from: text),
+           let edits = try? ModerationPageRoutes.approveEdits(form) {
+            reaches(edits)
         }
         let data = Data(bytes)
-        _ = try? JSONDecoder().decode(ApproveEdits.self, from: data)
+        if let edits = try? JSONDecoder().decode(ApproveEdits.self, from: data) { reaches(edits) }
+        reaches(ApproveEdits(urls: text.split(separator: "\n").map(String.init), ownDomains: [text]))
         _ = try? JSONDecoder().decode(DecisionRequest.self, from: data)
         _ = try? JSONDecoder().decode(SnapshotApproval.self, from: data)
+    }
+
+    static let rules = BlocklistRules(suffixes: PublicSuffixList.load())
+
+    /// Where typed entries reach: a host entry is a bare host, a page has a path, and every
+    /// page has extension entries that read back as it.
+    private static func reaches(_ edits: ApproveEdits) {
+        let own = Set((edits.ownDomains ?? []).compactMap(BlocklistURLs.host(of:)).filter { rules.ownDomainProblem($0) == nil })
+        for url in edits.urls ?? [] {
+            switch rules.reach(of: url, own: own) {
+            case .host(let host):
+                require(!host.contains("/") && !host.contains("?") && rules.suffixes.registrableDomain(of: host).map(own.contains) == true, "host \(host)")
+            case .page(let page):
+                let entries = BlocklistRules.extensionEntries(page: page)
+                require(page.contains("/") && !entries.isEmpty, "page \(page)")
+                require(entries.last.map { String($0.filter { $0 != "\\" }) } == page, "\(entries) of \(page)")
+            case .nothing: break
+            }
+        }
     }
 }
