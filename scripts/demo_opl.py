@@ -14,6 +14,7 @@ Prints the keys and the commands that show the result. Standard library only.
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -109,6 +110,31 @@ def demo_keys():
     return apps, moderator
 
 
+def check_blocklists(key):
+    """What the clients get: hosts only under the employers' own domains, in every feed; each
+    employer page on a platform in the extension's feed alone, matched by its regex and its rule.
+    Asked again for a few seconds while the query side folds the last approvals."""
+    own = {d for _, _, domains in EMPLOYERS for d in domains if "/" not in d and d.count(".") == 1}
+    pages = [d for _, _, domains in EMPLOYERS for d in domains if "/" in d]
+    for attempt in range(50):
+        _, data = call("GET", "/api/mobile/data?lat=44.0805&lng=-103.2310", key)
+        _, dns = call("GET", "/api/blocklist.json", key)
+        _, extension = call("GET", "/api/blocklist.json?format=extension", key)
+        hosts = [u["url"] for u in data["blocklist"]["urls"]] + [e for entry in dns.values() for e in entry["matchingUrlRegexes"]]
+        strays = [h for h in hosts if not any(h == d or h.endswith("." + d) for d in own)]
+        if strays:
+            sys.exit("blocklists: host feeds hold entries outside the employers' own domains: %s" % strays)
+        entries = [e for entry in extension.values() for e in entry["matchingUrlRegexes"]]
+        rules = ["||" + e.replace("\\.", ".") + "^" for e in entries]
+        missing = [p for p in pages if not any(re.search(e, "https://www." + p, re.IGNORECASE) for e in entries) or "||%s^" % p not in rules]
+        if not missing:
+            print("blocklists: %d host entries, all under the employers' own domains; %d employer pages, for the extension only"
+                  % (len(set(hosts)), len(pages)))
+            return
+        time.sleep(0.2)
+    sys.exit("blocklists: the extension's feed does not block %s" % missing)
+
+
 def main():
     try:
         urllib.request.urlopen(URL + "/health", timeout=3)
@@ -149,8 +175,11 @@ def main():
                   "longitude": round(c["longitude"] + 0.002, 5), "notificationRadius": 200},
                  {"type": "employer-location", "name": "%s %s" % (name, city.split(",")[0]), "latitude": c["latitude"],
                   "longitude": c["longitude"], "notificationRadius": 400}]
+        # The moderator marks the employer's own domains (the demo's are all registered names like
+        # summitoutdoor.ca): their hosts are blocked everywhere; facebook.com/… stays one page.
+        own = [d for d in domains if "/" not in d and d.count(".") == 1]
         status, body = call("POST", "/api/moderation/actions/%s/approve" % action_id, moderator,
-                            {"reason": "confirmed with %s" % action["organization"], "urls": domains, "locations": sites})
+                            {"reason": "confirmed with %s" % action["organization"], "urls": domains, "ownDomains": own, "locations": sites})
         if status != 200:
             sys.exit("approve answered %d: %s" % (status, body))
         approved.append(action_id)
@@ -166,6 +195,7 @@ def main():
         if index < 2:
             wait_for("/api/moderation/snapshots/" + body["id"], moderator, body["id"])
             call("POST", "/api/moderation/snapshots/%s/approve" % body["id"], moderator, {"reason": "matches the union's report"})
+    check_blocklists(app)
     print("three submissions left for the moderation page")
     pending = [
         ({"name": "Black Hills Freight", "website": "blackhillsfreight.com"},
