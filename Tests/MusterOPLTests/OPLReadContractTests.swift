@@ -105,6 +105,26 @@ struct OPLReadContractTests {
         }
     }
 
+    /// A log written before entries were decided by registrable domain (its approvals have no
+    /// `ownDomains`, and one holds a bare `facebook.com`): the feeds read it with today's rules.
+    @Test func anOldLogIsServedWithTodaysRules() async throws {
+        try await apps.withTestApp { app in
+            let key = try await app.key([OPLScopes.readMobile])
+            try await app.seed([SeededAction(urls: ["acme-logistics.com", "facebook.com", "m.facebook.com/acmelogistics", "acme-logistics.ca",
+                                                    "play.google.com/store/apps/details?id=com.acme"])])
+            let data = try Client.decode(Client.MobileData.self,
+                                         Data(buffer: try await app.request("/api/mobile/data?lat=44.0805&lng=-103.2310", key: key).body))
+            #expect(data.blocklist.urls.map(\.url) == ["acme-logistics.com"])
+            let dns = try Client.decode([String: Client.ExtensionEntry].self, Data(buffer: try await app.request("/api/blocklist.json", key: key).body))
+            #expect(dns["Acme Logistics"]?.matchingUrlRegexes == ["acme-logistics.com"])
+            let ext = try Client.decode([String: Client.ExtensionEntry].self,
+                                        Data(buffer: try await app.request("/api/blocklist.json?format=extension", key: key).body))
+            #expect(ext["Acme Logistics"]?.matchingUrlRegexes == ["acme-logistics.com", "facebook\\.com/acmelogistics",
+                                                                  "play\\.google\\.com/store/apps/details\\?id=com\\.acme",
+                                                                  "play\\.google\\.com/store/apps/details?id=com\\.acme"])
+        }
+    }
+
     @Test func hashGives304ForTheSameRegionOnlyAndChangesWithTheData() async throws {
         try await apps.withTestApp { app in
             let key = try await app.key([OPLScopes.readMobile])
