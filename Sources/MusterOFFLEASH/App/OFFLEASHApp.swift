@@ -26,10 +26,10 @@ public struct OFFLEASHApp: MusterApp {
             let policy = People.TokenPolicy(app: name, accessLifetime: environment.configuration.offleashTokenLifetime,
                                            selfRegistration: true)
             let walks = Walks(log: environment.log, runner: environment.projections.runner(OFFLEASHProjection.self), people: people)
-            parts.appends([AccountRegistered.self, AccountReleased.self, PersonForgotten.self,
+            parts.appends([AccountRegistered.self, AccountReleased.self, AccountChanged.self, PersonForgotten.self,
                            SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])
             parts.appends([ServiceDefined.self, WalkerRostered.self, LocationSaved.self, LocationRemoved.self, LocationDefaulted.self,
-                           WalkBooked.self, WalkChanged.self])
+                           WalkBooked.self, WalkChanged.self, WalkerBlocked.self])
             parts.routes.append { routes in
                 AuthRoutes.add(to: routes, people: people, policy: policy)
                 WalksRoutes.add(to: routes, walks: walks)

@@ -67,6 +67,40 @@ public struct WalkChanged: EventPayload {
     }
 }
 
+/// `offleash.schedule.blocked.v1`: a walker took time off (a break, an appointment). On the
+/// walker's schedule like a booking, appended with the schedule's last sequence expected, so a
+/// booking and a block never both take the same free time unseen.
+public struct WalkerBlocked: EventPayload {
+    public static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "blocked", major: 1)
+
+    public var blockId: String
+    public var walkerId: String
+    public var reason: String
+    public var start: String
+    public var end: String
+
+    public init(blockId: String, walkerId: String, reason: String, start: String, end: String) {
+        self.blockId = blockId
+        self.walkerId = walkerId
+        self.reason = reason
+        self.start = start
+        self.end = end
+    }
+
+    public var aggregateID: String { walkerId }
+
+    public func validate() throws {
+        try Validate.uuid(blockId, field: "/blockId")
+        try Validate.uuid(walkerId, field: "/walkerId")
+        try Validate.length(reason, 1...200, field: "/reason")
+        try Validate.timestamp(start, field: "/start")
+        try Validate.timestamp(end, field: "/end")
+        guard let from = Timestamp.millis(start), let to = Timestamp.millis(end), from < to else {
+            throw EventValidationError(field: "/end", "must be after start")
+        }
+    }
+}
+
 extension EventCatalog {
     /// OFFLEASH's events: the catalog of services, walkers' hours, customers' locations, schedules.
     public static var offleash: EventCatalog {
@@ -78,6 +112,7 @@ extension EventCatalog {
         catalog.register(LocationDefaulted.self)
         catalog.register(WalkBooked.self)
         catalog.register(WalkChanged.self)
+        catalog.register(WalkerBlocked.self)
         return catalog
     }
 }

@@ -26,6 +26,14 @@ public enum OFFLEASHProjection: Projection {
         public var status: String
     }
 
+    /// A walker's time off.
+    public struct Block: Codable, Sendable, Equatable {
+        public var blockId: String
+        public var reason: String
+        public var start: Int64
+        public var end: Int64
+    }
+
     public struct Roster: Codable, Sendable, Equatable {
         public var orgId: String
         public var timeZone: String
@@ -41,11 +49,13 @@ public enum OFFLEASHProjection: Projection {
         public var scheduleSequence: [String: UInt64] = [:]
         /// walkerId → their walks that hold time, by start.
         public var schedules: [String: WalkerSchedule] = [:]
+        /// walkerId → their time off, in the order taken.
+        public var blocks: [String: [Block]] = [:]
     }
 
     public static let name = "offleash"
-    /// 2: schedules indexed per walker.
-    public static let version = 2
+    /// 2: schedules indexed per walker. 3: walkers' blocks.
+    public static let version = 3
     public static let filterSubjects = ["events.offleash.>"]
     public static let initialState = State()
 
@@ -80,6 +90,12 @@ public enum OFFLEASHProjection: Projection {
             state.scheduleSequence[booked.walkerId] = event.sequence
             state.schedules[booked.walkerId, default: WalkerSchedule()].remove(booked.bookingId)
             state.schedules[booked.walkerId, default: WalkerSchedule()].insert(.init(start: start, end: end, bookingId: booked.bookingId))
+        case let blocked as WalkerBlocked:
+            guard let start = Timestamp.millis(blocked.start), let end = Timestamp.millis(blocked.end) else {
+                throw ProjectionRejection("block times are not timestamps")
+            }
+            state.scheduleSequence[blocked.walkerId] = event.sequence
+            state.blocks[blocked.walkerId, default: []].append(Block(blockId: blocked.blockId, reason: blocked.reason, start: start, end: end))
         case let changed as WalkChanged:
             state.scheduleSequence[changed.walkerId] = event.sequence
             guard var booking = state.bookings[changed.bookingId], booking.walkerId == changed.walkerId else { return }
@@ -115,6 +131,7 @@ extension OFFLEASHProjection.State {
     /// (`ignoring` one, for a reschedule).
     func isFree(_ walkerId: String, from start: Int64, to end: Int64, ignoring: String? = nil) -> Bool {
         guard let roster = rosters[walkerId], Schedule.covers(roster, from: start, to: end) else { return false }
+        if blocks[walkerId]?.contains(where: { $0.start < end && start < $0.end }) == true { return false }
         return schedules[walkerId]?.isFree(from: start, to: end, ignoring: ignoring) ?? true
     }
 

@@ -8,7 +8,7 @@ import NIOCore
 import Synchronization
 
 /// OFFLEASH's accounts: `/auth/register`, `/auth/login`, `/auth/validate`, `/auth/refresh`,
-/// `/auth/logout`, `/users/me`. At the root, because the app's base URL has no `/api`.
+/// `/auth/logout`, `/users/me` (and its profile and password changes). At the root, because the app's base URL has no `/api`.
 public enum AuthRoutes {
     static let maxBody = 16 * 1024
 
@@ -56,6 +56,43 @@ public enum AuthRoutes {
         routes.get("/users/me") { request, _ in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             return try JSONResponse.make(.ok, UserBody(try await people.account(claims)))
+        }
+
+        routes.put("/users/me") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let body = try await RequestJSON.decode(ProfileRequest.self, from: request, maxBody: maxBody)
+            let change = People.ProfileChange(firstName: body.firstName, lastName: body.lastName, phone: body.phone)
+            return try JSONResponse.make(.ok, UserBody(try await people.updateProfile(claims, change)))
+        }
+
+        routes.put("/users/me/password") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let body = try await RequestJSON.decode(PasswordChangeRequest.self, from: request, maxBody: maxBody)
+            try await people.changePassword(claims, current: body.currentPassword ?? "", new: body.newPassword,
+                                            address: people.clientAddress(request, context))
+            return try JSONResponse.make(.ok, PasswordChanged())
+        }
+
+        // The app decides the customer or walker tabs from the default membership.
+        routes.get("/contexts") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let account = try await people.rememberedAccount(claims)
+            let memberships = await people.memberships(claims)
+            return try JSONResponse.make(.ok, ContextsBody(account: account, memberships: memberships.map(MembershipBody.init),
+                                                           defaultMembershipId: memberships.first { $0.orgId == claims.org }?.id))
+        }
+
+        // Every walker sign-in switches to its business. The caller's own membership keeps the
+        // token it came with (already scoped to that organisation); any other id is unknown (404,
+        // never 401: the app would sign the person out).
+        routes.post("/contexts/switch") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let body = try await RequestJSON.decode(SwitchRequest.self, from: request, maxBody: maxBody)
+            guard let token = People.bearerToken(request.headers[.authorization]),
+                  let membership = await people.memberships(claims).first(where: { $0.id == body.membershipId }) else {
+                throw APIError(.notFound, "No membership \(body.membershipId.prefix(64)) of yours")
+            }
+            return try JSONResponse.make(.ok, SwitchedBody(token: token, membership: MembershipBody(membership)))
         }
 
         routes.delete("/users/me") { request, _ in

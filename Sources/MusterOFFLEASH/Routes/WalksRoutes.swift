@@ -121,12 +121,27 @@ public enum WalksRoutes {
                 return try JSONResponse.make(.ok, BookingBody(view, listed: false))
             }
         }
+        // A walker's calendar loads these beside /bookings/walker: [] rather than an error when none.
+        routes.get("/blocks") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, await walks.blocks(claims).map { BlockBody($0, walkerId: claims.personId) }, headers: [.cacheControl: "private, no-store"])
+        }
+        routes.post("/blocks") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            try walks.requireRole(claims, "walker", "admin", "owner") // who, before what they sent
+            let body = try await RequestJSON.decode(BlockRequest.self, from: request, maxBody: maxBody, allowNulls: true)
+            guard let start = ContractDates.parse(body.startTime) else { throw APIError(.unprocessableContent, "start_time must be an ISO-8601 date-time") }
+            guard let end = ContractDates.parse(body.endTime) else { throw APIError(.unprocessableContent, "end_time must be an ISO-8601 date-time") }
+            let block = try await walks.block(claims, reason: body.reason, start: start, end: end)
+            return try JSONResponse.make(.created, BlockBody(block, walkerId: claims.personId))
+        }
+
         routes.post("/bookings/{id}/reschedule") { request, context in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(RescheduleBody.self, from: request, maxBody: maxBody, allowNulls: true)
-            guard let start = ContractDates.parse(body.startTime) else {
-                throw APIError(.unprocessableContent, "start_time must be an ISO-8601 date-time")
-            }
+            // An unreadable time is judged after the booking is found to be the caller's: another
+            // customer's booking answers 404 whatever the body holds.
+            let start = (body.scheduledStart ?? body.startTime).flatMap(ContractDates.parse)
             let view = try await walks.change(claims, bookingId: try context.parameters.require("id"), to: "rescheduled", newStart: start)
             return try JSONResponse.make(.ok, BookingBody(view, listed: false))
         }

@@ -35,7 +35,7 @@ extension Walks {
     /// with the same `Idempotency-Key` answers the booking it made.
     public func book(_ claims: AccessClaims, _ request: BookingRequest, now: Date = Date()) async throws -> BookingView {
         try requireRole(claims, "customer", "admin")
-        let bookingId = request.idempotencyKey.map { Self.derivedID("booking", claims.personId, $0) } ?? UUID().uuidString.lowercased()
+        let (bookingId, dedupe) = await identity(of: request, customer: claims.personId)
         if let earlier = try await existingBooking(bookingId, customer: claims.personId) { return earlier }
 
         let (service, location) = await runner.read { ($0.services[request.serviceId], $0.locations[request.locationId]) }
@@ -57,12 +57,14 @@ extension Walks {
                 return (free.sorted { (load($0), $0) < (load($1), $1) }, state.scheduleSequence)
             }
             guard let walker = candidates.first else {
+                // The same booking, made meanwhile by the same request sent twice, took the slot.
+                if let made = try await existingBooking(bookingId, customer: claims.personId) { return made }
                 throw OFFLEASHError(.conflict, request.walkerId == nil ? "No walker is free at that time" : "That walker is not free at that time")
             }
             let booked = WalkBooked(bookingId: bookingId, walkerId: walker, customerId: claims.personId, serviceId: service.serviceId,
                                     locationId: location.locationId, start: Timestamp.string(millis: request.start, fraction: false),
                                     end: Timestamp.string(millis: end, fraction: false), priceCents: service.priceCents, sealedNotes: sealedNotes)
-            let options = AppendOptions(idempotencyKey: request.idempotencyKey.map { "\(claims.personId):\($0)" },
+            let options = AppendOptions(idempotencyKey: dedupe,
                                         expected: sequences[walker].map { .at($0) } ?? .noEvents)
             do {
                 try await append(booked, actor: claims.personId, options: options)
@@ -75,6 +77,20 @@ extension Walks {
             }
         }
         throw OFFLEASHError(.conflict, "The schedule is busy; try again")
+    }
+
+    /// The booking's id and the log's de-duplication key. With an `Idempotency-Key`, both come
+    /// from it. Without one (the app sends none, and a second tap after its 30 s timeout sends the
+    /// same body again), from what is booked: the same customer, service, place and start is the
+    /// same booking, until it is cancelled (then the next such request is a new one).
+    func identity(of request: BookingRequest, customer: String) async -> (bookingId: String, dedupe: String) {
+        if let key = request.idempotencyKey { return (Self.derivedID("booking", customer, key), "\(customer):\(key)") }
+        var round = 0
+        while true {
+            let id = Self.derivedID("booking-content", customer, request.serviceId, request.locationId, String(request.start), String(round))
+            guard await runner.read({ $0.bookings[id]?.status == "cancelled" }) else { return (id, "\(customer):content:\(id)") }
+            round += 1
+        }
     }
 
     /// The free slots of `date` (`YYYY-MM-DD`) for a service: every half hour at which at least one
@@ -142,7 +158,8 @@ extension Walks {
             guard allowed.contains(booking.status) else { throw OFFLEASHError(.conflict, "the booking is \(booking.status)") }
             var event = WalkChanged(bookingId: bookingId, walkerId: booking.walkerId, change: change, start: nil, end: nil, by: role)
             if change == "rescheduled" {
-                guard let newStart, newStart > Timestamp.millis(now) else { throw OFFLEASHError(.invalidField("start_time"), "start_time must be in the future") }
+                guard let newStart else { throw OFFLEASHError(.invalidField("scheduled_start"), "scheduled_start must be an ISO-8601 date-time") }
+                guard newStart > Timestamp.millis(now) else { throw OFFLEASHError(.invalidField("scheduled_start"), "scheduled_start must be in the future") }
                 try Self.checkWindow(newStart, now: now)
                 let end = newStart + (booking.end - booking.start)
                 guard await runner.read({ $0.isFree(booking.walkerId, from: newStart, to: end, ignoring: bookingId) }) else {

@@ -52,12 +52,24 @@ extension Walks {
              state.locations.values.contains { $0.customerId == claims.personId })
         }
         guard !taken else { throw OFFLEASHError(.duplicate, "You already saved this address") }
-        let id = locationId ?? UUID().uuidString.lowercased()
+        // A new location's id comes from its address, and it is appended expecting that
+        // aggregate to be new (or removed): of two requests saving one address at once, the log
+        // takes one and refuses the other, whatever the fold had seen.
+        let id = locationId ?? Self.derivedID("location", claims.personId, addressKey)
+        var expected = ExpectedVersion.any
+        if locationId == nil {
+            let last = try await log.lastSequence(app: "offleash", aggregate: "location", id: id)
+            expected = last.map { .at($0) } ?? .noEvents
+        }
         // The first location is the default; otherwise as asked, or as it was.
         let makeDefault = isDefault ?? existing?.isDefault ?? !hasAny
         let sealed = try await people.vault.seal(details, for: claims.personId)
-        try await append(LocationSaved(locationId: id, customerId: claims.personId, addressKey: addressKey, sealed: sealed,
-                                       isDefault: makeDefault || !hasAny), actor: claims.personId)
+        do {
+            try await append(LocationSaved(locationId: id, customerId: claims.personId, addressKey: addressKey, sealed: sealed,
+                                           isDefault: makeDefault || !hasAny), actor: claims.personId, options: AppendOptions(expected: expected))
+        } catch let error as AppendError where error.code == .conflict {
+            throw OFFLEASHError(.duplicate, "You already saved this address")
+        }
         return LocationView(locationId: id, details: details, isDefault: makeDefault || !hasAny)
     }
 

@@ -29,6 +29,87 @@ struct RefreshRequest: Decodable {
     enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
 }
 
+/// `PUT /users/me`: each key omitted when the screen has no value (the walker screen may send `""`).
+struct ProfileRequest: Decodable {
+    var firstName: String?
+    var lastName: String?
+    var phone: String?
+
+    enum CodingKeys: String, CodingKey { case firstName = "first_name", lastName = "last_name", phone }
+}
+
+/// `PUT /users/me/password`: `current_password` is left out when the field is empty.
+struct PasswordChangeRequest: Decodable {
+    var currentPassword: String?
+    var newPassword: String
+
+    enum CodingKeys: String, CodingKey { case currentPassword = "current_password", newPassword = "new_password" }
+}
+
+struct PasswordChanged: Encodable {
+    var success = true
+    var message = "Password updated"
+}
+
+/// `Membership`: the app fails the whole answer on a role other than customer, walker, admin or owner.
+struct MembershipBody: Encodable {
+    var id: String
+    var organizationId: String
+    var organizationName: String
+    var organizationSlug: String
+    var role: String
+    var joinedAt: String
+
+    init(_ membership: People.Membership) {
+        id = membership.id
+        organizationId = membership.orgId
+        organizationName = membership.orgName
+        organizationSlug = membership.orgSlug
+        role = ["walker", "admin", "owner"].contains(membership.role) ? membership.role : "customer"
+        // Any text is accepted here; whole seconds all the same.
+        joinedAt = Timestamp.millis(membership.joinedAt).map { Timestamp.string(millis: $0, fraction: false) } ?? membership.joinedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, organizationId = "organization_id", organizationName = "organization_name", organizationSlug = "organization_slug", role,
+             joinedAt = "joined_at"
+    }
+}
+
+/// `GET /contexts`.
+struct ContextsBody: Encodable {
+    var userId: String
+    var email: String
+    var firstName: String
+    var lastName: String
+    var defaultMembershipId: String?
+    var memberships: [MembershipBody]
+
+    init(account: People.AccountView, memberships: [MembershipBody], defaultMembershipId: String?) {
+        userId = account.personId
+        email = account.email
+        firstName = account.firstName
+        lastName = account.lastName
+        self.defaultMembershipId = defaultMembershipId
+        self.memberships = memberships
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id", email, firstName = "first_name", lastName = "last_name", defaultMembershipId = "default_membership_id", memberships
+    }
+}
+
+struct SwitchRequest: Decodable {
+    var membershipId: String
+    enum CodingKeys: String, CodingKey { case membershipId = "membership_id" }
+}
+
+/// `POST /contexts/switch`: `{token, membership}`.
+struct SwitchedBody: Encodable {
+    var token: String
+    var membership: MembershipBody
+}
+
 struct ForgetRequest: Decodable {
     var password: String
 }

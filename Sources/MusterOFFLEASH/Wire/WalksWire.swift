@@ -104,9 +104,41 @@ struct BookingRequestBody: Decodable {
     }
 }
 
-struct RescheduleBody: Decodable {
+/// `POST /blocks`: `{reason, start_time, end_time}`, UTC, whole seconds.
+struct BlockRequest: Decodable {
+    var reason: String?
     var startTime: String
-    enum CodingKeys: String, CodingKey { case startTime = "start_time" }
+    var endTime: String
+    enum CodingKeys: String, CodingKey { case reason, startTime = "start_time", endTime = "end_time" }
+}
+
+/// `WalkerBlock`: `{id, walker_id, reason, start_time, end_time, is_recurring}`.
+struct BlockBody: Encodable {
+    var id: String
+    var walkerId: String
+    var reason: String
+    var startTime: String
+    var endTime: String
+    var isRecurring = false
+
+    init(_ block: OFFLEASHProjection.Block, walkerId: String) {
+        id = block.blockId
+        self.walkerId = walkerId
+        reason = block.reason
+        startTime = Timestamp.string(millis: block.start, fraction: false)
+        endTime = Timestamp.string(millis: block.end, fraction: false)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, walkerId = "walker_id", reason, startTime = "start_time", endTime = "end_time", isRecurring = "is_recurring"
+    }
+}
+
+/// `{scheduled_start}` as the app sends it; `start_time` as earlier clients did.
+struct RescheduleBody: Decodable {
+    var scheduledStart: String?
+    var startTime: String?
+    enum CodingKeys: String, CodingKey { case scheduledStart = "scheduled_start", startTime = "start_time" }
 }
 
 /// `{id, customer_id, walker_id, service_id, location_id, status, scheduled_start, scheduled_end,

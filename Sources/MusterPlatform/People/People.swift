@@ -329,7 +329,7 @@ public final class People: Sendable {
         return (account, personal)
     }
 
-    private func remember(_ view: AccountView) -> AccountView {
+    func remember(_ view: AccountView) -> AccountView {
         opened.withLock { cache in
             if cache.count >= Self.verifiedLimit { cache.removeAll(keepingCapacity: true) }
             cache[view.personId] = view
@@ -442,7 +442,7 @@ public final class People: Sendable {
         return key
     }
 
-    private func hashing<T>(_ body: () async throws -> T) async throws -> T {
+    func hashing<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch is PasswordHasher.Busy {
             throw AccountError(.busy, "Too many sign-ins at once; try again in a moment")
         }

@@ -93,6 +93,35 @@ public struct AccountReleased: EventPayload {
     }
 }
 
+/// `platform.account.changed.v1`: the person changed their profile (names, phone) or their
+/// password. `sealed` is their personal data anew, sealed with their own key; appended with the
+/// identity's last sequence expected, so two changes at once cannot lose one another.
+public struct AccountChanged: EventPayload {
+    public static let eventType = EventType(app: "platform", aggregate: "account", event: "changed", major: 1)
+    public static let changes: Set<String> = ["profile", "password"]
+
+    public var accountKey: String
+    public var personId: String
+    public var change: String
+    public var sealed: String
+
+    public init(accountKey: String, personId: String, change: String, sealed: String) {
+        self.accountKey = accountKey
+        self.personId = personId
+        self.change = change
+        self.sealed = sealed
+    }
+
+    public var aggregateID: String { accountKey }
+
+    public func validate() throws {
+        try Validate.prefixed(accountKey, "", .lowerHex, count: 64, field: "/accountKey", "64 lowercase hex digits")
+        try Validate.uuid(personId, field: "/personId")
+        try Validate.oneOf(change, Self.changes, field: "/change")
+        try Validate.base64(sealed, 40...8192, field: "/sealed")
+    }
+}
+
 /// `platform.person.forgotten.v1`: the person's key was deleted; what was sealed with it can
 /// never be read again, and every fold shows the person as erased.
 public struct PersonForgotten: EventPayload {

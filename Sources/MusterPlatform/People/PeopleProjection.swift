@@ -74,6 +74,13 @@ public enum PeopleProjection: Projection {
             state.released[registered.accountKey] = nil
             state.people[registered.personId] = Person(accountKey: registered.accountKey, orgId: registered.orgId,
                                                        role: registered.role, registeredAt: event.time, forgotten: false)
+        case let changed as AccountChanged:
+            guard var account = state.accounts[changed.accountKey], account.personId == changed.personId else {
+                throw ProjectionRejection("change of an unknown account")
+            }
+            account.sealed = changed.sealed
+            account.sequence = event.sequence
+            state.accounts[changed.accountKey] = account
         case let released as AccountReleased:
             guard state.accounts[released.accountKey]?.personId == released.personId else { return }
             state.accounts[released.accountKey] = nil

@@ -86,6 +86,7 @@ extension EventCatalog {
         catalog.register(OrgCreated.self)
         catalog.register(AccountRegistered.self)
         catalog.register(AccountReleased.self)
+        catalog.register(AccountChanged.self)
         catalog.register(PersonForgotten.self)
         catalog.register(SessionStarted.self)
         catalog.register(SessionRefreshed.self)

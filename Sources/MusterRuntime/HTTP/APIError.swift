@@ -7,7 +7,9 @@ import MusterLog
 import MusterNATS
 import NIOHTTP1
 
-/// An error answer in the contract's shape: `{"error": "<human readable message>"}`.
+/// An error answer: `{"error": "<human readable message>", "message": <the same>}`. OPL's clients
+/// read `error`; OFFLEASH's app reads only a top-level string `message` (and shows "Unknown
+/// error" without one); both ignore the other key.
 public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
     public var status: HTTPResponse.Status
     public var message: String
@@ -21,10 +23,15 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 
     public var description: String { "\(status.code) \(message)" }
 
+    struct Body: Encodable {
+        var error: String
+        var message: String
+    }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let body = try JSONEncoder().encode(["error": message])
+        let body = try JSONEncoder().encode(Body(error: message, message: message))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

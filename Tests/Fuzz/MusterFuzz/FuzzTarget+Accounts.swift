@@ -25,6 +25,11 @@ extension FuzzTarget {
             _ = try? decoder.decode(LoginRequest.self, from: raw)
             _ = try? decoder.decode(BookingRequestBody.self, from: raw)
             _ = try? decoder.decode(RosterRequest.self, from: raw)
+            _ = try? decoder.decode(RescheduleBody.self, from: raw)
+            _ = try? decoder.decode(ProfileRequest.self, from: raw)
+            _ = try? decoder.decode(PasswordChangeRequest.self, from: raw)
+            _ = try? decoder.decode(SwitchRequest.self, from: raw)
+            _ = try? decoder.decode(BlockRequest.self, from: raw)
             if let location = try? decoder.decode(LocationRequest.self, from: raw), let checked = try? Walks.checked(location.details) {
                 require((-90...90).contains(checked.latitude) && (-180...180).contains(checked.longitude), "checked coordinates are in range")
             }

@@ -1,0 +1,113 @@
+import MusterEvents
+public import MusterLog
+
+extension People {
+    /// What a person may change of their own profile; nil (or an empty name) keeps the value.
+    public struct ProfileChange: Sendable, Equatable {
+        public var firstName: String?
+        public var lastName: String?
+        public var phone: String?
+
+        public init(firstName: String? = nil, lastName: String? = nil, phone: String? = nil) {
+            self.firstName = firstName
+            self.lastName = lastName
+            self.phone = phone
+        }
+    }
+
+    /// Changes the signed-in person's names or phone. Email is not editable (it is the sign-in
+    /// identity); an omitted or empty value keeps what is there, as the app cannot clear a field.
+    public func updateProfile(_ claims: AccessClaims, _ change: ProfileChange) async throws -> AccountView {
+        try await changing(claims, "profile") { personal in
+            if let first = change.firstName?.trimmingWhitespace, !first.isEmpty {
+                guard first.count <= 100 else { throw AccountError(.invalidField("first_name"), "First name must be at most 100 characters") }
+                personal.firstName = first
+            }
+            if let last = change.lastName?.trimmingWhitespace, !last.isEmpty {
+                guard last.count <= 100 else { throw AccountError(.invalidField("last_name"), "Last name must be at most 100 characters") }
+                personal.lastName = last
+            }
+            if let phone = change.phone?.trimmingWhitespace, !phone.isEmpty {
+                guard Self.isPhone(phone) else { throw AccountError(.invalidField("phone"), "Please enter a valid phone number") }
+                personal.phone = phone
+            }
+        }
+    }
+
+    /// Changes the signed-in person's password after checking the current one. A wrong current
+    /// password is a 400, never a 401 (the app would sign the person out); guesses count against
+    /// the account as sign-in attempts do.
+    public func changePassword(_ claims: AccessClaims, current: String, new: String, address: String) async throws {
+        guard let problem = AccountRules.passwordProblem(new) else {
+            _ = try await changing(claims, "password") { personal in
+                let accountKey = try await self.accountKey(orgId: claims.org, email: personal.email)
+                if let wait = attempts.admit(account: accountKey, address: address) {
+                    throw AccountError(.tooManyAttempts(retryAfter: wait), "Too many attempts; try again in \(wait) seconds")
+                }
+                guard try await hashing({ try await passwords.verify(current, against: personal.passwordHash) }) else {
+                    attempts.failed(account: accountKey, address: address)
+                    throw AccountError(.wrongCredentials, "Current password is incorrect")
+                }
+                attempts.succeeded(account: accountKey)
+                personal.passwordHash = try await hashing { try await passwords.hash(new) }
+            }
+            return
+        }
+        throw AccountError(.invalidField("new_password"), problem)
+    }
+
+    /// Opens the person's data, lets `edit` change it, seals it again and appends it with the
+    /// identity's last sequence expected; a change that lost a race is made once more on the
+    /// fresh data.
+    private func changing(_ claims: AccessClaims, _ change: String,
+                          _ edit: (inout PersonalData) async throws -> Void) async throws -> AccountView {
+        for _ in 0..<3 {
+            guard let person = await runner.read({ $0.people[claims.personId] }), !person.forgotten,
+                  let (account, before) = try await opened(claims.personId) else {
+                throw AccountError(.invalidToken, "session has ended")
+            }
+            var personal = before
+            try await edit(&personal)
+            if personal == before { return remember(Self.view(account, personal)) }
+            let sealed = try await vault.seal(personal, for: claims.personId)
+            let event = AccountChanged(accountKey: person.accountKey, personId: claims.personId, change: change, sealed: sealed)
+            do {
+                let result = try await log.append(event, options: AppendOptions(expected: .at(account.sequence), actor: "person:\(claims.personId)"))
+                _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+                var changed = account
+                changed.sealed = sealed
+                return remember(Self.view(changed, personal))
+            } catch let error as AppendError where error.code == .conflict {
+                _ = await runner.waitUntilApplied(try await log.lastSequence(app: "platform", aggregate: "account", id: person.accountKey) ?? 0,
+                                                  timeout: Self.settle)
+            }
+        }
+        throw AccountError(.busy, "Your account changed meanwhile; try again")
+    }
+}
+
+extension People {
+    /// A person's place in an organisation, as apps list it.
+    public struct Membership: Sendable, Equatable {
+        /// The person's id: in this model one sign-in identity is one membership.
+        public var id: String
+        public var orgId: String
+        public var orgName: String
+        public var orgSlug: String
+        public var role: String
+        public var joinedAt: String
+    }
+
+    /// The memberships of the person behind `claims`: the one their sign-in identity holds.
+    ///
+    /// Accounts of the same email in other organisations are separate identities, and are not
+    /// listed: without a verified email, anyone could register that email elsewhere and so reach
+    /// the other identity's organisation through it.
+    public func memberships(_ claims: AccessClaims) async -> [Membership] {
+        await runner.read { state in
+            guard let person = state.people[claims.personId], !person.forgotten, let org = state.orgs[person.orgId] else { return [] }
+            return [Membership(id: claims.personId, orgId: org.orgId, orgName: org.name, orgSlug: org.slug, role: person.role,
+                               joinedAt: person.registeredAt)]
+        }
+    }
+}

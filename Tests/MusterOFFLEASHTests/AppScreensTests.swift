@@ -1,0 +1,189 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import MusterAppTesting
+import Testing
+
+/// Strict mirrors of the contract's `Membership`, `/contexts`, switch, `WalkerBlock` and the error body.
+struct ContractMembership: Decodable, Equatable {
+    enum Role: String, Decodable { case customer, walker, admin, owner }
+    var id: String
+    var organizationId: String
+    var organizationName: String
+    var organizationSlug: String
+    var role: Role
+    var title: String?
+    var joinedAt: String?
+    enum CodingKeys: String, CodingKey {
+        case id, organizationId = "organization_id", organizationName = "organization_name", organizationSlug = "organization_slug", role, title,
+             joinedAt = "joined_at"
+    }
+}
+
+struct ContractContexts: Decodable {
+    var memberships: [ContractMembership]
+    var defaultMembershipId: String?
+    enum CodingKeys: String, CodingKey { case memberships, defaultMembershipId = "default_membership_id" }
+}
+
+struct ContractSwitched: Decodable {
+    var token: String
+    var membership: ContractMembership
+}
+
+struct ContractBlock: Decodable {
+    var id: String
+    var walkerId: String
+    var reason: String
+    var startTime: Date
+    var endTime: Date
+    var isRecurring: Bool
+    var recurrenceRule: String?
+    enum CodingKeys: String, CodingKey {
+        case id, walkerId = "walker_id", reason, startTime = "start_time", endTime = "end_time", isRecurring = "is_recurring", recurrenceRule = "recurrence_rule"
+    }
+}
+
+/// The app reads only a top-level string `message` of an error body.
+struct ContractErrorBody: Decodable {
+    var message: String
+}
+
+/// The screens the app reached with a 404 or 405 before: profile, password, contexts, the walker's
+/// calendar, rescheduling; and the races the app's untouched retries make.
+@Suite("OFFLEASH app screens: profile, contexts, blocks, reschedule, races")
+struct AppScreensTests {
+    static func customer(_ app: TestApp, _ email: String) async throws -> String {
+        try WalksContractTests.decode(ContractSignedIn.self, try await AccountContractTests.register(app, email: email)).token
+    }
+
+    @Test func errorsCarryAMessageTheAppShows() async throws {
+        try await AccountContractTests.withDemo { app, _ in
+            for response in [try await app.request("/auth/validate"), try await app.request("/auth/login", method: .post, json: "{}"),
+                             try await app.request("/no/such/screen")] {
+                let error = try WalksContractTests.decode(ContractErrorBody.self, response)
+                #expect(!error.message.isEmpty && response.errorMessage == error.message, "\(response.text)")
+            }
+        }
+    }
+
+    @Test func profileEditsArePartialAndPasswordChangesNeverSignOut() async throws {
+        try await AccountContractTests.withDemo { app, _ in
+            let bearer = AccountContractTests.bearer(try await Self.customer(app, "sam@example.com"))
+            let edited = try await app.request("/users/me", method: .put, headers: bearer, json: #"{"first_name": "Samantha", "phone": "+1 555 555 0123"}"#)
+            #expect(edited.status == .ok, "\(edited.text)")
+            let user = try WalksContractTests.decode(ContractUser.self, edited)
+            #expect(user.firstName == "Samantha" && user.lastName == "Runner" && user.role == "customer" && !user.organizationId.isEmpty)
+            // The walker screen sends empty names: no change.
+            let walkerForm = try WalksContractTests.decode(ContractUser.self, try await app.request("/users/me", method: .put, headers: bearer,
+                                                                                                   json: #"{"first_name": "", "last_name": ""}"#))
+            #expect(walkerForm.firstName == "Samantha" && walkerForm.lastName == "Runner")
+            #expect(try await app.request("/users/me", method: .put, headers: bearer, json: #"{"phone": "call me"}"#).status == .unprocessableContent)
+            #expect(try WalksContractTests.decode(ContractUser.self, try await app.request("/users/me", headers: bearer)).firstName == "Samantha")
+
+            // A wrong or missing current password is a 400 with a message, never the 401 that signs the app out.
+            for body in [#"{"current_password": "nope", "new_password": "Leashes2027"}"#, #"{"new_password": "Leashes2027"}"#] {
+                let refused = try await app.request("/users/me/password", method: .put, headers: bearer, json: body)
+                let message = try WalksContractTests.decode(ContractErrorBody.self, refused).message
+                #expect(refused.status == .badRequest && !message.isEmpty)
+            }
+            let weak = try await app.request("/users/me/password", method: .put, headers: bearer,
+                                             json: #"{"current_password": "Walkies2026", "new_password": "short"}"#)
+            #expect(weak.status == .unprocessableContent)
+            let changed = try await app.request("/users/me/password", method: .put, headers: bearer,
+                                                json: #"{"current_password": "Walkies2026", "new_password": "Leashes2027"}"#)
+            #expect(changed.status == .ok && changed.json["success"] as? Bool == true, "\(changed.text)")
+            let old = try await app.request("/auth/login", method: .post, json: #"{"email": "sam@example.com", "password": "Walkies2026"}"#)
+            #expect(old.status == .badRequest)
+            let new = try await app.request("/auth/login", method: .post, json: #"{"email": "sam@example.com", "password": "Leashes2027"}"#)
+            #expect(new.status == .ok)
+            #expect(try WalksContractTests.decode(ContractSignedIn.self, new).user.firstName == "Samantha", "the profile survived the password change")
+        }
+    }
+
+    @Test func contextsDecideTheTabsAndSwitchKeepsTheBusiness() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            for (token, role) in [(org.customer, ContractMembership.Role.customer),
+                                  (try await WalksContractTests.token(app, "walker0@example.com"), .walker)] {
+                let bearer = AccountContractTests.bearer(token)
+                let contexts = try WalksContractTests.decode(ContractContexts.self, try await app.request("/contexts", headers: bearer))
+                let membership = try #require(contexts.memberships.first)
+                #expect(contexts.memberships.count == 1 && membership.role == role && membership.organizationSlug == "demo")
+                #expect(contexts.defaultMembershipId == membership.id)
+                let switched = try await app.request("/contexts/switch", method: .post, headers: bearer, json: #"{"membership_id": "\#(membership.id)"}"#)
+                let answer = try WalksContractTests.decode(ContractSwitched.self, switched)
+                #expect(answer.membership == membership)
+                #expect(try await app.request("/auth/validate", headers: AccountContractTests.bearer(answer.token)).status == .ok)
+                // Someone else's membership, or none: 404 with a message, never 401.
+                let other = try await app.request("/contexts/switch", method: .post, headers: bearer, json: #"{"membership_id": "\#(org.walkers[0] == membership.id ? "x" : org.walkers[0])"}"#)
+                #expect(other.status == .notFound)
+            }
+        }
+    }
+
+    @Test func walkersBlockTimeAndNoBookingTakesIt() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let walker = AccountContractTests.bearer(try await WalksContractTests.token(app, "walker0@example.com"))
+            let customer = AccountContractTests.bearer(org.customer)
+            #expect(try WalksContractTests.decode([ContractBlock].self, try await app.request("/blocks", headers: walker)).isEmpty)
+            let made = try await app.request("/blocks", method: .post, headers: walker, json: """
+            {"reason": "Vet appointment", "start_time": "\(org.monday)T12:00:00Z", "end_time": "\(org.monday)T13:00:00Z"}
+            """)
+            #expect(made.status == .created, "\(made.text)")
+            let block = try WalksContractTests.decode(ContractBlock.self, made)
+            #expect(block.reason == "Vet appointment" && block.walkerId == org.walkers[0] && !block.isRecurring)
+            #expect(try WalksContractTests.decode([ContractBlock].self, try await app.request("/blocks", headers: walker)).map(\.id) == [block.id])
+            // The break takes the walker's only slot at 12:30: no booking there; 14:00 is still free.
+            let taken = try await app.request("/bookings", method: .post, headers: customer, json: """
+            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T12:30:00Z"}
+            """)
+            #expect(taken.status == .conflict, "\(taken.text)")
+            let free = try await app.request("/bookings", method: .post, headers: customer, json: """
+            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T14:00:00Z"}
+            """)
+            #expect(free.status == .created, "\(free.text)")
+            // Customers have no blocks and may not make them; an end before the start is refused.
+            #expect(try WalksContractTests.decode([ContractBlock].self, try await app.request("/blocks", headers: customer)).isEmpty)
+            #expect(try await app.request("/blocks", method: .post, headers: customer, json: """
+            {"reason": "Nap", "start_time": "\(org.monday)T15:00:00Z", "end_time": "\(org.monday)T16:00:00Z"}
+            """).status == .forbidden)
+            #expect(try await app.request("/blocks", method: .post, headers: walker, json: """
+            {"reason": "Backwards", "start_time": "\(org.monday)T16:00:00Z", "end_time": "\(org.monday)T15:00:00Z"}
+            """).status == .unprocessableContent)
+        }
+    }
+
+    @Test func rescheduleTakesTheAppsFieldAndChecksOwnershipFirst() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
+            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
+            """))
+            let stranger = AccountContractTests.bearer(try await Self.customer(app, "stranger@example.com"))
+            for body in [#"{"scheduled_start": "whenever"}"#, "{}", #"{"scheduled_start": "\#(org.monday)T11:00:00Z"}"#] {
+                #expect(try await app.request("/bookings/\(booking.id)/reschedule", method: .post, headers: stranger, json: body).status == .notFound)
+            }
+            #expect(try await app.request("/bookings/\(booking.id)/reschedule", method: .post, headers: customer,
+                                          json: #"{"scheduled_start": "whenever"}"#).status == .unprocessableContent)
+            let moved = try await app.request("/bookings/\(booking.id)/reschedule", method: .post, headers: customer,
+                                              json: #"{"scheduled_start": "\#(org.monday)T11:00:00Z"}"#)
+            #expect(moved.status == .ok, "\(moved.text)")
+            #expect(try WalksContractTests.decode(ContractBooking.self, moved).scheduledStart == ISO8601DateFormatter().date(from: "\(org.monday)T11:00:00Z"))
+        }
+    }
+
+    /// The app sends no idempotency key: 50 taps of one address save it once.
+    @Test func fiftyConcurrentSavesOfOneAddressMakeOne() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let bearer = AccountContractTests.bearer(org.customer)
+            let json = #"{"name": "Park", "address": "9 Elm St", "city": "Rapid City", "state": "SD", "zip_code": "57702", "latitude": 44.1, "longitude": -103.2}"#
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<50 { group.addTask { try await app.request("/locations", method: .post, headers: bearer, json: json).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 1 && statuses.filter { $0 == .conflict }.count == 49, "\(statuses)")
+            let listed = try WalksContractTests.decode([ContractLocation].self, try await app.request("/locations", headers: bearer))
+            #expect(listed.filter { $0.address == "9 Elm St" }.count == 1)
+        }
+    }
+}
