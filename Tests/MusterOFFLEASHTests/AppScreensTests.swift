@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import MusterAppTesting
+import MusterLog
+import MusterNATS
 import Testing
 
 /// Strict mirrors of the contract's `Membership`, `/contexts`, switch, `WalkerBlock` and the error body.
@@ -184,6 +186,135 @@ struct AppScreensTests {
             #expect(statuses.filter { $0 == .created }.count == 1 && statuses.filter { $0 == .conflict }.count == 49, "\(statuses)")
             let listed = try WalksContractTests.decode([ContractLocation].self, try await app.request("/locations", headers: bearer))
             #expect(listed.filter { $0.address == "9 Elm St" }.count == 1)
+        }
+    }
+}
+
+/// `RecurringBooking` as the app decodes it.
+struct ContractRecurring: Decodable {
+    enum Frequency: String, Decodable { case weekly, biweekly, monthly }
+    enum Status: String, Decodable { case active, paused, cancelled, completed }
+    var id: String
+    var customerId: String
+    var walkerId: String?
+    var serviceId: String
+    var locationId: String
+    var frequency: Frequency
+    var dayOfWeek: Int?
+    var timeSlot: String
+    var status: Status
+    var startDate: Date
+    var endDate: Date?
+    var occurrences: Int?
+    var completedOccurrences: Int
+    var nextBookingDate: Date?
+    var priceCents: Int
+    var priceDisplay: String
+    var createdAt: Date?
+    enum CodingKeys: String, CodingKey {
+        case id, customerId = "customer_id", walkerId = "walker_id", serviceId = "service_id", locationId = "location_id", frequency,
+             dayOfWeek = "day_of_week", timeSlot = "time_slot", status, startDate = "start_date", endDate = "end_date", occurrences,
+             completedOccurrences = "completed_occurrences", nextBookingDate = "next_booking_date", priceCents = "price_cents",
+             priceDisplay = "price_display", createdAt = "created_at"
+    }
+}
+
+struct ContractRecurringList: Decodable {
+    var recurringBookings: [ContractRecurring]
+    enum CodingKeys: String, CodingKey { case recurringBookings = "recurring_bookings" }
+}
+
+@Suite("OFFLEASH recurring walks over HTTP")
+struct RecurringWalksTests {
+    static func series(_ org: WalksContractTests.Org, location: String? = nil, time: String = "10:00 AM", extra: String = #""occurrences": 4"#) -> String {
+        """
+        {"service_id": "\(org.service.id)", "location_id": "\(location ?? org.location.id)", "frequency": "weekly", "day_of_week": 1,
+         "start_time": "\(time)", "start_date": "\(org.monday)", \(extra)}
+        """
+    }
+
+    @Test func aWeeklySeriesBooksEachFreeMondayWithOneWalkerAndCancelsWhatIsToCome() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            // The third Monday is taken already: the series skips it.
+            let third = ISO8601DateFormatter().date(from: "\(org.monday)T10:00:00Z")!.addingTimeInterval(14 * 86_400)
+            let taken = try await app.request("/bookings", method: .post, headers: customer, json: """
+            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(ISO8601DateFormatter().string(from: third))"}
+            """)
+            #expect(taken.status == .created)
+            let made = try await app.request("/bookings/recurring", method: .post, headers: customer, json: Self.series(org))
+            #expect(made.status == .created, "\(made.text)")
+            let series = try WalksContractTests.decode(ContractRecurring.self, made)
+            #expect(series.status == .active && series.frequency == .weekly && series.timeSlot == "10:00 AM" && series.occurrences == 4)
+            #expect(series.walkerId == org.walkers[0] && series.priceDisplay == "$25.00" && series.completedOccurrences == 0)
+            #expect(series.startDate == ISO8601DateFormatter().date(from: "\(org.monday)T12:00:00Z"), "a date the app sent comes back at noon UTC")
+            #expect(series.nextBookingDate == ISO8601DateFormatter().date(from: "\(org.monday)T10:00:00Z"))
+            let bookings = try WalksContractTests.decode([ContractBooking].self, try await app.request("/bookings/customer", headers: customer))
+            #expect(bookings.count == 4, "three of the series and the one booked before")
+            // Asked again (the app sends no key): the same series, nothing booked twice.
+            let again = try WalksContractTests.decode(ContractRecurring.self, try await app.request("/bookings/recurring", method: .post, headers: customer,
+                                                                                                   json: Self.series(org)))
+            #expect(again.id == series.id)
+            let listed = try WalksContractTests.decode(ContractRecurringList.self, try await app.request("/bookings/recurring", headers: customer))
+            #expect(listed.recurringBookings.map(\.id) == [series.id])
+
+            let stranger = AccountContractTests.bearer(try await AppScreensTests.customer(app, "other@example.com"))
+            #expect(try await app.request("/bookings/recurring/\(series.id)", method: .delete, headers: stranger).status == .notFound)
+            let cancelled = try await app.request("/bookings/recurring/\(series.id)", method: .delete, headers: customer)
+            #expect(cancelled.status == .ok && cancelled.json["cancelled_bookings_count"] as? Int == 3, "\(cancelled.text)")
+            #expect(try await app.request("/bookings/recurring/\(series.id)", method: .delete, headers: customer).status == .conflict)
+            let after = try WalksContractTests.decode([ContractBooking].self, try await app.request("/bookings/customer", headers: customer))
+            #expect(after.filter { $0.status == "cancelled" }.count == 3 && after.filter { $0.status == "pending" }.count == 1)
+            let list = try WalksContractTests.decode(ContractRecurringList.self, try await app.request("/bookings/recurring", headers: customer))
+            #expect(list.recurringBookings.first?.status == .cancelled)
+        }
+    }
+
+    @Test func unreadableOrImpossibleSeriesAreRefusedClearly() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            let before = try await app.log.jetStream.streamInfo("EVENTS").state.lastSeq
+            for (body, status) in [(Self.series(org, time: "9:00 午前"), HTTPResponse.Status.unprocessableContent),
+                                   (Self.series(org, extra: #""occurrences": 4, "end_date": "2027-01-01""#), .unprocessableContent),
+                                   (Self.series(org, extra: #""occurrences": 99"#), .unprocessableContent),
+                                   (Self.series(org, time: "6:00 AM"), .conflict), // before the walker's shift on every Monday
+                                   (Self.series(org, location: "someone-elses"), .notFound)] {
+                let response = try await app.request("/bookings/recurring", method: .post, headers: customer, json: body)
+                #expect(response.status == status, "\(body): \(response.text)")
+                #expect(!(try WalksContractTests.decode(ContractErrorBody.self, response).message.isEmpty))
+            }
+            #expect(try await app.log.jetStream.streamInfo("EVENTS").state.lastSeq == before, "nothing stored")
+        }
+    }
+
+    /// Series and single bookings from 50 requests race for one walker's Mondays: no two walks overlap.
+    @Test func fiftyRacingSeriesAndBookingsNeverDoubleBookTheWalker() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            var places = [org.location.id]
+            for index in 1..<50 {
+                places.append(try WalksContractTests.decode(ContractLocation.self, try await app.request("/locations", method: .post, headers: customer, json: """
+                {"name": "Place \(index)", "address": "\(index) Pine St", "city": "Rapid City", "state": "SD", "zip_code": "57701", "latitude": 44.08, "longitude": -103.23}
+                """)).id)
+            }
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for (index, place) in places.enumerated() {
+                    let (path, json) = index.isMultiple(of: 2)
+                        ? ("/bookings/recurring", Self.series(org, location: place, extra: #""occurrences": 3"#))
+                        : ("/bookings", #"{"service_id": "\#(org.service.id)", "location_id": "\#(place)", "start_time": "\#(org.monday)T10:00:00Z"}"#)
+                    group.addTask { try await app.request(path, method: .post, headers: customer, json: json).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { [.created, .conflict].contains($0) }, "\(statuses)")
+            #expect(statuses.contains(.created))
+            let walker = AccountContractTests.bearer(try await WalksContractTests.token(app, "walker0@example.com"))
+            let walks = try WalksContractTests.decode([ContractBooking].self, try await app.request("/bookings/walker", headers: walker))
+                .filter { $0.status != "cancelled" }.sorted { $0.scheduledStart < $1.scheduledStart }
+            #expect(!walks.isEmpty)
+            for (earlier, later) in zip(walks, walks.dropFirst()) {
+                #expect(earlier.scheduledEnd <= later.scheduledStart, "\(earlier.id) and \(later.id) overlap")
+            }
         }
     }
 }

@@ -17,6 +17,8 @@ public struct WalkBooked: EventPayload {
     public var priceCents: Int
     /// The customer's notes, sealed with their key (free text about a person).
     public var sealedNotes: String?
+    /// The recurring series this walk is an occurrence of, if any.
+    public var seriesId: String?
 
     public var aggregateID: String { walkerId }
 
@@ -32,6 +34,7 @@ public struct WalkBooked: EventPayload {
         }
         guard (0...1_000_000).contains(priceCents) else { throw EventValidationError(field: "/priceCents", "must be 0 to 1000000") }
         if let sealedNotes { try Validate.base64(sealedNotes, 40...8192, field: "/sealedNotes") }
+        if let seriesId { try Validate.uuid(seriesId, field: "/seriesId") }
     }
 }
 
@@ -113,6 +116,8 @@ extension EventCatalog {
         catalog.register(WalkBooked.self)
         catalog.register(WalkChanged.self)
         catalog.register(WalkerBlocked.self)
+        catalog.register(SeriesCreated.self)
+        catalog.register(SeriesCancelled.self)
         return catalog
     }
 }

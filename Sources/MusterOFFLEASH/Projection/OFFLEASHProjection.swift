@@ -24,6 +24,17 @@ public enum OFFLEASHProjection: Projection {
         public var priceCents: Int
         public var sealedNotes: String?
         public var status: String
+        public var seriesId: String?
+    }
+
+    /// A customer's recurring walk and the occurrences booked for it.
+    public struct Series: Codable, Sendable, Equatable {
+        public var created: SeriesCreated
+        public var cancelled: Bool
+        public var bookingIds: [String]
+        public var createdAt: String
+        /// Stream sequence of the series' last event.
+        public var sequence: UInt64
     }
 
     /// A walker's time off.
@@ -51,10 +62,11 @@ public enum OFFLEASHProjection: Projection {
         public var schedules: [String: WalkerSchedule] = [:]
         /// walkerId → their time off, in the order taken.
         public var blocks: [String: [Block]] = [:]
+        public var series: [String: Series] = [:]
     }
 
     public static let name = "offleash"
-    /// 2: schedules indexed per walker. 3: walkers' blocks.
+    /// 2: schedules indexed per walker. 3: walkers' blocks and recurring series.
     public static let version = 3
     public static let filterSubjects = ["events.offleash.>"]
     public static let initialState = State()
@@ -86,10 +98,21 @@ public enum OFFLEASHProjection: Projection {
             }
             state.bookings[booked.bookingId] = Booking(bookingId: booked.bookingId, walkerId: booked.walkerId, customerId: booked.customerId,
                                                        serviceId: booked.serviceId, locationId: booked.locationId, start: start, end: end,
-                                                       priceCents: booked.priceCents, sealedNotes: booked.sealedNotes, status: "pending")
+                                                       priceCents: booked.priceCents, sealedNotes: booked.sealedNotes, status: "pending",
+                                                       seriesId: booked.seriesId)
+            if let seriesId = booked.seriesId, state.series[seriesId]?.bookingIds.contains(booked.bookingId) == false {
+                state.series[seriesId]?.bookingIds.append(booked.bookingId)
+            }
             state.scheduleSequence[booked.walkerId] = event.sequence
             state.schedules[booked.walkerId, default: WalkerSchedule()].remove(booked.bookingId)
             state.schedules[booked.walkerId, default: WalkerSchedule()].insert(.init(start: start, end: end, bookingId: booked.bookingId))
+        case let created as SeriesCreated:
+            guard state.series[created.seriesId] == nil else { throw ProjectionRejection("series \(created.seriesId) created twice") }
+            state.series[created.seriesId] = Series(created: created, cancelled: false, bookingIds: [], createdAt: event.time, sequence: event.sequence)
+        case let cancelled as SeriesCancelled:
+            guard state.series[cancelled.seriesId]?.created.customerId == cancelled.customerId else { return }
+            state.series[cancelled.seriesId]?.cancelled = true
+            state.series[cancelled.seriesId]?.sequence = event.sequence
         case let blocked as WalkerBlocked:
             guard let start = Timestamp.millis(blocked.start), let end = Timestamp.millis(blocked.end) else {
                 throw ProjectionRejection("block times are not timestamps")

@@ -106,6 +106,21 @@ public enum WalksRoutes {
                                                                             idempotencyKey: key))
             return try JSONResponse.make(.created, BookingBody(booking, listed: false))
         }
+        routes.post("/bookings/recurring") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let body = try await RequestJSON.decode(RecurringRequest.self, from: request, maxBody: maxBody, allowNulls: true)
+            return try JSONResponse.make(.created, RecurringBody(try await walks.createSeries(claims, body.request)))
+        }
+        routes.get("/bookings/recurring") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, RecurringList(recurringBookings: try await walks.series(claims).map(RecurringBody.init)),
+                                         headers: [.cacheControl: "private, no-store"])
+        }
+        routes.delete("/bookings/recurring/{id}") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let count = try await walks.cancelSeries(claims, seriesId: try context.parameters.require("id"))
+            return try JSONResponse.make(.ok, SeriesCancelledBody(cancelledBookingsCount: count))
+        }
         routes.get("/bookings/customer") { request, _ in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             return try JSONResponse.make(.ok, try await walks.bookings(claims, asWalker: false).map { BookingBody($0, listed: true) })

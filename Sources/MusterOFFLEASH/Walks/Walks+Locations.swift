@@ -57,9 +57,13 @@ extension Walks {
         // takes one and refuses the other, whatever the fold had seen.
         let id = locationId ?? Self.derivedID("location", claims.personId, addressKey)
         var expected = ExpectedVersion.any
-        if locationId == nil {
-            let last = try await log.lastSequence(app: "offleash", aggregate: "location", id: id)
-            expected = last.map { .at($0) } ?? .noEvents
+        if locationId == nil, let last = try await log.lastSequence(app: "offleash", aggregate: "location", id: id) {
+            // Saved before: a duplicate unless its last event (folded now) removed it.
+            _ = await runner.waitUntilApplied(last, timeout: Self.settle)
+            guard await runner.read({ $0.locations[id] }) == nil else { throw OFFLEASHError(.duplicate, "You already saved this address") }
+            expected = .at(last)
+        } else if locationId == nil {
+            expected = .noEvents
         }
         // The first location is the default; otherwise as asked, or as it was.
         let makeDefault = isDefault ?? existing?.isDefault ?? !hasAny

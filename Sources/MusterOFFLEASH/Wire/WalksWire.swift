@@ -182,6 +182,100 @@ struct BookingBody: Encodable {
     }
 }
 
+/// `POST /bookings/recurring`, as the app sends it: `start_time` is a 12-hour local clock
+/// (`9:00 AM`), `start_date` the UTC date, and exactly one of `end_date` and `occurrences`.
+struct RecurringRequest: Decodable {
+    var serviceId: String
+    var locationId: String
+    var frequency: String
+    var dayOfWeek: Int
+    var startTime: String
+    var startDate: String
+    var endDate: String?
+    var occurrences: Int?
+    var notes: String?
+
+    var request: Walks.SeriesRequest {
+        Walks.SeriesRequest(serviceId: serviceId, locationId: locationId, frequency: frequency, dayOfWeek: dayOfWeek, timeSlot: startTime,
+                            startDate: startDate, endDate: endDate, occurrences: occurrences, notes: notes)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case serviceId = "service_id", locationId = "location_id", frequency, dayOfWeek = "day_of_week", startTime = "start_time",
+             startDate = "start_date", endDate = "end_date", occurrences, notes
+    }
+}
+
+/// `RecurringBooking`. Dates the app sent as `YYYY-MM-DD` come back as noon UTC of that day (the
+/// app shows a calendar date in the device's zone; midnight would show the day before in the Americas).
+struct RecurringBody: Encodable {
+    var id: String
+    var customerId: String
+    var walkerId: String
+    var serviceId: String
+    var serviceName: String?
+    var locationId: String
+    var locationAddress: String?
+    var frequency: String
+    var dayOfWeek: Int
+    var timeSlot: String
+    var status: String
+    var startDate: String
+    var endDate: String?
+    var occurrences: Int?
+    var completedOccurrences: Int
+    var nextBookingDate: String?
+    var priceCents: Int
+    var priceDisplay: String
+    var notes: String?
+    var createdAt: String
+
+    init(_ view: SeriesView) {
+        let c = view.series.created
+        id = c.seriesId
+        customerId = c.customerId
+        walkerId = c.walkerId
+        serviceId = c.serviceId
+        serviceName = view.serviceName
+        locationId = c.locationId
+        locationAddress = view.locationAddress
+        frequency = c.frequency
+        dayOfWeek = c.dayOfWeek
+        timeSlot = c.timeSlot
+        status = view.status
+        startDate = Self.noon(c.startDate)
+        endDate = c.endDate.map(Self.noon)
+        occurrences = c.occurrences
+        completedOccurrences = view.completedOccurrences
+        nextBookingDate = view.nextStart.map { Timestamp.string(millis: $0, fraction: false) }
+        priceCents = c.priceCents
+        priceDisplay = Money.display(c.priceCents)
+        notes = view.notes
+        createdAt = Timestamp.millis(view.series.createdAt).map { Timestamp.string(millis: $0, fraction: false) } ?? view.series.createdAt
+    }
+
+    static func noon(_ day: String) -> String { "\(day)T12:00:00Z" }
+
+    enum CodingKeys: String, CodingKey {
+        case id, customerId = "customer_id", walkerId = "walker_id", serviceId = "service_id", serviceName = "service_name",
+             locationId = "location_id", locationAddress = "location_address", frequency, dayOfWeek = "day_of_week", timeSlot = "time_slot",
+             status, startDate = "start_date", endDate = "end_date", occurrences, completedOccurrences = "completed_occurrences",
+             nextBookingDate = "next_booking_date", priceCents = "price_cents", priceDisplay = "price_display", notes, createdAt = "created_at"
+    }
+}
+
+struct RecurringList: Encodable {
+    var recurringBookings: [RecurringBody]
+    enum CodingKeys: String, CodingKey { case recurringBookings = "recurring_bookings" }
+}
+
+struct SeriesCancelledBody: Encodable {
+    var success = true
+    var message = "Series cancelled"
+    var cancelledBookingsCount: Int
+    enum CodingKeys: String, CodingKey { case success, message, cancelledBookingsCount = "cancelled_bookings_count" }
+}
+
 /// `GET /availability/slots`: `{date, service_id, slots: [{start_time, end_time, available_walkers}]}`.
 struct SlotsBody: Encodable {
     struct SlotBody: Encodable {

@@ -16,6 +16,7 @@ extension FuzzTarget {
         _ = AccountRules.passwordProblem(text)
         if let token = People.bearerToken(text) { require(!token.isEmpty, "a bearer token is never empty") }
         if let session = People.refreshSessionID(text) { require(session.utf8.count == 36, "a refresh token names a UUID") }
+        if let minute = SeriesPlan.minuteOfDay(text) { require((0..<1440).contains(minute), "a clock time is within a day: \(minute)") }
         if let minutes = WalksRoutes.minutes(text) { require((0...1440).contains(minutes), "a shift time is within a day: \(minutes)") }
         _ = ContractDates.parse(text)
         bytes.withUnsafeBufferPointer { buffer in
@@ -30,6 +31,9 @@ extension FuzzTarget {
             _ = try? decoder.decode(PasswordChangeRequest.self, from: raw)
             _ = try? decoder.decode(SwitchRequest.self, from: raw)
             _ = try? decoder.decode(BlockRequest.self, from: raw)
+            if let recurring = try? decoder.decode(RecurringRequest.self, from: raw), let plan = try? Walks.plan(recurring.request) {
+                require(plan.days.count <= 60 && (0..<1440).contains(plan.minuteOfDay), "a series has at most 60 dates in a day's minutes")
+            }
             if let location = try? decoder.decode(LocationRequest.self, from: raw), let checked = try? Walks.checked(location.details) {
                 require((-90...90).contains(checked.latitude) && (-180...180).contains(checked.longitude), "checked coordinates are in range")
             }
