@@ -318,3 +318,70 @@ struct RecurringWalksTests {
         }
     }
 }
+
+/// `Pet` as the app decodes it: enums closed, `date_of_birth` a whole date-time.
+struct ContractPet: Decodable {
+    enum Species: String, Decodable { case dog, cat, other }
+    enum Gender: String, Decodable { case male, female, unknown }
+    enum Vaccination: String, Decodable { case upToDate = "up_to_date", partial, expired, unknown }
+    var id: String
+    var userId: String
+    var name: String
+    var species: Species
+    var gender: Gender
+    var isSpayedNeutered: Bool
+    var vaccinationStatus: Vaccination
+    var dateOfBirth: Date?
+    var weightLbs: Double?
+    var breed: String?
+    var vetPhone: String?
+    var createdAt: Date?
+    var updatedAt: Date?
+    enum CodingKeys: String, CodingKey {
+        case id, userId = "user_id", name, species, gender, isSpayedNeutered = "is_spayed_neutered", vaccinationStatus = "vaccination_status",
+             dateOfBirth = "date_of_birth", weightLbs = "weight_lbs", breed, vetPhone = "vet_phone", createdAt = "created_at", updatedAt = "updated_at"
+    }
+}
+
+@Suite("OFFLEASH pets over HTTP")
+struct PetsTests {
+    @Test func aCustomerAddsEditsListsAndRemovesPets() async throws {
+        try await AccountContractTests.withDemo { app, _ in
+            let bearer = AccountContractTests.bearer(try await AppScreensTests.customer(app, "pat@example.com"))
+            #expect(try app.decodeJSON([String: [ContractPet]].self, try await app.request("/pets", headers: bearer))["pets"]?.isEmpty == true)
+            let added = try await app.request("/pets", method: .post, headers: bearer, json: """
+            {"name": " Biscuit ", "species": "dog", "gender": "female", "is_spayed_neutered": true, "vaccination_status": "up_to_date",
+             "breed": "Beagle", "date_of_birth": "2021-05-01", "weight_lbs": 24.5, "vet_phone": "+1 605 555 0100"}
+            """)
+            #expect(added.status == .created, "\(added.text)")
+            let pet = try WalksContractTests.decode(ContractPet.self, added)
+            #expect(pet.name == "Biscuit" && pet.species == .dog && pet.breed == "Beagle" && pet.weightLbs == 24.5)
+            #expect(pet.dateOfBirth == ISO8601DateFormatter().date(from: "2021-05-01T12:00:00Z"))
+            // An edit changes what it names; the rest stays (the app cannot clear a field).
+            let edited = try WalksContractTests.decode(ContractPet.self, try await app.request("/pets/\(pet.id)", method: .put, headers: bearer, json: """
+            {"name": "Biscuit", "species": "dog", "gender": "female", "is_spayed_neutered": true, "vaccination_status": "partial"}
+            """))
+            #expect(edited.vaccinationStatus == .partial && edited.breed == "Beagle" && edited.vetPhone == "+1 605 555 0100")
+            let minimal = try WalksContractTests.decode(ContractPet.self, try await app.request("/pets", method: .post, headers: bearer, json: """
+            {"name": "Tom", "species": "cat", "gender": "unknown", "is_spayed_neutered": false, "vaccination_status": "unknown"}
+            """))
+            let listed = try app.decodeJSON([String: [ContractPet]].self, try await app.request("/pets", headers: bearer))["pets"] ?? []
+            #expect(listed.map(\.id) == [pet.id, minimal.id])
+            for bad in [#"{"name": "  ", "species": "dog"}"#, #"{"name": "Rex", "species": "dinosaur"}"#, #"{"name": "Rex"}"#,
+                        #"{"name": "Rex", "species": "dog", "gender": "both"}"#, #"{"name": "Rex", "species": "dog", "date_of_birth": "2099-01-01"}"#,
+                        #"{"name": "Rex", "species": "dog", "weight_lbs": -3}"#] {
+                #expect(try await app.request("/pets", method: .post, headers: bearer, json: bad).status == .unprocessableContent, "\(bad)")
+            }
+            #expect(try await app.request("/pets/\(minimal.id)", method: .delete, headers: bearer).status == .noContent)
+            #expect(try await app.request("/pets/\(minimal.id)", headers: bearer).status == .notFound)
+            let after = try app.decodeJSON([String: [ContractPet]].self, try await app.request("/pets", headers: bearer))["pets"] ?? []
+            #expect(after.map(\.id) == [pet.id])
+        }
+    }
+}
+
+extension TestApp {
+    func decodeJSON<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        try WalksContractTests.decode(T.self, response)
+    }
+}

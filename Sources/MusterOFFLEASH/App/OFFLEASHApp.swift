@@ -29,10 +29,12 @@ public struct OFFLEASHApp: MusterApp {
             parts.appends([AccountRegistered.self, AccountReleased.self, AccountChanged.self, PersonForgotten.self,
                            SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])
             parts.appends([ServiceDefined.self, WalkerRostered.self, LocationSaved.self, LocationRemoved.self, LocationDefaulted.self,
-                           WalkBooked.self, WalkChanged.self, WalkerBlocked.self, SeriesCreated.self, SeriesCancelled.self])
+                           WalkBooked.self, WalkChanged.self, WalkerBlocked.self, SeriesCreated.self, SeriesCancelled.self,
+                           PetSaved.self, PetRemoved.self])
             parts.routes.append { routes in
                 AuthRoutes.add(to: routes, people: people, policy: policy)
                 WalksRoutes.add(to: routes, walks: walks)
+                PetsRoutes.add(to: routes, walks: walks)
             }
         default:
             break

@@ -118,6 +118,8 @@ extension EventCatalog {
         catalog.register(WalkerBlocked.self)
         catalog.register(SeriesCreated.self)
         catalog.register(SeriesCancelled.self)
+        catalog.register(PetSaved.self)
+        catalog.register(PetRemoved.self)
         return catalog
     }
 }

@@ -27,6 +27,19 @@ public enum OFFLEASHProjection: Projection {
         public var seriesId: String?
     }
 
+    /// A customer's pet (its fields sealed with the customer's key).
+    public struct Pet: Codable, Sendable, Equatable {
+        public var petId: String
+        public var customerId: String
+        public var orgId: String
+        public var sealed: String
+        public var createdAt: String
+        public var updatedAt: String
+        /// Stream sequences of the pet's first and last events (the list's order; the next edit's expected version).
+        public var createdSequence: UInt64
+        public var sequence: UInt64
+    }
+
     /// A customer's recurring walk and the occurrences booked for it.
     public struct Series: Codable, Sendable, Equatable {
         public var created: SeriesCreated
@@ -63,10 +76,11 @@ public enum OFFLEASHProjection: Projection {
         /// walkerId → their time off, in the order taken.
         public var blocks: [String: [Block]] = [:]
         public var series: [String: Series] = [:]
+        public var pets: [String: Pet] = [:]
     }
 
     public static let name = "offleash"
-    /// 2: schedules indexed per walker. 3: walkers' blocks and recurring series.
+    /// 2: schedules indexed per walker. 3: walkers' blocks, recurring series, pets.
     public static let version = 3
     public static let filterSubjects = ["events.offleash.>"]
     public static let initialState = State()
@@ -113,6 +127,16 @@ public enum OFFLEASHProjection: Projection {
             guard state.series[cancelled.seriesId]?.created.customerId == cancelled.customerId else { return }
             state.series[cancelled.seriesId]?.cancelled = true
             state.series[cancelled.seriesId]?.sequence = event.sequence
+        case let saved as PetSaved:
+            if let existing = state.pets[saved.petId], existing.customerId != saved.customerId {
+                throw ProjectionRejection("pet \(saved.petId) belongs to another customer")
+            }
+            let created = state.pets[saved.petId].map { ($0.createdAt, $0.createdSequence) } ?? (event.time, event.sequence)
+            state.pets[saved.petId] = Pet(petId: saved.petId, customerId: saved.customerId, orgId: saved.orgId, sealed: saved.sealed,
+                                          createdAt: created.0, updatedAt: event.time, createdSequence: created.1, sequence: event.sequence)
+        case let removed as PetRemoved:
+            guard state.pets[removed.petId]?.customerId == removed.customerId else { return }
+            state.pets[removed.petId] = nil
         case let blocked as WalkerBlocked:
             guard let start = Timestamp.millis(blocked.start), let end = Timestamp.millis(blocked.end) else {
                 throw ProjectionRejection("block times are not timestamps")

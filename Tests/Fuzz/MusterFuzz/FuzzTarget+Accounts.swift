@@ -31,6 +31,12 @@ extension FuzzTarget {
             _ = try? decoder.decode(PasswordChangeRequest.self, from: raw)
             _ = try? decoder.decode(SwitchRequest.self, from: raw)
             _ = try? decoder.decode(BlockRequest.self, from: raw)
+            if let pet = try? decoder.decode(PetRequest.self, from: raw) {
+                var details = PetDetails(name: "x", species: "dog")
+                if (try? Walks.apply(pet.edit, to: &details, now: Date())) != nil {
+                    require(PetDetails.species.contains(details.species) && !details.name.isEmpty, "a saved pet has a known species and a name")
+                }
+            }
             if let recurring = try? decoder.decode(RecurringRequest.self, from: raw), let plan = try? Walks.plan(recurring.request) {
                 require(plan.days.count <= 60 && (0..<1440).contains(plan.minuteOfDay), "a series has at most 60 dates in a day's minutes")
             }

@@ -233,6 +233,19 @@ struct AuthorizationMatrixTests {
             }
             expect("DELETE /locations/{id} as its customer", await Self.call(port, "DELETE", "/locations/\(locationId)", token: ana), [200, 204])
 
+            // OFFLEASH: a customer's pet.
+            let petBody = #"{"name": "Biscuit", "species": "dog", "gender": "female", "is_spayed_neutered": true, "vaccination_status": "up_to_date"}"#
+            let pet = await Self.call(port, "POST", "/pets", token: ana, json: petBody)
+            let petId = try #require(pet.json["id"] as? String, "\(pet.text)")
+            for (who, token) in [("another customer of the organisation", ben), ("a customer of another organisation", cleo)] {
+                expect("GET /pets/{id} as \(who)", await Self.call(port, "GET", "/pets/\(petId)", token: token), [404])
+                expect("PUT /pets/{id} as \(who)", await Self.call(port, "PUT", "/pets/\(petId)", token: token, json: petBody), [404])
+                expect("DELETE /pets/{id} as \(who)", await Self.call(port, "DELETE", "/pets/\(petId)", token: token), [404])
+                let theirs = await Self.call(port, "GET", "/pets", token: token)
+                if theirs.text.contains(petId) { wrong.append("GET /pets as \(who) lists another's pet") }
+            }
+            expect("DELETE /pets/{id} as its customer", await Self.call(port, "DELETE", "/pets/\(petId)", token: ana), [204])
+
             // ShieldAI: a person's device and scan.
             let (sam, kim) = (try await person("shieldai", "own-s", "sam"), try await person("shieldai", "own-s", "kim"))
             let lee = try await person("shieldai", "own-t", "lee")
