@@ -4,6 +4,7 @@ import HummingbirdTesting
 import MusterAppTesting
 import MusterLog
 import MusterNATS
+import NIOFoundationEssentialsCompat
 import Testing
 
 /// Strict mirrors of the contract's `Membership`, `/contexts`, switch, `WalkerBlock` and the error body.
@@ -383,5 +384,46 @@ struct PetsTests {
 extension TestApp {
     func decodeJSON<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
         try WalksContractTests.decode(T.self, response)
+    }
+}
+
+@Suite("OFFLEASH walker profile and service areas over HTTP")
+struct WalkerProfileTests {
+    @Test func aWalkerSavesTheirProfileAndAreasAndACustomerMayNot() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let walker = AccountContractTests.bearer(try await WalksContractTests.token(app, "walker0@example.com"))
+            let customer = AccountContractTests.bearer(org.customer)
+            let empty = try await app.request("/walker/profile", headers: walker)
+            #expect(empty.status == .ok && (empty.json["specializations"] as? [Any])?.isEmpty == true, "\(empty.text)")
+            let saved = try await app.request("/walker/profile", method: .put, headers: walker, json: """
+            {"bio": "Dog lover", "emergency_contact_name": "Alex Lee", "specializations": ["largeBreeds", "senior_dogs", "anxiousDogs"]}
+            """)
+            #expect(saved.status == .ok, "\(saved.text)")
+            let specializations = (saved.json["specializations"] as? [[String: Any]])?.compactMap { $0["specialization"] as? String }
+            #expect(specializations == ["largeBreeds", "seniors", "anxiousDogs"], "the app's tokens, the repo's read as the same")
+            // specializations replace the set; omitted keys stay.
+            let again = try await app.request("/walker/profile", method: .put, headers: walker, json: #"{"specializations": []}"#)
+            #expect(again.json["bio"] as? String == "Dog lover" && (again.json["specializations"] as? [Any])?.isEmpty == true)
+            #expect(try await app.request("/walker/profile", method: .put, headers: walker, json: #"{"specializations": ["cats"]}"#).status == .unprocessableContent)
+            #expect(try await app.request("/walker/profile", headers: customer).status == .forbidden)
+
+            let area = """
+            {"name": "Area 1", "color": "#3b82f6", "polygon": [{"lat": 39.76, "lng": -105.0}, {"lat": 39.74, "lng": -104.98}, {"lat": 39.73, "lng": -105.01}],
+             "is_active": true, "priority": 0, "price_adjustment_percent": 0}
+            """
+            let first = try await app.request("/walker/service-areas", method: .post, headers: walker, json: area)
+            #expect(first.status == .created, "\(first.text)")
+            let second = try await app.request("/walker/service-areas", method: .post, headers: walker, json: area)
+            #expect(second.json["id"] as? String == first.json["id"] as? String, "a second tap of Save is the same area")
+            let listed = try await app.request("/walker/service-areas", headers: walker)
+            #expect(((try? JSONSerialization.jsonObject(with: Data(buffer: listed.body))) as? [Any])?.count == 1)
+            #expect(try await app.request("/walker/service-areas", method: .post, headers: walker, json: """
+            {"name": "Line", "color": "#3B82F6", "polygon": [{"lat": 1, "lng": 1}, {"lat": 2, "lng": 2}]}
+            """).status == .unprocessableContent)
+            let id = try #require(first.json["id"] as? String)
+            #expect(try await app.request("/walker/service-areas/\(id)", method: .delete, headers: customer).status == .notFound)
+            let removed = try await app.request("/walker/service-areas/\(id)", method: .delete, headers: walker)
+            #expect(removed.status == .ok && removed.json["success"] as? Bool == true)
+        }
     }
 }

@@ -120,6 +120,9 @@ extension EventCatalog {
         catalog.register(SeriesCancelled.self)
         catalog.register(PetSaved.self)
         catalog.register(PetRemoved.self)
+        catalog.register(WalkerProfiled.self)
+        catalog.register(ServiceAreaSaved.self)
+        catalog.register(ServiceAreaRemoved.self)
         return catalog
     }
 }

@@ -40,6 +40,14 @@ public enum OFFLEASHProjection: Projection {
         public var sequence: UInt64
     }
 
+    /// A walker's profile (sealed with the walker's key) or service area, with when it began and last changed.
+    public struct Stamped<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        public var value: Value
+        public var createdAt: String
+        public var updatedAt: String
+        public var sequence: UInt64
+    }
+
     /// A customer's recurring walk and the occurrences booked for it.
     public struct Series: Codable, Sendable, Equatable {
         public var created: SeriesCreated
@@ -77,10 +85,14 @@ public enum OFFLEASHProjection: Projection {
         public var blocks: [String: [Block]] = [:]
         public var series: [String: Series] = [:]
         public var pets: [String: Pet] = [:]
+        /// walkerId → their profile.
+        public var walkerProfiles: [String: Stamped<WalkerProfiled>] = [:]
+        /// areaId → a walker's service area.
+        public var areas: [String: Stamped<ServiceAreaSaved>] = [:]
     }
 
     public static let name = "offleash"
-    /// 2: schedules indexed per walker. 3: walkers' blocks, recurring series, pets.
+    /// 2: schedules indexed per walker. 3: walkers' blocks, profiles and areas, recurring series, pets.
     public static let version = 3
     public static let filterSubjects = ["events.offleash.>"]
     public static let initialState = State()
@@ -137,6 +149,18 @@ public enum OFFLEASHProjection: Projection {
         case let removed as PetRemoved:
             guard state.pets[removed.petId]?.customerId == removed.customerId else { return }
             state.pets[removed.petId] = nil
+        case let profiled as WalkerProfiled:
+            let createdAt = state.walkerProfiles[profiled.walkerId]?.createdAt ?? event.time
+            state.walkerProfiles[profiled.walkerId] = Stamped(value: profiled, createdAt: createdAt, updatedAt: event.time, sequence: event.sequence)
+        case let area as ServiceAreaSaved:
+            if let existing = state.areas[area.areaId], existing.value.walkerId != area.walkerId {
+                throw ProjectionRejection("area \(area.areaId) belongs to another walker")
+            }
+            let createdAt = state.areas[area.areaId]?.createdAt ?? event.time
+            state.areas[area.areaId] = Stamped(value: area, createdAt: createdAt, updatedAt: event.time, sequence: event.sequence)
+        case let removed as ServiceAreaRemoved:
+            guard state.areas[removed.areaId]?.value.walkerId == removed.walkerId else { return }
+            state.areas[removed.areaId] = nil
         case let blocked as WalkerBlocked:
             guard let start = Timestamp.millis(blocked.start), let end = Timestamp.millis(blocked.end) else {
                 throw ProjectionRejection("block times are not timestamps")

@@ -31,6 +31,8 @@ extension FuzzTarget {
             _ = try? decoder.decode(PasswordChangeRequest.self, from: raw)
             _ = try? decoder.decode(SwitchRequest.self, from: raw)
             _ = try? decoder.decode(BlockRequest.self, from: raw)
+            _ = try? decoder.decode(WalkerProfileRequest.self, from: raw)
+            _ = try? decoder.decode(ServiceAreaRequest.self, from: raw)
             if let pet = try? decoder.decode(PetRequest.self, from: raw) {
                 var details = PetDetails(name: "x", species: "dog")
                 if (try? Walks.apply(pet.edit, to: &details, now: Date())) != nil {

@@ -1,0 +1,39 @@
+public import Hummingbird
+import MusterPlatform
+public import MusterRuntime
+
+/// A walker's own profile and service areas: `/walker/profile`, `/walker/service-areas`.
+public enum WalkerProfileRoutes {
+    static let maxBody = 64 * 1024
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
+        let people = walks.people
+        routes.get("/walker/profile") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, WalkerProfileBody(try await walks.walkerProfile(claims)), headers: [.cacheControl: "private, no-store"])
+        }
+        routes.put("/walker/profile") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            try walks.requireRole(claims, "walker", "admin", "owner") // who, before what they sent
+            let body = try await RequestJSON.decode(WalkerProfileRequest.self, from: request, maxBody: maxBody, allowNulls: true)
+            return try JSONResponse.make(.ok, WalkerProfileBody(try await walks.saveWalkerProfile(claims, body.edit)))
+        }
+        routes.get("/walker/service-areas") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, try await walks.serviceAreas(claims).map(ServiceAreaBody.init), headers: [.cacheControl: "private, no-store"])
+        }
+        routes.post("/walker/service-areas") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            try walks.requireRole(claims, "walker", "admin", "owner")
+            let body = try await RequestJSON.decode(ServiceAreaRequest.self, from: request, maxBody: maxBody, allowNulls: true)
+            let area = try await walks.saveServiceArea(claims, name: body.name, color: body.color, polygon: body.polygon, isActive: body.isActive ?? true,
+                                                       priority: body.priority ?? 0, priceAdjustmentPercent: body.priceAdjustmentPercent ?? 0)
+            return try JSONResponse.make(.created, ServiceAreaBody(area))
+        }
+        routes.delete("/walker/service-areas/{id}") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            try await walks.removeServiceArea(claims, areaId: try context.parameters.require("id"))
+            return try JSONResponse.make(.ok, Succeeded())
+        }
+    }
+}

@@ -1,0 +1,137 @@
+public import Foundation
+import MusterEvents
+import MusterLog
+public import MusterPlatform
+
+/// What a walker tells customers about themselves, sealed with their key.
+public struct WalkerProfileDetails: Codable, Sendable, Equatable {
+    public var bio: String?
+    public var emergencyContactName: String?
+    public var emergencyContactPhone: String?
+    public var emergencyContactRelationship: String?
+    public var yearsExperience = 0
+    /// The app's tokens (`largeBreeds`, `seniors`, …).
+    public var specializations: [String] = []
+
+    public init() {}
+}
+
+/// The specializations the app offers, by the tokens it sends and matches on reading back, with
+/// the names it shows; the repo server's spellings are read as the same.
+public enum Specializations {
+    public static let names: [String: String] = [
+        "puppies": "Puppies", "seniors": "Senior Dogs", "largeBreeds": "Large Breeds", "smallBreeds": "Small Breeds",
+        "anxiousDogs": "Anxious/Reactive Dogs", "multiple_dogs": "Multiple Dogs at Once", "pet_first_aid": "Pet First Aid Certified",
+        "dog_training": "Dog Training Experience",
+    ]
+    static let aliases: [String: String] = [
+        "senior_dogs": "seniors", "large_breeds": "largeBreeds", "small_breeds": "smallBreeds", "anxious_reactive": "anxiousDogs",
+        "largebreeds": "largeBreeds", "smallbreeds": "smallBreeds", "anxiousdogs": "anxiousDogs",
+    ]
+
+    /// The app's token for `text`, or nil when it names none.
+    public static func token(_ text: String) -> String? {
+        if names[text] != nil { return text }
+        return aliases[text] ?? aliases[text.lowercased()]
+    }
+}
+
+/// A walker's profile as answers show it.
+public struct WalkerProfileView: Sendable, Equatable {
+    public var walkerId: String
+    public var details: WalkerProfileDetails
+    public var createdAt: String
+    public var updatedAt: String
+}
+
+/// What `PUT /walker/profile` sends: `specializations` replaces the set, the rest is partial.
+public struct WalkerProfileEdit: Sendable, Equatable {
+    public var bio, emergencyContactName, emergencyContactPhone: String?
+    public var specializations: [String]?
+    public init() {}
+}
+
+extension Walks {
+    /// The caller's profile; an empty one until they first save it. Walkers, admins and owners.
+    public func walkerProfile(_ claims: AccessClaims, now: Date = Date()) async throws -> WalkerProfileView {
+        try requireRole(claims, "walker", "admin", "owner")
+        guard let stored = await runner.read({ $0.walkerProfiles[claims.personId] }),
+              let details = try await people.vault.open(WalkerProfileDetails.self, stored.value.sealed, for: claims.personId) else {
+            let time = Timestamp.string(millis: Timestamp.millis(now), fraction: false)
+            return WalkerProfileView(walkerId: claims.personId, details: WalkerProfileDetails(), createdAt: time, updatedAt: time)
+        }
+        return WalkerProfileView(walkerId: claims.personId, details: details, createdAt: stored.createdAt, updatedAt: stored.updatedAt)
+    }
+
+    public func saveWalkerProfile(_ claims: AccessClaims, _ edit: WalkerProfileEdit) async throws -> WalkerProfileView {
+        try requireRole(claims, "walker", "admin", "owner")
+        for _ in 0..<3 {
+            var details = try await walkerProfile(claims).details
+            let expected = await runner.read { $0.walkerProfiles[claims.personId]?.sequence }
+            func text(_ value: String?, _ field: String, max: Int) throws -> String? {
+                guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+                guard trimmed.count <= max else { throw OFFLEASHError(.invalidField(field), "\(field) must be at most \(max) characters") }
+                return trimmed
+            }
+            details.bio = try text(edit.bio, "bio", max: 2000) ?? details.bio
+            details.emergencyContactName = try text(edit.emergencyContactName, "emergency_contact_name", max: 200) ?? details.emergencyContactName
+            details.emergencyContactPhone = try text(edit.emergencyContactPhone, "emergency_contact_phone", max: 32) ?? details.emergencyContactPhone
+            if let given = edit.specializations {
+                guard given.count <= 20 else { throw OFFLEASHError(.invalidField("specializations"), "at most 20 specializations") }
+                var tokens: [String] = []
+                for text in given {
+                    guard let token = Specializations.token(text) else {
+                        throw OFFLEASHError(.invalidField("specializations"), "unknown specialization \(text.prefix(40))")
+                    }
+                    if !tokens.contains(token) { tokens.append(token) }
+                }
+                details.specializations = tokens
+            }
+            let sealed = try await people.vault.seal(details, for: claims.personId)
+            do {
+                try await append(WalkerProfiled(walkerId: claims.personId, orgId: claims.org, sealed: sealed), actor: claims.personId,
+                                 options: AppendOptions(expected: expected.map { .at($0) } ?? .any))
+                return try await walkerProfile(claims)
+            } catch let error as AppendError where error.code == .conflict {
+                try await catchUp()
+            }
+        }
+        throw OFFLEASHError(.conflict, "The profile changed meanwhile; try again")
+    }
+
+    /// The caller's service areas, by priority.
+    public func serviceAreas(_ claims: AccessClaims) async throws -> [OFFLEASHProjection.Stamped<ServiceAreaSaved>] {
+        try requireRole(claims, "walker", "admin", "owner")
+        return await runner.read { state in state.areas.values.filter { $0.value.walkerId == claims.personId && $0.value.orgId == claims.org } }
+            .sorted { ($0.value.priority, $0.sequence) < ($1.value.priority, $1.sequence) }
+    }
+
+    /// Saves a drawn area. The app cannot read its answer and a walker may tap Save again: the same
+    /// name and polygon from the same walker is the same area.
+    public func saveServiceArea(_ claims: AccessClaims, name: String, color: String, polygon: [ServiceAreaSaved.Point], isActive: Bool,
+                                priority: Int, priceAdjustmentPercent: Int) async throws -> OFFLEASHProjection.Stamped<ServiceAreaSaved> {
+        try requireRole(claims, "walker", "admin", "owner")
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard polygon.count >= 3 else { throw OFFLEASHError(.invalidField("polygon"), "an area needs at least 3 points") }
+        let shape = polygon.map { "\($0.lat),\($0.lng)" }.joined(separator: ";")
+        let areaId = Self.derivedID("area", claims.personId, name, shape)
+        if let existing = await runner.read({ $0.areas[areaId] }) { return existing }
+        let area = ServiceAreaSaved(areaId: areaId, walkerId: claims.personId, orgId: claims.org, name: name, color: color.uppercased(),
+                                    polygon: polygon, isActive: isActive, priority: priority, priceAdjustmentPercent: priceAdjustmentPercent)
+        let last = try await log.lastSequence(app: "offleash", aggregate: "area", id: areaId)
+        do {
+            try await append(area, actor: claims.personId, options: AppendOptions(expected: last.map { .at($0) } ?? .noEvents))
+        } catch let error as AppendError where error.code == .conflict {
+            try await catchUp() // the same area, saved by the other tap
+        }
+        guard let saved = await runner.read({ $0.areas[areaId] }) else { throw OFFLEASHError(.conflict, "The area is still being saved; try again") }
+        return saved
+    }
+
+    public func removeServiceArea(_ claims: AccessClaims, areaId: String) async throws {
+        guard await runner.read({ $0.areas[areaId]?.value.walkerId }) == claims.personId else {
+            throw OFFLEASHError(.notFound, "no service area \(areaId.prefix(64))")
+        }
+        try await append(ServiceAreaRemoved(areaId: areaId, walkerId: claims.personId), actor: claims.personId)
+    }
+}
