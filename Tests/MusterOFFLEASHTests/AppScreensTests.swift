@@ -427,3 +427,24 @@ struct WalkerProfileTests {
         }
     }
 }
+
+@Suite("OFFLEASH feedback and branding over HTTP")
+struct FeedbackTests {
+    @Test func feedbackIsCheckedAndAnsweredWithAnIdAndBrandingIsPublic() async throws {
+        try await AccountContractTests.withDemo { app, _ in
+            let bearer = AccountContractTests.bearer(try await AppScreensTests.customer(app, "fran@example.com"))
+            let sent = try await app.request("/feedback", method: .post, headers: bearer, json: """
+            {"type": "bug", "title": "Map is blank", "description": "The walker map shows no pins after I book a walk."}
+            """)
+            #expect(sent.status == .created && (sent.json["id"] as? String)?.isEmpty == false, "\(sent.text)")
+            for bad in [#"{"type": "bug", "title": "Map", "description": "The walker map shows no pins after I book."}"#,
+                        #"{"type": "bug", "title": "Map is blank", "description": "Too short."}"#,
+                        #"{"type": "praise", "title": "Map is blank", "description": "The walker map shows no pins after I book."}"#] {
+                #expect(try await app.request("/feedback", method: .post, headers: bearer, json: bad).status == .unprocessableContent, "\(bad)")
+            }
+            #expect(try await app.request("/feedback", method: .post, json: #"{"type": "bug", "title": "x", "description": "y"}"#).status == .unauthorized)
+            let branding = try await app.request("/api/branding")
+            #expect(branding.status == .ok && branding.json["company_name"] as? String == "Demo walks" && branding.json["logo_url"] as? String == "")
+        }
+    }
+}

@@ -30,12 +30,14 @@ public struct OFFLEASHApp: MusterApp {
                            SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])
             parts.appends([ServiceDefined.self, WalkerRostered.self, LocationSaved.self, LocationRemoved.self, LocationDefaulted.self,
                            WalkBooked.self, WalkChanged.self, WalkerBlocked.self, SeriesCreated.self, SeriesCancelled.self,
-                           PetSaved.self, PetRemoved.self, WalkerProfiled.self, ServiceAreaSaved.self, ServiceAreaRemoved.self])
+                           PetSaved.self, PetRemoved.self, WalkerProfiled.self, ServiceAreaSaved.self, ServiceAreaRemoved.self,
+                           FeedbackSubmitted.self])
             parts.routes.append { routes in
                 AuthRoutes.add(to: routes, people: people, policy: policy)
                 WalksRoutes.add(to: routes, walks: walks)
                 PetsRoutes.add(to: routes, walks: walks)
                 WalkerProfileRoutes.add(to: routes, walks: walks)
+                FeedbackRoutes.add(to: routes, walks: walks)
             }
         default:
             break

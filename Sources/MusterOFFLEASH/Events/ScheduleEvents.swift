@@ -123,6 +123,7 @@ extension EventCatalog {
         catalog.register(WalkerProfiled.self)
         catalog.register(ServiceAreaSaved.self)
         catalog.register(ServiceAreaRemoved.self)
+        catalog.register(FeedbackSubmitted.self)
         return catalog
     }
 }

@@ -32,6 +32,7 @@ extension FuzzTarget {
             _ = try? decoder.decode(SwitchRequest.self, from: raw)
             _ = try? decoder.decode(BlockRequest.self, from: raw)
             _ = try? decoder.decode(WalkerProfileRequest.self, from: raw)
+            _ = try? decoder.decode(FeedbackRoutes.FeedbackRequest.self, from: raw)
             _ = try? decoder.decode(ServiceAreaRequest.self, from: raw)
             if let pet = try? decoder.decode(PetRequest.self, from: raw) {
                 var details = PetDetails(name: "x", species: "dog")
