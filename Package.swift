@@ -144,6 +144,7 @@ let package = Package(
             name: "MusterPlatform",
             dependencies: [
                 "CArgon2", "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -16,9 +16,11 @@ public struct KeyValue: Sendable {
 
     /// Opens the bucket, creating it (or updating its history) when needed.
     /// - Parameter erasable: lets `erase` delete single values (KV buckets deny that by default).
+    /// - Parameter maxAge: values older than this are dropped by the server (short-lived state).
     public static func open(_ jetStream: JetStream, bucket: String, history: Int = 1, replicas: Int = 1,
-                            erasable: Bool = false) async throws -> KeyValue {
+                            erasable: Bool = false, maxAge: Duration? = nil) async throws -> KeyValue {
         var config = StreamConfig(name: "KV_\(bucket)", subjects: ["$KV.\(bucket).>"])
+        if let maxAge { config.maxAge = Int64(maxAge.components.seconds) * 1_000_000_000 }
         config.maxMsgsPerSubject = Int64(history)
         config.allowRollupHdrs = true
         config.denyDelete = !erasable

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 public import MusterEvents
 public import MusterLog
 import MusterPlatform
@@ -26,6 +27,13 @@ public struct OFFLEASHApp: MusterApp {
             let policy = People.TokenPolicy(app: name, accessLifetime: environment.configuration.offleashTokenLifetime,
                                            selfRegistration: true)
             let walks = Walks(log: environment.log, runner: environment.projections.runner(OFFLEASHProjection.self), people: people)
+            let signIn = environment.configuration.signIn
+            let providers = ProviderTokens.providers(keysApple: signIn.appleKeysURL, audiencesApple: signIn.appleAudiences,
+                                                     keysGoogle: signIn.googleKeysURL, audiencesGoogle: signIn.googleAudiences)
+            let tokens = ProviderTokens(apple: providers.apple, google: providers.google, http: .shared)
+            let sms = signIn.smsURL.map { SMSClient(baseURL: $0, account: signIn.smsAccount, token: signIn.smsToken, from: signIn.smsFrom) }
+            let codes = PhoneCodes(people: people, sms: sms, replicas: environment.configuration.streamReplicas)
+            parts.appends([IdentityLinked.self, IdentityUnlinked.self])
             parts.appends([AccountRegistered.self, AccountReleased.self, AccountChanged.self, PersonForgotten.self,
                            SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])
             parts.appends([ServiceDefined.self, WalkerRostered.self, LocationSaved.self, LocationRemoved.self, LocationDefaulted.self,
@@ -34,6 +42,7 @@ public struct OFFLEASHApp: MusterApp {
                            FeedbackSubmitted.self])
             parts.routes.append { routes in
                 AuthRoutes.add(to: routes, people: people, policy: policy)
+                SignInRoutes.add(to: routes, people: people, policy: policy, tokens: tokens, codes: codes)
                 WalksRoutes.add(to: routes, walks: walks)
                 PetsRoutes.add(to: routes, walks: walks)
                 WalkerProfileRoutes.add(to: routes, walks: walks)

@@ -40,20 +40,26 @@ extension People {
     public func changePassword(_ claims: AccessClaims, current: String, new: String, address: String) async throws {
         guard let problem = AccountRules.passwordProblem(new) else {
             _ = try await changing(claims, "password") { personal in
-                let accountKey = try await self.accountKey(orgId: claims.org, email: personal.email)
-                if let wait = attempts.admit(account: accountKey, address: address) {
-                    throw AccountError(.tooManyAttempts(retryAfter: wait), "Too many attempts; try again in \(wait) seconds")
-                }
-                guard try await hashing({ try await passwords.verify(current, against: personal.passwordHash) }) else {
-                    attempts.failed(account: accountKey, address: address)
-                    throw AccountError(.wrongCredentials, "Current password is incorrect")
-                }
-                attempts.succeeded(account: accountKey)
+                try await checkCurrent(current, personal, accountKey: try await self.accountKey(orgId: claims.org, email: personal.email), address: address)
                 personal.passwordHash = try await hashing { try await passwords.hash(new) }
             }
             return
         }
         throw AccountError(.invalidField("new_password"), problem)
+    }
+
+    /// The current password's check, or none for an account made by Apple, Google or a phone
+    /// number that has no password yet (it sets its first one).
+    private func checkCurrent(_ current: String, _ personal: PersonalData, accountKey: String, address: String) async throws {
+        guard Self.hasPassword(personal) else { return }
+        if let wait = attempts.admit(account: accountKey, address: address) {
+            throw AccountError(.tooManyAttempts(retryAfter: wait), "Too many attempts; try again in \(wait) seconds")
+        }
+        guard try await hashing({ try await passwords.verify(current, against: personal.passwordHash) }) else {
+            attempts.failed(account: accountKey, address: address)
+            throw AccountError(.wrongCredentials, "Current password is incorrect")
+        }
+        attempts.succeeded(account: accountKey)
     }
 
     /// Opens the person's data, lets `edit` change it, seals it again and appends it with the

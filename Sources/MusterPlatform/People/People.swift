@@ -166,15 +166,22 @@ public final class People: Sendable {
         guard PersonRoles.all.contains(registration.role) else { throw AccountError(.invalidField("role"), "unknown role") }
         let org = try await organisation(registration.orgSlug, app: app)
         let accountKey = try await self.accountKey(orgId: org.orgId, email: email)
-        let (taken, releasedAt) = await runner.read { ($0.accounts[accountKey] != nil, $0.released[accountKey]) }
-        guard !taken else { throw AccountError(.emailTaken, "An account with this email already exists") }
-
-        let personId = UUID().uuidString.lowercased()
+        guard await runner.read({ $0.accounts[accountKey] == nil }) else { throw AccountError(.emailTaken, "An account with this email already exists") }
         let passwordHash = try await hashing { try await passwords.hash(registration.password) }
         let personal = PersonalData(email: email, firstName: firstName, lastName: lastName,
                                     phone: phone?.isEmpty == false ? phone : nil, passwordHash: passwordHash)
+        return try await registerAccount(personal, role: registration.role, org: org)
+    }
+
+    /// Appends the registration of checked personal data, expecting the sign-in identity to be
+    /// free; a registration of the same email that won the race makes this one `.emailTaken`.
+    func registerAccount(_ personal: PersonalData, role: String, org: PeopleProjection.Org) async throws -> (PeopleProjection.Account, PersonalData) {
+        let accountKey = try await self.accountKey(orgId: org.orgId, email: personal.email)
+        let (taken, releasedAt) = await runner.read { ($0.accounts[accountKey] != nil, $0.released[accountKey]) }
+        guard !taken else { throw AccountError(.emailTaken, "An account with this email already exists") }
+        let personId = UUID().uuidString.lowercased()
         let sealed = try await vault.seal(personal, for: personId)
-        let registered = AccountRegistered(accountKey: accountKey, personId: personId, orgId: org.orgId, role: registration.role, sealed: sealed)
+        let registered = AccountRegistered(accountKey: accountKey, personId: personId, orgId: org.orgId, role: role, sealed: sealed)
         do {
             let result = try await log.append(registered, options: AppendOptions(expected: releasedAt.map { .at($0) } ?? .noEvents,
                                                                                  actor: "person:\(personId)"))
@@ -184,7 +191,7 @@ public final class People: Sendable {
             try? await vault.forget(personId)
             throw AccountError(.emailTaken, "An account with this email already exists")
         }
-        return (PeopleProjection.Account(personId: personId, orgId: org.orgId, role: registration.role, sealed: sealed, sequence: 0), personal)
+        return (PeopleProjection.Account(personId: personId, orgId: org.orgId, role: role, sealed: sealed, sequence: 0), personal)
     }
 
     public func login(orgSlug: String, email rawEmail: String, password: String, address: String, policy: TokenPolicy) async throws -> SignedIn {
@@ -371,7 +378,7 @@ public final class People: Sendable {
 
     // MARK: Plumbing
 
-    private func startSession(_ account: PeopleProjection.Account, personal: PersonalData, policy: TokenPolicy) async throws -> SignedIn {
+    func startSession(_ account: PeopleProjection.Account, personal: PersonalData, policy: TokenPolicy) async throws -> SignedIn {
         let sessionId = UUID().uuidString.lowercased()
         let (refreshToken, refreshHash) = Self.newRefreshToken(sessionId)
         let refreshExpiresAt = Timestamp.string(millis: Timestamp.millis(Date()) + Int64(policy.refreshLifetime.components.seconds) * 1000)
@@ -400,7 +407,7 @@ public final class People: Sendable {
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
     }
 
-    private func organisation(_ slug: String, app: String?) async throws -> PeopleProjection.Org {
+    func organisation(_ slug: String, app: String?) async throws -> PeopleProjection.Org {
         guard let org = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }), app.map({ org.app == $0 }) ?? true else {
             throw AccountError(.unknownOrganisation, "Unknown organization \(slug.prefix(64))")
         }

@@ -29,6 +29,17 @@ public enum PeopleProjection: Projection {
         public var forgotten: Bool
     }
 
+    /// A provider's sign-in identity linked to a person.
+    public struct Identity: Codable, Sendable, Equatable {
+        public var identityId: String
+        public var personId: String
+        public var provider: String
+        public var sealed: String
+        public var linkedAt: String
+        /// The stream sequence of its last event.
+        public var sequence: UInt64
+    }
+
     public struct Session: Codable, Sendable, Equatable {
         public var personId: String
         public var orgId: String
@@ -50,12 +61,19 @@ public enum PeopleProjection: Projection {
         public var released: [String: UInt64] = [:]
         public var people: [String: Person] = [:]
         public var sessions: [String: Session] = [:]
+        /// identityKey → the linked identity.
+        public var identities: [String: Identity] = [:]
+        /// identityKey → the sequence of its unlinking, so a new link can follow it.
+        public var unlinkedIdentities: [String: UInt64] = [:]
+        /// personId → their identities' keys.
+        public var identitiesByPerson: [String: [String]] = [:]
     }
 
     public static let name = "people"
-    public static let version = 1
+    /// 2: sign-in identities of Apple, Google and phone numbers.
+    public static let version = 2
     public static let filterSubjects = ["events.platform.org.>", "events.platform.account.>", "events.platform.person.>",
-                                        "events.platform.session.>"]
+                                        "events.platform.session.>", "events.platform.identity.>"]
     public static let initialState = State()
 
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
@@ -81,6 +99,22 @@ public enum PeopleProjection: Projection {
             account.sealed = changed.sealed
             account.sequence = event.sequence
             state.accounts[changed.accountKey] = account
+        case let linked as IdentityLinked:
+            if let current = state.identities[linked.identityKey], state.people[current.personId]?.forgotten == false {
+                throw ProjectionRejection("identity linked twice")
+            }
+            if let previous = state.identities[linked.identityKey] {
+                state.identitiesByPerson[previous.personId]?.removeAll { $0 == linked.identityKey }
+            }
+            state.identities[linked.identityKey] = Identity(identityId: linked.identityId, personId: linked.personId, provider: linked.provider,
+                                                            sealed: linked.sealed, linkedAt: event.time, sequence: event.sequence)
+            state.unlinkedIdentities[linked.identityKey] = nil
+            state.identitiesByPerson[linked.personId, default: []].append(linked.identityKey)
+        case let unlinked as IdentityUnlinked:
+            guard state.identities[unlinked.identityKey]?.personId == unlinked.personId else { return }
+            state.identities[unlinked.identityKey] = nil
+            state.unlinkedIdentities[unlinked.identityKey] = event.sequence
+            state.identitiesByPerson[unlinked.personId]?.removeAll { $0 == unlinked.identityKey }
         case let released as AccountReleased:
             guard state.accounts[released.accountKey]?.personId == released.personId else { return }
             state.accounts[released.accountKey] = nil

@@ -87,6 +87,8 @@ extension EventCatalog {
         catalog.register(AccountRegistered.self)
         catalog.register(AccountReleased.self)
         catalog.register(AccountChanged.self)
+        catalog.register(IdentityLinked.self)
+        catalog.register(IdentityUnlinked.self)
         catalog.register(PersonForgotten.self)
         catalog.register(SessionStarted.self)
         catalog.register(SessionRefreshed.self)

@@ -54,6 +54,8 @@ public struct MusterConfiguration: Sendable {
     public var apns = APNsSettings()
     /// Firebase Cloud Messaging (Android): the service account's JSON file, and FCM's base URL.
     public var fcm = FCMSettings()
+    /// Sign in with Apple and Google (whose keys, for which app ids) and the SMS provider of phone sign-in.
+    public var signIn = SignInSettings()
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -95,6 +97,14 @@ public struct MusterConfiguration: Sendable {
         case apnsCAFile = "MUSTER_APNS_CA_FILE"
         case fcmServiceAccount = "MUSTER_FCM_SERVICE_ACCOUNT"
         case fcmURL = "MUSTER_FCM_URL"
+        case appleKeysURL = "MUSTER_APPLE_KEYS_URL"
+        case appleAudiences = "MUSTER_APPLE_AUDIENCES"
+        case googleKeysURL = "MUSTER_GOOGLE_KEYS_URL"
+        case googleAudiences = "MUSTER_GOOGLE_AUDIENCES"
+        case smsURL = "MUSTER_SMS_URL"
+        case smsAccount = "MUSTER_SMS_ACCOUNT"
+        case smsToken = "MUSTER_SMS_TOKEN"
+        case smsFrom = "MUSTER_SMS_FROM"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -191,6 +201,22 @@ public struct MusterConfiguration: Sendable {
         case .fcmURL:
             guard value.hasPrefix("https://") || value.hasPrefix("http://") else { throw ConfigurationError("\(given) must be an http(s) URL") }
             fcm.url = value
+        case .appleKeysURL, .googleKeysURL, .smsURL:
+            guard value.hasPrefix("https://") || value.hasPrefix("http://") || (setting == .smsURL && value.isEmpty) else {
+                throw ConfigurationError("\(given) must be an http(s) URL")
+            }
+            switch setting {
+            case .appleKeysURL: signIn.appleKeysURL = value
+            case .googleKeysURL: signIn.googleKeysURL = value
+            default: signIn.smsURL = value.isEmpty ? nil : value
+            }
+        case .appleAudiences, .googleAudiences:
+            let audiences = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !audiences.isEmpty else { throw ConfigurationError("\(given) must name at least one app or client id") }
+            if setting == .appleAudiences { signIn.appleAudiences = audiences } else { signIn.googleAudiences = audiences }
+        case .smsAccount: signIn.smsAccount = value
+        case .smsToken: signIn.smsToken = value
+        case .smsFrom: signIn.smsFrom = value
         }
     }
 
@@ -233,6 +259,24 @@ public struct APNsSettings: Sendable, Equatable {
     public init() {}
 
     public var isConfigured: Bool { keyFile != nil && keyID != nil && teamID != nil }
+}
+
+/// Whose ID tokens sign-in accepts, and where SMS codes go.
+public struct SignInSettings: Sendable, Equatable {
+    /// Apple's public keys (JWKS) and the app ids (bundle or Services ids) its tokens must name.
+    public var appleKeysURL = "https://appleid.apple.com/auth/keys"
+    public var appleAudiences = ["com.offleash.ios"]
+    /// Google's public keys (JWKS) and the OAuth client ids its tokens must name (OFFLEASH's iOS client).
+    public var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
+    public var googleAudiences = ["120633628567-nhecmop27e3cvnpofm6592h6ithf9rdo.apps.googleusercontent.com"]
+    /// A Twilio-compatible Messages API (`<url>/2010-04-01/Accounts/<account>/Messages.json`): the
+    /// real one, or `muster sms-standin`. None: phone sign-in answers 503.
+    public var smsURL: String?
+    public var smsAccount = ""
+    public var smsToken = ""
+    public var smsFrom = "+15005550006"
+
+    public init() {}
 }
 
 /// Where and how the notifier reaches FCM.

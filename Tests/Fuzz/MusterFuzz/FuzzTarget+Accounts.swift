@@ -1,7 +1,7 @@
 import Foundation
 import MusterJSON
 @testable import MusterOFFLEASH
-import MusterPlatform
+@testable import MusterPlatform
 
 extension FuzzTarget {
     /// What people send when they sign in and book: emails and passwords by the app's rules, the
@@ -19,6 +19,8 @@ extension FuzzTarget {
         if let minute = SeriesPlan.minuteOfDay(text) { require((0..<1440).contains(minute), "a clock time is within a day: \(minute)") }
         if let minutes = WalksRoutes.minutes(text) { require((0...1440).contains(minutes), "a shift time is within a day: \(minutes)") }
         _ = ContractDates.parse(text)
+        _ = PhoneCodes.isE164(text)
+        _ = try? JSONDecoder().decode(ProviderIDToken.self, from: Data(bytes)) // an ID token's claims, as jwt-kit hands them over
         bytes.withUnsafeBufferPointer { buffer in
             let raw = UnsafeRawBufferPointer(buffer)
             let decoder = JSONBytesDecoder()
@@ -33,6 +35,10 @@ extension FuzzTarget {
             _ = try? decoder.decode(BlockRequest.self, from: raw)
             _ = try? decoder.decode(WalkerProfileRequest.self, from: raw)
             _ = try? decoder.decode(FeedbackRoutes.FeedbackRequest.self, from: raw)
+            _ = try? decoder.decode(ProviderSignInRequest.self, from: raw)
+            _ = try? decoder.decode(SendCodeRequest.self, from: raw)
+            _ = try? decoder.decode(VerifyCodeRequest.self, from: raw)
+            _ = try? decoder.decode(LinkGoogleRequest.self, from: raw)
             _ = try? decoder.decode(ServiceAreaRequest.self, from: raw)
             if let pet = try? decoder.decode(PetRequest.self, from: raw) {
                 var details = PetDetails(name: "x", species: "dog")

@@ -1,0 +1,53 @@
+import Foundation
+public import Hummingbird
+public import MusterPlatform
+public import MusterRuntime
+
+/// Signing in with Apple, Google or a phone number, and the person's linked sign-in methods:
+/// `/auth/apple`, `/auth/google`, `/auth/phone/send-code`, `/auth/phone/verify`, `/users/me/identities`.
+public enum SignInRoutes {
+    static let maxBody = 16 * 1024
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, people: People, policy: People.TokenPolicy,
+                           tokens: ProviderTokens, codes: PhoneCodes) {
+        for provider in [IdentityProvider.apple, .google] {
+            routes.post("/auth/\(provider.rawValue)") { request, _ in
+                let body = try await RequestJSON.decode(ProviderSignInRequest.self, from: request, maxBody: maxBody)
+                let account = try await tokens.verify(body.idToken, provider: provider, nonce: body.nonce)
+                let signedIn = try await people.signIn(with: account, firstName: body.firstName, lastName: body.lastName,
+                                                       orgSlug: body.orgSlug ?? OFFLEASHApp.defaultOrg, policy: policy)
+                return try JSONResponse.make(.ok, SignedInBody(signedIn))
+            }
+        }
+        routes.post("/auth/phone/send-code") { request, _ in
+            let body = try await RequestJSON.decode(SendCodeRequest.self, from: request, maxBody: maxBody)
+            let expires = try await codes.send(to: body.phone.trimmingCharacters(in: .whitespaces), app: policy.app)
+            return try JSONResponse.make(.ok, CodeSent(expiresAt: ContractDates.string(expires)))
+        }
+        routes.post("/auth/phone/verify") { request, _ in
+            let body = try await RequestJSON.decode(VerifyCodeRequest.self, from: request, maxBody: maxBody)
+            let phone = body.phone.trimmingCharacters(in: .whitespaces)
+            try await codes.verify(body.code, for: phone, app: policy.app)
+            let account = ProviderAccount(provider: .phone, subject: phone, email: nil, emailVerified: false)
+            let signedIn = try await people.signIn(with: account, phone: phone, firstName: nil, lastName: nil,
+                                                   orgSlug: body.orgSlug ?? OFFLEASHApp.defaultOrg, policy: policy)
+            return try JSONResponse.make(.ok, PhoneSignedInBody(signedIn, phone: phone))
+        }
+        routes.get("/users/me/identities") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, IdentityList(identities: try await people.identities(claims).map(IdentityBody.init)),
+                                         headers: [.cacheControl: "private, no-store"])
+        }
+        routes.delete("/users/me/identities/{id}") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            try await people.unlinkIdentity(claims, identityId: try context.parameters.require("id"))
+            return Response(status: .noContent)
+        }
+        routes.post("/users/me/identities/google") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let body = try await RequestJSON.decode(LinkGoogleRequest.self, from: request, maxBody: maxBody)
+            let account = try await tokens.verify(body.idToken, provider: .google)
+            return try JSONResponse.make(.ok, IdentityLinkedBody(identity: IdentityBody(try await people.linkIdentity(claims, account))))
+        }
+    }
+}
