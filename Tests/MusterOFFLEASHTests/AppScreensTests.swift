@@ -448,3 +448,137 @@ struct FeedbackTests {
         }
     }
 }
+
+/// `PaymentMethod`, `CheckoutResponse` and `Transaction` as the app decodes them.
+struct ContractCard: Decodable {
+    var id: String
+    var methodType: String
+    var displayName: String
+    var cardLastFour: String?
+    var isDefault: Bool
+    var isExpired: Bool
+    var createdAt: String
+    enum CodingKeys: String, CodingKey {
+        case id, methodType = "method_type", displayName = "display_name", cardLastFour = "card_last_four", isDefault = "is_default",
+             isExpired = "is_expired", createdAt = "created_at"
+    }
+}
+
+struct ContractCheckout: Decodable {
+    var transactionId: String
+    var status: String
+    var subtotalCents: Int
+    var customerFeeCents: Int
+    var taxCents: Int
+    var totalCents: Int
+    var providerType: String
+    enum CodingKeys: String, CodingKey {
+        case transactionId = "transaction_id", status, subtotalCents = "subtotal_cents", customerFeeCents = "customer_fee_cents", taxCents = "tax_cents",
+             totalCents = "total_cents", providerType = "provider_type"
+    }
+}
+
+struct ContractTransaction: Decodable {
+    enum Status: String, Decodable { case pending, processing, succeeded, failed, refunded, partiallyRefunded = "partially_refunded", disputed, canceled }
+    var id: String
+    var bookingId: String?
+    var status: Status
+    var subtotalCents: Int
+    var customerFeeCents: Int
+    var taxCents: Int
+    var totalCents: Int
+    var tipCents: Int?
+    var createdAt: String
+    var isCustomer: Bool?
+    enum CodingKeys: String, CodingKey {
+        case id, bookingId = "booking_id", status, subtotalCents = "subtotal_cents", customerFeeCents = "customer_fee_cents", taxCents = "tax_cents",
+             totalCents = "total_cents", tipCents = "tip_cents", createdAt = "created_at", isCustomer = "is_customer"
+    }
+}
+
+@Suite("OFFLEASH payments over HTTP: cards, checkout, refunds")
+struct PaymentsTests {
+    static func card(_ lastFour: String, month: Int = 12, year: Int = 2031) -> String {
+        #"{"method_type": "card", "card_last_four": "\#(lastFour)", "card_brand": "visa", "card_exp_month": \#(month), "card_exp_year": \#(year), "is_default": true}"#
+    }
+
+    @Test func aCustomerPaysABookingOnceAndIsRefundedOnce() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
+            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
+            """))
+            let visa = try WalksContractTests.decode(ContractCard.self, try await app.request("/payment-methods", method: .post, headers: customer, json: Self.card("4242")))
+            #expect(visa.displayName == "Visa •••• 4242" && visa.isDefault && !visa.isExpired)
+            #expect(try await app.request("/payment-methods", method: .post, headers: customer, json: Self.card("4242", month: 13)).status == .unprocessableContent)
+            let preview = try await app.request("/checkout/preview-fees", method: .post, headers: customer, json: #"{"subtotal_cents": 2500, "tip_cents": 375}"#)
+            #expect(preview.json["customer_fee_cents"] as? Int == 75 && preview.json["total_cents"] as? Int == 2950, "\(preview.text)")
+            // The app sends its own subtotal; the booking's price is what counts.
+            let checkout = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout", method: .post, headers: customer, json: """
+            {"booking_id": "\(booking.id)", "payment_method_id": "\(visa.id)", "subtotal_cents": 1, "tip_cents": 375, "provider_user_id": "\(booking.walkerId)"}
+            """))
+            #expect(checkout.subtotalCents == 2500 && checkout.totalCents == 2950 && checkout.status == "pending")
+            let again = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout", method: .post, headers: customer, json: """
+            {"booking_id": "\(booking.id)", "payment_method_id": "\(visa.id)", "subtotal_cents": 2500, "tip_cents": 375, "provider_user_id": "\(booking.walkerId)"}
+            """))
+            #expect(again.transactionId == checkout.transactionId, "the unpaid checkout is reused")
+            let stranger = AccountContractTests.bearer(try await AppScreensTests.customer(app, "thief@example.com"))
+            #expect(try await app.request("/checkout/\(checkout.transactionId)/confirm", method: .post, headers: stranger,
+                                          json: #"{"payment_method_id": "\#(visa.id)"}"#).status == .notFound)
+            let paid = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout/\(checkout.transactionId)/confirm", method: .post,
+                                                                                                 headers: customer, json: #"{"payment_method_id": "\#(visa.id)"}"#))
+            #expect(paid.status == "succeeded" && paid.totalCents == 2950 && paid.providerType == "simulated")
+            #expect(try await app.request("/checkout", method: .post, headers: customer, json: """
+            {"booking_id": "\(booking.id)", "payment_method_id": "\(visa.id)", "subtotal_cents": 2500, "provider_user_id": ""}
+            """).status == .conflict, "paid already")
+            // Fifty refund requests at once: one refund.
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { try await app.request("/checkout/\(checkout.transactionId)/refund", method: .post, headers: customer, json: "{}").status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .ok }.count == 1 && statuses.filter { $0 == .unprocessableContent }.count == 49, "\(statuses)")
+            let detail = try WalksContractTests.decode(ContractTransaction.self, try await app.request("/transactions/\(checkout.transactionId)", headers: customer))
+            #expect(detail.status == .refunded && detail.tipCents == 375 && detail.isCustomer == true)
+            let listed = try WalksContractTests.decode([ContractTransaction].self, try await app.request("/transactions", headers: customer))
+            #expect(listed.map(\.id) == [checkout.transactionId])
+            #expect(try await app.request("/transactions/\(checkout.transactionId)", headers: stranger).status == .notFound)
+        }
+    }
+
+    @Test func declinesRecurringPlaceholdersAndOthersCardsAreRefusedClearly() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
+            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
+            """))
+            let declined = try WalksContractTests.decode(ContractCard.self, try await app.request("/payment-methods", method: .post, headers: customer, json: Self.card("0002")))
+            let checkout = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout", method: .post, headers: customer, json: """
+            {"booking_id": "\(booking.id)", "payment_method_id": "\(declined.id)", "subtotal_cents": 2500, "provider_user_id": "\(booking.walkerId)"}
+            """))
+            let refused = try await app.request("/checkout/\(checkout.transactionId)/confirm", method: .post, headers: customer,
+                                                json: #"{"payment_method_id": "\#(declined.id)"}"#)
+            #expect(refused.status.code == 402 && refused.errorMessage.contains("declined"), "\(refused.text)")
+            // Another card pays: a new checkout of the same booking.
+            let good = try WalksContractTests.decode(ContractCard.self, try await app.request("/payment-methods", method: .post, headers: customer, json: Self.card("4242")))
+            let second = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout", method: .post, headers: customer, json: """
+            {"booking_id": "\(booking.id)", "payment_method_id": "\(good.id)", "subtotal_cents": 2500, "provider_user_id": "\(booking.walkerId)"}
+            """))
+            #expect(second.transactionId != checkout.transactionId)
+            #expect(try await app.request("/checkout/\(second.transactionId)/confirm", method: .post, headers: customer,
+                                          json: #"{"payment_method_id": "\#(good.id)"}"#).status == .ok)
+            let recurring = try await app.request("/checkout", method: .post, headers: customer, json: """
+            {"booking_id": "recurring", "payment_method_id": "\(good.id)", "subtotal_cents": 2500, "provider_user_id": ""}
+            """)
+            #expect(recurring.status == .unprocessableContent && recurring.errorMessage.contains("one walk at a time"))
+            let stranger = AccountContractTests.bearer(try await AppScreensTests.customer(app, "other@example.com"))
+            #expect(try await app.request("/payment-methods/\(good.id)/default", method: .put, headers: stranger, json: "{}").status == .notFound)
+            #expect(try await app.request("/payment-methods/\(good.id)", method: .delete, headers: stranger).status == .notFound)
+            // The default removed, the oldest left becomes the default.
+            #expect(try await app.request("/payment-methods/\(good.id)", method: .delete, headers: customer).status == .noContent)
+            let left = try WalksContractTests.decode([ContractCard].self, try await app.request("/payment-methods", headers: customer))
+            #expect(left.map(\.id) == [declined.id] && left.first?.isDefault == true)
+        }
+    }
+}

@@ -124,6 +124,10 @@ extension EventCatalog {
         catalog.register(ServiceAreaSaved.self)
         catalog.register(ServiceAreaRemoved.self)
         catalog.register(FeedbackSubmitted.self)
+        catalog.register(CardSaved.self)
+        catalog.register(CardChanged.self)
+        catalog.register(PaymentPriced.self)
+        catalog.register(PaymentSettled.self)
         return catalog
     }
 }

@@ -48,6 +48,25 @@ public enum OFFLEASHProjection: Projection {
         public var sequence: UInt64
     }
 
+    /// A customer's saved payment method (metadata only).
+    public struct Card: Codable, Sendable, Equatable {
+        public var saved: CardSaved
+        public var createdAt: String
+        public var createdSequence: UInt64
+    }
+
+    /// One booking's payment: priced, then settled by the provider, perhaps refunded.
+    public struct Transaction: Codable, Sendable, Equatable {
+        public var priced: PaymentPriced
+        /// `pending`, `succeeded`, `failed`, `refunded`.
+        public var status: String
+        public var failureReason: String?
+        public var providerReference: String?
+        public var createdAt: String
+        public var completedAt: String?
+        public var sequence: UInt64
+    }
+
     /// A customer's recurring walk and the occurrences booked for it.
     public struct Series: Codable, Sendable, Equatable {
         public var created: SeriesCreated
@@ -89,10 +108,14 @@ public enum OFFLEASHProjection: Projection {
         public var walkerProfiles: [String: Stamped<WalkerProfiled>] = [:]
         /// areaId → a walker's service area.
         public var areas: [String: Stamped<ServiceAreaSaved>] = [:]
+        public var cards: [String: Card] = [:]
+        public var transactions: [String: Transaction] = [:]
+        /// bookingId → its transactions, oldest first.
+        public var transactionsByBooking: [String: [String]] = [:]
     }
 
     public static let name = "offleash"
-    /// 2: schedules indexed per walker. 3: walkers' blocks, profiles and areas, recurring series, pets.
+    /// 2: schedules indexed per walker. 3: walkers' blocks, profiles and areas, recurring series, pets, payments.
     public static let version = 3
     public static let filterSubjects = ["events.offleash.>"]
     public static let initialState = State()
@@ -161,6 +184,43 @@ public enum OFFLEASHProjection: Projection {
         case let removed as ServiceAreaRemoved:
             guard state.areas[removed.areaId]?.value.walkerId == removed.walkerId else { return }
             state.areas[removed.areaId] = nil
+        case let card as CardSaved:
+            if card.isDefault {
+                for (id, other) in state.cards where other.saved.customerId == card.customerId { state.cards[id]?.saved.isDefault = false }
+            }
+            let created = state.cards[card.methodId].map { ($0.createdAt, $0.createdSequence) } ?? (event.time, event.sequence)
+            state.cards[card.methodId] = Card(saved: card, createdAt: created.0, createdSequence: created.1)
+        case let changed as CardChanged:
+            guard state.cards[changed.methodId]?.saved.customerId == changed.customerId else { return }
+            if changed.change == "removed" {
+                let wasDefault = state.cards[changed.methodId]?.saved.isDefault == true
+                state.cards[changed.methodId] = nil
+                // The default removed: the oldest left takes its place.
+                if wasDefault, let next = state.cards.values.filter({ $0.saved.customerId == changed.customerId }).min(by: { $0.createdSequence < $1.createdSequence }) {
+                    state.cards[next.saved.methodId]?.saved.isDefault = true
+                }
+            } else {
+                for (id, other) in state.cards where other.saved.customerId == changed.customerId { state.cards[id]?.saved.isDefault = id == changed.methodId }
+            }
+        case let priced as PaymentPriced:
+            if let existing = state.transactions[priced.transactionId] {
+                guard existing.status == "pending", existing.priced.bookingId == priced.bookingId else {
+                    throw ProjectionRejection("transaction \(priced.transactionId) is \(existing.status)")
+                }
+                state.transactions[priced.transactionId]?.priced = priced
+                state.transactions[priced.transactionId]?.sequence = event.sequence
+            } else {
+                state.transactions[priced.transactionId] = Transaction(priced: priced, status: "pending", createdAt: event.time, sequence: event.sequence)
+                state.transactionsByBooking[priced.bookingId, default: []].append(priced.transactionId)
+            }
+        case let settled as PaymentSettled:
+            guard var transaction = state.transactions[settled.transactionId] else { throw ProjectionRejection("unknown transaction \(settled.transactionId)") }
+            transaction.status = settled.outcome
+            transaction.failureReason = settled.reason
+            transaction.providerReference = settled.providerReference ?? transaction.providerReference
+            if settled.outcome != "failed" { transaction.completedAt = transaction.completedAt ?? event.time }
+            transaction.sequence = event.sequence
+            state.transactions[settled.transactionId] = transaction
         case let blocked as WalkerBlocked:
             guard let start = Timestamp.millis(blocked.start), let end = Timestamp.millis(blocked.end) else {
                 throw ProjectionRejection("block times are not timestamps")

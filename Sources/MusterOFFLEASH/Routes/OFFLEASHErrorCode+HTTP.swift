@@ -10,6 +10,7 @@ extension OFFLEASHErrorCode: HTTPMappedCode {
         case .notFound: APIError(.notFound, message)
         case .forbidden: APIError(.forbidden, message)
         case .duplicate, .conflict: APIError(.conflict, message)
+        case .declined: APIError(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), message)
         }
     }
 }

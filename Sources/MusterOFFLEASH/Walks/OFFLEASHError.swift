@@ -13,4 +13,6 @@ public enum OFFLEASHErrorCode: Sendable, Hashable {
     case duplicate
     /// No walker is free then, or the booking is not in a state that allows the change.
     case conflict
+    /// The payment provider declined the charge (its message says why).
+    case declined
 }

@@ -39,6 +39,10 @@ extension FuzzTarget {
             _ = try? decoder.decode(SendCodeRequest.self, from: raw)
             _ = try? decoder.decode(VerifyCodeRequest.self, from: raw)
             _ = try? decoder.decode(LinkGoogleRequest.self, from: raw)
+            _ = try? decoder.decode(CardRequest.self, from: raw)
+            _ = try? decoder.decode(PreviewRequest.self, from: raw)
+            _ = try? decoder.decode(CheckoutRequest.self, from: raw)
+            _ = try? decoder.decode(ConfirmRequest.self, from: raw)
             _ = try? decoder.decode(ServiceAreaRequest.self, from: raw)
             if let pet = try? decoder.decode(PetRequest.self, from: raw) {
                 var details = PetDetails(name: "x", species: "dog")

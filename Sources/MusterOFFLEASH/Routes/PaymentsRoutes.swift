@@ -1,0 +1,74 @@
+public import Hummingbird
+import MusterPlatform
+public import MusterRuntime
+
+/// Payment methods, checkout and transactions: `/payment-methods`, `/checkout`, `/transactions`.
+/// Another customer's method or transaction answers 404.
+public enum PaymentsRoutes {
+    static let maxBody = 16 * 1024
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
+        let people = walks.people
+        let provider = walks.payments.name
+        let noStore: HTTPFields = [.cacheControl: "private, no-store"]
+        routes.get("/payment-methods") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, await walks.cards(claims).map { CardBody($0) }, headers: noStore)
+        }
+        routes.post("/payment-methods") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let b = try await RequestJSON.decode(CardRequest.self, from: request, maxBody: maxBody, allowNulls: true)
+            let card = try await walks.saveCard(claims, methodType: b.methodType, brand: b.cardBrand, lastFour: b.cardLastFour, expMonth: b.cardExpMonth,
+                                                expYear: b.cardExpYear, nickname: b.nickname, isDefault: b.isDefault)
+            return try JSONResponse.make(.created, CardBody(card))
+        }
+        routes.put("/payment-methods/{id}/default") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            guard let card = try await walks.changeCard(claims, methodId: try context.parameters.require("id"), to: "defaulted") else {
+                throw APIError(.conflict, "The payment method changed meanwhile; reload")
+            }
+            return try JSONResponse.make(.ok, CardBody(card))
+        }
+        routes.delete("/payment-methods/{id}") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            _ = try await walks.changeCard(claims, methodId: try context.parameters.require("id"), to: "removed")
+            return Response(status: .noContent)
+        }
+        routes.post("/checkout/preview-fees") { request, _ in
+            _ = try await people.validate(request, app: OFFLEASHApp.appName)
+            let b = try await RequestJSON.decode(PreviewRequest.self, from: request, maxBody: maxBody)
+            return try JSONResponse.make(.ok, PreviewBody(try walks.preview(subtotalCents: b.subtotalCents, tipCents: b.tipCents ?? 0)))
+        }
+        routes.post("/checkout") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let b = try await RequestJSON.decode(CheckoutRequest.self, from: request, maxBody: maxBody, allowNulls: true)
+            return try JSONResponse.make(.created, CheckoutBody(try await walks.checkout(claims, bookingId: b.bookingId, tipCents: b.tipCents ?? 0), provider: provider))
+        }
+        routes.get("/checkout/{id}") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, CheckoutBody(try await walks.transaction(claims, transactionId: try context.parameters.require("id")), provider: provider),
+                                         headers: noStore)
+        }
+        routes.post("/checkout/{id}/confirm") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let id = try context.parameters.require("id")
+            _ = try await walks.transaction(claims, transactionId: id) // whose, before what they sent
+            let b = try await RequestJSON.decode(ConfirmRequest.self, from: request, maxBody: maxBody)
+            return try JSONResponse.make(.ok, CheckoutBody(try await walks.confirm(claims, transactionId: id, methodId: b.paymentMethodId), provider: provider))
+        }
+        routes.post("/checkout/{id}/refund") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let refunded = try await walks.refund(claims, transactionId: try context.parameters.require("id"))
+            return try JSONResponse.make(.ok, RefundBody(refundId: refunded.providerReference, refundAmountCents: refunded.priced.totalCents))
+        }
+        routes.get("/transactions") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, await walks.transactions(claims).map { TransactionBody($0, caller: claims.personId) }, headers: noStore)
+        }
+        routes.get("/transactions/{id}") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            return try JSONResponse.make(.ok, TransactionBody(try await walks.transaction(claims, transactionId: try context.parameters.require("id")),
+                                                              caller: claims.personId), headers: noStore)
+        }
+    }
+}
