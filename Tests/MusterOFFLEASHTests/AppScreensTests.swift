@@ -582,3 +582,56 @@ struct PaymentsTests {
         }
     }
 }
+
+struct ContractSubscription: Decodable {
+    var id: String
+    var name: String
+    var status: String
+    var priceCents: Int
+    var interval: String
+    var intervalCount: Int
+    var cancelAtPeriodEnd: Bool
+    var autoCreateBookings: Bool
+    var createdAt: String
+    enum CodingKeys: String, CodingKey {
+        case id, name, status, priceCents = "price_cents", interval, intervalCount = "interval_count", cancelAtPeriodEnd = "cancel_at_period_end",
+             autoCreateBookings = "auto_create_bookings", createdAt = "created_at"
+    }
+}
+
+@Suite("OFFLEASH subscriptions over HTTP")
+struct SubscriptionsTests {
+    @Test func oneActiveSubscriptionPerPlanAndAPlanSetsTheFee() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            let body = #"{"name": "Weekday Walks", "price_cents": 9900, "interval": "week", "auto_create_bookings": true}"#
+            let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { (try? WalksContractTests.decode(ContractSubscription.self, try await app.request("/subscriptions/customer", method: .post,
+                                                                                                                    headers: customer, json: body)))?.id }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(ids.allSatisfy { $0 != nil } && Set(ids).count == 1, "\(ids)")
+            let listed = try WalksContractTests.decode([ContractSubscription].self, try await app.request("/subscriptions/customer", headers: customer))
+            #expect(listed.count == 1 && listed[0].intervalCount == 1 && listed[0].status == "active")
+            let stranger = AccountContractTests.bearer(try await AppScreensTests.customer(app, "sub@example.com"))
+            #expect(try await app.request("/subscriptions/customer/\(listed[0].id)", method: .delete, headers: stranger).status == .notFound)
+            let cancelled = try WalksContractTests.decode(ContractSubscription.self, try await app.request("/subscriptions/customer/\(listed[0].id)", method: .delete,
+                                                                                                          headers: customer))
+            #expect(cancelled.cancelAtPeriodEnd && cancelled.status == "active", "access goes on until the period ends")
+            #expect(try await app.request("/subscriptions/customer", method: .post, headers: customer,
+                                          json: #"{"name": "Daily", "price_cents": 100, "interval": "day"}"#).status == .unprocessableContent)
+            // The organisation's plan: admins only; on Professional the customer fee is 2 %.
+            #expect(try await app.request("/subscriptions/tenant", headers: customer).status == .forbidden)
+            let admin = AccountContractTests.bearer(org.admin)
+            #expect(try await app.request("/subscriptions/tenant", headers: admin).text == "null")
+            let plan = try await app.request("/subscriptions/tenant", method: .post, headers: admin, json: #"{"plan_tier": "professional", "billing_period": "monthly"}"#)
+            #expect(plan.status == .created && plan.json["customer_fee_percent"] as? Double == 2.0, "\(plan.text)")
+            let preview = try await app.request("/checkout/preview-fees", method: .post, headers: customer, json: #"{"subtotal_cents": 2500}"#)
+            #expect(preview.json["customer_fee_cents"] as? Int == 50 && preview.json["customer_fee_percent"] as? Double == 2.0, "\(preview.text)")
+            let tiers = try await app.request("/subscriptions/tiers", headers: customer)
+            #expect(tiers.status == .ok && tiers.text.contains("enterprise"))
+        }
+    }
+}

@@ -39,7 +39,8 @@ public struct OFFLEASHApp: MusterApp {
             parts.appends([ServiceDefined.self, WalkerRostered.self, LocationSaved.self, LocationRemoved.self, LocationDefaulted.self,
                            WalkBooked.self, WalkChanged.self, WalkerBlocked.self, SeriesCreated.self, SeriesCancelled.self,
                            PetSaved.self, PetRemoved.self, WalkerProfiled.self, ServiceAreaSaved.self, ServiceAreaRemoved.self,
-                           FeedbackSubmitted.self, CardSaved.self, CardChanged.self, PaymentPriced.self, PaymentSettled.self])
+                           FeedbackSubmitted.self, CardSaved.self, CardChanged.self, PaymentPriced.self, PaymentSettled.self,
+                           SubscriptionDefined.self])
             parts.routes.append { routes in
                 AuthRoutes.add(to: routes, people: people, policy: policy)
                 SignInRoutes.add(to: routes, people: people, policy: policy, tokens: tokens, codes: codes)
@@ -48,6 +49,7 @@ public struct OFFLEASHApp: MusterApp {
                 WalkerProfileRoutes.add(to: routes, walks: walks)
                 FeedbackRoutes.add(to: routes, walks: walks)
                 PaymentsRoutes.add(to: routes, walks: walks)
+                SubscriptionsRoutes.add(to: routes, walks: walks)
             }
         default:
             break

@@ -128,6 +128,7 @@ extension EventCatalog {
         catalog.register(CardChanged.self)
         catalog.register(PaymentPriced.self)
         catalog.register(PaymentSettled.self)
+        catalog.register(SubscriptionDefined.self)
         return catalog
     }
 }

@@ -112,10 +112,11 @@ public enum OFFLEASHProjection: Projection {
         public var transactions: [String: Transaction] = [:]
         /// bookingId → its transactions, oldest first.
         public var transactionsByBooking: [String: [String]] = [:]
+        public var subscriptions: [String: Stamped<SubscriptionDefined>] = [:]
     }
 
     public static let name = "offleash"
-    /// 2: schedules indexed per walker. 3: walkers' blocks, profiles and areas, recurring series, pets, payments.
+    /// 2: schedules indexed per walker. 3: walkers' blocks, profiles and areas, recurring series, pets, payments, subscriptions.
     public static let version = 3
     public static let filterSubjects = ["events.offleash.>"]
     public static let initialState = State()
@@ -221,6 +222,13 @@ public enum OFFLEASHProjection: Projection {
             if settled.outcome != "failed" { transaction.completedAt = transaction.completedAt ?? event.time }
             transaction.sequence = event.sequence
             state.transactions[settled.transactionId] = transaction
+        case let subscription as SubscriptionDefined:
+            if let existing = state.subscriptions[subscription.subscriptionId], existing.value.orgId != subscription.orgId
+                || existing.value.customerId != subscription.customerId {
+                throw ProjectionRejection("subscription \(subscription.subscriptionId) belongs to someone else")
+            }
+            let createdAt = state.subscriptions[subscription.subscriptionId]?.createdAt ?? event.time
+            state.subscriptions[subscription.subscriptionId] = Stamped(value: subscription, createdAt: createdAt, updatedAt: event.time, sequence: event.sequence)
         case let blocked as WalkerBlocked:
             guard let start = Timestamp.millis(blocked.start), let end = Timestamp.millis(blocked.end) else {
                 throw ProjectionRejection("block times are not timestamps")

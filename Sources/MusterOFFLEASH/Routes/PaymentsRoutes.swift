@@ -35,9 +35,9 @@ public enum PaymentsRoutes {
             return Response(status: .noContent)
         }
         routes.post("/checkout/preview-fees") { request, _ in
-            _ = try await people.validate(request, app: OFFLEASHApp.appName)
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let b = try await RequestJSON.decode(PreviewRequest.self, from: request, maxBody: maxBody)
-            return try JSONResponse.make(.ok, PreviewBody(try walks.preview(subtotalCents: b.subtotalCents, tipCents: b.tipCents ?? 0)))
+            return try JSONResponse.make(.ok, PreviewBody(try await walks.preview(org: claims.org, subtotalCents: b.subtotalCents, tipCents: b.tipCents ?? 0)))
         }
         routes.post("/checkout") { request, _ in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)

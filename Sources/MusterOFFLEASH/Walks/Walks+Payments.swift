@@ -55,11 +55,19 @@ extension Walks {
 
     /// What a checkout of `subtotal` and `tip` costs: the organisation's customer fee on the
     /// subtotal (the tip is the walker's, untouched), no tax (the app never says where the customer is).
-    public func preview(subtotalCents: Int, tipCents: Int) throws -> PriceBreakdown {
+    public func preview(org: String, subtotalCents: Int, tipCents: Int) async throws -> PriceBreakdown {
         guard (0...1_000_000).contains(subtotalCents) else { throw OFFLEASHError(.invalidField("subtotal_cents"), "subtotal_cents must be 0 to 1000000") }
         guard (0...1_000_000).contains(tipCents) else { throw OFFLEASHError(.invalidField("tip_cents"), "tip_cents must be 0 to 1000000") }
-        let fee = (subtotalCents * customerFeeBasisPoints + 5_000) / 10_000
-        return PriceBreakdown(subtotalCents: subtotalCents, tipCents: tipCents, feeCents: fee, feeBasisPoints: customerFeeBasisPoints, taxCents: 0)
+        let basisPoints = await customerFee(org: org)
+        let fee = (subtotalCents * basisPoints + 5_000) / 10_000
+        return PriceBreakdown(subtotalCents: subtotalCents, tipCents: tipCents, feeCents: fee, feeBasisPoints: basisPoints, taxCents: 0)
+    }
+
+    /// The organisation's customer fee: its plan's while the plan is active, else the default (Free's 3 %).
+    func customerFee(org: String) async -> Int {
+        let plan = await runner.read { $0.subscriptions[Self.derivedID("tenant-subscription", org)]?.value }
+        guard let plan, plan.status == "active", let tier = FeeTier.all.first(where: { $0.tier == plan.planTier }) else { return customerFeeBasisPoints }
+        return tier.customerFeeBasisPoints
     }
 
     /// Prices a booking's payment: the caller's own, not cancelled, not paid. The amount is the
@@ -75,7 +83,7 @@ extension Walks {
             guard let booking, booking.customerId == claims.personId else { throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))") }
             guard booking.status != "cancelled" else { throw OFFLEASHError(.conflict, "That walk was cancelled") }
             guard !transactions.contains(where: { ["succeeded", "refunded"].contains($0.status) }) else { throw OFFLEASHError(.conflict, "That walk is paid already") }
-            let price = try preview(subtotalCents: booking.priceCents, tipCents: tipCents)
+            let price = try await preview(org: claims.org, subtotalCents: booking.priceCents, tipCents: tipCents)
             let pending = transactions.last { $0.status == "pending" }
             let transactionId = pending?.priced.transactionId ?? Self.derivedID("payment", bookingId, String(transactions.count))
             let priced = PaymentPriced(transactionId: transactionId, bookingId: bookingId, customerId: claims.personId, walkerId: booking.walkerId,

@@ -43,6 +43,8 @@ extension FuzzTarget {
             _ = try? decoder.decode(PreviewRequest.self, from: raw)
             _ = try? decoder.decode(CheckoutRequest.self, from: raw)
             _ = try? decoder.decode(ConfirmRequest.self, from: raw)
+            _ = try? decoder.decode(SubscriptionRequestBody.self, from: raw)
+            _ = try? decoder.decode(TenantSubscriptionRequest.self, from: raw)
             _ = try? decoder.decode(ServiceAreaRequest.self, from: raw)
             if let pet = try? decoder.decode(PetRequest.self, from: raw) {
                 var details = PetDetails(name: "x", species: "dog")
