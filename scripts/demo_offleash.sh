@@ -57,6 +57,41 @@ book 1 15:00 0; book 2 16:00 1
 customer riley@offleash.demo Riley Rover "400 Elm Ave" 57702 44.0601 -103.2566
 book 1 15:00 0; book 3 14:30 2
 
+echo "== a walker's day (sam@): a lunch break, the pending requests accepted, the profile"
+TOKEN=$(login sam@offleash.demo)
+lunch=$(python3 -c "import datetime as t; d=t.date.today()+t.timedelta(days=1); print(d)")
+if [ "$(get /blocks | json 'len(d)')" = "0" ]; then
+  post /blocks "{\"reason\": \"Lunch\", \"start_time\": \"${lunch}T18:00:00Z\", \"end_time\": \"${lunch}T19:00:00Z\"}" >/dev/null
+fi
+for booking in $(get /bookings/walker | json '" ".join(b["id"] for b in d if b["status"] == "pending")'); do
+  post "/bookings/$booking/confirm" '' >/dev/null || true
+done
+post /walker/profile '{"bio": "Walking dogs in Rapid City since 2019", "specializations": ["largeBreeds", "puppies"]}' PUT >/dev/null
+echo "   sam: $(get /bookings/walker | json 'len(d)') walks ($(get /bookings/walker | json 'sum(b["status"] == "confirmed" for b in d)') confirmed), $(get /blocks | json 'len(d)') block(s)"
+
+echo "== a customer's day (casey@): a pet, a recurring walk, a paid booking refunded, a subscription"
+TOKEN=$(login casey@offleash.demo)
+if [ "$(get /pets | json 'len(d["pets"])')" = "0" ]; then
+  post /pets '{"name": "Biscuit", "species": "dog", "gender": "female", "is_spayed_neutered": true, "vaccination_status": "up_to_date", "breed": "Beagle", "date_of_birth": "2021-05-01", "weight_lbs": 24.5}' >/dev/null
+fi
+service=$(get '/services?active=true' | json "d[0]['id']")
+location=$(get /locations | json 'd[0]["id"]')
+next_tuesday=$(python3 -c "import datetime as t; d=t.date.today()+t.timedelta(days=7); d+=t.timedelta(days=(1-d.weekday())%7); print(d)")
+series=$(post /bookings/recurring "{\"service_id\": \"$service\", \"location_id\": \"$location\", \"frequency\": \"weekly\", \"day_of_week\": 2, \"start_time\": \"10:00 AM\", \"start_date\": \"$next_tuesday\", \"occurrences\": 4}")
+echo "   recurring walk: $(echo "$series" | json 'd["frequency"] + " " + d["time_slot"] + ", next " + str(d.get("next_booking_date"))')"
+if [ "$(get /payment-methods | json 'len(d)')" = "0" ]; then
+  post /payment-methods '{"method_type": "card", "card_last_four": "4242", "card_brand": "visa", "card_exp_month": 12, "card_exp_year": 2031, "is_default": true}' >/dev/null
+fi
+card=$(get /payment-methods | json 'd[0]["id"]')
+first=$(get /bookings/customer | json 'sorted((b for b in d if b["status"] != "cancelled" and not b.get("series")), key=lambda b: b["scheduled_start"])[0]["id"]')
+if checkout=$(post /checkout "{\"booking_id\": \"$first\", \"payment_method_id\": \"$card\", \"subtotal_cents\": 2500, \"tip_cents\": 375, \"provider_user_id\": \"\"}" 2>/dev/null); then
+  transaction=$(echo "$checkout" | json 'd["transaction_id"]')
+  post "/checkout/$transaction/confirm" "{\"payment_method_id\": \"$card\"}" | json '"   paid: " + d["status"] + ", " + str(d["total_cents"]) + " cents"'
+  post "/checkout/$transaction/refund" '{}' | json '"   refunded: " + str(d["refund_amount_cents"]) + " cents"'
+fi
+post /subscriptions/customer '{"name": "Weekday Walks", "description": "5 walks a week", "price_cents": 9900, "interval": "week", "auto_create_bookings": true}' >/dev/null
+echo "   $(get /pets | json 'str(len(d["pets"])) + " pet(s)"'), $(get /bookings/recurring | json 'str(len(d["recurring_bookings"])) + " series"'), $(get /transactions | json 'str(len(d)) + " transaction(s)"'), $(get /subscriptions/customer | json 'str(len(d)) + " subscription(s)"')"
+
 cat <<INFO
 
   OFFLEASH demo: log in as a customer (password $PASSWORD)
@@ -67,6 +102,13 @@ cat <<INFO
     curl -H "Authorization: Bearer \$T" $URL/locations
     curl -H "Authorization: Bearer \$T" '$URL/availability/slots?service_id=<id>&location_id=<id>&date=<YYYY-MM-DD>'
     curl -H "Authorization: Bearer \$T" $URL/bookings/customer
+    curl -H "Authorization: Bearer \$T" $URL/contexts                       # the membership that picks the customer tabs
+    curl -H "Authorization: Bearer \$T" $URL/pets
+    curl -H "Authorization: Bearer \$T" $URL/bookings/recurring
+    curl -H "Authorization: Bearer \$T" $URL/payment-methods; curl -H "Authorization: Bearer \$T" $URL/transactions
+    curl -H "Authorization: Bearer \$T" $URL/subscriptions/customer
+    curl -H "Authorization: Bearer \$T" $URL/users/me/identities
+  A walker's day: log in as sam@offleash.demo, then GET /bookings/walker, /blocks, /walker/profile.
   Walkers: sam@, jo@, lee@offleash.demo; admin: admin@offleash.demo (same password).
   Forget a customer: $M people forget --org demo --email casey@offleash.demo
 INFO
