@@ -635,3 +635,60 @@ struct SubscriptionsTests {
         }
     }
 }
+
+@Suite("OFFLEASH businesses: create one, join one, switch between them")
+struct BusinessesTests {
+    @Test func aWalkerStartsABusinessAndSwitchesIntoIt() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let founder = AccountContractTests.bearer(try await AppScreensTests.customer(app, "founder@example.com"))
+            let created = try await app.request("/walker/create-tenant", method: .post, headers: founder, json: #"{"business_name": " Happy Paws ", "slug": "happy-paws-"}"#)
+            #expect(created.status == .created, "\(created.text)")
+            #expect(created.json["slug"] as? String == "happy-paws" && created.json["name"] as? String == "Happy Paws" && created.json["id"] is String)
+            let rival = AccountContractTests.bearer(try await AppScreensTests.customer(app, "rival@example.com"))
+            let second = try await app.request("/walker/create-tenant", method: .post, headers: rival, json: #"{"business_name": "Happy Paws", "slug": "happy-paws"}"#)
+            let secondSlug = try #require(second.json["slug"] as? String)
+            #expect(secondSlug != "happy-paws" && secondSlug.hasPrefix("happy-paws-"), "another business's address is never handed over")
+            #expect(try await app.request("/walker/create-tenant", method: .post, headers: founder, json: #"{"business_name": "Hi", "slug": "hi"}"#).status == .unprocessableContent)
+
+            // The app keeps its token: /contexts lists both, the default still the token's business.
+            let contexts = try WalksContractTests.decode(ContractContexts.self, try await app.request("/contexts", headers: founder))
+            #expect(contexts.memberships.map(\.role) == [.customer, .owner] && contexts.defaultMembershipId == contexts.memberships[0].id)
+            let owner = try #require(contexts.memberships.last)
+            #expect(owner.title == "Business Owner" && owner.organizationSlug == "happy-paws")
+            let switched = try WalksContractTests.decode(ContractSwitched.self, try await app.request("/contexts/switch", method: .post, headers: founder,
+                                                                                                     json: #"{"membership_id": "\#(owner.id)"}"#))
+            #expect(switched.membership == owner)
+            let asOwner = AccountContractTests.bearer(switched.token)
+            let now = try WalksContractTests.decode(ContractContexts.self, try await app.request("/contexts", headers: asOwner))
+            #expect(now.defaultMembershipId == owner.id, "the new token is the business's")
+            // The owner runs the business: its catalog is its own, empty until they add to it.
+            #expect(try WalksContractTests.decode([ContractService].self, try await app.request("/services", headers: asOwner)).isEmpty)
+            #expect(try await app.request("/services", method: .post, headers: asOwner, json: """
+            {"name": "Happy hour walk", "duration_minutes": 60, "price_cents": 3000}
+            """).status == .created)
+            #expect(try WalksContractTests.decode([ContractService].self, try await app.request("/services", headers: founder)) == [org.service],
+                    "the old token still sees the old business")
+        }
+    }
+
+    @Test func joiningAsACustomerMakesOneMembershipWhoeverAsksAtOnce() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, _ in
+            let owner = AccountContractTests.bearer(try await AppScreensTests.customer(app, "owner2@example.com"))
+            _ = try await app.request("/walker/create-tenant", method: .post, headers: owner, json: #"{"business_name": "Bark Park", "slug": "bark-park"}"#)
+            let customer = AccountContractTests.bearer(try await AppScreensTests.customer(app, "joiner@example.com"))
+            #expect(try await app.request("/contexts/join-as-customer/no-such-business", method: .post, headers: customer).status == .notFound)
+            let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        let joined = try await app.request("/contexts/join-as-customer/bark-park", method: .post, headers: customer)
+                        return (joined.json["membership"] as? [String: Any])?["id"] as? String
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(ids.allSatisfy { $0 != nil } && Set(ids).count == 1, "\(ids)")
+            let contexts = try WalksContractTests.decode(ContractContexts.self, try await app.request("/contexts", headers: customer))
+            #expect(contexts.memberships.count == 2 && contexts.memberships.last?.role == .customer && contexts.memberships.last?.organizationSlug == "bark-park")
+        }
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 public import Hummingbird
 import MusterEvents
+import MusterLog
 public import MusterPlatform
 public import MusterRuntime
 import NIOCore
@@ -88,11 +89,27 @@ public enum AuthRoutes {
         routes.post("/contexts/switch") { request, _ in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(SwitchRequest.self, from: request, maxBody: maxBody)
-            guard let token = People.bearerToken(request.headers[.authorization]),
-                  let membership = await people.memberships(claims).first(where: { $0.id == body.membershipId }) else {
-                throw APIError(.notFound, "No membership \(body.membershipId.prefix(64)) of yours")
+            guard let token = People.bearerToken(request.headers[.authorization]) else { throw AccountError(.invalidToken, "missing bearer token") }
+            let (signedIn, membership) = try await people.switchTo(claims, membershipId: body.membershipId, policy: policy)
+            return try JSONResponse.make(.ok, SwitchedBody(token: signedIn?.accessToken ?? token, membership: MembershipBody(membership)))
+        }
+
+        // A new walker's business: the organisation and the caller as its owner. The app keeps its
+        // token and switches on its next sign-in (or at once, from walker onboarding).
+        routes.post("/walker/create-tenant") { request, _ in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let body = try await RequestJSON.decode(CreateTenantRequest.self, from: request, maxBody: maxBody)
+            let (org, membership) = try await people.createBusiness(claims, name: body.businessName, slug: body.slug ?? "")
+            return try JSONResponse.make(.created, TenantCreated(id: org.orgId, name: org.name, slug: org.slug, membershipId: membership.id))
+        }
+
+        routes.post("/contexts/join-as-customer/{org_slug}") { request, context in
+            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let slug = try context.parameters.require("org_slug")
+            guard let org = await people.runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }), org.app == OFFLEASHApp.appName else {
+                throw APIError(.notFound, "No business \(slug.prefix(64))")
             }
-            return try JSONResponse.make(.ok, SwitchedBody(token: token, membership: MembershipBody(membership)))
+            return try JSONResponse.make(.ok, JoinedBody(membership: MembershipBody(try await people.grantMembership(claims, orgId: org.orgId, role: "customer"))))
         }
 
         routes.delete("/users/me") { request, _ in

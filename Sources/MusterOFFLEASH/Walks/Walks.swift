@@ -73,14 +73,20 @@ public final class Walks: Sendable {
     /// The walkers of an organisation (people with the walker role who are not forgotten).
     func walkers(org: String) async -> [String] {
         await people.runner.read { state in
-            state.people.filter { $0.value.orgId == org && $0.value.role == "walker" && !$0.value.forgotten }.keys.sorted()
+            // Walkers whose sign-in belongs to the business, and those who joined or started it.
+            let own = state.people.filter { $0.value.orgId == org && $0.value.role == "walker" && !$0.value.forgotten }.keys
+            let joined = state.memberships.filter { person, held in
+                state.people[person]?.forgotten == false && held.contains { $0.orgId == org && ["walker", "owner"].contains($0.role) }
+            }.keys
+            return Set(own).union(joined).sorted()
         }
     }
 
     // MARK: Plumbing
 
+    /// The caller's role is one of `roles`; a business's owner may do what its admins may.
     public func requireRole(_ claims: AccessClaims, _ roles: String...) throws {
-        guard roles.contains(claims.role) else {
+        guard roles.contains(claims.role) || (claims.role == "owner" && roles.contains("admin")) else {
             throw OFFLEASHError(.forbidden, "this needs the \(roles.joined(separator: " or ")) role")
         }
     }

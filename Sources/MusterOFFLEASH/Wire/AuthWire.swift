@@ -58,9 +58,11 @@ struct MembershipBody: Encodable {
     var organizationName: String
     var organizationSlug: String
     var role: String
+    var title: String?
     var joinedAt: String
 
     init(_ membership: People.Membership) {
+        title = membership.title
         id = membership.id
         organizationId = membership.orgId
         organizationName = membership.orgName
@@ -71,7 +73,7 @@ struct MembershipBody: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, organizationId = "organization_id", organizationName = "organization_name", organizationSlug = "organization_slug", role,
+        case id, organizationId = "organization_id", organizationName = "organization_name", organizationSlug = "organization_slug", role, title,
              joinedAt = "joined_at"
     }
 }
@@ -97,6 +99,22 @@ struct ContextsBody: Encodable {
     enum CodingKeys: String, CodingKey {
         case userId = "user_id", email, firstName = "first_name", lastName = "last_name", defaultMembershipId = "default_membership_id", memberships
     }
+}
+
+struct CreateTenantRequest: Decodable {
+    var businessName: String
+    var slug: String?
+    enum CodingKeys: String, CodingKey { case businessName = "business_name", slug }
+}
+
+/// `{id, name, slug}` as the app decodes it, and the owner's membership.
+struct TenantCreated: Encodable {
+    var id, name, slug, membershipId: String
+    enum CodingKeys: String, CodingKey { case id, name, slug, membershipId = "membership_id" }
+}
+
+struct JoinedBody: Encodable {
+    var membership: MembershipBody
 }
 
 struct SwitchRequest: Decodable {

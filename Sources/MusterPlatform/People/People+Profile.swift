@@ -92,28 +92,3 @@ extension People {
     }
 }
 
-extension People {
-    /// A person's place in an organisation, as apps list it.
-    public struct Membership: Sendable, Equatable {
-        /// The person's id: in this model one sign-in identity is one membership.
-        public var id: String
-        public var orgId: String
-        public var orgName: String
-        public var orgSlug: String
-        public var role: String
-        public var joinedAt: String
-    }
-
-    /// The memberships of the person behind `claims`: the one their sign-in identity holds.
-    ///
-    /// Accounts of the same email in other organisations are separate identities, and are not
-    /// listed: without a verified email, anyone could register that email elsewhere and so reach
-    /// the other identity's organisation through it.
-    public func memberships(_ claims: AccessClaims) async -> [Membership] {
-        await runner.read { state in
-            guard let person = state.people[claims.personId], !person.forgotten, let org = state.orgs[person.orgId] else { return [] }
-            return [Membership(id: claims.personId, orgId: org.orgId, orgName: org.name, orgSlug: org.slug, role: person.role,
-                               joinedAt: person.registeredAt)]
-        }
-    }
-}

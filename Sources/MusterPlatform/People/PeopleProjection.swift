@@ -67,13 +67,16 @@ public enum PeopleProjection: Projection {
         public var unlinkedIdentities: [String: UInt64] = [:]
         /// personId → their identities' keys.
         public var identitiesByPerson: [String: [String]] = [:]
+        /// personId → the memberships granted besides their account's own, in the order granted.
+        public var memberships: [String: [MembershipGranted]] = [:]
     }
 
     public static let name = "people"
-    /// 2: sign-in identities of Apple, Google and phone numbers.
+    /// 2: sign-in identities of Apple, Google and phone numbers; memberships.
     public static let version = 2
     public static let filterSubjects = ["events.platform.org.>", "events.platform.account.>", "events.platform.person.>",
-                                        "events.platform.session.>", "events.platform.identity.>"]
+                                        "events.platform.session.>", "events.platform.identity.>",
+                                        "events.platform.membership.>"]
     public static let initialState = State()
 
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
@@ -115,6 +118,12 @@ public enum PeopleProjection: Projection {
             state.identities[unlinked.identityKey] = nil
             state.unlinkedIdentities[unlinked.identityKey] = event.sequence
             state.identitiesByPerson[unlinked.personId]?.removeAll { $0 == unlinked.identityKey }
+        case let granted as MembershipGranted:
+            guard state.orgs[granted.orgId] != nil else { throw ProjectionRejection("unknown organisation \(granted.orgId)") }
+            guard !(state.memberships[granted.personId] ?? []).contains(where: { $0.orgId == granted.orgId }) else {
+                throw ProjectionRejection("membership granted twice")
+            }
+            state.memberships[granted.personId, default: []].append(granted)
         case let released as AccountReleased:
             guard state.accounts[released.accountKey]?.personId == released.personId else { return }
             state.accounts[released.accountKey] = nil

@@ -89,6 +89,7 @@ extension EventCatalog {
         catalog.register(AccountChanged.self)
         catalog.register(IdentityLinked.self)
         catalog.register(IdentityUnlinked.self)
+        catalog.register(MembershipGranted.self)
         catalog.register(PersonForgotten.self)
         catalog.register(SessionStarted.self)
         catalog.register(SessionRefreshed.self)

@@ -20,6 +20,8 @@ extension FuzzTarget {
         if let minutes = WalksRoutes.minutes(text) { require((0...1440).contains(minutes), "a shift time is within a day: \(minutes)") }
         _ = ContractDates.parse(text)
         _ = PhoneCodes.isE164(text)
+        let slug = People.slug(text)
+        require(slug.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 } && !slug.hasPrefix("-") && slug.count <= 64, "a slug: \(slug)")
         _ = try? JSONDecoder().decode(ProviderIDToken.self, from: Data(bytes)) // an ID token's claims, as jwt-kit hands them over
         bytes.withUnsafeBufferPointer { buffer in
             let raw = UnsafeRawBufferPointer(buffer)
@@ -45,6 +47,7 @@ extension FuzzTarget {
             _ = try? decoder.decode(ConfirmRequest.self, from: raw)
             _ = try? decoder.decode(SubscriptionRequestBody.self, from: raw)
             _ = try? decoder.decode(TenantSubscriptionRequest.self, from: raw)
+            _ = try? decoder.decode(CreateTenantRequest.self, from: raw)
             _ = try? decoder.decode(ServiceAreaRequest.self, from: raw)
             if let pet = try? decoder.decode(PetRequest.self, from: raw) {
                 var details = PetDetails(name: "x", species: "dog")
