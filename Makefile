@@ -29,7 +29,7 @@ SWIFT_FLAGS ?=
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make run    install what is missing, build, start nats-server + muster serve all (APNS=standin, FCM=standin: and local push stand-ins)"
+	@echo "make run    install what is missing, build, start nats-server + muster serve all (APNS=standin, FCM=standin: and local push stand-ins; SIGNIN=standin: Apple, Google, SMS)"
 	@echo "make test   install what is missing, run every test"
 	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
 	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org, pushes, ShieldAI, PoP)"

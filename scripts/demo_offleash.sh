@@ -92,6 +92,16 @@ fi
 post /subscriptions/customer '{"name": "Weekday Walks", "description": "5 walks a week", "price_cents": 9900, "interval": "week", "auto_create_bookings": true}' >/dev/null
 echo "   $(get /pets | json 'str(len(d["pets"])) + " pet(s)"'), $(get /bookings/recurring | json 'str(len(d["recurring_bookings"])) + " series"'), $(get /transactions | json 'str(len(d)) + " transaction(s)"'), $(get /subscriptions/customer | json 'str(len(d)) + " subscription(s)"')"
 
+if [ -n "${IDENTITY_PORT:-}" ] && [ -n "${SMS_PORT:-}" ]; then
+  echo "== signing in with Apple and with a phone number (the local stand-ins of make run SIGNIN=standin)"
+  apple=$(curl -fsS -X POST -H 'Content-Type: application/json' -d '{"provider": "apple", "sub": "000123.demo", "email": "morgan@privaterelay.appleid.com"}' \
+    "http://127.0.0.1:$IDENTITY_PORT/standin/token" | json 'd["id_token"]')
+  TOKEN= post /auth/apple "{\"org_slug\": \"demo\", \"id_token\": \"$apple\", \"first_name\": \"Morgan\", \"role\": \"customer\"}" | json '"   apple: " + d["user"]["email"]'
+  TOKEN= post /auth/phone/send-code '{"phone": "+16055550100", "org_slug": "demo"}' >/dev/null || echo "   (a code was sent to this number three times this hour already)"
+  code=$(curl -fsS "http://127.0.0.1:$SMS_PORT/standin/messages" | json '[w for m in d if m["to"] == "+16055550100" for w in m["body"].split() if len(w) == 6 and w.isdigit()][-1]')
+  TOKEN= post /auth/phone/verify "{\"phone\": \"+16055550100\", \"code\": \"$code\", \"org_slug\": \"demo\", \"role\": \"customer\"}" | json '"   phone: " + d["user"]["phone"]'
+fi
+
 cat <<INFO
 
   OFFLEASH demo: log in as a customer (password $PASSWORD)

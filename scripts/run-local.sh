@@ -17,6 +17,7 @@ nats_pid=""
 muster_pid=""
 standin_pid=""
 fcm_pid=""
+signin_pids=""
 stop() {
   trap - INT TERM EXIT
   echo
@@ -24,6 +25,7 @@ stop() {
   [ -n "$muster_pid" ] && kill -TERM "$muster_pid" 2>/dev/null && wait "$muster_pid" 2>/dev/null || true
   [ -n "$standin_pid" ] && kill -TERM "$standin_pid" 2>/dev/null && wait "$standin_pid" 2>/dev/null || true
   [ -n "$fcm_pid" ] && kill -TERM "$fcm_pid" 2>/dev/null && wait "$fcm_pid" 2>/dev/null || true
+  for pid in $signin_pids; do kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
   echo "stopping nats-server…"
   [ -n "$nats_pid" ] && kill -TERM "$nats_pid" 2>/dev/null && wait "$nats_pid" 2>/dev/null || true
   echo "stopped. Data stays in $DATA/ (make clean removes .data)."
@@ -75,6 +77,19 @@ PY
   FCM_INFO="  android: FCM stand-in at http://127.0.0.1:$FCM_PORT (what it received: curl http://127.0.0.1:$FCM_PORT/standin/deliveries)"
 fi
 
+# SIGNIN=standin (make run SIGNIN=standin): local stand-ins for Apple's and Google's sign-in keys
+# (they mint ID tokens too) and for Twilio (it keeps the texts), so OFFLEASH's Apple, Google and
+# phone sign-in work on this machine through the real verifying and sending code.
+SIGNIN_INFO="  sign-in: Apple, Google and phone sign-in are not configured here (make run SIGNIN=standin starts local stand-ins)"
+if [ "${SIGNIN:-}" = "standin" ]; then
+  IDENTITY_PORT=${IDENTITY_PORT:-2199} SMS_PORT=${SMS_PORT:-2200}
+  .build/debug/muster identity-standin --port "$IDENTITY_PORT" & signin_pids="$signin_pids $!"
+  .build/debug/muster sms-standin --port "$SMS_PORT" & signin_pids="$signin_pids $!"
+  export MUSTER_APPLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/apple/keys" MUSTER_GOOGLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/google/keys"
+  export MUSTER_SMS_URL="http://127.0.0.1:$SMS_PORT" MUSTER_SMS_ACCOUNT=ACdemo MUSTER_SMS_TOKEN=demo
+  SIGNIN_INFO="  sign-in: ID tokens from curl -X POST http://127.0.0.1:$IDENTITY_PORT/standin/token -d '{\"provider\":\"apple\",\"sub\":\"me\"}'; texts at http://127.0.0.1:$SMS_PORT/standin/messages"
+fi
+
 .build/debug/muster serve all --port "$HTTP_PORT" &
 muster_pid=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$HTTP_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -99,6 +114,7 @@ cat <<INFO
     .build/debug/muster tail --all          # follow the log (--no-follow stops at the end)
 $APNS_INFO
 $FCM_INFO
+$SIGNIN_INFO
 
   Ctrl-C stops them all.
 INFO
