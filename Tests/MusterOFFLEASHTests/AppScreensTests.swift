@@ -692,3 +692,20 @@ struct BusinessesTests {
         }
     }
 }
+
+@Suite("OFFLEASH location edits as the app's code would send them")
+struct LocationEditTests {
+    @Test func anEditWithZipAndNoCoordinatesKeepsThemAndAnothersIs404() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            let edit = #"{"name": "Home", "address": "2 Main St", "city": "Rapid City", "state": "SD", "zip": "57701", "is_default": true}"#
+            let edited = try await app.request("/locations/\(org.location.id)", method: .put, headers: customer, json: edit)
+            #expect(edited.status == .ok, "\(edited.text)")
+            let location = try WalksContractTests.decode(ContractLocation.self, edited)
+            #expect(location.address == "2 Main St" && location.latitude == org.location.latitude && location.longitude == org.location.longitude)
+            let stranger = AccountContractTests.bearer(try await AppScreensTests.customer(app, "edit@example.com"))
+            #expect(try await app.request("/locations/\(org.location.id)", method: .put, headers: stranger, json: "{}").status == .notFound)
+            #expect(try await app.request("/locations", method: .post, headers: customer, json: edit).status == .unprocessableContent, "a new place needs its coordinates")
+        }
+    }
+}

@@ -43,13 +43,17 @@ public enum WalksRoutes {
         routes.post("/locations") { request, _ in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(LocationRequest.self, from: request, maxBody: maxBody, allowNulls: true)
-            let view = try await walks.saveLocation(claims, locationId: nil, body.details, isDefault: body.isDefault)
+            guard let details = body.details() else { throw APIError(.unprocessableContent, "latitude and longitude are required") }
+            let view = try await walks.saveLocation(claims, locationId: nil, details, isDefault: body.isDefault)
             return try JSONResponse.make(.created, LocationBody(view))
         }
         routes.put("/locations/{id}") { request, context in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            let id = try context.parameters.require("id")
+            let current = try await walks.location(claims, locationId: id) // whose, before what they sent
             let body = try await RequestJSON.decode(LocationRequest.self, from: request, maxBody: maxBody, allowNulls: true)
-            let view = try await walks.saveLocation(claims, locationId: try context.parameters.require("id"), body.details, isDefault: body.isDefault)
+            guard let details = body.details(keeping: current.details) else { throw APIError(.unprocessableContent, "latitude and longitude are required") }
+            let view = try await walks.saveLocation(claims, locationId: id, details, isDefault: body.isDefault)
             return try JSONResponse.make(.ok, LocationBody(view))
         }
         routes.delete("/locations/{id}") { request, context in

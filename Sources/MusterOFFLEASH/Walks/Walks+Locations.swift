@@ -77,6 +77,14 @@ extension Walks {
         return LocationView(locationId: id, details: details, isDefault: makeDefault || !hasAny)
     }
 
+    /// One of the caller's locations; another's is as unknown as none.
+    public func location(_ claims: AccessClaims, locationId: String) async throws -> LocationView {
+        guard let view = try await locations(claims).first(where: { $0.locationId == locationId }) else {
+            throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")
+        }
+        return view
+    }
+
     public func removeLocation(_ claims: AccessClaims, locationId: String) async throws {
         guard await runner.read({ $0.locations[locationId]?.customerId }) == claims.personId else {
             throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")

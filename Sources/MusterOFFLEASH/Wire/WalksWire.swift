@@ -39,23 +39,43 @@ struct ServiceRequest: Decodable {
     }
 }
 
+/// A location as the add screen sends it, or as the app's unused edit code would (`zip` for
+/// `zip_code`, no coordinates: an edit keeps the ones it had).
 struct LocationRequest: Decodable {
     var name: String
     var address: String
     var city: String
     var state: String
     var zipCode: String
-    var latitude: Double
-    var longitude: Double
+    var latitude: Double?
+    var longitude: Double?
     var notes: String?
     var isDefault: Bool?
 
-    var details: LocationDetails {
-        LocationDetails(name: name, address: address, city: city, state: state, zipCode: zipCode, latitude: latitude, longitude: longitude, notes: notes)
+    /// The details, with `keeping`'s coordinates when the request has none; nil when it has none to keep.
+    func details(keeping existing: LocationDetails? = nil) -> LocationDetails? {
+        guard let latitude = latitude ?? existing?.latitude, let longitude = longitude ?? existing?.longitude else { return nil }
+        return LocationDetails(name: name, address: address, city: city, state: state, zipCode: zipCode, latitude: latitude, longitude: longitude, notes: notes)
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, address, city, state, zipCode = "zip_code", latitude, longitude, notes, isDefault = "is_default"
+        case name, address, city, state, zipCode = "zip_code", zip, latitude, longitude, notes, isDefault = "is_default"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        address = try c.decode(String.self, forKey: .address)
+        city = try c.decode(String.self, forKey: .city)
+        state = try c.decode(String.self, forKey: .state)
+        guard let zip = try c.decodeIfPresent(String.self, forKey: .zipCode) ?? c.decodeIfPresent(String.self, forKey: .zip) else {
+            throw DecodingError.keyNotFound(CodingKeys.zipCode, .init(codingPath: c.codingPath, debugDescription: "zip_code is required"))
+        }
+        zipCode = zip
+        latitude = try c.decodeIfPresent(Double.self, forKey: .latitude)
+        longitude = try c.decodeIfPresent(Double.self, forKey: .longitude)
+        notes = try c.decodeIfPresent(String.self, forKey: .notes)
+        isDefault = try c.decodeIfPresent(Bool.self, forKey: .isDefault)
     }
 }
 

@@ -58,7 +58,7 @@ extension FuzzTarget {
             if let recurring = try? decoder.decode(RecurringRequest.self, from: raw), let plan = try? Walks.plan(recurring.request) {
                 require(plan.days.count <= 60 && (0..<1440).contains(plan.minuteOfDay), "a series has at most 60 dates in a day's minutes")
             }
-            if let location = try? decoder.decode(LocationRequest.self, from: raw), let checked = try? Walks.checked(location.details) {
+            if let location = try? decoder.decode(LocationRequest.self, from: raw), let details = location.details(), let checked = try? Walks.checked(details) {
                 require((-90...90).contains(checked.latitude) && (-180...180).contains(checked.longitude), "checked coordinates are in range")
             }
         }
