@@ -151,6 +151,8 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
@@ -185,6 +187,7 @@ let package = Package(
             name: "MusterOFFLEASH",
             dependencies: [
                 "MusterEvents", "MusterLog", "MusterNATS", "MusterRuntime", "MusterPlatform",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -509,6 +512,7 @@ let package = Package(
             dependencies: [
                 "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),

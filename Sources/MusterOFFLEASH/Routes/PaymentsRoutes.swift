@@ -44,11 +44,13 @@ public enum PaymentsRoutes {
             let b = try await RequestJSON.decode(CheckoutRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             return try JSONResponse.make(.created, CheckoutBody(try await walks.checkout(claims, bookingId: b.bookingId, tipCents: b.tipCents ?? 0), provider: provider))
         }
-        routes.get("/checkout/{id}") { request, context in
+        @Sendable func checkout(_ request: Request, _ id: String) async throws -> Response {
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
-            return try JSONResponse.make(.ok, CheckoutBody(try await walks.transaction(claims, transactionId: try context.parameters.require("id")), provider: provider),
-                                         headers: noStore)
+            return try JSONResponse.make(.ok, CheckoutBody(try await walks.transaction(claims, transactionId: id), provider: provider), headers: noStore)
         }
+        routes.get("/checkout/{id}") { request, context in try await checkout(request, try context.parameters.require("id")) }
+        // The preview's path is also the {id} route's: named, so an Allow header lists what the description says (404).
+        routes.get("/checkout/preview-fees") { request, _ in try await checkout(request, "preview-fees") }
         routes.post("/checkout/{id}/confirm") { request, context in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let id = try context.parameters.require("id")

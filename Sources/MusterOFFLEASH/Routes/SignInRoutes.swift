@@ -38,11 +38,15 @@ public enum SignInRoutes {
             return try JSONResponse.make(.ok, IdentityList(identities: try await people.identities(claims).map(IdentityBody.init)),
                                          headers: [.cacheControl: "private, no-store"])
         }
-        routes.delete("/users/me/identities/{id}") { request, context in
+        @Sendable func unlink(_ request: Request, _ identityId: String) async throws -> Response {
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
-            try await people.unlinkIdentity(claims, identityId: try context.parameters.require("id"))
+            try await people.unlinkIdentity(claims, identityId: identityId)
             return Response(status: .noContent)
         }
+        routes.delete("/users/me/identities/{id}") { request, context in try await unlink(request, try context.parameters.require("id")) }
+        // `google` is the link route's own path: its DELETE is the {id} route's, named so that an
+        // Allow header lists what the description says (no identity has the id `google`: 404).
+        routes.delete("/users/me/identities/google") { request, _ in try await unlink(request, "google") }
         routes.post("/users/me/identities/google") { request, _ in
             let claims = try await people.validate(request, app: OFFLEASHApp.appName)
             let body = try await RequestJSON.decode(LinkGoogleRequest.self, from: request, maxBody: maxBody)
