@@ -28,10 +28,17 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         var message: String
     }
 
+    /// Sorted keys: `{"error": …, "message": …}` every time (clients that look for `{"error":` find it first).
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let body = try JSONEncoder().encode(Body(error: message, message: message))
+        let body = try Self.encoder.encode(Body(error: message, message: message))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

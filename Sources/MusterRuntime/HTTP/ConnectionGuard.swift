@@ -88,7 +88,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             // A refused WebSocket upgrade: the framework's empty 400 becomes the refusal's answer.
             if let refusal = gate?.refusedUpgrade {
                 gate?.refusedUpgrade = nil
-                let json: Data = (try? JSONEncoder().encode(APIError.Body(error: refusal.message, message: refusal.message))) ?? Data(#"{"error":"refused","message":"refused"}"#.utf8)
+                let json: Data = (try? APIError.encoder.encode(APIError.Body(error: refusal.message, message: refusal.message))) ?? Data(#"{"error":"refused","message":"refused"}"#.utf8)
                 let body = ByteBuffer(bytes: Array(json))
                 var head = HTTPResponse(status: refusal.status, headerFields: refusal.headers)
                 head.headerFields[.contentType] = "application/json; charset=utf-8"
