@@ -3,7 +3,7 @@ public import Foundation
 import MusterEvents
 import MusterJSON
 import MusterLog
-public import MusterNATS
+import MusterNATS
 
 /// One-time codes for phone sign-in: six digits, kept only as a keyed hash, valid ten minutes,
 /// locked after five wrong tries, at most three sent to a number an hour. Kept in the

@@ -1,5 +1,5 @@
 public import AsyncHTTPClient
-public import Foundation
+import Foundation
 import JWTKit
 import Logging
 import MusterEvents

@@ -1,5 +1,5 @@
 import MusterEvents
-public import MusterLog
+import MusterLog
 
 extension People {
     /// What a person may change of their own profile; nil (or an empty name) keeps the value.

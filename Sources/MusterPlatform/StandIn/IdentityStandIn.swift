@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 import HTTPTypes
 public import Hummingbird
 import JWTKit

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HTTPTypes
 public import Hummingbird
 import NIOCore

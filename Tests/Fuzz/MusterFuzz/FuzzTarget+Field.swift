@@ -14,7 +14,7 @@ extension FuzzTarget {
         if let cursor = PullCursor(text) { require(PullCursor(cursor.description) == cursor, "a cursor reads back as written") }
         if let week = ISOWeek(text) { require(ISOWeek(week.description) == week && week.end - week.start == 604_800_000, "a week is 7 days and reads back") }
         // The same bytes as an upload's headers (Upload-Offset, Upload-Length) and as its first bytes.
-        if let offset = try? UploadRoutes.number(text, "Upload-Offset") { require((offset ?? 0) >= 0, "an offset is never negative") }
+        if let offset = try? UploadRoutes.number(text, "Upload-Offset") { require(offset >= 0, "an offset is never negative") }
         for type in FieldUploads.limits.types { _ = FieldUploads.looksLike(type, Array(bytes.prefix(16))) }
         if let settings = try? JSONBytesDecoder().decode(CompanySettings.self, from: bytes), (try? settings.validate()) != nil,
            let week = ISOWeek("2026-W10") {
