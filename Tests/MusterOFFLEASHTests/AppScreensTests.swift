@@ -649,6 +649,11 @@ struct BusinessesTests {
             let secondSlug = try #require(second.json["slug"] as? String)
             #expect(secondSlug != "happy-paws" && secondSlug.hasPrefix("happy-paws-"), "another business's address is never handed over")
             #expect(try await app.request("/walker/create-tenant", method: .post, headers: founder, json: #"{"business_name": "Hi", "slug": "hi"}"#).status == .unprocessableContent)
+            // One person starts at most five.
+            for index in 2...5 {
+                #expect(try await app.request("/walker/create-tenant", method: .post, headers: rival, json: #"{"business_name": "Rival \#(index)"}"#).status == .created)
+            }
+            #expect(try await app.request("/walker/create-tenant", method: .post, headers: rival, json: #"{"business_name": "Rival 6"}"#).status == .conflict)
 
             // The app keeps its token: /contexts lists both, the default still the token's business.
             let contexts = try WalksContractTests.decode(ContractContexts.self, try await app.request("/contexts", headers: founder))

@@ -3,6 +3,9 @@ import MusterEvents
 import MusterLog
 
 extension People {
+    /// How many businesses one person may start.
+    public static let businessesPerPerson = 5
+
     /// A person's place in an organisation, as apps list it.
     public struct Membership: Sendable, Equatable {
         public var id: String
@@ -73,6 +76,11 @@ extension People {
     public func createBusiness(_ claims: AccessClaims, name: String, slug requested: String) async throws -> (PeopleProjection.Org, Membership) {
         let name = name.trimmingWhitespace
         guard (3...100).contains(name.count) else { throw AccountError(.invalidField("business_name"), "The business name needs 3 to 100 characters") }
+        // One person cannot fill the platform with businesses (each is an organisation for good).
+        let owned = await runner.read { state in (state.memberships[claims.personId] ?? []).filter { $0.role == "owner" }.count }
+        guard owned < Self.businessesPerPerson else {
+            throw AccountError(.emailTaken, "You run \(owned) businesses already, the most one person may start")
+        }
         var base = Self.slug(requested)
         if base.isEmpty { base = Self.slug(name) }
         guard !base.isEmpty else { throw AccountError(.invalidField("slug"), "No web address can be made from that name") }
