@@ -69,7 +69,7 @@ struct MembershipBody: Encodable {
         organizationSlug = membership.orgSlug
         role = ["walker", "admin", "owner"].contains(membership.role) ? membership.role : "customer"
         // Any text is accepted here; whole seconds all the same.
-        joinedAt = Timestamp.millis(membership.joinedAt).map { Timestamp.string(millis: $0, fraction: false) } ?? membership.joinedAt
+        joinedAt = ContractDates.seconds(membership.joinedAt)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -188,6 +188,11 @@ struct ValidateBody: Encodable {
 enum ContractDates {
     static func string(_ date: Date) -> String {
         Timestamp.string(millis: Timestamp.millis(date), fraction: false)
+    }
+
+    /// A stored event time in whole seconds (`…00.123Z` → `…00Z`); text that is no time stays as it is.
+    static func seconds(_ time: String) -> String {
+        Timestamp.millis(time).map { Timestamp.string(millis: $0, fraction: false) } ?? time
     }
 
     /// What the app sends: `2026-11-21T14:00:00Z`, with or without fractions, or with an offset.

@@ -48,7 +48,7 @@ struct CardBody: Encodable {
         } else {
             isExpired = false
         }
-        createdAt = PetBody.seconds(card.createdAt)
+        createdAt = ContractDates.seconds(card.createdAt)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -142,8 +142,8 @@ struct TransactionBody: Encodable {
         (id, bookingId, status) = (p.transactionId, p.bookingId, Self.status(transaction.status))
         (subtotalCents, customerFeeCents, taxCents, totalCents, tipCents) = (p.subtotalCents, p.feeCents, p.taxCents, p.totalCents, p.tipCents)
         providerPayoutCents = p.subtotalCents + p.tipCents // the fee is the customer's, the tip all the walker's
-        createdAt = PetBody.seconds(transaction.createdAt)
-        completedAt = transaction.completedAt.map(PetBody.seconds)
+        createdAt = ContractDates.seconds(transaction.createdAt)
+        completedAt = transaction.completedAt.map(ContractDates.seconds)
         isCustomer = p.customerId == caller
     }
 

@@ -39,12 +39,8 @@ struct PetBody: Encodable {
         id = view.pet.petId
         userId = view.pet.customerId
         details = view.details
-        createdAt = Self.seconds(view.pet.createdAt)
-        updatedAt = Self.seconds(view.pet.updatedAt)
-    }
-
-    static func seconds(_ time: String) -> String {
-        Timestamp.millis(time).map { Timestamp.string(millis: $0, fraction: false) } ?? time
+        createdAt = ContractDates.seconds(view.pet.createdAt)
+        updatedAt = ContractDates.seconds(view.pet.updatedAt)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -43,7 +43,7 @@ struct CustomerSubscriptionBody: Encodable {
         let s = stamped.value
         (id, serviceId, name, description, status, priceCents) = (s.subscriptionId, s.serviceId, s.name, s.description, s.status, s.priceCents)
         (interval, intervalCount, currentPeriodStart, currentPeriodEnd) = (s.interval, s.intervalCount, s.periodStart, s.periodEnd)
-        (cancelAtPeriodEnd, autoCreateBookings, createdAt) = (s.cancelAtPeriodEnd, s.autoCreateBookings, PetBody.seconds(stamped.createdAt))
+        (cancelAtPeriodEnd, autoCreateBookings, createdAt) = (s.cancelAtPeriodEnd, s.autoCreateBookings, ContractDates.seconds(stamped.createdAt))
     }
 
     enum CodingKeys: String, CodingKey {
@@ -97,7 +97,7 @@ struct TenantSubscriptionBody: Encodable {
         (monthlyPriceCents, annualPriceCents) = (tier.monthlyCents, tier.annualCents)
         customerFeePercent = Double(tier.customerFeeBasisPoints) / 100
         providerFeePercent = Double(tier.providerFeeBasisPoints) / 100
-        (currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd, createdAt) = (s.periodStart, s.periodEnd, s.cancelAtPeriodEnd, PetBody.seconds(stamped.createdAt))
+        (currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd, createdAt) = (s.periodStart, s.periodEnd, s.cancelAtPeriodEnd, ContractDates.seconds(stamped.createdAt))
     }
 
     enum CodingKeys: String, CodingKey {

@@ -45,8 +45,8 @@ struct WalkerProfileBody: Encodable {
                                                                                            d.emergencyContactRelationship)
         yearsExperience = d.yearsExperience
         specializations = d.specializations.map { Specialization(specialization: $0, displayName: Specializations.names[$0] ?? $0) }
-        createdAt = PetBody.seconds(view.createdAt)
-        updatedAt = PetBody.seconds(view.updatedAt)
+        createdAt = ContractDates.seconds(view.createdAt)
+        updatedAt = ContractDates.seconds(view.updatedAt)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -88,8 +88,8 @@ struct ServiceAreaBody: Encodable {
         let a = stamped.value
         (id, walkerId, name, color, polygon) = (a.areaId, a.walkerId, a.name, a.color, a.polygon)
         (isActive, priority, priceAdjustmentPercent, notes) = (a.isActive, a.priority, a.priceAdjustmentPercent, a.notes)
-        createdAt = PetBody.seconds(stamped.createdAt)
-        updatedAt = PetBody.seconds(stamped.updatedAt)
+        createdAt = ContractDates.seconds(stamped.createdAt)
+        updatedAt = ContractDates.seconds(stamped.updatedAt)
     }
 
     enum CodingKeys: String, CodingKey {

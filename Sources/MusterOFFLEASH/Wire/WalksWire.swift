@@ -271,7 +271,7 @@ struct RecurringBody: Encodable {
         priceCents = c.priceCents
         priceDisplay = Money.display(c.priceCents)
         notes = view.notes
-        createdAt = Timestamp.millis(view.series.createdAt).map { Timestamp.string(millis: $0, fraction: false) } ?? view.series.createdAt
+        createdAt = ContractDates.seconds(view.series.createdAt)
     }
 
     static func noon(_ day: String) -> String { "\(day)T12:00:00Z" }
