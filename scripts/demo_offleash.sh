@@ -100,6 +100,20 @@ if [ -n "${IDENTITY_PORT:-}" ] && [ -n "${SMS_PORT:-}" ]; then
   TOKEN= post /auth/phone/send-code '{"phone": "+16055550100", "org_slug": "demo"}' >/dev/null || echo "   (a code was sent to this number three times this hour already)"
   code=$(curl -fsS "http://127.0.0.1:$SMS_PORT/standin/messages" | json '[w for m in d if m["to"] == "+16055550100" for w in m["body"].split() if len(w) == 6 and w.isdigit()][-1]')
   TOKEN= post /auth/phone/verify "{\"phone\": \"+16055550100\", \"code\": \"$code\", \"org_slug\": \"demo\", \"role\": \"customer\"}" | json '"   phone: " + d["user"]["phone"]'
+
+  echo "== Morgan starts a business and invites Sam to walk for it (the invitation by email, through the SendGrid stand-in)"
+  MORGAN=$(TOKEN= post /auth/apple "{\"org_slug\": \"demo\", \"id_token\": \"$apple\", \"role\": \"customer\"}" | json 'd["token"]')
+  owner=$(TOKEN=$MORGAN get /contexts | json '([m["id"] for m in d["memberships"] if m["role"] == "owner"] + [""])[0]')
+  [ -n "$owner" ] || owner=$(TOKEN=$MORGAN post /walker/create-tenant '{"business_name": "Morgan'"'"'s Mutts", "slug": "morgans-mutts"}' | json 'd["membership_id"]')
+  OWNER=$(TOKEN=$MORGAN post /contexts/switch "{\"membership_id\": \"$owner\"}" | json 'd["token"]')
+  SAM=$(login sam@offleash.demo)
+  if [ "$(TOKEN=$SAM get /contexts | json 'sum(m["organization_slug"] == "morgans-mutts" for m in d["memberships"])')" != "0" ]; then
+    echo "   (Sam walks for Morgan's Mutts already)"
+  else
+    TOKEN=$OWNER post /walker/invite '{"email": "sam@offleash.demo"}' | json '"   invitation: " + d["message"]'
+    invite=$(curl -fsS "http://127.0.0.1:$SMS_PORT/standin/messages" | json '[w.rstrip(".") for m in d if m["to"] == "sam@offleash.demo" for w in m["body"].split() if len(w) == 33][-1]')
+    TOKEN=$SAM post /walker/join-tenant "{\"invite_token\": \"$invite\"}" | json '"   sam@: " + d["message"]'
+  fi
 fi
 
 cat <<INFO

@@ -78,8 +78,8 @@ PY
 fi
 
 # SIGNIN=standin (make run SIGNIN=standin): local stand-ins for Apple's and Google's sign-in keys
-# (they mint ID tokens too) and for Twilio (it keeps the texts), so OFFLEASH's Apple, Google and
-# phone sign-in work on this machine through the real verifying and sending code.
+# (they mint ID tokens too) and for Twilio and SendGrid (it keeps the texts and emails), so OFFLEASH's
+# Apple, Google and phone sign-in and its invitations work on this machine through the real code.
 SIGNIN_INFO="  sign-in: Apple, Google and phone sign-in are not configured here (make run SIGNIN=standin starts local stand-ins)"
 if [ "${SIGNIN:-}" = "standin" ]; then
   IDENTITY_PORT=${IDENTITY_PORT:-2199} SMS_PORT=${SMS_PORT:-2200}
@@ -87,7 +87,8 @@ if [ "${SIGNIN:-}" = "standin" ]; then
   .build/debug/muster sms-standin --port "$SMS_PORT" & signin_pids="$signin_pids $!"
   export MUSTER_APPLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/apple/keys" MUSTER_GOOGLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/google/keys"
   export MUSTER_SMS_URL="http://127.0.0.1:$SMS_PORT" MUSTER_SMS_ACCOUNT=ACdemo MUSTER_SMS_TOKEN=demo
-  SIGNIN_INFO="  sign-in: ID tokens from curl -X POST http://127.0.0.1:$IDENTITY_PORT/standin/token -d '{\"provider\":\"apple\",\"sub\":\"me\"}'; texts at http://127.0.0.1:$SMS_PORT/standin/messages"
+  export MUSTER_MAIL_URL="http://127.0.0.1:$SMS_PORT" MUSTER_MAIL_KEY=SG.demo   # the same stand-in answers like SendGrid: invitations
+  SIGNIN_INFO="  sign-in: ID tokens from curl -X POST http://127.0.0.1:$IDENTITY_PORT/standin/token -d '{\"provider\":\"apple\",\"sub\":\"me\"}'; texts and invitation emails at http://127.0.0.1:$SMS_PORT/standin/messages"
 fi
 
 .build/debug/muster serve all --port "$HTTP_PORT" &

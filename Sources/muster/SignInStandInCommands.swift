@@ -30,12 +30,13 @@ struct IdentityStandInCommand: AsyncParsableCommand {
     }
 }
 
-/// `muster sms-standin`: answers like Twilio's Messages API and keeps what it was asked to send.
+/// `muster sms-standin`: answers like Twilio's Messages API and SendGrid's Mail Send API and keeps
+/// what it was asked to send (phone codes, invitations).
 struct SMSStandInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sms-standin",
-        abstract: "Answer like Twilio's Messages API (plain HTTP) on this machine and keep the messages, for demos.",
-        discussion: "Point Muster at it with MUSTER_SMS_URL=http://127.0.0.1:PORT; GET /standin/messages lists what it was asked to send.")
+        abstract: "Answer like Twilio's Messages API and SendGrid's Mail Send API (plain HTTP) on this machine and keep the messages, for demos.",
+        discussion: "Point Muster at it with MUSTER_SMS_URL and MUSTER_MAIL_URL=http://127.0.0.1:PORT; GET /standin/messages lists what it was asked to send.")
 
     @Option(name: .long, help: "Address to listen on.")
     var host = "127.0.0.1"

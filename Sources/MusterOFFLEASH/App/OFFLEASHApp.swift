@@ -33,7 +33,12 @@ public struct OFFLEASHApp: MusterApp {
             let tokens = ProviderTokens(apple: providers.apple, google: providers.google, http: .shared)
             let sms = signIn.smsURL.map { SMSClient(baseURL: $0, account: signIn.smsAccount, token: signIn.smsToken, from: signIn.smsFrom) }
             let codes = PhoneCodes(people: people, sms: sms, replicas: environment.configuration.streamReplicas)
-            parts.appends([IdentityLinked.self, IdentityUnlinked.self])
+            let invites = environment.configuration.invitations
+            let invitations = Invitations(people: people, sms: sms,
+                                          mail: invites.mailURL.map { MailClient(baseURL: $0, key: invites.mailKey, from: invites.mailFrom) },
+                                          link: invites.link)
+            parts.appends([IdentityLinked.self, IdentityUnlinked.self, OrgCreated.self, MembershipGranted.self,
+                           InvitationSent.self, InvitationAccepted.self, InvitationWithdrawn.self])
             parts.appends([AccountRegistered.self, AccountReleased.self, AccountChanged.self, PersonForgotten.self,
                            SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])
             parts.appends([ServiceDefined.self, WalkerRostered.self, LocationSaved.self, LocationRemoved.self, LocationDefaulted.self,
@@ -50,6 +55,7 @@ public struct OFFLEASHApp: MusterApp {
                 FeedbackRoutes.add(to: routes, walks: walks)
                 PaymentsRoutes.add(to: routes, walks: walks)
                 SubscriptionsRoutes.add(to: routes, walks: walks)
+                InviteRoutes.add(to: routes, walks: walks, invitations: invitations)
             }
         default:
             break

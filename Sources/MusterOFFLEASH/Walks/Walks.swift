@@ -86,6 +86,10 @@ public final class Walks: Sendable {
 
     /// The caller's role is one of `roles`; a business's owner may do what its admins may.
     public func requireRole(_ claims: AccessClaims, _ roles: String...) throws {
+        try requireRole(claims, roles)
+    }
+
+    public func requireRole(_ claims: AccessClaims, _ roles: [String]) throws {
         guard roles.contains(claims.role) || (claims.role == "owner" && roles.contains("admin")) else {
             throw OFFLEASHError(.forbidden, "this needs the \(roles.joined(separator: " or ")) role")
         }

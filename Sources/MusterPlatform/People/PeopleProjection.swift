@@ -51,6 +51,19 @@ public enum PeopleProjection: Projection {
         public var sequence: UInt64
     }
 
+    /// An invitation to join an organisation, from its sending until it is used or given up.
+    public struct Invitation: Codable, Sendable, Equatable {
+        public var invitationId: String
+        public var contactKey: String
+        public var orgId: String
+        public var role: String
+        public var expiresAt: Int64
+        /// Who joined with it; kept so that their retry after a failure completes the membership.
+        public var acceptedBy: String?
+        /// The stream sequence of its last event (the next append to the contact's aggregate expects it).
+        public var sequence: UInt64
+    }
+
     public struct State: Codable, Sendable, Equatable {
         public var orgs: [String: Org] = [:]
         /// slug → orgId
@@ -69,14 +82,20 @@ public enum PeopleProjection: Projection {
         public var identitiesByPerson: [String: [String]] = [:]
         /// personId → the memberships granted besides their account's own, in the order granted.
         public var memberships: [String: [MembershipGranted]] = [:]
+        /// code hash → the invitation it opens.
+        public var invitations: [String: Invitation] = [:]
+        /// contactKey → the code hash of its latest invitation.
+        public var invitationByContact: [String: String] = [:]
+        /// personId → when they sent invitations (milliseconds), within an hour of their latest.
+        public var invitationsSent: [String: [Int64]] = [:]
     }
 
     public static let name = "people"
-    /// 2: sign-in identities of Apple, Google and phone numbers; memberships.
-    public static let version = 2
+    /// 2: sign-in identities of Apple, Google and phone numbers; memberships. 3: invitations.
+    public static let version = 3
     public static let filterSubjects = ["events.platform.org.>", "events.platform.account.>", "events.platform.person.>",
                                         "events.platform.session.>", "events.platform.identity.>",
-                                        "events.platform.membership.>"]
+                                        "events.platform.membership.>", "events.platform.invitation.>"]
     public static let initialState = State()
 
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
@@ -124,6 +143,23 @@ public enum PeopleProjection: Projection {
                 throw ProjectionRejection("membership granted twice")
             }
             state.memberships[granted.personId, default: []].append(granted)
+        case let sent as InvitationSent:
+            guard state.orgs[sent.orgId] != nil else { throw ProjectionRejection("unknown organisation \(sent.orgId)") }
+            if let previous = state.invitationByContact[sent.contactKey] { state.invitations[previous] = nil }
+            state.invitations[sent.codeHash] = Invitation(invitationId: sent.invitationId, contactKey: sent.contactKey, orgId: sent.orgId,
+                                                          role: sent.role, expiresAt: Timestamp.millis(sent.expiresAt) ?? 0, acceptedBy: nil,
+                                                          sequence: event.sequence)
+            state.invitationByContact[sent.contactKey] = sent.codeHash
+            let at = Timestamp.millis(event.time) ?? 0
+            state.invitationsSent[sent.inviterId] = (state.invitationsSent[sent.inviterId] ?? []).filter { at - $0 < 3_600_000 } + [at]
+        case let accepted as InvitationAccepted:
+            guard let code = state.invitationByContact[accepted.contactKey], state.invitations[code]?.invitationId == accepted.invitationId else { return }
+            state.invitations[code]?.acceptedBy = accepted.personId
+            state.invitations[code]?.sequence = event.sequence
+        case let withdrawn as InvitationWithdrawn:
+            guard let code = state.invitationByContact[withdrawn.contactKey], state.invitations[code]?.invitationId == withdrawn.invitationId else { return }
+            state.invitations[code] = nil
+            state.invitationByContact[withdrawn.contactKey] = nil
         case let released as AccountReleased:
             guard state.accounts[released.accountKey]?.personId == released.personId else { return }
             state.accounts[released.accountKey] = nil

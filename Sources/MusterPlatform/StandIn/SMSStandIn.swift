@@ -3,15 +3,29 @@ import HTTPTypes
 public import Hummingbird
 import NIOCore
 
-/// A local server that answers like Twilio's Messages API, for tests and the demo:
-/// `POST /2010-04-01/Accounts/<account>/Messages.json` (form `To`, `From`, `Body`, basic auth
-/// required) answers 201 with a message `sid` and records the message; `GET /standin/messages`
-/// lists them, `POST /standin/fail?count=N` makes the next N answer 503. No text is sent anywhere.
+/// A local server that answers like Twilio's Messages API and its SendGrid Mail Send API, for
+/// tests and the demo: `POST /2010-04-01/Accounts/<account>/Messages.json` (form `To`, `From`,
+/// `Body`, basic auth required) answers 201 with a message `sid`; `POST /v3/mail/send` (SendGrid's
+/// JSON, a bearer key required) answers 202. Both record the message; `GET /standin/messages`
+/// lists them (a mail with its `subject`), `POST /standin/fail?count=N` makes the next N answer 503.
+/// Nothing is sent anywhere.
 public enum SMSStandIn {
     public struct Message: Codable, Sendable, Equatable {
         public var to: String
         public var from: String
         public var body: String
+        public var subject: String?
+    }
+
+    /// The part of SendGrid's Mail Send body the stand-in reads.
+    struct Mail: Decodable {
+        struct Address: Decodable { var email: String }
+        struct Personalization: Decodable { var to: [Address] }
+        struct Content: Decodable { var type: String; var value: String }
+        var personalizations: [Personalization]
+        var from: Address
+        var subject: String
+        var content: [Content]
     }
 
     public actor Recorder {
@@ -44,6 +58,16 @@ public enum SMSStandIn {
             await recorder.record(Message(to: to, from: from, body: body))
             let answer = try JSONEncoder().encode(["sid": "SM" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(), "status": "queued"])
             return Response(status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+        }
+        router.post("/v3/mail/send") { request, _ in
+            guard request.headers[.authorization]?.hasPrefix("Bearer ") == true else { return Response(status: .unauthorized) }
+            guard await recorder.answer() else { return Response(status: .serviceUnavailable) }
+            guard let mail = try? JSONDecoder().decode(Mail.self, from: Data(try await request.body.collect(upTo: 64 * 1024).readableBytesView)),
+                  let text = mail.content.first(where: { $0.type == "text/plain" }) else { return Response(status: .badRequest) }
+            for to in mail.personalizations.flatMap(\.to) {
+                await recorder.record(Message(to: to.email, from: mail.from.email, body: text.value, subject: mail.subject))
+            }
+            return Response(status: .accepted)
         }
         router.get("/standin/messages") { _, _ in
             let body = try JSONEncoder().encode(await recorder.messages)

@@ -56,6 +56,8 @@ public struct MusterConfiguration: Sendable {
     public var fcm = FCMSettings()
     /// Sign in with Apple and Google (whose keys, for which app ids) and the SMS provider of phone sign-in.
     public var signIn = SignInSettings()
+    /// Where invitations to join an organisation go by email, and the link they carry.
+    public var invitations = InvitationSettings()
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -105,6 +107,10 @@ public struct MusterConfiguration: Sendable {
         case smsAccount = "MUSTER_SMS_ACCOUNT"
         case smsToken = "MUSTER_SMS_TOKEN"
         case smsFrom = "MUSTER_SMS_FROM"
+        case mailURL = "MUSTER_MAIL_URL"
+        case mailKey = "MUSTER_MAIL_KEY"
+        case mailFrom = "MUSTER_MAIL_FROM"
+        case inviteLink = "MUSTER_INVITE_LINK"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -217,6 +223,15 @@ public struct MusterConfiguration: Sendable {
         case .smsAccount: signIn.smsAccount = value
         case .smsToken: signIn.smsToken = value
         case .smsFrom: signIn.smsFrom = value
+        case .mailURL, .inviteLink:
+            guard value.isEmpty || value.hasPrefix("https://") || value.hasPrefix("http://") || (setting == .inviteLink && value.contains("://")) else {
+                throw ConfigurationError("\(given) must be a URL")
+            }
+            if setting == .mailURL { invitations.mailURL = value.isEmpty ? nil : value } else { invitations.link = value.isEmpty ? nil : value }
+        case .mailKey: invitations.mailKey = value
+        case .mailFrom:
+            guard value.contains("@") else { throw ConfigurationError("\(given) must be an email address") }
+            invitations.mailFrom = value
         }
     }
 
@@ -275,6 +290,20 @@ public struct SignInSettings: Sendable, Equatable {
     public var smsAccount = ""
     public var smsToken = ""
     public var smsFrom = "+15005550006"
+
+    public init() {}
+}
+
+/// Where invitations go: email through a SendGrid-compatible Mail Send API (`<url>/v3/mail/send`,
+/// the real one or `muster sms-standin`; none: invitations by email answer 503), texts through
+/// the SMS provider of phone sign-in.
+public struct InvitationSettings: Sendable, Equatable {
+    public var mailURL: String?
+    public var mailKey = ""
+    public var mailFrom = "invitations@offleash.invalid"
+    /// The start of the invite link (the code is appended), e.g. an app's universal link; none:
+    /// the message carries the code alone (today's app opens no invite link).
+    public var link: String?
 
     public init() {}
 }

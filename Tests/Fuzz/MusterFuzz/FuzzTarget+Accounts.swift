@@ -49,6 +49,11 @@ extension FuzzTarget {
             _ = try? decoder.decode(TenantSubscriptionRequest.self, from: raw)
             _ = try? decoder.decode(CreateTenantRequest.self, from: raw)
             _ = try? decoder.decode(ServiceAreaRequest.self, from: raw)
+            _ = try? decoder.decode(JoinTenantRequest.self, from: raw)
+            if let invite = try? decoder.decode(InviteRequest.self, from: raw), let contact = try? Invitations.contact(email: invite.email, phone: invite.phone) {
+                if case .phone(let phone) = contact { require(PhoneCodes.isE164(phone), "an invited number is E.164: \(phone)") }
+                if case .email(let email) = contact { require(AccountRules.email(email) == email && email == email.lowercased(), "an invited email is normalised") }
+            }
             if let pet = try? decoder.decode(PetRequest.self, from: raw) {
                 var details = PetDetails(name: "x", species: "dog")
                 if (try? Walks.apply(pet.edit, to: &details, now: Date())) != nil {

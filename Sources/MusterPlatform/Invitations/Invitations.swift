@@ -1,0 +1,162 @@
+import Crypto
+public import Foundation
+import MusterEvents
+import MusterLog
+
+/// Invitations to join an organisation: sent by email or text message, joined with the code the
+/// message carries. Only the code's SHA-256 and a keyed hash of the contact are ever stored.
+/// Invitations expire after 7 days; one person sends at most 20 an hour; a contact has at most one
+/// pending invitation per organisation (the log's expected version decides between racing senders).
+public struct Invitations: Sendable {
+    public static let lifetime: Int64 = 7 * 86_400_000
+    public static let perInviterPerHour = 20
+
+    /// Where an invitation goes, as the sender typed it once checked.
+    public enum Contact: Sendable, Equatable {
+        case email(String)
+        /// E.164.
+        case phone(String)
+    }
+
+    /// What joining made.
+    public struct Joined: Sendable {
+        public var orgName: String
+        public var membership: People.Membership
+    }
+
+    let people: People
+    let sms: SMSClient?
+    let mail: MailClient?
+    /// The invite link's start (the code is appended), when the app has one; else the message carries the code alone.
+    let link: String?
+
+    public init(people: People, sms: SMSClient?, mail: MailClient?, link: String?) {
+        (self.people, self.sms, self.mail, self.link) = (people, sms, mail, link)
+    }
+
+    /// Exactly one of `email` and `phone`: an email by the app's rule, or a phone number of 10 to 15
+    /// digits as typed (spaces, dashes, dots, brackets and a leading `+` allowed; ten digits are a
+    /// North American number).
+    public static func contact(email: String?, phone: String?) throws -> Contact {
+        let email = email?.trimmingWhitespace, phone = phone?.trimmingWhitespace
+        switch (email?.isEmpty == false ? email : nil, phone?.isEmpty == false ? phone : nil) {
+        case (let email?, nil):
+            guard let valid = AccountRules.email(email) else { throw InvitationError(.invalidField("email"), "That email address is not valid") }
+            return .email(AccountRules.normalisedEmail(valid))
+        case (nil, let phone?):
+            guard phone.count <= 32, phone.allSatisfy({ $0.isASCII && ($0.isNumber || " -.()".contains($0)) || $0 == "+" }),
+                  phone.dropFirst().allSatisfy({ $0 != "+" }) else {
+                throw InvitationError(.invalidField("phone"), "A phone number has digits, and at most spaces, dashes and brackets besides")
+            }
+            let digits = phone.filter(\.isNumber)
+            guard (10...15).contains(digits.count) else { throw InvitationError(.invalidField("phone"), "A phone number needs 10 to 15 digits") }
+            return .phone(digits.count == 10 && phone.first != "+" ? "+1" + digits : "+" + digits)
+        default:
+            throw InvitationError(.invalidField("email"), "Give an email address or a phone number, not both")
+        }
+    }
+
+    /// Invites `contact` to the caller's organisation as `role` and sends the code. The caller's
+    /// right to invite for that role is the app's rule, checked before.
+    public func invite(_ claims: AccessClaims, contact: Contact, role: String, now: Date = Date()) async throws {
+        let (address, channel): (String, String)
+        switch contact {
+        case .email(let email): (address, channel) = (email, "email")
+        case .phone(let phone): (address, channel) = (phone, "sms")
+        }
+        if channel == "email" ? mail == nil : sms == nil {
+            throw InvitationError(.notConfigured, "Invitations by \(channel == "email" ? "email" : "text message") are not configured here")
+        }
+        let contactKey = try await people.keyedHash("invitation\n\(claims.org)\n\(address)")
+        let last = try await people.log.lastSequence(app: "platform", aggregate: "invitation", id: contactKey)
+        if let last { _ = await people.runner.waitUntilApplied(last, timeout: People.settle) }
+        let nowMillis = Timestamp.millis(now)
+        let (org, pending, recent) = await people.runner.read { state in
+            (state.orgs[claims.org], state.invitationByContact[contactKey].flatMap { state.invitations[$0] },
+             (state.invitationsSent[claims.personId] ?? []).filter { nowMillis - $0 < 3_600_000 })
+        }
+        guard let org, org.app == claims.app else { throw InvitationError(.notFound, "No organisation of yours to invite to") }
+        if let pending, pending.acceptedBy == nil, pending.expiresAt > nowMillis {
+            throw InvitationError(.conflict, "An invitation to that \(channel == "email" ? "address" : "number") is pending already")
+        }
+        if recent.count >= Self.perInviterPerHour, let oldest = recent.min() {
+            let wait = Int((oldest + 3_600_000 - nowMillis) / 1000) + 1
+            throw InvitationError(.tooMany(retryAfter: wait), "You sent \(recent.count) invitations this hour; try again in \(wait / 60 + 1) minutes")
+        }
+
+        let code = Self.newCode()
+        let sent = InvitationSent(contactKey: contactKey, invitationId: UUID().uuidString.lowercased(), codeHash: Self.hash(code), orgId: org.orgId,
+                                  role: role, inviterId: claims.personId, channel: channel,
+                                  expiresAt: Timestamp.string(millis: nowMillis + Self.lifetime, fraction: false))
+        let sequence: UInt64
+        do {
+            sequence = try await people.log.append(sent, options: AppendOptions(expected: last.map { .at($0) } ?? .noEvents,
+                                                                                actor: "person:\(claims.personId)")).sequence
+        } catch let error as AppendError where error.code == .conflict {
+            throw InvitationError(.conflict, "An invitation to that \(channel == "email" ? "address" : "number") is pending already")
+        }
+        do {
+            try await deliver(code, to: contact, org: org.name, role: role)
+        } catch {
+            // Undelivered: give it up, so that trying again is not refused as pending.
+            let withdrawn = InvitationWithdrawn(contactKey: contactKey, invitationId: sent.invitationId, reason: "undelivered")
+            _ = try? await people.log.append(withdrawn, options: AppendOptions(expected: .at(sequence), actor: "person:\(claims.personId)"))
+            throw error
+        }
+        _ = await people.runner.waitUntilApplied(sequence, timeout: People.settle)
+    }
+
+    /// Joins the organisation of the pending invitation `code` names, in its role.
+    public func accept(_ claims: AccessClaims, code: String, now: Date = Date()) async throws -> Joined {
+        let invalid = InvitationError(.notFound, "This invitation is invalid or has expired; ask for a new one")
+        guard (8...128).contains(code.utf8.count) else { throw invalid }
+        let codeHash = Self.hash(code)
+        guard let (invitation, org) = await people.runner.read({ state in
+            state.invitations[codeHash].flatMap { invitation in state.orgs[invitation.orgId].map { (invitation, $0) } }
+        }), org.app == claims.app, invitation.expiresAt > Timestamp.millis(now),
+            invitation.acceptedBy == nil || invitation.acceptedBy == claims.personId else { throw invalid }
+        let held = await people.memberships(claims)
+        if held.contains(where: { $0.orgId == org.orgId }) {
+            throw InvitationError(.conflict, "You are a member of \(org.name) already")
+        }
+        if invitation.acceptedBy == nil {
+            // The first to join with a code uses it up; the membership follows (a retry by the same
+            // person after a failure in between finds it accepted by them and only grants).
+            let accepted = InvitationAccepted(contactKey: invitation.contactKey, invitationId: invitation.invitationId, personId: claims.personId)
+            do {
+                let result = try await people.log.append(accepted, options: AppendOptions(expected: .at(invitation.sequence),
+                                                                                           actor: "person:\(claims.personId)"))
+                _ = await people.runner.waitUntilApplied(result.sequence, timeout: People.settle)
+            } catch let error as AppendError where error.code == .conflict {
+                // Used meanwhile: by this person's other tap (then the membership follows), or by someone else.
+                let last = try await people.log.lastSequence(app: "platform", aggregate: "invitation", id: invitation.contactKey) ?? 0
+                _ = await people.runner.waitUntilApplied(last, timeout: People.settle)
+                guard await people.runner.read({ $0.invitations[codeHash]?.acceptedBy }) == claims.personId else { throw invalid }
+            }
+        }
+        let membership = try await people.grantMembership(claims, orgId: org.orgId, role: invitation.role)
+        return Joined(orgName: org.name, membership: membership)
+    }
+
+    func deliver(_ code: String, to contact: Contact, org: String, role: String) async throws {
+        let what = role == "walker" ? "walk dogs for \(org)" : "book walks with \(org)"
+        let join = link.map { "Open \($0)\(code) on your phone to join" } ?? "Your invite code: \(code)"
+        let text = "You're invited to \(what) on OFFLEASH. \(join). It expires in 7 days."
+        switch contact {
+        case .email(let email): try await mail?.send(to: email, subject: "Join \(org) on OFFLEASH", body: text)
+        case .phone(let phone):
+            do { try await sms?.send(to: phone, body: text) } catch { throw InvitationError(.providerUnavailable, "The text message could not be sent; try again") }
+        }
+    }
+
+    /// 24 random bytes (the kernel's CSPRNG), base64url: 32 characters.
+    static func newCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<24).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    }
+
+    static func hash(_ code: String) -> String {
+        SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
