@@ -50,10 +50,18 @@ struct ContractBooking: Decodable {
     var notes: String?
     var serviceName: String?
     var locationAddress: String?
+    var latitude: Double?
+    var longitude: Double?
+    var customerName: String?
+    var customerPhone: String?
+    var walkerName: String?
+    var petName: String?
+    var petBreed: String?
     enum CodingKeys: String, CodingKey {
         case id, customerId = "customer_id", walkerId = "walker_id", serviceId = "service_id", locationId = "location_id", status,
              scheduledStart = "scheduled_start", scheduledEnd = "scheduled_end", priceCents = "price_cents", priceDisplay = "price_display",
-             notes, serviceName = "service_name", locationAddress = "location_address"
+             notes, serviceName = "service_name", locationAddress = "location_address", latitude, longitude, customerName = "customer_name",
+             customerPhone = "customer_phone", walkerName = "walker_name", petName = "pet_name", petBreed = "pet_breed"
     }
 }
 
@@ -216,6 +224,14 @@ struct WalksContractTests {
             let walkerEmail = "walker\(org.walkers.firstIndex(of: booking.walkerId) ?? 0)@example.com"
             let walker = AccountContractTests.bearer(try await Self.token(app, walkerEmail))
             #expect(try Self.decode([ContractBooking].self, try await app.request("/bookings/walker", headers: walker)).map(\.id) == [booking.id])
+            #expect(mine.first?.walkerName == "walker\(org.walkers.firstIndex(of: booking.walkerId) ?? 0) X", "the customer's list names the walker")
+            // The walker's list: the customer's name and phone (digits and +, for the Call button), the place's pin, their one pet.
+            _ = try await app.request("/users/me", method: .put, headers: bearer, json: #"{"first_name": "Rita", "last_name": "Runner", "phone": "(605) 555-0100"}"#)
+            _ = try await app.request("/pets", method: .post, headers: bearer, json: #"{"name": "Biscuit", "species": "dog", "breed": "Beagle"}"#)
+            let listed = try #require(try Self.decode([ContractBooking].self, try await app.request("/bookings/walker", headers: walker)).first)
+            #expect(listed.customerName == "Rita Runner" && listed.customerPhone == "6055550100" && listed.petName == "Biscuit" && listed.petBreed == "Beagle",
+                    "\(listed)")
+            #expect(listed.latitude == org.location.latitude && listed.longitude == org.location.longitude)
             #expect(try await app.request("/bookings/\(booking.id)/complete", method: .post, headers: bearer).status == .forbidden)
             #expect(try await app.request("/bookings/\(booking.id)/complete", method: .post, headers: walker).status == .conflict, "pending, not confirmed")
             #expect(try Self.decode(ContractBooking.self, try await app.request("/bookings/\(booking.id)/confirm", method: .post, headers: walker)).status == "confirmed")

@@ -10,6 +10,15 @@ public struct BookingView: Sendable, Equatable {
     public var notes: String?
     public var serviceName: String?
     public var locationAddress: String?
+    /// What the lists add: the place's coordinates, both people's names, the customer's phone (the
+    /// walker's Call button) and their pet when they have exactly one (a walk names no pet).
+    public var latitude: Double?
+    public var longitude: Double?
+    public var customerName: String?
+    public var customerPhone: String?
+    public var walkerName: String?
+    public var petName: String?
+    public var petBreed: String?
 }
 
 /// A free slot of a day: when, and how many walkers could take it.
@@ -192,8 +201,31 @@ extension Walks {
     func view(_ booking: OFFLEASHProjection.Booking, listed: Bool = false) async throws -> BookingView {
         let (service, location) = await runner.read { ($0.services[booking.serviceId], $0.locations[booking.locationId]) }
         let notes = try await booking.sealedNotes.asyncMap { try await people.vault.open(String.self, $0, for: booking.customerId) } ?? nil
-        let address = listed ? try await location.asyncMap { try await people.vault.open(LocationDetails.self, $0.sealed, for: booking.customerId) } ?? nil : nil
-        return BookingView(booking: booking, notes: notes, serviceName: service?.name, locationAddress: address?.fullAddress)
+        var view = BookingView(booking: booking, notes: notes, serviceName: service?.name, locationAddress: nil)
+        guard listed else { return view }
+        let address = try await location.asyncMap { try await people.vault.open(LocationDetails.self, $0.sealed, for: booking.customerId) } ?? nil
+        (view.locationAddress, view.latitude, view.longitude) = (address?.fullAddress, address?.latitude, address?.longitude)
+        let customer = try await people.card(booking.customerId)
+        view.customerName = customer.flatMap { Self.displayName($0.firstName, $0.lastName) }
+        view.customerPhone = customer?.phone.flatMap(Self.dialable)
+        view.walkerName = try await people.card(booking.walkerId).flatMap { Self.displayName($0.firstName, $0.lastName) }
+        let pets = await runner.read { state in state.pets.values.filter { $0.customerId == booking.customerId }.prefix(2).map(\.sealed) }
+        if pets.count == 1, let pet = try await people.vault.open(PetDetails.self, pets[0], for: booking.customerId) {
+            (view.petName, view.petBreed) = (pet.name, pet.breed)
+        }
+        return view
+    }
+
+    static func displayName(_ first: String, _ last: String) -> String? {
+        let name = "\(first) \(last)".trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : name
+    }
+
+    /// Digits and a leading `+` only, as a `tel:` link wants; nil when too few digits remain.
+    static func dialable(_ phone: String) -> String? {
+        let digits = phone.filter { $0.isASCII && $0.isNumber }
+        guard digits.count >= 7 else { return nil }
+        return (phone.trimmingCharacters(in: .whitespaces).hasPrefix("+") ? "+" : "") + digits
     }
 
     /// Waits until the fold has read everything in the log now.

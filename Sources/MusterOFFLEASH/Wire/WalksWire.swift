@@ -177,6 +177,13 @@ struct BookingBody: Encodable {
     var notes: String?
     var serviceName: String?
     var locationAddress: String?
+    var latitude: Double?
+    var longitude: Double?
+    var customerName: String?
+    var customerPhone: String?
+    var walkerName: String?
+    var petName: String?
+    var petBreed: String?
 
     init(_ view: BookingView, listed: Bool) {
         let b = view.booking
@@ -193,12 +200,17 @@ struct BookingBody: Encodable {
         notes = view.notes
         serviceName = listed ? view.serviceName : nil
         locationAddress = listed ? view.locationAddress : nil
+        (latitude, longitude) = (view.latitude, view.longitude)
+        (customerName, customerPhone, walkerName) = (view.customerName, view.customerPhone, view.walkerName)
+        (petName, petBreed) = (view.petName, view.petBreed)
     }
 
     enum CodingKeys: String, CodingKey {
         case id, customerId = "customer_id", walkerId = "walker_id", serviceId = "service_id", locationId = "location_id", status,
              scheduledStart = "scheduled_start", scheduledEnd = "scheduled_end", priceCents = "price_cents", priceDisplay = "price_display",
-             notes, serviceName = "service_name", locationAddress = "location_address"
+             notes, serviceName = "service_name", locationAddress = "location_address", latitude, longitude,
+             customerName = "customer_name", customerPhone = "customer_phone", walkerName = "walker_name", petName = "pet_name",
+             petBreed = "pet_breed"
     }
 }
 

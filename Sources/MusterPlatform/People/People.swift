@@ -322,6 +322,14 @@ public final class People: Sendable {
         return try await account(claims)
     }
 
+    /// Someone's name and phone as the people they share a thing with see them (a walk's customer
+    /// and walker): from memory when this process has opened them before; nil once forgotten.
+    public func card(_ personId: String) async throws -> AccountView? {
+        if let known = opened.withLock({ $0[personId] }) { return known }
+        guard let (account, personal) = try await opened(personId) else { return nil }
+        return remember(Self.view(account, personal))
+    }
+
     /// The person behind a validated token, opened from their sealed data.
     public func account(_ claims: AccessClaims) async throws -> AccountView {
         guard let (account, personal) = try await opened(claims.personId) else { throw AccountError(.invalidToken, "session has ended") }
