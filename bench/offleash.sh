@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # make bench, OFFLEASH part (issue 13), on one `muster serve ingest` (release) and the demo org:
-#  * GET /auth/validate req/s against /health req/s on the same server (target >= 0.8x), and its p99;
-#  * login throughput (argon2id, 19 MiB, 2 iterations: bound by the hash), per core;
-#  * bookings under contention: req/s and the share that conflicted.
+#  * GET /auth/validate and GET /contexts req/s against /health req/s on the same server (target >= 0.8x), and p99;
+#  * sign-in with each method: password (argon2id, 19 MiB, 2 iterations: bound by the hash, per core),
+#    Apple and Google ID tokens (verified against the identity stand-in's JWKS), phone codes sent and verified;
+#  * bookings under contention, single walks and weekly series on the same walkers: req/s, the share
+#    that conflicted, and no walker booked twice at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,9 +21,17 @@ echo "== OFFLEASH: token validation, sign-in, bookings (one ingest process, rele
 start_nats
 pids+=("$nats_pid")
 port=$(free_port)
+IDENTITY_PORT=$(free_port) SMS_PORT=$(free_port)
+$MUSTER identity-standin --port "$IDENTITY_PORT" >/dev/null 2>&1 &
+pids+=($!)
+$MUSTER sms-standin --port "$SMS_PORT" >/dev/null 2>&1 &
+pids+=($!)
+export MUSTER_APPLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/apple/keys" MUSTER_GOOGLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/google/keys"
+export MUSTER_SMS_URL="http://127.0.0.1:$SMS_PORT" MUSTER_SMS_ACCOUNT=ACbench MUSTER_SMS_TOKEN=bench
 export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS=0
 $MUSTER serve ingest --port "$port" 2>"$work/muster.log" &
 pids+=($!)
+for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$IDENTITY_PORT/apple/keys" >/dev/null 2>&1 && curl -fs "http://127.0.0.1:$SMS_PORT/standin/messages" >/dev/null 2>&1 && break; sleep 0.05; done
 for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.05; done
 MUSTER=$MUSTER MUSTER_URL=http://127.0.0.1:$port scripts/demo_offleash.sh >/dev/null
 login_body='{"org_slug": "demo", "email": "casey@offleash.demo", "password": "Walkies2026"}'
@@ -33,10 +43,15 @@ p99_us() { awk '$1 == "99%" { v=$2; if (v ~ /us$/) { sub(/us/,"",v); print int(v
 
 wrk_run "http://127.0.0.1:$port/health"; health=$(rps); health_p99=$(p99_us)
 wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/auth/validate"; validate=$(rps); validate_p99=$(p99_us)
-wrk_run "http://127.0.0.1:$port/health"; health2=$(rps); health=$(( health > health2 ? health : health2 ))
 grep -q "Non-2xx" "$work/wrk.txt" && { echo "validate answered errors:"; cat "$work/wrk.txt"; exit 1; }
-printf '%-52s %10s req/s  (/health %s req/s; ratio %s, target >= 0.8; p99 %s us, /health p99 %s us; wrk -c32 on the same 2 cores)\n' \
-  "GET /auth/validate" "$validate" "$health" "$(python3 -c "print(f'{$validate/$health:.2f}')")" "$validate_p99" "$health_p99"
+wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/contexts"; contexts=$(rps); contexts_p99=$(p99_us)
+grep -q "Non-2xx" "$work/wrk.txt" && { echo "contexts answered errors:"; cat "$work/wrk.txt"; exit 1; }
+wrk_run "http://127.0.0.1:$port/health"; health2=$(rps); health=$(( health > health2 ? health : health2 ))
+for row in "GET /auth/validate:$validate:$validate_p99" "GET /contexts:$contexts:$contexts_p99"; do
+  IFS=: read -r name value p99 <<< "$row"
+  printf '%-52s %10s req/s  (/health %s req/s; ratio %s, target >= 0.8; p99 %s us, /health p99 %s us; wrk -c32 on the same 2 cores)\n' \
+    "$name" "$value" "$health" "$(python3 -c "print(f'{$value/$health:.2f}')")" "$p99" "$health_p99"
+done
 
 cat > "$work/login.lua" <<LUA
 wrk.method = "POST"
@@ -47,6 +62,12 @@ wrk -t2 -c8 -d"${DURATION}s" -s "$work/login.lua" "http://127.0.0.1:$port/auth/l
 logins=$(rps)
 grep -q "Non-2xx" "$work/wrk.txt" && grep -A1 "Non-2xx" "$work/wrk.txt"
 printf '%-52s %10s logins/s  (%s per core on %s cores; argon2id m=19 MiB t=2)\n' "POST /auth/login" "$logins" "$(python3 -c "print(f'{$logins/$CORES:.1f}')")" "$CORES"
+python3 bench/offleash_signin.py "$port" "$IDENTITY_PORT" "$SMS_PORT" "$DURATION" 8 > "$work/signin.txt"
+eval "$(grep -E '^(apple_rps|google_rps|phone_send_rps|phone_verify_rps)=' "$work/signin.txt")"
+printf '%-52s %10s sign-ins/s  (a fresh ES256 ID token each, 8 clients; returning people)\n' "POST /auth/apple" "$apple_rps"
+printf '%-52s %10s sign-ins/s  (the same, Google'"'"'s issuer and keys)\n' "POST /auth/google" "$google_rps"
+printf '%-52s %10s codes/s  (each to a number of its own, through the Twilio stand-in)\n' "POST /auth/phone/send-code" "$phone_send_rps"
+printf '%-52s %10s sign-ins/s  (the code each number received)\n' "POST /auth/phone/verify" "$phone_verify_rps"
 
 # Customers for the contention run: every demo customer's token, service and default location.
 : > "$work/tokens"
@@ -56,8 +77,12 @@ for email in casey@offleash.demo riley@offleash.demo; do
   l=$(curl -fsS -H "Authorization: Bearer $t" "http://127.0.0.1:$port/locations" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
   echo "$t $s $l" >> "$work/tokens"
 done
-python3 bench/offleash_bookings.py "$port" "$work/tokens" "$DURATION" 16 > "$work/bookings.txt"
-eval "$(grep -E '^(requests|rps|created|booked_per_second|conflicted)=' "$work/bookings.txt")"
+python3 bench/offleash_bookings.py "$port" "$work/tokens" "$DURATION" 16 4 > "$work/bookings.txt"
+eval "$(grep -E '^(requests|rps|created|booked_per_second|conflicted|series_requests|series_made|series_per_second|series_conflicted|walks|overlaps)=' "$work/bookings.txt")"
 printf '%-52s %10s req/s  (16 clients on 3 walkers x 4500 slots: %s booked = %s/s, %s conflicted = %s%%)\n' "POST /bookings under contention" "$rps" "$created" \
   "$booked_per_second" "$conflicted" "$(python3 -c "print(f'{100*$conflicted/max(1,$requests):.0f}')")"
-grep '^other=' "$work/bookings.txt" | grep -v '^other=0 ' || true
+printf '%-52s %10s series/s  (4 more clients, weekly x4 on the same walkers meanwhile: %s of %s made, %s conflicted)\n' "POST /bookings/recurring under contention" \
+  "$series_per_second" "$series_made" "$series_requests" "$series_conflicted"
+grep -E '^(other|series_other)=' "$work/bookings.txt" | grep -vE '^(other|series_other)=0 ' || true
+[ "$overlaps" = 0 ] || { echo "a walker was booked twice at once: $overlaps overlaps among $walks walks"; exit 1; }
+echo "   read back: $walks walks, no walker booked twice at once"
