@@ -29,7 +29,7 @@ SWIFT_FLAGS ?=
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make run    install what is missing, build, start nats-server + muster serve all (APNS=standin, FCM=standin: and local push stand-ins; SIGNIN=standin: Apple, Google, SMS)"
+	@echo "make run    install what is missing, build, start nats-server + muster serve all (APNS=standin, FCM=standin: and local push stand-ins; SIGNIN=standin: Apple, Google, SMS, mail; PAYMENTS=standin: Stripe)"
 	@echo "make test   install what is missing, run every test"
 	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
 	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org, pushes, ShieldAI, PoP)"
@@ -84,7 +84,7 @@ release: deps
 	swift build -c release -Xswiftc -cross-module-optimization $(SWIFT_FLAGS)
 
 run: deps tools build gazetteer
-	@APNS=$(APNS) FCM=$(FCM) scripts/run-local.sh
+	@APNS=$(APNS) FCM=$(FCM) SIGNIN=$(SIGNIN) PAYMENTS=$(PAYMENTS) scripts/run-local.sh
 
 test: deps tools
 	swift build --build-tests $(SWIFT_FLAGS)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make test` runs the demo as a newcomer would, second: a fresh stack (nats-server, the APNs and
-# FCM stand-ins, `muster serve all`; scripts/run-local.sh) on free ports with an empty data folder,
+# `make test` runs the demo as a newcomer would, second: a fresh stack (nats-server, the APNs, FCM,
+# sign-in and payments stand-ins, `muster serve all`; scripts/run-local.sh) on free ports with an empty data folder,
 # then `make demo`. Any step that fails fails the run, with the demo's and the stack's last lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,13 +8,13 @@ cd "$(dirname "$0")/.."
 root=$(mktemp -d "${TMPDIR:-/tmp}/muster-demo.XXXXXX")
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 export NATS_PORT=$(free_port) NATS_MONITOR_PORT=$(free_port) MUSTER_HTTP_PORT=$(free_port) APNS_PORT=$(free_port) FCM_PORT=$(free_port)
-export MUSTER_METRICS_PORT=$(free_port) IDENTITY_PORT=$(free_port) SMS_PORT=$(free_port)
+export MUSTER_METRICS_PORT=$(free_port) IDENTITY_PORT=$(free_port) SMS_PORT=$(free_port) PAYMENTS_PORT=$(free_port)
 export MUSTER_DATA_ROOT=$root MUSTER_DEMO_STATE=$root
 export MUSTER_URL=http://127.0.0.1:$MUSTER_HTTP_PORT MUSTER_NATS_URL=nats://127.0.0.1:$NATS_PORT
 # The full gazetteer when `make gazetteer` made it; the tests' sample otherwise.
 [ -s .data/gazetteer/places.tsv ] || export MUSTER_GAZETTEER=Tests/Fixtures/gazetteer-sample.tsv
 
-APNS=standin FCM=standin SIGNIN=standin scripts/run-local.sh > "$root/stack.log" 2>&1 &
+APNS=standin FCM=standin SIGNIN=standin PAYMENTS=standin scripts/run-local.sh > "$root/stack.log" 2>&1 &
 stack=$!
 finish() {
   status=$?

@@ -91,6 +91,16 @@ if [ "${SIGNIN:-}" = "standin" ]; then
   SIGNIN_INFO="  sign-in: ID tokens from curl -X POST http://127.0.0.1:$IDENTITY_PORT/standin/token -d '{\"provider\":\"apple\",\"sub\":\"me\"}'; texts and invitation emails at http://127.0.0.1:$SMS_PORT/standin/messages"
 fi
 
+# PAYMENTS=standin (make run PAYMENTS=standin): a local server that answers like Stripe's payment
+# intents and refunds, so OFFLEASH's checkouts are charged through the real client code.
+PAYMENTS_INFO="  payments: none configured (make run PAYMENTS=standin starts a local stand-in of Stripe's API; or set MUSTER_PAYMENTS_URL, _KEY)"
+if [ "${PAYMENTS:-}" = "standin" ]; then
+  PAYMENTS_PORT=${PAYMENTS_PORT:-2201}
+  .build/debug/muster payments-standin --port "$PAYMENTS_PORT" & signin_pids="$signin_pids $!"
+  export MUSTER_PAYMENTS_URL="http://127.0.0.1:$PAYMENTS_PORT" MUSTER_PAYMENTS_KEY=sk_test_demo
+  PAYMENTS_INFO="  payments: Stripe stand-in at http://127.0.0.1:$PAYMENTS_PORT (what it charged: curl http://127.0.0.1:$PAYMENTS_PORT/standin/payments)"
+fi
+
 .build/debug/muster serve all --port "$HTTP_PORT" &
 muster_pid=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$HTTP_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -116,6 +126,7 @@ cat <<INFO
 $APNS_INFO
 $FCM_INFO
 $SIGNIN_INFO
+$PAYMENTS_INFO
 
   Ctrl-C stops them all.
 INFO

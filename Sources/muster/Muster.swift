@@ -16,6 +16,6 @@ struct Muster: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [Serve.self, Publish.self, Tail.self, Events.self, Replay.self, Keys.self, PeopleCommand.self, APNsStandInCommand.self, FCMStandInCommand.self,
-                      IdentityStandInCommand.self, SMSStandInCommand.self]
+                      IdentityStandInCommand.self, SMSStandInCommand.self, PaymentsStandInCommand.self]
     )
 }

@@ -23,8 +23,9 @@ struct AccountContractTests {
 
     static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
-    static func withDemo(_ body: @escaping @Sendable (TestApp, People) async throws -> Void) async throws {
-        try await apps.withTestApp(["ingest"]) { app in
+    static func withDemo(configure: (inout MusterConfiguration) -> Void = { _ in },
+                         _ body: @escaping @Sendable (TestApp, People) async throws -> Void) async throws {
+        try await apps.withTestApp(["ingest"], configure: configure) { app in
             let people = People.shared(in: app.env.environment)
             try await people.createOrganisation(slug: "demo", app: "offleash", name: "Demo walks")
             try await body(app, people)

@@ -1,9 +1,12 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import MusterAppTesting
 import MusterLog
 import MusterNATS
+import MusterOFFLEASH
+import MusterRuntime
 import NIOFoundationEssentialsCompat
 import Testing
 
@@ -498,12 +501,24 @@ struct ContractTransaction: Decodable {
 
 @Suite("OFFLEASH payments over HTTP: cards, checkout, refunds")
 struct PaymentsTests {
+    /// The demo org, charging through the real Stripe client against the local stand-in.
+    static func withPayingOrg(_ body: @escaping @Sendable (TestApp, WalksContractTests.Org, PaymentsStandIn.Ledger) async throws -> Void) async throws {
+        let ledger = PaymentsStandIn.Ledger()
+        try await Application(router: PaymentsStandIn.router(ledger: ledger)).test(.live) { standIn in
+            let port = try #require(standIn.port)
+            try await WalksContractTests.withOrg(walkers: 1, configure: {
+                $0.payments.url = "http://127.0.0.1:\(port)"
+                $0.payments.key = "sk_test_muster"
+            }) { app, org in try await body(app, org, ledger) }
+        }
+    }
+
     static func card(_ lastFour: String, month: Int = 12, year: Int = 2031) -> String {
         #"{"method_type": "card", "card_last_four": "\#(lastFour)", "card_brand": "visa", "card_exp_month": \#(month), "card_exp_year": \#(year), "is_default": true}"#
     }
 
     @Test func aCustomerPaysABookingOnceAndIsRefundedOnce() async throws {
-        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+        try await Self.withPayingOrg { app, org, ledger in
             let customer = AccountContractTests.bearer(org.customer)
             let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
             {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
@@ -527,7 +542,8 @@ struct PaymentsTests {
                                           json: #"{"payment_method_id": "\#(visa.id)"}"#).status == .notFound)
             let paid = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout/\(checkout.transactionId)/confirm", method: .post,
                                                                                                  headers: customer, json: #"{"payment_method_id": "\#(visa.id)"}"#))
-            #expect(paid.status == "succeeded" && paid.totalCents == 2950 && paid.providerType == "simulated")
+            #expect(paid.status == "succeeded" && paid.totalCents == 2950 && paid.providerType == "stripe")
+            #expect(await ledger.intents.values.map(\.amount) == [2950], "charged once, the total")
             #expect(try await app.request("/checkout", method: .post, headers: customer, json: """
             {"booking_id": "\(booking.id)", "payment_method_id": "\(visa.id)", "subtotal_cents": 2500, "provider_user_id": ""}
             """).status == .conflict, "paid already")
@@ -548,7 +564,7 @@ struct PaymentsTests {
     }
 
     @Test func declinesRecurringPlaceholdersAndOthersCardsAreRefusedClearly() async throws {
-        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+        try await Self.withPayingOrg { app, org, ledger in
             let customer = AccountContractTests.bearer(org.customer)
             let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
             {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
@@ -566,8 +582,14 @@ struct PaymentsTests {
             {"booking_id": "\(booking.id)", "payment_method_id": "\(good.id)", "subtotal_cents": 2500, "provider_user_id": "\(booking.walkerId)"}
             """))
             #expect(second.transactionId != checkout.transactionId)
+            // The provider failing is a 503 with Retry-After, and nothing recorded: the retry charges once.
+            await ledger.failNext(1)
+            let down = try await app.request("/checkout/\(second.transactionId)/confirm", method: .post, headers: customer,
+                                             json: #"{"payment_method_id": "\#(good.id)"}"#)
+            #expect(down.status == .serviceUnavailable && down.headers[.retryAfter] != nil, "\(down.text)")
             #expect(try await app.request("/checkout/\(second.transactionId)/confirm", method: .post, headers: customer,
                                           json: #"{"payment_method_id": "\#(good.id)"}"#).status == .ok)
+            #expect(await ledger.intents.values.filter { $0.status == "succeeded" }.count == 1)
             let recurring = try await app.request("/checkout", method: .post, headers: customer, json: """
             {"booking_id": "recurring", "payment_method_id": "\(good.id)", "subtotal_cents": 2500, "provider_user_id": ""}
             """)
@@ -579,6 +601,24 @@ struct PaymentsTests {
             #expect(try await app.request("/payment-methods/\(good.id)", method: .delete, headers: customer).status == .noContent)
             let left = try WalksContractTests.decode([ContractCard].self, try await app.request("/payment-methods", headers: customer))
             #expect(left.map(\.id) == [declined.id] && left.first?.isDefault == true)
+        }
+    }
+
+    @Test func withoutAProviderAConfirmIs503AndNothingIsCharged() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let customer = AccountContractTests.bearer(org.customer)
+            let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
+            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
+            """))
+            let visa = try WalksContractTests.decode(ContractCard.self, try await app.request("/payment-methods", method: .post, headers: customer, json: Self.card("4242")))
+            let checkout = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout", method: .post, headers: customer, json: """
+            {"booking_id": "\(booking.id)", "payment_method_id": "\(visa.id)", "subtotal_cents": 2500, "provider_user_id": ""}
+            """))
+            let refused = try await app.request("/checkout/\(checkout.transactionId)/confirm", method: .post, headers: customer,
+                                                json: #"{"payment_method_id": "\#(visa.id)"}"#)
+            #expect(refused.status == .serviceUnavailable && refused.errorMessage.contains("not configured"), "\(refused.text)")
+            let detail = try WalksContractTests.decode(ContractTransaction.self, try await app.request("/transactions/\(checkout.transactionId)", headers: customer))
+            #expect(detail.status == .pending)
         }
     }
 }

@@ -26,7 +26,9 @@ public struct OFFLEASHApp: MusterApp {
             // The app never refreshes: its token lives as long as the old server's (24 h).
             let policy = People.TokenPolicy(app: name, accessLifetime: environment.configuration.offleashTokenLifetime,
                                            selfRegistration: true)
-            let walks = Walks(log: environment.log, runner: environment.projections.runner(OFFLEASHProjection.self), people: people)
+            let charging = environment.configuration.payments
+            let payments: any PaymentProvider = charging.url.map { StripePayments(baseURL: $0, key: charging.key) } ?? UnconfiguredPayments()
+            let walks = Walks(log: environment.log, runner: environment.projections.runner(OFFLEASHProjection.self), people: people, payments: payments)
             let signIn = environment.configuration.signIn
             let providers = ProviderTokens.providers(keysApple: signIn.appleKeysURL, audiencesApple: signIn.appleAudiences,
                                                      keysGoogle: signIn.googleKeysURL, audiencesGoogle: signIn.googleAudiences)

@@ -11,6 +11,7 @@ extension OFFLEASHErrorCode: HTTPMappedCode {
         case .forbidden: APIError(.forbidden, message)
         case .duplicate, .conflict: APIError(.conflict, message)
         case .declined: APIError(HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), message)
+        case .providerUnavailable: APIError(.serviceUnavailable, message, headers: [.retryAfter: "5"])
         }
     }
 }

@@ -15,4 +15,6 @@ public enum OFFLEASHErrorCode: Sendable, Hashable {
     case conflict
     /// The payment provider declined the charge (its message says why).
     case declined
+    /// The payment provider is not configured, or could not be reached; trying again may work.
+    case providerUnavailable
 }

@@ -12,14 +12,14 @@ public final class Walks: Sendable {
     public let log: EventLog
     public let runner: ProjectionRunner<OFFLEASHProjection>
     public let people: People
-    /// What charges checkouts: the simulation unless a real provider is given (README, "Payments").
+    /// What charges checkouts: Stripe's API (or its stand-in) when configured (README, "Payments").
     public let payments: any PaymentProvider
     /// The customer fee of every checkout, in hundredths of a percent (the repo's Free plan: 3 %).
     public let customerFeeBasisPoints: Int
     static let settle: Duration = .seconds(3)
 
     public init(log: EventLog, runner: ProjectionRunner<OFFLEASHProjection>, people: People,
-                payments: any PaymentProvider = SimulatedPayments(), customerFeeBasisPoints: Int = 300) {
+                payments: any PaymentProvider = UnconfiguredPayments(), customerFeeBasisPoints: Int = 300) {
         self.log = log
         self.runner = runner
         self.people = people

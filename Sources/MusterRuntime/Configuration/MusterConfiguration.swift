@@ -58,6 +58,8 @@ public struct MusterConfiguration: Sendable {
     public var signIn = SignInSettings()
     /// Where invitations to join an organisation go by email, and the link they carry.
     public var invitations = InvitationSettings()
+    /// Where OFFLEASH's checkouts are charged: Stripe's API, or `muster payments-standin`.
+    public var payments = PaymentSettings()
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
 
@@ -111,6 +113,8 @@ public struct MusterConfiguration: Sendable {
         case mailKey = "MUSTER_MAIL_KEY"
         case mailFrom = "MUSTER_MAIL_FROM"
         case inviteLink = "MUSTER_INVITE_LINK"
+        case paymentsURL = "MUSTER_PAYMENTS_URL"
+        case paymentsKey = "MUSTER_PAYMENTS_KEY"
     }
 
     /// Sets one setting from text. The environment and the command-line flags both come through
@@ -229,6 +233,10 @@ public struct MusterConfiguration: Sendable {
             }
             if setting == .mailURL { invitations.mailURL = value.isEmpty ? nil : value } else { invitations.link = value.isEmpty ? nil : value }
         case .mailKey: invitations.mailKey = value
+        case .paymentsURL:
+            guard value.isEmpty || value.hasPrefix("https://") || value.hasPrefix("http://") else { throw ConfigurationError("\(given) must be an http(s) URL") }
+            payments.url = value.isEmpty ? nil : value
+        case .paymentsKey: payments.key = value
         case .mailFrom:
             guard value.contains("@") else { throw ConfigurationError("\(given) must be an email address") }
             invitations.mailFrom = value
@@ -304,6 +312,15 @@ public struct InvitationSettings: Sendable, Equatable {
     /// The start of the invite link (the code is appended), e.g. an app's universal link; none:
     /// the message carries the code alone (today's app opens no invite link).
     public var link: String?
+
+    public init() {}
+}
+
+/// Stripe's API (`https://api.stripe.com`) or one that answers like it, and the secret key; no
+/// URL: checkouts answer 503 when confirmed.
+public struct PaymentSettings: Sendable, Equatable {
+    public var url: String?
+    public var key = ""
 
     public init() {}
 }

@@ -23,6 +23,7 @@ extension FuzzTarget {
         let slug = People.slug(text)
         require(slug.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 } && !slug.hasPrefix("-") && slug.count <= 64, "a slug: \(slug)")
         _ = try? JSONDecoder().decode(ProviderIDToken.self, from: Data(bytes)) // an ID token's claims, as jwt-kit hands them over
+        _ = try? JSONDecoder().decode(StripePayments.Answer.self, from: Data(bytes)) // the payment provider's answer
         bytes.withUnsafeBufferPointer { buffer in
             let raw = UnsafeRawBufferPointer(buffer)
             let decoder = JSONBytesDecoder()
