@@ -31,16 +31,16 @@ public enum AuthRoutes {
             return try JSONResponse.make(.ok, SignedInBody(signedIn))
         }
 
-        let answers = ValidateAnswers()
+        let answers = CheckpointAnswers()
         routes.get("/auth/validate") { request, _ in
             guard let token = People.bearerToken(request.headers[.authorization]) else { throw AccountError(.invalidToken, "missing bearer token") }
             let (claims, checkpoint) = try await people.validateAtCheckpoint(token, app: OFFLEASHApp.appName)
-            if let bytes = answers.answer(token, at: checkpoint) { return ValidateAnswers.response(bytes) }
+            if let bytes = answers.answer(token, at: checkpoint) { return CheckpointAnswers.response(bytes) }
             let account = try await people.rememberedAccount(claims)
             let bytes = ByteBuffer(bytes: try JSONResponse.encoder.encode(ValidateBody(expiresAt: ContractDates.string(claims.expiresAt),
                                                                                        user: UserBody(account))))
             answers.keep(bytes, for: token, at: checkpoint)
-            return ValidateAnswers.response(bytes)
+            return CheckpointAnswers.response(bytes)
         }
 
         routes.post("/auth/refresh") { request, _ in
@@ -74,13 +74,20 @@ public enum AuthRoutes {
             return try JSONResponse.make(.ok, PasswordChanged())
         }
 
-        // The app decides the customer or walker tabs from the default membership.
+        // The app decides the customer or walker tabs from the default membership. Read on every
+        // launch and sign-in like /auth/validate, and kept the same way: the answer can only change
+        // with an event of the people fold.
+        let contexts = CheckpointAnswers()
         routes.get("/contexts") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            guard let token = People.bearerToken(request.headers[.authorization]) else { throw AccountError(.invalidToken, "missing bearer token") }
+            let (claims, checkpoint) = try await people.validateAtCheckpoint(token, app: OFFLEASHApp.appName)
+            if let bytes = contexts.answer(token, at: checkpoint) { return CheckpointAnswers.response(bytes) }
             let account = try await people.rememberedAccount(claims)
             let memberships = await people.memberships(claims)
-            return try JSONResponse.make(.ok, ContextsBody(account: account, memberships: memberships.map(MembershipBody.init),
-                                                           defaultMembershipId: memberships.first { $0.orgId == claims.org }?.id))
+            let bytes = ByteBuffer(bytes: try JSONResponse.encoder.encode(ContextsBody(account: account, memberships: memberships.map(MembershipBody.init),
+                                                                                       defaultMembershipId: memberships.first { $0.orgId == claims.org }?.id)))
+            contexts.keep(bytes, for: token, at: checkpoint)
+            return CheckpointAnswers.response(bytes)
         }
 
         // Every walker sign-in switches to its business. The caller's own membership keeps the
@@ -121,9 +128,10 @@ public enum AuthRoutes {
     }
 }
 
-/// The answers of `/auth/validate`, kept per token for as long as the people fold has not moved:
-/// the app validates the same token on every launch, and the answer can only change with an event.
-final class ValidateAnswers: Sendable {
+/// The answers of `/auth/validate` and `/contexts`, kept per token for as long as the people fold
+/// has not moved: the app asks with the same token on every launch, and the answer can only change
+/// with an event.
+final class CheckpointAnswers: Sendable {
     private let kept = Mutex<[String: (checkpoint: UInt64, bytes: ByteBuffer)]>([:])
     static let limit = 50_000
 
