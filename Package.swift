@@ -496,7 +496,7 @@ let package = Package(
         .testTarget(
             name: "MusterFieldTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterField", "MusterLog", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterField", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

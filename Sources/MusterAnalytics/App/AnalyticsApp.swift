@@ -39,6 +39,7 @@ public struct AnalyticsApp: MusterApp {
             let model = AnalyticsReadModel(analytics: environment.projections.runner(AnalyticsProjection.self),
                                            funnels: environment.projections.runner(FunnelProjection.self))
             let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
+            environment.sharing.register(rate, as: "analytics-reads")
             parts.routes.append { routes in
                 AnalyticsRoutes.add(to: routes, keys: keys, rate: rate, model: model)
                 DashboardRoutes.add(to: routes, keys: keys, model: model)

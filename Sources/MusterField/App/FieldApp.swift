@@ -21,6 +21,7 @@ public struct FieldApp: MusterApp {
         switch role {
         case .ingest:
             let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self))
+            environment.sharing.register(sync.presence, as: "field-presence")
             let people = People.shared(in: environment)
             parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self,
                            FileStored.self, PushRequested.self])

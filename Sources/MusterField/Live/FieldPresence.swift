@@ -1,24 +1,66 @@
+public import Foundation
+public import MusterRuntime
 import Synchronization
 
-/// Who has a live socket open on this process now: their devices hear of changes there, and the
-/// others get a push for what is urgent. Per process (a person connected to another ingest is
-/// counted absent there, and gets a push as well: one too many, never one too few).
+/// Who has a live socket open now, on this process or another instance of it: their devices hear
+/// of changes there, and the others get a push for what is urgent. Shared through `Sharing`: each
+/// instance says whom it has (on a change, and every 5 s), and forgets an instance not heard from
+/// for 15 s (a process killed without a word: at most that long, a push is skipped for someone
+/// who has gone).
 public final class FieldPresence: Sendable {
-    private let sockets = Mutex<[String: Int]>([:])
+    static let heartbeat: Duration = .seconds(5)
+    static let forgetAfter: Duration = .seconds(15)
+
+    struct State {
+        var sockets: [String: Int] = [:]
+        var changed = false
+        var lastSent: ContinuousClock.Instant?
+        var remote: [String: (persons: Set<String>, seen: ContinuousClock.Instant)] = [:]
+    }
+
+    private let state = Mutex<State>(State())
 
     public init() {}
 
     func arrived(_ personId: String) {
-        sockets.withLock { $0[personId, default: 0] += 1 }
-    }
-
-    func left(_ personId: String) {
-        sockets.withLock { sockets in
-            if let open = sockets[personId], open > 1 { sockets[personId] = open - 1 } else { sockets[personId] = nil }
+        state.withLock { state in
+            state.sockets[personId, default: 0] += 1
+            state.changed = true
         }
     }
 
-    public func isConnected(_ personId: String) -> Bool {
-        sockets.withLock { $0[personId] != nil }
+    func left(_ personId: String) {
+        state.withLock { state in
+            if let open = state.sockets[personId], open > 1 { state.sockets[personId] = open - 1 } else { state.sockets[personId] = nil }
+            state.changed = true
+        }
+    }
+
+    public func isConnected(_ personId: String, now: ContinuousClock.Instant = .now) -> Bool {
+        state.withLock { state in
+            state.sockets[personId] != nil
+                || state.remote.values.contains { now - $0.seen < Self.forgetAfter && $0.persons.contains(personId) }
+        }
+    }
+}
+
+extension FieldPresence: SharedPart {
+    public func outgoing(now: ContinuousClock.Instant) -> Data? {
+        let persons: [String]? = state.withLock { state in
+            guard state.changed || state.lastSent.map({ now - $0 >= Self.heartbeat }) ?? true else { return nil }
+            if !state.changed && state.sockets.isEmpty && state.lastSent != nil { return nil } // nobody here, said already
+            state.changed = false
+            state.lastSent = now
+            return Array(state.sockets.keys)
+        }
+        return persons.flatMap { try? JSONEncoder().encode($0) }
+    }
+
+    public func incoming(_ data: Data, from instance: String, now: ContinuousClock.Instant) {
+        guard let persons = try? JSONDecoder().decode([String].self, from: data) else { return }
+        state.withLock { state in
+            state.remote = state.remote.filter { now - $0.value.seen < Self.forgetAfter }
+            state.remote[instance] = persons.isEmpty ? nil : (Set(persons.prefix(1_000_000)), now)
+        }
     }
 }

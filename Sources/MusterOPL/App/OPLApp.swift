@@ -27,6 +27,7 @@ public struct OPLApp: MusterApp {
             // Not OPLParts: geocoding reads no fold, and asking for OPLParts would run one.
             let (geocoder, keys) = (Geocoder.shared(in: environment), keys)
             let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
+            environment.sharing.register(rate, as: "geocode-reads")
             parts.appends([ActionGeocoded.self])
             parts.readiness.append(ReadinessCheck("gazetteer") { geocoder.notReady })
             parts.services += [GazetteerLoader(geocoder: geocoder, logger: environment.logger),

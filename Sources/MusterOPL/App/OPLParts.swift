@@ -15,9 +15,11 @@ public struct OPLParts: Sendable {
         environment.shared {
             let runner = environment.projections.runner(OPLProjection.self)
             let rules = BlocklistRules(suffixes: PublicSuffixList.load())
-            return OPLParts(runner: runner, model: OPLReadModel(runner: runner, rules: rules), rules: rules,
-                            readRate: RateLimiter(perMinute: environment.configuration.readRatePerMinute),
-                            writeRate: RateLimiter(perMinute: environment.configuration.writeRatePerMinute))
+            let (readRate, writeRate) = (RateLimiter(perMinute: environment.configuration.readRatePerMinute),
+                                         RateLimiter(perMinute: environment.configuration.writeRatePerMinute))
+            environment.sharing.register(readRate, as: "opl-reads")
+            environment.sharing.register(writeRate, as: "opl-writes")
+            return OPLParts(runner: runner, model: OPLReadModel(runner: runner, rules: rules), rules: rules, readRate: readRate, writeRate: writeRate)
         }
     }
 }

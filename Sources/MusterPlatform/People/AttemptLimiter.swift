@@ -1,3 +1,5 @@
+public import Foundation
+public import MusterRuntime
 import Synchronization
 
 /// Failed sign-ins per account and per client address, in fixed windows: past `limit` failures
@@ -16,6 +18,8 @@ public final class AttemptLimiter: Sendable {
     let maxEntries: Int
     private let accounts = Mutex<[String: Window]>([:])
     private let addresses = Mutex<[String: Window]>([:])
+    /// What happened here since `Sharing` last asked: failures (account, address) and cleared accounts.
+    private let news = Mutex<(failed: [[String]], cleared: [String])>(([], []))
 
     public init(limit: Int = 5, addressLimit: Int = 300, window: Duration = .seconds(900), maxEntries: Int = 100_000) {
         self.limit = limit
@@ -33,12 +37,18 @@ public final class AttemptLimiter: Sendable {
 
     /// Counts a failure against the account and the address.
     public func failed(account: String, address: String, now: ContinuousClock.Instant = .now) {
-        accounts.withLock { count(&$0, account, now: now) }
-        if addressLimit > 0 { addresses.withLock { count(&$0, address, now: now) } }
+        countFailure(account: account, address: address, now: now)
+        news.withLock { if $0.failed.count < 10_000 { $0.failed.append([account, address]) } }
     }
 
     public func succeeded(account: String) {
         _ = accounts.withLock { $0.removeValue(forKey: account) }
+        news.withLock { if $0.cleared.count < 10_000 { $0.cleared.append(account) } }
+    }
+
+    func countFailure(account: String, address: String, now: ContinuousClock.Instant) {
+        accounts.withLock { count(&$0, account, now: now) }
+        if addressLimit > 0 { addresses.withLock { count(&$0, address, now: now) } }
     }
 
     private func count(_ table: inout [String: Window], _ key: String, now: ContinuousClock.Instant) {
@@ -53,5 +63,31 @@ public final class AttemptLimiter: Sendable {
         guard let entry = table[key], now - entry.start < window, entry.count >= limit else { return nil }
         let left = window - (now - entry.start)
         return max(1, Int(left.components.seconds) + 1)
+    }
+}
+
+/// The instances of a service count one account's and one address's failures together: each
+/// says which failures and successes it saw, and the others count them as their own.
+extension AttemptLimiter: SharedPart {
+    struct News: Codable {
+        var failed: [[String]]
+        var cleared: [String]
+    }
+
+    public func outgoing(now: ContinuousClock.Instant) -> Data? {
+        let (failed, cleared) = news.withLock { news in
+            defer { news = ([], []) }
+            return news
+        }
+        guard !failed.isEmpty || !cleared.isEmpty else { return nil }
+        return try? JSONEncoder().encode(News(failed: failed, cleared: cleared))
+    }
+
+    public func incoming(_ data: Data, from instance: String, now: ContinuousClock.Instant) {
+        guard let news = try? JSONDecoder().decode(News.self, from: data) else { return }
+        for pair in news.failed.prefix(10_000) where pair.count == 2 {
+            countFailure(account: pair[0], address: pair[1], now: now)
+        }
+        for account in news.cleared.prefix(10_000) { _ = accounts.withLock { $0.removeValue(forKey: account) } }
     }
 }

@@ -20,6 +20,8 @@ public final class MusterEnvironment: Sendable {
     public let projections: ProjectionRegistry
     /// Which scopes a key of each app may carry (from the apps the process serves).
     public let keyScopes: KeyScopes
+    /// Limits and presence shared with the other instances of the same services.
+    public let sharing: Sharing
     /// Pieces several roles of one process share (`shared(_:)`), by type.
     private let sharedParts = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
@@ -27,6 +29,7 @@ public final class MusterEnvironment: Sendable {
                 metrics: PrometheusCollectorRegistry, source: String, keyScopes: KeyScopes) {
         self.configuration = configuration
         self.keyScopes = keyScopes
+        self.sharing = Sharing(connection: connection, logger: logger)
         self.logger = logger
         self.connection = connection
         self.log = EventLog(jetStream: JetStream(connection), catalog: catalog, configuration: configuration.logConfiguration,

@@ -7,9 +7,11 @@ extension People {
     /// The process's people: one fold, one password pool, one key ring, whichever apps ask.
     public static func shared(in environment: MusterEnvironment) -> People {
         environment.shared {
-            People(log: environment.log, runner: environment.projections.runner(PeopleProjection.self),
+            let attempts = AttemptLimiter(addressLimit: environment.configuration.loginAttemptsPerAddress)
+            environment.sharing.register(attempts, as: "signin-failures")
+            return People(log: environment.log, runner: environment.projections.runner(PeopleProjection.self),
                    passwords: PasswordHasher(),
-                   attempts: AttemptLimiter(addressLimit: environment.configuration.loginAttemptsPerAddress),
+                   attempts: attempts,
                    tokenLifetime: environment.configuration.offleashTokenLifetime,
                    trustedProxies: environment.configuration.trustedProxies)
         }
