@@ -13,7 +13,7 @@ ZIPCODES_VERSION    := 3.0.0
 BENCH_APT_PACKAGES  := wrk nghttp2-client
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng
+APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng prometheus
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
@@ -40,7 +40,8 @@ help:
 ## programs' allocator), zlib (gzip bodies), docker-compose (validates deploy/ in
 ## tests), chromium (the dashboards test loads every page in it, headless), nginx and openssl (the
 ## gateway's TLS test runs deploy/gateway/nginx.conf with a pair from scripts/make-certs.sh), sox and espeak-ng
-## (the voice-enrollment tests and demo make real recordings with them).
+## (the voice-enrollment tests and demo make real recordings with them), prometheus (its promtool checks the
+## alert rules and their tests in deploy/prometheus).
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

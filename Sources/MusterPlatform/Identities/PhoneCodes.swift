@@ -4,6 +4,7 @@ import MusterEvents
 import MusterJSON
 import MusterLog
 import MusterNATS
+import Metrics
 
 /// One-time codes for phone sign-in: six digits, kept only as a keyed hash, valid ten minutes,
 /// locked after five wrong tries, at most three sent to a number an hour. Kept in the
@@ -81,6 +82,7 @@ public actor PhoneCodes {
             if right { record.codeHash = "" } else { record.attempts += 1 }
             guard try await write(key, record, after: stored.revision) else { continue } // changed meanwhile: judge again
             if right { return }
+            Counter(label: "muster_signin_failures_total", dimensions: [("method", "phone")]).increment()
             throw IdentityError(.wrongCode, "That code is not right; check it and try again")
         }
         throw IdentityError(.conflict, "The code changed meanwhile; try again")

@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 import Foundation
 import JWTKit
 import Logging
+import Metrics
 import MusterEvents
 import NIOHTTP1
 import NIOCore
@@ -91,6 +92,15 @@ public actor ProviderTokens {
 
     /// The account a valid token names; `IdentityError.invalidToken` for anything else.
     public func verify(_ token: String, provider: IdentityProvider, nonce: String? = nil) async throws -> ProviderAccount {
+        do {
+            return try await checked(token, provider: provider, nonce: nonce)
+        } catch let error as IdentityError where error.code == .invalidToken {
+            Counter(label: "muster_signin_failures_total", dimensions: [("method", provider.rawValue)]).increment()
+            throw error
+        }
+    }
+
+    private func checked(_ token: String, provider: IdentityProvider, nonce: String?) async throws -> ProviderAccount {
         guard let settings = providers[provider] else { throw IdentityError(.notConfigured, "\(provider.rawValue) sign-in is not configured") }
         guard token.utf8.count <= 8192 else { throw IdentityError(.invalidToken, "the \(provider.rawValue) token is too long") }
         let claims: ProviderIDToken

@@ -1,5 +1,6 @@
 public import Foundation
 public import MusterRuntime
+import Metrics
 import Synchronization
 
 /// Failed sign-ins per account and per client address, in fixed windows: past `limit` failures
@@ -37,6 +38,7 @@ public final class AttemptLimiter: Sendable {
 
     /// Counts a failure against the account and the address.
     public func failed(account: String, address: String, now: ContinuousClock.Instant = .now) {
+        Counter(label: "muster_signin_failures_total", dimensions: [("method", "password")]).increment()
         countFailure(account: account, address: address, now: now)
         news.withLock { if $0.failed.count < 10_000 { $0.failed.append([account, address]) } }
     }

@@ -5,6 +5,7 @@ public import Logging
 import MusterEvents
 public import MusterLog
 public import MusterPlatform
+import Metrics
 public import ServiceLifecycle
 
 /// Sends every open push when it is due (the notifier role). The log is the record: a chunk of
@@ -196,9 +197,11 @@ public struct PushDispatcher: Service {
         let options = AppendOptions(idempotencyKey: "outcome:\(pushId):\(device.deviceId)", actor: "system:notifier")
         switch delivery {
         case .delivered(let apnsID):
+            Counter(label: "muster_push_outcomes_total", dimensions: [("provider", provider), ("outcome", "delivered"), ("reason", "none")]).increment()
             return try await log.append(PushDelivered(pushId: pushId, deviceId: device.deviceId, provider: provider, providerId: apnsID),
                                         options: options).sequence
         case .failed(let reason, let status, let invalidates, let since):
+            Counter(label: "muster_push_outcomes_total", dimensions: [("provider", provider), ("outcome", "failed"), ("reason", Self.reasonLabel(reason))]).increment()
             // The push's own event: what this process's pushes fold will reach (it never sees the device's).
             let sequence = try await log.append(PushFailed(pushId: pushId, deviceId: device.deviceId, provider: provider, reason: reason,
                                                            status: status, attempts: attempts), options: options).sequence
@@ -210,6 +213,12 @@ public struct PushDispatcher: Service {
             }
             return sequence
         }
+    }
+
+    /// A provider's reason as a metric label: the known ones as they are, anything else `other`
+    /// (a label per free-text reason would grow without bound).
+    static func reasonLabel(_ reason: String) -> String {
+        reason.count <= 40 && reason.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? reason : "other"
     }
 
     /// When the copy for `device` is due: now, or the push's local time in the device's zone.

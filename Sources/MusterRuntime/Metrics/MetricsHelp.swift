@@ -18,6 +18,8 @@ public enum MetricsHelp {
         "muster_nats_reconnects_total": "Times the NATS connection was re-established since the process started",
         "muster_log_unavailable_seconds": "How long the log has been unreachable (writes refused with 503) in the current outage; 0 while it takes writes",
         "muster_writes_refused_total": "Writes answered 503 because the log did not confirm them, by reason: timeout, disconnected, no_responders, closed, queue_full, jetstream_unavailable, other",
+        "muster_signin_failures_total": "Failed sign-ins, by method: password (wrong password or unknown account), phone (wrong code), apple, google (a token that did not verify)",
+        "muster_push_outcomes_total": "Pushes a provider answered, by provider (apns, fcm, none), outcome (delivered, failed) and the provider's reason",
         "muster_process_restarts_total": "Times a muster process started again on this data folder (starts after the first)",
         "muster_process_start_time_seconds": "When this process started, in seconds since 1970",
     ]

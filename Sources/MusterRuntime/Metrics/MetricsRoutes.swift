@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 import Logging
+import Metrics
 import MusterLog
 import MusterNATS
 import Prometheus
@@ -50,6 +51,20 @@ public enum MetricsRoutes {
         }
         environment.metrics.makeCounter(descriptor: descriptor("process", "restarts_total")).increment(by: Int64(max(0, starts - 1)))
         environment.metrics.makeGauge(descriptor: descriptor("process", "start_time_seconds")).set(Date().timeIntervalSince1970)
+        // The families alert rules and dashboards read, at 0 from the start: a rate over a series
+        // that appears only with its first event misses that event, and a panel shows no data.
+        for reason in ["timeout", "disconnected", "no_responders", "closed", "queue_full", "jetstream_unavailable", "other"] {
+            Counter(label: "muster_writes_refused_total", dimensions: [("reason", reason)]).increment(by: 0)
+        }
+        for reason in ["head_timeout", "body_timeout", "idle_timeout", "over_limit"] {
+            Counter(label: "muster_http_connections_closed_total", dimensions: [("reason", reason)]).increment(by: 0)
+        }
+        for method in ["password", "phone", "apple", "google"] {
+            Counter(label: "muster_signin_failures_total", dimensions: [("method", method)]).increment(by: 0)
+        }
+        for provider in ["apns", "fcm"] {
+            Counter(label: "muster_push_outcomes_total", dimensions: [("provider", provider), ("outcome", "delivered"), ("reason", "none")]).increment(by: 0)
+        }
     }
 
     /// `muster_<subsystem>_<name>`, with its help text from the one table.
