@@ -5,8 +5,8 @@ import PackageDescription
 //   MusterJSON (bytes ↔ JSON) and CNats (libnats) → MusterNATS → MusterEvents / MusterLog → MusterRuntime (HTTP, health, metrics)
 //   → MusterGeo (gazetteer) → domain modules (MusterPlatform: API keys; MusterOPL: Online Picket Line;
 //   MusterAnalytics: analytics, crashes, alerts) → MusterServices → muster (CLI).
-// `make fuzz` (MUSTER_FUZZ=1, in its own build folder .build-fuzz) instruments our own modules for
-// libFuzzer and adds the fuzz executable; dependencies are built as usual.
+// `make fuzz` (MUSTER_FUZZ=1, in .build) instruments our own modules for libFuzzer and adds the
+// fuzz executable; dependencies are built as usual (and so shared with the plain build).
 let fuzzing = Context.environment["MUSTER_FUZZ"] == "1"
 
 // MemberImportVisibility: a file sees only the members of modules it imports itself, so each
