@@ -563,16 +563,24 @@ struct PaymentsTests {
         }
     }
 
+    /// A booking of the org's customer, a card ending in `lastFour`, and a checkout of the one with the other.
+    static func checkout(_ app: TestApp, _ org: WalksContractTests.Org, card lastFour: String) async throws
+        -> (booking: ContractBooking, card: ContractCard, checkout: ContractCheckout) {
+        let customer = AccountContractTests.bearer(org.customer)
+        let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
+        {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
+        """))
+        let card = try WalksContractTests.decode(ContractCard.self, try await app.request("/payment-methods", method: .post, headers: customer, json: Self.card(lastFour)))
+        let checkout = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout", method: .post, headers: customer, json: """
+        {"booking_id": "\(booking.id)", "payment_method_id": "\(card.id)", "subtotal_cents": 2500, "provider_user_id": "\(booking.walkerId)"}
+        """))
+        return (booking, card, checkout)
+    }
+
     @Test func declinesRecurringPlaceholdersAndOthersCardsAreRefusedClearly() async throws {
         try await Self.withPayingOrg { app, org, ledger in
             let customer = AccountContractTests.bearer(org.customer)
-            let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
-            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
-            """))
-            let declined = try WalksContractTests.decode(ContractCard.self, try await app.request("/payment-methods", method: .post, headers: customer, json: Self.card("0002")))
-            let checkout = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout", method: .post, headers: customer, json: """
-            {"booking_id": "\(booking.id)", "payment_method_id": "\(declined.id)", "subtotal_cents": 2500, "provider_user_id": "\(booking.walkerId)"}
-            """))
+            let (booking, declined, checkout) = try await Self.checkout(app, org, card: "0002")
             let refused = try await app.request("/checkout/\(checkout.transactionId)/confirm", method: .post, headers: customer,
                                                 json: #"{"payment_method_id": "\#(declined.id)"}"#)
             #expect(refused.status.code == 402 && refused.errorMessage.contains("declined"), "\(refused.text)")
@@ -607,13 +615,7 @@ struct PaymentsTests {
     @Test func withoutAProviderAConfirmIs503AndNothingIsCharged() async throws {
         try await WalksContractTests.withOrg(walkers: 1) { app, org in
             let customer = AccountContractTests.bearer(org.customer)
-            let booking = try WalksContractTests.decode(ContractBooking.self, try await app.request("/bookings", method: .post, headers: customer, json: """
-            {"service_id": "\(org.service.id)", "location_id": "\(org.location.id)", "start_time": "\(org.monday)T10:00:00Z"}
-            """))
-            let visa = try WalksContractTests.decode(ContractCard.self, try await app.request("/payment-methods", method: .post, headers: customer, json: Self.card("4242")))
-            let checkout = try WalksContractTests.decode(ContractCheckout.self, try await app.request("/checkout", method: .post, headers: customer, json: """
-            {"booking_id": "\(booking.id)", "payment_method_id": "\(visa.id)", "subtotal_cents": 2500, "provider_user_id": ""}
-            """))
+            let (_, visa, checkout) = try await Self.checkout(app, org, card: "4242")
             let refused = try await app.request("/checkout/\(checkout.transactionId)/confirm", method: .post, headers: customer,
                                                 json: #"{"payment_method_id": "\#(visa.id)"}"#)
             #expect(refused.status == .serviceUnavailable && refused.errorMessage.contains("not configured"), "\(refused.text)")
