@@ -148,6 +148,21 @@ struct InvitationTests {
         }
     }
 
+    @Test func thirtyInvitesToThirtyPeopleAtOnceSendTwenty() async throws {
+        try await Self.withRig { rig in
+            let app = rig.app
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<30 {
+                    group.addTask { try await app.request("/client/invite", method: .post, headers: rig.owner, json: #"{"email": "friend\#(index)@example.com"}"#).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .ok }.count == Invitations.perInviterPerHour && statuses.filter { $0 == .tooManyRequests }.count == 10,
+                    "the hour's limit holds however many are asked at once: \(statuses)")
+            #expect(await rig.messages.messages.count == Invitations.perInviterPerHour)
+        }
+    }
+
     @Test func anExpiredCodeOpensNothing() async throws {
         try await Self.withRig { rig in
             #expect(try await rig.app.request("/walker/invite", method: .post, headers: rig.owner, json: #"{"email": "late@example.com"}"#).status == .ok)

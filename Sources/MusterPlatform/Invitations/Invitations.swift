@@ -27,6 +27,9 @@ public struct Invitations: Sendable {
     let people: People
     let sms: SMSClient?
     let mail: MailClient?
+    /// One invitation of a person at a time in this process, so that the hour's count each reads
+    /// includes the one before (many at once would all read the same count).
+    let inviters = OnePerKey()
     /// The invite link's start (the code is appended), when the app has one; else the message carries the code alone.
     let link: String?
 
@@ -59,6 +62,10 @@ public struct Invitations: Sendable {
     /// Invites `contact` to the caller's organisation as `role` and sends the code. The caller's
     /// right to invite for that role is the app's rule, checked before.
     public func invite(_ claims: AccessClaims, contact: Contact, role: String, now: Date = Date()) async throws {
+        try await inviters.run(claims.personId) { try await send(claims, contact: contact, role: role, now: now) }
+    }
+
+    func send(_ claims: AccessClaims, contact: Contact, role: String, now: Date) async throws {
         let (address, channel): (String, String)
         switch contact {
         case .email(let email): (address, channel) = (email, "email")
