@@ -718,6 +718,21 @@ struct BusinessesTests {
         }
     }
 
+    @Test func twentyBusinessesAskedAtOnceMakeFive() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, _ in
+            let founder = AccountContractTests.bearer(try await AppScreensTests.customer(app, "eager@example.com"))
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await app.request("/walker/create-tenant", method: .post, headers: founder, json: #"{"business_name": "Eager \#(index)"}"#).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 5 && statuses.filter { $0 == .conflict }.count == 15, "\(statuses)")
+            let contexts = try WalksContractTests.decode(ContractContexts.self, try await app.request("/contexts", headers: founder))
+            #expect(contexts.memberships.filter { $0.role == .owner }.count == 5)
+        }
+    }
+
     @Test func joiningAsACustomerMakesOneMembershipWhoeverAsksAtOnce() async throws {
         try await WalksContractTests.withOrg(walkers: 1) { app, _ in
             let owner = AccountContractTests.bearer(try await AppScreensTests.customer(app, "owner2@example.com"))

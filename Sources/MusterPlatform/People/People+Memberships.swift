@@ -74,6 +74,10 @@ extension People {
     /// Starts a business of the caller's app: a new organisation (its slug made unique) and the
     /// caller as its owner.
     public func createBusiness(_ claims: AccessClaims, name: String, slug requested: String) async throws -> (PeopleProjection.Org, Membership) {
+        try await founders.run(claims.personId) { try await startBusiness(claims, name: name, slug: requested) }
+    }
+
+    func startBusiness(_ claims: AccessClaims, name: String, slug requested: String) async throws -> (PeopleProjection.Org, Membership) {
         let name = name.trimmingWhitespace
         guard (3...100).contains(name.count) else { throw AccountError(.invalidField("business_name"), "The business name needs 3 to 100 characters") }
         // One person cannot fill the platform with businesses (each is an organisation for good).

@@ -30,6 +30,8 @@ public final class People: Sendable {
     /// reading their key again. Served only after the session was found live, so a forgotten
     /// person's entry is never answered; bounded like the token cache.
     private let opened = Mutex<[String: AccountView]>([:])
+    /// One business started by a person at a time, so that the count each start reads includes the one before.
+    let founders = OnePerKey()
     static let verifiedLimit = 50_000
     /// How long a write waits for this process's fold to show it, so the next request sees it.
     static let settle: Duration = .seconds(3)
