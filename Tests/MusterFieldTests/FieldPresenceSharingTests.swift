@@ -22,7 +22,7 @@ struct FieldPresenceSharingTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await sharingA.run() }
                 group.addTask { try await sharingB.run() }
-                try await Task.sleep(for: .milliseconds(200)) // both subscribed
+                try await eventually("both listening", timeout: .seconds(10)) { sharingA.isListening && sharingB.isListening }
                 a.arrived("ana")
                 try await eventually("b sees Ana", timeout: .seconds(5)) { b.isConnected("ana") }
                 #expect(!b.isConnected("ben"))

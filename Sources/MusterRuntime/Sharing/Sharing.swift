@@ -18,6 +18,10 @@ public final class Sharing: Service, Sendable {
     let interval: Duration
     let logger: Logger
     private let parts = Mutex<[String: any SharedPart]>([:])
+    private let listening = Mutex(false)
+
+    /// True once every registered part's subject is subscribed (news sent before that is not heard here).
+    public var isListening: Bool { listening.withLock { $0 } }
 
     public init(connection: NATSConnection, interval: Duration = .milliseconds(250), logger: Logger) {
         var generator = SystemRandomNumberGenerator()
@@ -39,6 +43,8 @@ public final class Sharing: Service, Sendable {
             opened.append(try await connection.subscribe("\(Self.subjectPrefix).\(name).*", capacity: 4096))
         }
         let subscriptions = opened
+        try? await connection.flush(timeout: .seconds(2)) // the server has the subscriptions: what others send now is heard
+        listening.withLock { $0 = true }
         await withDiscardingTaskGroup { group in
             for subscription in subscriptions {
                 group.addTask {

@@ -44,6 +44,7 @@ struct SharedLimitsTests {
             for base in [a, b] {
                 try await eventually("\(base) ready", timeout: .seconds(60)) { (try? await Self.call(base + "/ready")) == 200 }
             }
+            try await Task.sleep(for: .seconds(1)) // each has subscribed to the other's news (it does so as it starts)
 
             // 6 reads a minute for the key (one more every 10 s): 3 through each instance, then neither has any left.
             let read = "/api/mobile/data?lat=44.08&lng=-103.23"
