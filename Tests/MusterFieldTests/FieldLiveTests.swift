@@ -150,7 +150,11 @@ struct FieldLiveTests {
             }
             let after = try #require(ended.at.withLock { $0 }.map { ContinuousClock.now - $0 })
             #expect(close?.closeCode == .policyViolation, "\(String(describing: close))")
-            #expect(after < .seconds(2), "closed \(after) after the session ended")
+            // The close follows the fold's reading of the sign-out (no polling: the recheck is 60 s), well
+            // under 2 s alone; beside the whole suite on two loaded cores it was once 2.4 s, so the
+            // bound here is what tells event from poll: 5 s.
+            print("field live: the socket closed \(after) after its session ended")
+            #expect(after < .seconds(5), "closed \(after) after the session ended")
         }
     }
 
