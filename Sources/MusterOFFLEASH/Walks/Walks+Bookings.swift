@@ -132,11 +132,18 @@ extension Walks {
     /// The customer's bookings (`asWalker` false) or the walker's, soonest first.
     public func bookings(_ claims: AccessClaims, asWalker: Bool) async throws -> [BookingView] {
         if asWalker { try requireRole(claims, "walker") }
-        let mine = await runner.read { state in
-            state.bookings.values.filter { asWalker ? $0.walkerId == claims.personId : $0.customerId == claims.personId }
-        }.sorted { ($0.start, $0.bookingId) < ($1.start, $1.bookingId) }
+        let (found, onlyPets) = await runner.read { state in
+            let found = state.bookings.values.filter { asWalker ? $0.walkerId == claims.personId : $0.customerId == claims.personId }
+            // Each customer's pet when they have exactly one: one pass over the pets for the whole list.
+            let customers = Set(found.map(\.customerId))
+            var pets: [String: [String]] = [:]
+            for pet in state.pets.values where customers.contains(pet.customerId) { pets[pet.customerId, default: []].append(pet.sealed) }
+            return (found, pets.compactMapValues { $0.count == 1 ? $0[0] : nil })
+        }
         var views: [BookingView] = []
-        for booking in mine { views.append(try await view(booking, listed: true)) }
+        for booking in found.sorted(by: { ($0.start, $0.bookingId) < ($1.start, $1.bookingId) }) {
+            views.append(try await view(booking, listed: true, onlyPet: onlyPets[booking.customerId]))
+        }
         return views
     }
 
@@ -197,8 +204,9 @@ extension Walks {
     }
 
     /// The booking as answers show it; `listed` adds the service name and the location's address
-    /// (the lists show them; opening the address reads the customer's key).
-    func view(_ booking: OFFLEASHProjection.Booking, listed: Bool = false) async throws -> BookingView {
+    /// (the lists show them; opening the address reads the customer's key), both people's names and
+    /// `onlyPet` (the customer's one pet, sealed), which the list reads for all its bookings at once.
+    func view(_ booking: OFFLEASHProjection.Booking, listed: Bool = false, onlyPet: String? = nil) async throws -> BookingView {
         let (service, location) = await runner.read { ($0.services[booking.serviceId], $0.locations[booking.locationId]) }
         let notes = try await booking.sealedNotes.asyncMap { try await people.vault.open(String.self, $0, for: booking.customerId) } ?? nil
         var view = BookingView(booking: booking, notes: notes, serviceName: service?.name, locationAddress: nil)
@@ -209,8 +217,7 @@ extension Walks {
         view.customerName = customer.flatMap { Self.displayName($0.firstName, $0.lastName) }
         view.customerPhone = customer?.phone.flatMap(Self.dialable)
         view.walkerName = try await people.card(booking.walkerId).flatMap { Self.displayName($0.firstName, $0.lastName) }
-        let pets = await runner.read { state in state.pets.values.filter { $0.customerId == booking.customerId }.prefix(2).map(\.sealed) }
-        if pets.count == 1, let pet = try await people.vault.open(PetDetails.self, pets[0], for: booking.customerId) {
+        if let onlyPet, let pet = try await people.vault.open(PetDetails.self, onlyPet, for: booking.customerId) {
             (view.petName, view.petBreed) = (pet.name, pet.breed)
         }
         return view
