@@ -52,13 +52,8 @@ struct MonitoringTests {
         let wanted = Self.families(in: expressions.joined(separator: "\n") + "\n" + alerts)
         try await apps.withTestLog { env in
             let (port, metricsPort) = (try freePort(), try freePort())
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: KillNineTests.binary)
-            process.arguments = ["serve", "all", "--nats-url", env.server.url, "--data-dir", env.server.directory.appendingPathComponent("monitoring").path,
-                                 "--port", "\(port)", "--metrics-port", "\(metricsPort)", "--instance", "monitoring", "--log-level", "warning"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try ServeProcess.start("all", natsURL: env.server.url, data: env.server.directory.appendingPathComponent("monitoring"),
+                                                 port: port, metricsPort: metricsPort, instance: "monitoring")
             defer { process.terminate() }
             try await eventually("serving", timeout: .seconds(60)) { (try? await MetricsTests.get("http://127.0.0.1:\(port)/ready"))?.status == 200 }
             _ = try await MetricsTests.get("http://127.0.0.1:\(port)/health") // a request, so the request families have a series

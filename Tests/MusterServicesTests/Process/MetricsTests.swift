@@ -14,14 +14,7 @@ struct MetricsTests {
     }
 
     func serve(_ env: TestLog, data: URL, port: Int, metricsPort: Int) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: KillNineTests.binary)
-        process.arguments = ["serve", "query", "--nats-url", env.server.url, "--data-dir", data.path, "--port", "\(port)",
-                             "--metrics-port", "\(metricsPort)", "--instance", "metricstest", "--log-level", "warning"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        try ServeProcess.start("query", natsURL: env.server.url, data: data, port: port, metricsPort: metricsPort, instance: "metricstest")
     }
 
     @Test func scrapedFromItsOwnPortWithHelpForEveryFamily() async throws {

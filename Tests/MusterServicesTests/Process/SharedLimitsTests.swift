@@ -20,15 +20,8 @@ struct SharedLimitsTests {
     }
 
     func serve(_ env: TestLog, _ name: String, port: Int) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: KillNineTests.binary)
-        process.arguments = ["serve", "all", "--nats-url", env.server.url, "--data-dir", env.server.directory.appendingPathComponent(name).path,
-                             "--port", "\(port)", "--metrics-port", "off", "--instance", name, "--log-level", "warning"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["MUSTER_RATE_READ": "6"]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        try ServeProcess.start("all", natsURL: env.server.url, data: env.server.directory.appendingPathComponent(name), port: port, metricsPort: nil,
+                               instance: name, environment: ["MUSTER_RATE_READ": "6"])
     }
 
     @Test func aKeysReadLimitAndAnAccountsFailuresAreCountedOnceAcrossTwoInstances() async throws {
