@@ -22,7 +22,7 @@ struct ForgettingTests {
                                                               password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))
             }
             let sam = try await signUp("sam@example.com"), kim = try await signUp("kim@example.com")
-            let speech = try Recordings.bytes("speech")
+            let speech = try await Recordings.bytes("speech")
             for person in [sam, kim] {
                 let bearer: HTTPFields = [.authorization: "Bearer \(person.accessToken)"]
                 #expect(try await VoiceEnrollmentTests.upload(app, speech, headers: bearer).status == .created)

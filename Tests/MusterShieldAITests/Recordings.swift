@@ -11,43 +11,39 @@ enum Recordings {
         return folder
     }()
 
-    static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestServerError("\(tool) \(arguments.joined(separator: " ")) failed") }
-    }
+    /// Made once per run, by whichever test asks first; the others wait for the same task.
+    private static let made = Mutex<Task<Void, any Error>?>(nil)
 
-    /// Tests run in parallel: one makes a recording while another waits for it, never reads it half-written.
-    static let making = Mutex(())
-
-    /// The named recording's bytes, made on first use.
-    static func bytes(_ name: String) throws -> [UInt8] {
-        let file = folder.appendingPathComponent("\(name).wav")
-        try making.withLock { _ in
-            if !FileManager.default.fileExists(atPath: file.path) { try make(name, file.path) }
+    /// The named recording's bytes. The tools run as processes the test awaits: a blocking wait
+    /// would hold one of the two threads the whole suite runs on, on a 2-core machine.
+    static func bytes(_ name: String) async throws -> [UInt8] {
+        let task = made.withLock { task in
+            if let task { return task }
+            let made = Task { try await makeAll() }
+            task = made
+            return made
         }
+        try await task.value
+        let file = folder.appendingPathComponent("\(name).wav")
+        guard FileManager.default.fileExists(atPath: file.path) else { throw TestServerError("no recording \(name)") }
         return Array(try Data(contentsOf: file))
     }
 
-    static func make(_ name: String, _ path: String) throws {
+    static func run(_ tool: String, _ arguments: [String]) async throws {
+        let (status, _, error) = try await runToEnd("/usr/bin/\(tool)", arguments, within: .seconds(120))
+        guard status == 0 else { throw TestServerError("\(tool) \(arguments.joined(separator: " ")) failed: \(error.suffix(500))") }
+    }
+
+    static func makeAll() async throws {
         let speech = folder.appendingPathComponent("speech-raw.wav").path
-        if !FileManager.default.fileExists(atPath: speech) {
-            try run("espeak-ng", ["-w", speech, "Hello, this is my voice for ShieldAI. I am enrolling my voiceprint so that clones of my voice can be detected. Thank you."])
-        }
-        switch name {
-        case "speech": try run("sox", [speech, "-r", "16000", "-c", "1", "-b", "16", path])
-        case "8khz": try run("sox", [speech, "-r", "8000", "-c", "1", "-b", "16", path])
-        case "stereo": try run("sox", [speech, "-r", "16000", "-c", "2", "-b", "16", path])
-        case "short": try run("sox", [speech, "-r", "16000", "-c", "1", "-b", "16", path, "trim", "0", "3"])
-        case "silence": try run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", path, "trim", "0", "6"])
-        case "long": try run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", path, "synth", "70", "sine", "440", "vol", "0.3"])
-        case "8bit": try run("sox", [speech, "-r", "16000", "-c", "1", "-b", "8", path])
-        default: throw TestServerError("no recording \(name)")
-        }
+        try await run("espeak-ng", ["-w", speech, "Hello, this is my voice for ShieldAI. I am enrolling my voiceprint so that clones of my voice can be detected. Thank you."])
+        let path = { (name: String) in folder.appendingPathComponent("\(name).wav").path }
+        try await run("sox", [speech, "-r", "16000", "-c", "1", "-b", "16", path("speech")])
+        try await run("sox", [speech, "-r", "8000", "-c", "1", "-b", "16", path("8khz")])
+        try await run("sox", [speech, "-r", "16000", "-c", "2", "-b", "16", path("stereo")])
+        try await run("sox", [speech, "-r", "16000", "-c", "1", "-b", "16", path("short"), "trim", "0", "3"])
+        try await run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", path("silence"), "trim", "0", "6"])
+        try await run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", path("long"), "synth", "70", "sine", "440", "vol", "0.3"])
+        try await run("sox", [speech, "-r", "16000", "-c", "1", "-b", "8", path("8bit")])
     }
 }

@@ -30,7 +30,7 @@ struct VoiceEnrollmentTests {
                                                               password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))
             }
             let sam = try await signUp("sam@example.com"), kim = try await signUp("kim@example.com")
-            let speech = try Recordings.bytes("speech")
+            let speech = try await Recordings.bytes("speech")
             let bearer: HTTPFields = [.authorization: "Bearer \(sam.accessToken)"]
             let created = try await Self.upload(app, speech, headers: bearer)
             #expect(created.status == .created, "\(created.text)")
@@ -61,18 +61,18 @@ struct VoiceEnrollmentTests {
             """)))
             var headers = device.headers
             headers[.apiKey] = key
-            let speech = try Recordings.bytes("speech")
+            let speech = try await Recordings.bytes("speech")
             var huge = speech
             let data = try #require((12..<huge.count - 4).first { String(decoding: huge[$0..<$0 + 4], as: UTF8.self) == "data" })
             huge.replaceSubrange(data + 4..<data + 8, with: [0xff, 0xff, 0xff, 0x7f])
             let cases: [([UInt8], String, HTTPResponse.Status, String)] = [
-                (try Recordings.bytes("8khz"), "audio/wav", .unprocessableContent, "16-khz"),
-                (try Recordings.bytes("stereo"), "audio/wav", .unprocessableContent, "mono"),
-                (try Recordings.bytes("short"), "audio/wav", .unprocessableContent, "at-least-5-seconds"),
-                (try Recordings.bytes("silence"), "audio/wav", .unprocessableContent, "not-silent"),
+                (try await Recordings.bytes("8khz"), "audio/wav", .unprocessableContent, "16-khz"),
+                (try await Recordings.bytes("stereo"), "audio/wav", .unprocessableContent, "mono"),
+                (try await Recordings.bytes("short"), "audio/wav", .unprocessableContent, "at-least-5-seconds"),
+                (try await Recordings.bytes("silence"), "audio/wav", .unprocessableContent, "not-silent"),
                 (Array(speech.prefix(30)), "audio/wav", .unprocessableContent, ""),
                 (huge, "audio/wav", .unprocessableContent, "complete"),
-                (try Recordings.bytes("long"), "audio/wav", .contentTooLarge, ""),
+                (try await Recordings.bytes("long"), "audio/wav", .contentTooLarge, ""),
                 (speech, "application/json", .unsupportedMediaType, ""),
             ]
             for (bytes, type, status, rule) in cases {
@@ -101,7 +101,7 @@ struct VoiceEnrollmentTests {
             }
             #expect(try await app.log.read(filter: "events.shieldai.>").count == 1)
             let refused = try await app.request("/trpc/voiceprint.createEnrollment", method: .post, headers: headers,
-                                                json: #"{"audio": "\#(Data(try Recordings.bytes("8khz")).base64EncodedString())"}"#)
+                                                json: #"{"audio": "\#(Data(try await Recordings.bytes("8khz")).base64EncodedString())"}"#)
             #expect(refused.status == .unprocessableContent)
             #expect(((refused.json["error"] as? [String: Any])?["message"] as? String)?.contains("16 kHz") == true, "\(refused.text)")
         }

@@ -17,19 +17,19 @@ struct WAVInspectionTests {
             + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(UInt32(data.count)) + data
     }
 
-    @Test func speechMadeWithEspeakIsAccepted() throws {
-        let audio = try WAVInspection.inspect(try Recordings.bytes("speech"))
+    @Test func speechMadeWithEspeakIsAccepted() async throws {
+        let audio = try WAVInspection.inspect(try await Recordings.bytes("speech"))
         #expect(audio.sampleRate == 16_000 && (5_000...10_000).contains(audio.durationMs))
         #expect(audio.rms > 0.01)
     }
 
-    @Test func eachBrokenRuleIsNamed() throws {
-        #expect(Self.problem(try Recordings.bytes("8khz")) == .wrongSampleRate(8000))
-        #expect(Self.problem(try Recordings.bytes("stereo")) == .notMono(channels: 2))
-        #expect(Self.problem(try Recordings.bytes("8bit"))?.rule == "16-bit")
-        #expect(Self.problem(try Recordings.bytes("short"))?.rule == "at-least-5-seconds")
-        #expect(Self.problem(try Recordings.bytes("silence")) == .silent)
-        #expect(Self.problem(try Recordings.bytes("long"))?.rule == "at-most-60-seconds")
+    @Test func eachBrokenRuleIsNamed() async throws {
+        #expect(Self.problem(try await Recordings.bytes("8khz")) == .wrongSampleRate(8000))
+        #expect(Self.problem(try await Recordings.bytes("stereo")) == .notMono(channels: 2))
+        #expect(Self.problem(try await Recordings.bytes("8bit"))?.rule == "16-bit")
+        #expect(Self.problem(try await Recordings.bytes("short"))?.rule == "at-least-5-seconds")
+        #expect(Self.problem(try await Recordings.bytes("silence")) == .silent)
+        #expect(Self.problem(try await Recordings.bytes("long"))?.rule == "at-most-60-seconds")
         #expect(Self.problem(Self.wav(Array(repeating: Int16.max, count: 16_000 * 6))) == .clipped(percent: 100))
         #expect(Self.problem(Array("RIFF....WAVE".utf8)) == .notWAV)
         #expect(Self.problem(Array("not audio at all".utf8)) == .notWAV)
@@ -37,8 +37,8 @@ struct WAVInspectionTests {
     }
 
     /// Point 9 of the authorization review: headers that lie were accepted.
-    @Test func aHeaderThatLiesIsRefused() throws {
-        let speech = try Recordings.bytes("speech")
+    @Test func aHeaderThatLiesIsRefused() async throws {
+        let speech = try await Recordings.bytes("speech")
         func patched(_ offset: Int, _ bytes: [UInt8], in file: [UInt8]? = nil) -> [UInt8] {
             var copy = file ?? speech
             copy.replaceSubrange(offset..<offset + bytes.count, with: bytes)
@@ -57,8 +57,8 @@ struct WAVInspectionTests {
         #expect(Self.problem(odd)?.rule == "consistent-header", "odd data length")
     }
 
-    @Test func aTruncatedHeaderOrA2GBDeclaredLengthIsTruncatedNotAWait() throws {
-        let speech = try Recordings.bytes("speech")
+    @Test func aTruncatedHeaderOrA2GBDeclaredLengthIsTruncatedNotAWait() async throws {
+        let speech = try await Recordings.bytes("speech")
         #expect(Self.problem(Array(speech.prefix(30)))?.rule == "complete" || Self.problem(Array(speech.prefix(30))) == .notWAV)
         // The data chunk declares 2 GB; the file holds 7 seconds.
         var huge = speech
@@ -67,7 +67,8 @@ struct WAVInspectionTests {
         guard case .truncated(let declared, let present) = Self.problem(huge) else { Issue.record("not truncated"); return }
         #expect(declared == 0x7fff_ffff && present < 300_000)
         // The header alone tells an 8 kHz file apart, from its first bytes.
-        #expect(throws: WAVInspection.Problem.wrongSampleRate(8000)) { _ = try WAVInspection.checkHeader(Array(try Recordings.bytes("8khz").prefix(64))) }
+        let narrow = try await Recordings.bytes("8khz")
+        #expect(throws: WAVInspection.Problem.wrongSampleRate(8000)) { _ = try WAVInspection.checkHeader(Array(narrow.prefix(64))) }
         #expect(try WAVInspection.checkHeader(Array(speech.prefix(8))) == nil)
     }
 }

@@ -11,18 +11,11 @@ import Testing
 struct MonitoringTests {
     static let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static func promtool(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(promtool, "promtool (Debian's prometheus package; make deps installs it)"))
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: Repository.path("deploy/prometheus"))
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+    /// promtool's status and what it printed (awaited: a blocking wait would hold one of the suite's few threads).
+    static func promtool(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let tool = try #require(promtool, "promtool (Debian's prometheus package; make deps installs it)")
+        let run = try await runToEnd(tool, arguments, in: URL(fileURLWithPath: Repository.path("deploy/prometheus")), within: .seconds(120))
+        return (run.status, run.output + run.error)
     }
 
     /// The metric families an expression names (`_bucket`, `_sum` and `_count` are a histogram's).
@@ -35,9 +28,9 @@ struct MonitoringTests {
     }
 
     @Test(.enabled(if: promtool != nil, "promtool is not installed (Debian's prometheus package; make deps installs it)"))
-    func promtoolAcceptsTheRulesTheirTestsAndTheConfiguration() throws {
+    func promtoolAcceptsTheRulesTheirTestsAndTheConfiguration() async throws {
         for arguments in [["check", "rules", "alerts.yml"], ["test", "rules", "alerts_test.yml"], ["check", "config", "prometheus.yml"]] {
-            let (status, output) = try Self.promtool(arguments)
+            let (status, output) = try await Self.promtool(arguments)
             #expect(status == 0, "promtool \(arguments.joined(separator: " ")):\n\(output)")
         }
     }
