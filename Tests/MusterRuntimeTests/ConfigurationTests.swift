@@ -16,6 +16,13 @@ struct ConfigurationTests {
         #expect(config.instance == "query" && config.streamReplicas == 3 && config.logConfiguration.replicas == 3)
     }
 
+    /// Replicas of a scaled container share their environment: `{hostname}` (the container's id) names each apart.
+    @Test func anInstanceNamedByItsHost() throws {
+        let config = try MusterConfiguration.fromEnvironment(["MUSTER_INSTANCE": "query-{hostname}"])
+        #expect(config.instance.hasPrefix("query-") && config.instance.count > "query-".count && !config.instance.contains("{"))
+        #expect(config.instance.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+    }
+
     @Test(arguments: [("MUSTER_HTTP_PORT", "eighty"), ("MUSTER_HTTP_PORT", "70000"), ("MUSTER_LOG_LEVEL", "loud"),
                       ("MUSTER_LOG_FORMAT", "xml"), ("MUSTER_STREAM_REPLICAS", "2"), ("MUSTER_INSTANCE", "a.b")])
     func refusesNonsenseWithTheVariableNamed(name: String, value: String) {

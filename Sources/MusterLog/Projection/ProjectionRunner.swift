@@ -270,7 +270,10 @@ public actor ProjectionRunner<P: Projection> {
         config.optStartSeq = checkpoint == 0 ? nil : checkpoint + 1
         if filtered { config.filterSubjects = P.filterSubjects }
         config.numReplicas = log.configuration.replicas
-        if !savesWhileFolding { config.inactiveThreshold = 120_000_000_000 } // a scratch consumer cleans itself up
+        // A scratch consumer cleans itself up in 2 min; a running one pulls all the time, so a day
+        // idle is a replica that is gone (a scaled container's `{hostname}` instance). Each start
+        // makes its consumer anew from its checkpoint, so one removed meanwhile costs nothing.
+        config.inactiveThreshold = savesWhileFolding ? 86_400_000_000_000 : 120_000_000_000
         return try await js.ensureConsumer(stream: log.configuration.eventsStream, config)
     }
 

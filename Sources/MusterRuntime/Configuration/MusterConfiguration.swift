@@ -139,8 +139,12 @@ public struct MusterConfiguration: Sendable {
             guard let format = LogFormat(rawValue: value.lowercased()) else { throw ConfigurationError("\(given) must be text or json") }
             logFormat = format
         case .instance:
-            // It becomes part of NATS consumer names, so it must be one subject token.
-            guard Subject.isToken(value) else { throw ConfigurationError("\(given) must be letters, digits, - or _") }
+            // It becomes part of NATS consumer names, so it must be one subject token. `{hostname}`
+            // names each replica of a scaled container apart (a container's host name is its id):
+            // replicas sharing one name would share one consumer and each fold half the log.
+            let host = ProcessInfo.processInfo.hostName.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
+            let value = value.replacingOccurrences(of: "{hostname}", with: String(host))
+            guard Subject.isToken(value) else { throw ConfigurationError("\(given) must be letters, digits, - or _ (or {hostname})") }
             instance = value
         case .streamReplicas:
             guard let n = Int(value), [1, 3, 5].contains(n) else { throw ConfigurationError("\(given) must be 1, 3 or 5") }

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# make test-compose (and the last part of make test): Muster in containers, for real.
+#  1. A Docker engine: the one DOCKER_HOST names if it answers, else dockerd started here as root
+#     with its own data root, exec root and socket in a temporary folder, no default bridge and no
+#     iptables rules (compose's own network joins the containers; published ports go through
+#     docker-proxy on loopback). No engine and none can be started: skipped, saying why.
+#  2. The images without any registry: scripts/make-image.sh debug (the tests' build).
+#  3. deploy/docker-compose.yml with two replicas of ingest and query behind the TLS gateway;
+#     make demo through the gateway; kill -9 of one ingest and one query container under write
+#     load (the restart policy brings them back; no acknowledged write lost); down, then up: every
+#     event is still there (named volume).
+#  4. deploy/docker-compose.cluster.yml on top: three NATS containers, the log at R3, one NATS
+#     container killed under write load; writes go on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/muster-compose.XXXXXX")
+own_engine=""
+project=muster$$
+dc() { docker-compose -p "$project" "${files[@]}" "$@"; }
+files=(-f deploy/docker-compose.yml)
+bridges_before=$(ip -o link show type bridge 2>/dev/null | awk -F': ' '{print $2}' | sort || true)
+
+finish() {
+  status=$?
+  set +e
+  if [ "$status" -ne 0 ] && docker version >/dev/null 2>&1; then
+    echo "compose: FAILED; the containers' last lines:" >&2
+    dc logs --tail 15 --no-color 2>&1 | tail -120 >&2
+  fi
+  if docker version >/dev/null 2>&1; then
+    dc down -v --remove-orphans >/dev/null 2>&1
+    files=(-f deploy/docker-compose.yml -f deploy/docker-compose.cluster.yml) dc down -v --remove-orphans >/dev/null 2>&1
+  fi
+  if [ -n "$own_engine" ]; then
+    kill -TERM "$own_engine" 2>/dev/null
+    for _ in $(seq 1 100); do kill -0 "$own_engine" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$own_engine" 2>/dev/null
+    # What the engine made and did not take away: mounts under its folders, bridges of compose networks.
+    grep -o " $root[^ ]*" /proc/mounts | sort -r | while read -r mount; do umount -l "$mount" 2>/dev/null; done
+    for bridge in $(ip -o link show type bridge 2>/dev/null | awk -F': ' '{print $2}' | sort); do
+      echo "$bridges_before" | grep -qx "$bridge" || ip link del "$bridge" 2>/dev/null
+    done
+  fi
+  rm -rf "$root"
+  exit "$status"
+}
+trap finish EXIT
+
+# 1. The engine.
+if docker version >/dev/null 2>&1; then
+  echo "compose: using the Docker engine at ${DOCKER_HOST:-the default socket}"
+elif [ "$(id -u)" = 0 ] && command -v dockerd >/dev/null && command -v docker-compose >/dev/null; then
+  export DOCKER_HOST=unix://$root/docker.sock
+  dockerd --data-root "$root/data" --exec-root "$root/exec" --host "$DOCKER_HOST" --pidfile "$root/docker.pid" \
+    --bridge none --iptables=false --ip6tables=false > "$root/dockerd.log" 2>&1 &
+  own_engine=$!
+  for _ in $(seq 1 150); do docker version >/dev/null 2>&1 && break; kill -0 "$own_engine" 2>/dev/null || break; sleep 0.2; done
+  docker version >/dev/null 2>&1 || { echo "compose: dockerd did not start:" >&2; tail -20 "$root/dockerd.log" >&2; exit 1; }
+  echo "compose: started dockerd $(docker version --format '{{.Server.Version}}') in $root ($(docker info --format '{{.Driver}}'))"
+else
+  echo "compose: skipped: no Docker engine answers and none can be started here (needs root, dockerd and docker-compose: make deps installs docker.io and docker-compose)"
+  exit 0
+fi
+
+# 2. The images.
+started=$SECONDS
+scripts/make-image.sh debug
+echo "compose: images made in $((SECONDS - started)) s"
+
+# 3. Two of ingest and query behind the gateway.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+export MUSTER_HTTP_PORT=$(free_port) MUSTER_HTTPS_PORT=$(free_port) MUSTER_NATS_PORT=$(free_port)
+scripts/make-certs.sh "$root/tls" >/dev/null
+export MUSTER_TLS_CERT=$root/tls/cert.pem MUSTER_TLS_KEY=$root/tls/key.pem
+mkdir -p "$root/gazetteer"
+if [ -s .data/gazetteer/places.tsv ]; then cp .data/gazetteer/places.tsv "$root/gazetteer/"; else cp Tests/Fixtures/gazetteer-sample.tsv "$root/gazetteer/places.tsv"; fi
+export MUSTER_GAZETTEER_DIR=$root/gazetteer
+# What the demo and the load speak through: the gateway over HTTPS (its certificate trusted by name), NATS as the operator.
+export MUSTER_URL=https://127.0.0.1:$MUSTER_HTTPS_PORT CURL_CA_BUNDLE=$MUSTER_TLS_CERT SSL_CERT_FILE=$MUSTER_TLS_CERT
+export MUSTER_NATS_URL=nats://admin:${ADMIN_NATS_PASSWORD:-admin-dev-password}@127.0.0.1:$MUSTER_NATS_PORT
+export MUSTER=.build/debug/muster MUSTER_DEMO_STATE=$root/demo
+# The load is four writers on one key: above the per-key write limit a laptop's stack keeps (30 a minute).
+export MUSTER_RATE_WRITE=6000
+services=(nats ingest geocode moderation collector notifier query gateway)
+
+wait_ready() {
+  for _ in $(seq 1 300); do
+    curl -fs "$MUSTER_URL/ready" >/dev/null 2>&1 && return 0
+    sleep 0.3
+  done
+  echo "compose: the gateway did not answer /ready within 90 s" >&2
+  return 1
+}
+# Every container of a service up again (the restart policy's work after a kill -9).
+wait_running() {
+  for _ in $(seq 1 200); do
+    local down=0
+    for id in $(dc ps -q "$@"); do [ "$(docker inspect -f '{{.State.Running}}' "$id")" = true ] || down=1; done
+    [ "$down" = 0 ] && return 0
+    sleep 0.3
+  done
+  echo "compose: $* did not come back" >&2
+  return 1
+}
+
+started=$SECONDS
+dc up -d --scale ingest=2 --scale query=2 "${services[@]}" > "$root/up.log" 2>&1 || { cat "$root/up.log" >&2; exit 1; }
+wait_ready
+echo "compose: up with $(dc ps -q ingest | wc -l) ingest and $(dc ps -q query | wc -l) query containers behind the gateway, ready in $((SECONDS - started)) s"
+
+started=$SECONDS
+make --no-print-directory demo > "$root/demo.log" 2>&1 || { echo "compose: make demo through the gateway failed:" >&2; tail -40 "$root/demo.log" >&2; exit 1; }
+cp "$root/demo.log" .build/compose-demo.log 2>/dev/null || true
+echo "compose: make demo through the gateway passed ($((SECONDS - started)) s; $(grep -c '^==' "$root/demo.log") sections)"
+
+key=$($MUSTER keys issue --app opl --scopes write:submit-strike --label "compose test load")
+scripts/compose_load.py "$MUSTER_URL" "$key" 25 "$root/acked-1" 4 &
+load=$!
+sleep 6
+ingest_one=$(dc ps -q ingest | head -1) query_one=$(dc ps -q query | head -1)
+kill -KILL "$(docker inspect -f '{{.State.Pid}}' "$ingest_one")" "$(docker inspect -f '{{.State.Pid}}' "$query_one")"
+echo "compose: kill -9 of ingest ${ingest_one:0:12} and query ${query_one:0:12} under write load"
+wait_running ingest query
+echo "compose: both back (restarts: ingest $(docker inspect -f '{{.RestartCount}}' "$ingest_one"), query $(docker inspect -f '{{.RestartCount}}' "$query_one"))"
+wait "$load"
+$MUSTER tail --all --no-follow 'events.opl.>' > "$root/tail-1"
+scripts/compose_load.py check "$root/acked-1" "$root/tail-1"
+
+events_before=$($MUSTER tail --all --no-follow | wc -l)
+started=$SECONDS
+dc down > "$root/down.log" 2>&1
+dc up -d --scale ingest=2 --scale query=2 "${services[@]}" > "$root/up.log" 2>&1 || { cat "$root/up.log" >&2; exit 1; }
+wait_ready
+events_after=$($MUSTER tail --all --no-follow | wc -l)
+echo "compose: down, then up ($((SECONDS - started)) s): $events_before events before, $events_after after"
+[ "$events_after" -ge "$events_before" ] || { echo "compose: events were lost across down and up" >&2; exit 1; }
+dc down -v > "$root/down.log" 2>&1
+
+# 4. Three NATS containers, the log at R3, one killed under load.
+files=(-f deploy/docker-compose.yml -f deploy/docker-compose.cluster.yml)
+started=$SECONDS
+dc up -d nats nats-2 nats-3 ingest geocode moderation collector notifier query gateway > "$root/up.log" 2>&1 || { cat "$root/up.log" >&2; exit 1; }
+wait_ready
+echo "compose: cluster file up ($((SECONDS - started)) s): three NATS containers, the log at R3"
+key=$($MUSTER keys issue --app opl --scopes write:submit-strike --label "compose test cluster load")
+scripts/compose_load.py "$MUSTER_URL" "$key" 20 "$root/acked-2" 4 &
+load=$!
+sleep 6
+nats_two=$(dc ps -q nats-2)
+killed=$(date +%s.%N)
+kill -KILL "$(docker inspect -f '{{.State.Pid}}' "$nats_two")"
+echo "compose: kill -9 of nats-2 under write load"
+wait "$load"
+$MUSTER tail --all --no-follow 'events.opl.>' > "$root/tail-2"
+scripts/compose_load.py check "$root/acked-2" "$root/tail-2" "$killed"
+echo "compose: every step passed"

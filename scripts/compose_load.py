@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Write load for the compose test: WRITERS threads submit OPL actions through the gateway over
+HTTPS, each with an Idempotency-Key; a write that fails (a container killed under it) is retried with
+the same key until it is taken. Every acknowledged write's name goes to ACKED (one per line).
+
+  compose_load.py URL KEY SECONDS ACKED [WRITERS]   (SSL_CERT_FILE names the gateway's certificate)
+
+`compose_load.py check ACKED TAIL [SINCE]` then reads `muster tail` output and prints how many acknowledged
+writes are missing from the log and how many are in it twice; it exits 1 if any, or if no write was acknowledged after SINCE (seconds since the epoch)."""
+import collections, json, ssl, sys, threading, time, urllib.error, urllib.request
+
+
+def write(url, key, until, acked, lock, writer, stats):
+    context = ssl.create_default_context()
+    item = 0
+    while time.time() < until:
+        item += 1
+        name = f"w{writer}-{item}"
+        body = json.dumps({"employer": {"name": f"Compose Freight {writer}"},
+                           "action": {"organization": f"Local {writer}", "actionType": "strike", "location": "Rapid City, SD",
+                                      "startDate": "2026-11-01", "durationDays": 3, "description": name}}).encode()
+        while True:
+            request = urllib.request.Request(url + "/api/mobile/submit-strike", data=body, method="POST",
+                                             headers={"X-API-Key": key, "Idempotency-Key": name, "Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=30, context=context) as response:
+                    status = response.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            except Exception:
+                status = 0
+            if status == 201:
+                with lock:
+                    acked.write(f"{name}\t{time.time():.3f}\n")
+                    stats["acked"] += 1
+                break
+            stats["retries"] += 1
+            stats[status] += 1
+            if time.time() > until + 60:  # the stack never came back: the check below says so
+                return
+            time.sleep(0.2)
+
+
+def load(url, key, seconds, path, writers=4):
+    until = time.time() + float(seconds)
+    lock = threading.Lock()
+    stats = collections.Counter()
+    with open(path, "w") as acked:
+        threads = [threading.Thread(target=write, args=(url, key, until, acked, lock, w, stats)) for w in range(int(writers))]
+        for t in threads: t.start()
+        for t in threads: t.join()
+    failed = ", ".join(f"{n} {'no answer' if code == 0 else code}" for code, n in sorted((k, v) for k, v in stats.items() if isinstance(k, int)))
+    print(f"load: {stats['acked']} writes acknowledged in {seconds} s, {stats['retries']} failed attempts retried with their key ({failed or 'none'})")
+
+
+def check(acked_path, tail_path, since=None):
+    lines = [line.split() for line in open(acked_path) if line.strip()]
+    acked = [fields[0] for fields in lines]
+    if since is not None:
+        after = sum(1 for fields in lines if float(fields[1]) > float(since))
+        print(f"check: {after} writes acknowledged after the kill")
+        if after == 0:
+            print("  writes did not go on")
+            sys.exit(1)
+    copies = collections.Counter()
+    for line in open(tail_path):
+        parts = line.rstrip("\n").split("\t", 3)
+        if len(parts) == 4 and parts[2].startswith("events.opl.action.") and "submitted" in parts[2]:
+            try:
+                copies[json.loads(parts[3]).get("action", {}).get("description", "")] += 1
+            except ValueError:
+                pass
+    missing = [name for name in acked if copies[name] == 0]
+    twice = [name for name, n in copies.items() if n > 1 and name.startswith("w")]
+    print(f"check: {len(acked)} acknowledged writes, {len(missing)} missing from the log, {len(twice)} in it twice")
+    if missing or twice:
+        print(f"  missing: {missing[:20]}\n  twice: {twice[:20]}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "check":
+        check(*sys.argv[2:])
+    else:
+        load(*sys.argv[1:])
