@@ -1,6 +1,7 @@
 import Foundation
 public import MusterEvents
 public import MusterNATS
+import Tracing
 
 /// What an append expects of the aggregate's history (optimistic concurrency).
 public enum ExpectedVersion: Sendable, Equatable {
@@ -64,7 +65,7 @@ extension EventLog {
     /// Validates, wraps in an envelope and encodes, ready to publish. Nothing is sent.
     public func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
         let now = Date() // one clock read for the id's millisecond and the envelope's time
-        let envelope = EventEnvelope(id: ids.make(now: now), source: source, time: now, traceparent: options.traceparent,
+        let envelope = EventEnvelope(id: ids.make(now: now), source: source, time: now, traceparent: options.traceparent ?? EventTrace.traceparent(),
                                      actor: options.actor, data: payload)
         do { try Validate.$measuresScalars.withValue(true) { try envelope.validate() } } catch let error as EventValidationError {
             throw AppendError(code: .invalid, message: "\(P.eventType): \(error)", payloadError: Self.payloadError(error.field, error.reason))
@@ -103,6 +104,18 @@ extension EventLog {
     /// Validates and appends one event; on return it is durably in the log.
     @discardableResult
     public func append<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) async throws -> AppendResult {
+        // In a trace (a traced request, or a processor continuing an event's): the append is a span
+        // of it, and the event carries that span on to whoever reads it.
+        guard InstrumentationContext.current != nil else { return try await publish(payload, options: options) }
+        return try await withSpan("append \(P.eventType)", ofKind: .producer) { span in
+            let result = try await publish(payload, options: options)
+            span.attributes["messaging.destination.name"] = result.subject
+            span.attributes["muster.sequence"] = Int(result.sequence)
+            return result
+        }
+    }
+
+    private func publish<P: EventPayload>(_ payload: P, options: AppendOptions) async throws -> AppendResult {
         let message = try prepare(payload, options: options)
         let started = ContinuousClock.now
         do {

@@ -91,7 +91,7 @@ public struct EventProcessor: Service {
             return
         }
         do {
-            try await handler(event)
+            try await EventTrace.span("process \(consumerName)", traceparent: event.traceparent) { try await handler(event) }
             try message.ack()
         } catch let error where error is CancellationError || Task.isCancelled {
             // Shutting down is not a failure of the event: hand it back at once, never retry it

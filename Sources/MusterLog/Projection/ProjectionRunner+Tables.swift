@@ -6,6 +6,7 @@ import MusterEvents
 import MusterJSON
 import MusterNATS
 import Synchronization
+import Tracing
 
 /// A fold that keeps tables (`ProjectionTables`): each batch is one transaction.
 extension ProjectionRunner {
@@ -75,8 +76,9 @@ extension ProjectionRunner {
         batch.events.reserveCapacity(messages.count)
         for message in messages where message.delivery.streamSequence > sequence && clientFilter?.matches(message.subject) ?? true {
             do {
-                batch.events.append(try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence,
-                                                           payload: message.payload))
+                let event = try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence, payload: message.payload)
+                if let span = EventTrace.start("fold \(P.name)", traceparent: event.traceparent) { batch.spans.append(span) }
+                batch.events.append(event)
             } catch {
                 batch.refused[message.delivery.streamSequence] = "\(error)"
             }
@@ -144,6 +146,7 @@ extension ProjectionRunner {
     /// The batch is committed whatever happens to the sending: what could not be sent waits in
     /// `unsentDeadLetters` for the next try, and the fold never reads the batch again.
     func settle(_ batch: TableBatch, folded: P.State, rejected: [UInt64: String]) async throws {
+        for span in batch.spans { span.end() } // the traced events of the batch are in the tables
         state = folded
         appliedCounter.increment(by: Int64(batch.events.count - rejected.count))
         checkpoint = batch.sequence
@@ -224,6 +227,8 @@ struct TableBatch: Sendable {
     let sequence: UInt64
     let pending: UInt64
     var events: [RecordedEvent] = []
+    /// A span for each event of the batch that carries a trace, ended once the batch is committed.
+    var spans: [any Span] = []
     /// Events that did not decode, with the reason.
     var refused: [UInt64: String] = [:]
 

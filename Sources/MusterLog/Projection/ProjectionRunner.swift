@@ -304,7 +304,7 @@ public actor ProjectionRunner<P: Projection> {
         if clientFilter?.matches(subject) ?? true {
             do {
                 let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload)
-                try P.apply(event, to: &state)
+                try EventTrace.span("fold \(P.name)", traceparent: event.traceparent) { try P.apply(event, to: &state) }
                 appliedCounter.increment()
             } catch {
                 try await deadLetter(subject: subject, sequence: sequence, payload: payload, reason: "\(error)")

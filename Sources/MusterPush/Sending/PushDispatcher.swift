@@ -7,6 +7,7 @@ public import MusterLog
 public import MusterPlatform
 import Metrics
 public import ServiceLifecycle
+import Tracing
 
 /// Sends every open push when it is due (the notifier role). The log is the record: a chunk of
 /// devices is claimed by appending `push.send.dispatched.v1` expecting the push's last event (so
@@ -180,14 +181,19 @@ public struct PushDispatcher: Service {
         }
         if device.platform == "android" {
             guard let fcm else { return none("NoProvider") }
-            let result = await fcm.deliver(push.message, token: device.token, priority: push.priority, collapseID: push.collapseId,
-                                           expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 })
+            // The provider call is a span of the push's trace (the processor's span continues the request's).
+            let result = await withSpan("FCM send", ofKind: .client) { _ in
+                await fcm.deliver(push.message, token: device.token, priority: push.priority, collapseID: push.collapseId,
+                                  expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 })
+            }
             return (device, result, "fcm")
         }
         guard let apns else { return none("NoProvider") }
         guard notification.fits else { return none("PayloadTooLarge") }
-        let result = await apns.deliver(notification, token: device.token, topic: device.bundleId,
-                                        environment: device.environment ?? "production", apnsID: Self.apnsID(push.pushId, device.deviceId))
+        let result = await withSpan("APNs send", ofKind: .client) { _ in
+            await apns.deliver(notification, token: device.token, topic: device.bundleId,
+                               environment: device.environment ?? "production", apnsID: Self.apnsID(push.pushId, device.deviceId))
+        }
         return (device, result, "apns")
     }
 

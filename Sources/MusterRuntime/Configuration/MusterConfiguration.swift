@@ -21,6 +21,8 @@ public struct MusterConfiguration: Sendable {
     public var logFormat: LogFormat = .text
     /// Distinguishes this process's projection consumers from other processes' (a compose service name, say).
     public var instance = "local"
+    /// Set by the process when a tracer is bootstrapped (OTEL_* variables): HTTP requests get spans.
+    public var tracing = false
     public var streamReplicas = 1
     /// Requests per minute one API key may make to read routes / write routes; 0 turns the limit off.
     public var readRatePerMinute = 600

@@ -8,6 +8,8 @@ import Logging
 public enum MusterHTTP {
     public static func makeRouter(environment: MusterEnvironment, modules: [any MusterServiceModule]) -> Router<MusterRequestContext> {
         let router = Router(context: MusterRequestContext.self)
+        // A span per request, continuing a caller's `traceparent`; its appends carry it on.
+        if environment.configuration.tracing { router.add(middleware: TracingMiddleware()) }
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ErrorBodyMiddleware(routes: environment.routes))
         let routes = Routes(router, table: environment.routes)

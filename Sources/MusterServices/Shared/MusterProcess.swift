@@ -30,6 +30,8 @@ public enum MusterProcess {
                            metrics: PrometheusCollectorRegistry,
                            onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let names = try ServiceRole.resolve(names)
+        let tracing = try MusterTracing.bootstrap(roles: names, logger: logger)
+        let configuration = { var traced = configuration; traced.tracing = tracing != nil; return traced }()
         let connection = try await NATSConnection.connect(configuration.nats, logger: logger)
         let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
                                             catalog: apps.catalog, metrics: metrics, source: "muster/\(configuration.instance)",
@@ -56,8 +58,8 @@ public enum MusterProcess {
                 logger.notice("metrics", metadata: ["url": "http://\(configuration.httpHost):\(bound)/metrics"])
             }]
         } ?? []
-        // Started in this order, stopped in reverse: NATS last, HTTP first.
-        let services: [any Service] = [connection] + apps.services(of: modules, environment: environment) + discovery + metricsHTTP + [http]
+        // Started in this order, stopped in reverse: the span exporter last, then NATS; HTTP first.
+        let services: [any Service] = (tracing.map { [$0] } ?? []) + [connection] + apps.services(of: modules, environment: environment) + discovery + metricsHTTP + [http]
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
                                            failureTerminationBehavior: .gracefullyShutdownGroup) },
