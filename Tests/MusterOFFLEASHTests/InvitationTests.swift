@@ -40,7 +40,7 @@ struct InvitationTests {
                 $0.invitations.mailURL = "http://127.0.0.1:\(port)"
                 $0.invitations.mailKey = "SG.test"
             }) { app in
-                try await People.shared(in: app.env.environment).createOrganisation(slug: "demo", app: "offleash", name: "Demo walks")
+                try await People.shared(in: app.env.environment).createOrganisationPatiently(slug: "demo", app: "offleash", name: "Demo walks")
                 let founder = AccountContractTests.bearer(try await AppScreensTests.customer(app, "founder@example.com"))
                 let created = try await app.request("/walker/create-tenant", method: .post, headers: founder, json: #"{"business_name": "Happy Paws"}"#)
                 let switched = try await app.request("/contexts/switch", method: .post, headers: founder,

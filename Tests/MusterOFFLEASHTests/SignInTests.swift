@@ -71,7 +71,7 @@ struct SignInTests {
                     $0.signIn.smsToken = "secret"
                 }) { app in
                     let people = People.shared(in: app.env.environment)
-                    try await people.createOrganisation(slug: "demo", app: "offleash", name: "Demo walks")
+                    try await people.createOrganisationPatiently(slug: "demo", app: "offleash", name: "Demo walks")
                     try await body(Rig(app: app, keys: keys, sms: sms))
                 }
             }

@@ -265,7 +265,7 @@ struct ModerationTests {
     @Test func moderatorsSignInWithTheirAccountsAndSigningOutEndsTheSession() async throws {
         try await apps.withTestApp(["moderation"]) { app in
             let people = People.shared(in: app.env.environment)
-            try await people.createOrganisation(slug: "opl", app: "opl", name: "OPL moderators")
+            try await people.createOrganisationPatiently(slug: "opl", app: "opl", name: "OPL moderators")
             _ = try await people.addPerson(People.Registration(orgSlug: "opl", email: "mo@example.com", firstName: "Mo", lastName: "D",
                                                                phone: nil, password: "Picket2026", role: "moderator"))
             _ = try await people.addPerson(People.Registration(orgSlug: "opl", email: "sam@example.com", firstName: "Sam", lastName: "S",

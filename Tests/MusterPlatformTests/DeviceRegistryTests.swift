@@ -114,7 +114,7 @@ struct DeviceRegistryTests {
     @Test func aPersonsDeviceIsTheirsAlone() async throws {
         try await apps.withTestApp(["ingest"]) { app in
             let people = People.shared(in: app.env.environment)
-            try await people.createOrganisation(slug: "shield", app: "shieldai", name: "ShieldAI")
+            try await people.createOrganisationPatiently(slug: "shield", app: "shieldai", name: "ShieldAI")
             let policy = People.TokenPolicy(app: "shieldai", selfRegistration: true)
             let sam = try await people.register(People.Registration(orgSlug: "shield", email: "sam@example.com", firstName: "Sam", lastName: "Safe",
                                                                     phone: nil, password: "Shielded2026"), policy: policy)
@@ -139,7 +139,7 @@ struct DeviceRegistryTests {
     @Test func aPersonsTokenLinksTheDeviceAndForgettingRemovesIt() async throws {
         try await apps.withTestApp(["ingest"]) { app in
             let people = People.shared(in: app.env.environment)
-            try await people.createOrganisation(slug: "shield", app: "shieldai", name: "ShieldAI")
+            try await people.createOrganisationPatiently(slug: "shield", app: "shieldai", name: "ShieldAI")
             func signUp(_ email: String) async throws -> People.SignedIn {
                 try await people.register(People.Registration(orgSlug: "shield", email: email, firstName: "Sam", lastName: "Safe",
                                                                phone: nil, password: "Shielded2026"),

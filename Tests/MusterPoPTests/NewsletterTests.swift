@@ -88,7 +88,7 @@ struct NewsletterTests {
 
             // An organiser of the organisation may export; a customer of it may not.
             let people = People.shared(in: app.env.environment)
-            _ = try await people.createOrganisation(slug: "pop-sd", app: "pop", name: "People Over Party")
+            _ = try await people.createOrganisationPatiently(slug: "pop-sd", app: "pop", name: "People Over Party")
             let organiser = try await people.register(People.Registration(orgSlug: "pop-sd", email: "org@example.com", firstName: "O", lastName: "R",
                                                                           phone: nil, password: "Organise2026", role: "organiser"),
                                                       policy: People.TokenPolicy(app: "pop", selfRegistration: true))

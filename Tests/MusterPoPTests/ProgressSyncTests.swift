@@ -51,7 +51,7 @@ struct ProgressSyncTests {
 
             // One person links both: each sees the sum of views and the latest "known".
             let people = People.shared(in: app.env.environment)
-            try await people.createOrganisation(slug: "pop-sd", app: "pop", name: "Pride of Prairie")
+            try await people.createOrganisationPatiently(slug: "pop-sd", app: "pop", name: "Pride of Prairie")
             let person = try await people.register(People.Registration(orgSlug: "pop-sd", email: "learner@example.com", firstName: "L", lastName: "S",
                                                                        phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop", selfRegistration: true))
             for install in [Self.phone, Self.tablet] {
@@ -87,8 +87,8 @@ struct ProgressSyncTests {
         try await apps.withTestApp(["ingest"], configure: Self.decks) { app in
             let key = try await app.key(app: "pop", [PoPRoutes.readScope, PoPRoutes.writeScope])
             let people = People.shared(in: app.env.environment)
-            try await people.createOrganisation(slug: "pop-sd", app: "pop", name: "Pride of Prairie")
-            try await people.createOrganisation(slug: "walkers", app: "offleash", name: "Walkers")
+            try await people.createOrganisationPatiently(slug: "pop-sd", app: "pop", name: "Pride of Prairie")
+            try await people.createOrganisationPatiently(slug: "walkers", app: "offleash", name: "Walkers")
             func signUp(_ email: String, org: String = "pop-sd", app name: String = "pop") async throws -> String {
                 try await people.register(People.Registration(orgSlug: org, email: email, firstName: "L", lastName: "S", phone: nil, password: "Learning2026"),
                                           policy: People.TokenPolicy(app: name, selfRegistration: true)).accessToken

@@ -25,7 +25,7 @@ struct DocumentScanTests {
     @Test func aDeletedDocumentsImageIsErasedAndItsTextUnreadableForGood() async throws {
         try await apps.withTestApp(["ingest"]) { app in
             let people = People.shared(in: app.env.environment)
-            try await people.createOrganisation(slug: "shield", app: "shieldai", name: "ShieldAI")
+            try await people.createOrganisationPatiently(slug: "shield", app: "shieldai", name: "ShieldAI")
             let sam = try await people.register(People.Registration(orgSlug: "shield", email: "sam@example.com", firstName: "Sam", lastName: "Safe",
                                                                     phone: nil, password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))
             let bearer: HTTPFields = [.authorization: "Bearer \(sam.accessToken)"]

@@ -16,7 +16,7 @@ struct ForgettingTests {
     @Test func aForgottenPersonsVoiceAndScansAreErasedAndOthersStay() async throws {
         try await apps.withTestApp(["ingest"]) { app in
             let people = People.shared(in: app.env.environment)
-            try await people.createOrganisation(slug: "shield", app: "shieldai", name: "ShieldAI")
+            try await people.createOrganisationPatiently(slug: "shield", app: "shieldai", name: "ShieldAI")
             func signUp(_ email: String) async throws -> People.SignedIn {
                 try await people.register(People.Registration(orgSlug: "shield", email: email, firstName: "Sam", lastName: "Safe", phone: nil,
                                                               password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))

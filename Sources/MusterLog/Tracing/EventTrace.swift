@@ -22,22 +22,37 @@ public enum EventTrace {
     }
 
     /// Runs `body` in a span continuing the event's trace; without a `traceparent`, just runs it.
-    public static func span<T>(_ name: String, traceparent: String?, ofKind kind: SpanKind = .consumer,
+    @inlinable
+    public static func span<T>(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer,
                                _ body: () async throws -> T) async rethrows -> T {
+        guard traceparent != nil else { return try await body() } // untraced: not even the name is made
+        return try await traced(name(), traceparent: traceparent, ofKind: kind, body)
+    }
+
+    @usableFromInline
+    static func traced<T>(_ name: String, traceparent: String?, ofKind kind: SpanKind, _ body: () async throws -> T) async rethrows -> T {
         guard let context = context(traceparent) else { return try await body() }
         return try await withSpan(name, context: context, ofKind: kind) { _ in try await body() }
     }
 
     /// The same for a synchronous step (a fold of one event).
-    public static func span<T>(_ name: String, traceparent: String?, ofKind kind: SpanKind = .consumer, _ body: () throws -> T) rethrows -> T {
+    @inlinable
+    public static func span<T>(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer,
+                               _ body: () throws -> T) rethrows -> T {
+        guard traceparent != nil else { return try body() }
+        return try traced(name(), traceparent: traceparent, ofKind: kind, body)
+    }
+
+    @usableFromInline
+    static func traced<T>(_ name: String, traceparent: String?, ofKind kind: SpanKind, _ body: () throws -> T) rethrows -> T {
         guard let context = context(traceparent) else { return try body() }
         return try withSpan(name, context: context, ofKind: kind) { _ in try body() }
     }
 
     /// A span continuing the event's trace that the caller ends (a fold committed later, in a batch).
-    public static func start(_ name: String, traceparent: String?, ofKind kind: SpanKind = .consumer) -> (any Span)? {
-        guard let context = context(traceparent) else { return nil }
-        return startSpan(name, context: context, ofKind: kind)
+    public static func start(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer) -> (any Span)? {
+        guard traceparent != nil, let context = context(traceparent) else { return nil }
+        return startSpan(name(), context: context, ofKind: kind)
     }
 }
 

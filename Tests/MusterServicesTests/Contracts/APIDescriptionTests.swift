@@ -90,7 +90,7 @@ struct APIDescriptionTests {
             }
             // A signed-in person for the routes that take a bearer token.
             let people = People.shared(in: env.environment)
-            try await people.createOrganisation(slug: "demo", app: "offleash", name: "Demo walks")
+            try await people.createOrganisationPatiently(slug: "demo", app: "offleash", name: "Demo walks")
             let person = try await people.register(People.Registration(orgSlug: "demo", email: "st@example.com", firstName: "S",
                                                                        lastName: "T", phone: nil, password: "Schemathesis1"),
                                                    policy: People.TokenPolicy(app: "offleash", selfRegistration: true))

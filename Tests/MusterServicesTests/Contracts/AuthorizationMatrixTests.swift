@@ -60,7 +60,7 @@ struct AuthorizationMatrixTests {
         let people = People.shared(in: env.environment)
         for (app, roles) in roles {
             let slug = "matrix-\(app)"
-            try await people.createOrganisation(slug: slug, app: app, name: "Matrix \(app)")
+            try await people.createOrganisationPatiently(slug: slug, app: app, name: "Matrix \(app)")
             for role in roles {
                 let email = "\(role)@\(app).matrix.example"
                 _ = try await people.addPerson(People.Registration(orgSlug: slug, email: email, firstName: role, lastName: "M",
@@ -200,7 +200,7 @@ struct AuthorizationMatrixTests {
         try await apps.withLiveServer(["all"], configure: { $0.readRatePerMinute = 0; $0.writeRatePerMinute = 0 }) { env, port in
             let people = People.shared(in: env.environment)
             func person(_ app: String, _ org: String, _ name: String, role: String = "customer") async throws -> String {
-                if await people.runner.read({ $0.orgBySlug[org] }) == nil { try await people.createOrganisation(slug: org, app: app, name: org) }
+                if await people.runner.read({ $0.orgBySlug[org] }) == nil { try await people.createOrganisationPatiently(slug: org, app: app, name: org) }
                 let email = "\(name)@\(org).example"
                 _ = try await people.addPerson(People.Registration(orgSlug: org, email: email, firstName: name, lastName: "O", phone: nil,
                                                                    password: "Owner-2026", role: role))

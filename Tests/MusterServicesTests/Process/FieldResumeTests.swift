@@ -76,7 +76,7 @@ struct FieldResumeTests {
         // The test's own ingest stands in for the devices' other way in while the server is down: same log, same signing keys.
         try await apps.withTestApp(["ingest"]) { app in
             let people = People.shared(in: app.env.environment)
-            try await people.createOrganisation(slug: "resume-build", app: "field", name: "Resume Build")
+            try await people.createOrganisationPatiently(slug: "resume-build", app: "field", name: "Resume Build")
             var tokens: [String: String] = [:]
             var anaId = ""
             for (name, role) in [("mia", "manager"), ("ana", "worker")] {
