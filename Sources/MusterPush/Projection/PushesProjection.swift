@@ -21,6 +21,8 @@ public enum PushesProjection: Projection {
         /// The stream sequence of the push's last event: a dispatch is appended expecting it, so
         /// two notifiers never hand the same devices over (the loser reads again and takes others).
         public var sequence: UInt64
+        /// The request's trace (its event's `traceparent`): sending the push continues it.
+        public var traceparent: String?
 
         public var status: String {
             if completedAt != nil { return "completed" }
@@ -43,7 +45,8 @@ public enum PushesProjection: Projection {
         switch event.payload {
         case let requested as PushRequested:
             guard state.pushes[requested.pushId] == nil else { throw ProjectionRejection("push \(requested.pushId) requested twice") }
-            state.pushes[requested.pushId] = Push(request: requested, requestedAt: event.time, sequence: event.sequence)
+            state.pushes[requested.pushId] = Push(request: requested, requestedAt: event.time, sequence: event.sequence,
+                                                  traceparent: event.traceparent)
             state.open.insert(requested.pushId)
         case let dispatched as PushDispatched:
             update(dispatched.pushId, at: event.sequence, in: &state) { push in

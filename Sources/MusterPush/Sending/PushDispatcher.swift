@@ -46,7 +46,8 @@ public struct PushDispatcher: Service {
                 do {
                     let open = await pushes.read { state in state.open.compactMap { state.pushes[$0] } }
                     for push in open.sorted(by: { $0.sequence < $1.sequence }) where !Task.isCancelled {
-                        try await work(on: push.request.pushId)
+                        // Within the request's trace: the claims, the provider calls and the outcomes are its spans.
+                        try await EventTrace.span("send push", traceparent: push.traceparent) { try await work(on: push.request.pushId) }
                     }
                 } catch {
                     logger.warning("push dispatch failed; trying again", metadata: ["error": "\(error)"])
@@ -181,8 +182,7 @@ public struct PushDispatcher: Service {
         }
         if device.platform == "android" {
             guard let fcm else { return none("NoProvider") }
-            // The provider call is a span of the push's trace (the processor's span continues the request's).
-            let result = await withSpan("FCM send", ofKind: .client) { _ in
+            let result = await Self.providerCall("FCM send") {
                 await fcm.deliver(push.message, token: device.token, priority: push.priority, collapseID: push.collapseId,
                                   expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 })
             }
@@ -190,11 +190,18 @@ public struct PushDispatcher: Service {
         }
         guard let apns else { return none("NoProvider") }
         guard notification.fits else { return none("PayloadTooLarge") }
-        let result = await withSpan("APNs send", ofKind: .client) { _ in
+        let result = await Self.providerCall("APNs send") {
             await apns.deliver(notification, token: device.token, topic: device.bundleId,
                                environment: device.environment ?? "production", apnsID: Self.apnsID(push.pushId, device.deviceId))
         }
         return (device, result, "apns")
+    }
+
+    /// A provider call as a span of the push's trace; a push without one (asked before tracing was
+    /// on, or by an untraced caller) starts no trace of its own.
+    static func providerCall<T>(_ name: String, _ body: () async -> T) async -> T {
+        guard InstrumentationContext.current != nil else { return await body() }
+        return await withSpan(name, ofKind: .client) { _ in await body() }
     }
 
     /// Appends the device's outcome (and its invalidation); returns the outcome's sequence.
