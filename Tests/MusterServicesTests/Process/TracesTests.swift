@@ -49,7 +49,10 @@ struct TracesTests {
         }
     }
 
-    @Test func oneSubmittedActionIsOneTraceAcrossIngestGeocodeAndQuery() async throws {
+    /// Starts the OTLP receiver and one `muster serve <role>` process per role, each exporting to it,
+    /// ready; `body` gets each role's HTTP port. `setUp` runs on the log first (keys the test needs).
+    static func withTracedServices(_ roles: [String], environment: [String: String] = [:], setUp: (TestLog) async throws -> Void,
+                                   _ body: (_ ports: [String: Int], _ receiver: Receiver) async throws -> Void) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: KillNineTests.binary), "build muster first (swift build)")
         let receiver = Receiver()
         let router = Router()
@@ -59,50 +62,121 @@ struct TracesTests {
         }
         let receiverPort = try freePort()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: receiverPort)))
-
         try await apps.withTestLog { env in
-            let (key, issued) = issuedKey(scopes: ["write:submit-strike"])
-            _ = try await env.log.append(issued)
+            try await setUp(env)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await app.runService(gracefulShutdownSignals: []) }
                 let otel = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(receiverPort)", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
                             "OTEL_BSP_SCHEDULE_DELAY": "200", "OTEL_TRACES_SAMPLER": "parentbased_always_on",
-                            "MUSTER_GAZETTEER": Repository.path("Tests/Fixtures/gazetteer-sample.tsv")]
+                            "MUSTER_GAZETTEER": Repository.path("Tests/Fixtures/gazetteer-sample.tsv")].merging(environment) { $1 }
                 var processes: [Process] = []
                 defer { for process in processes { process.terminate() } }
-                var ingestPort = 0
-                for role in ["ingest", "geocode", "query"] {
+                var ports: [String: Int] = [:]
+                for role in roles {
                     let port = try freePort()
-                    if role == "ingest" { ingestPort = port }
+                    ports[role] = port
                     processes.append(try ServeProcess.start(role, natsURL: env.server.url, data: env.server.directory.appendingPathComponent("traces-\(role)"),
                                                             port: port, metricsPort: nil, instance: "traces-\(role)", environment: otel))
                     try await eventually("\(role) ready", timeout: .seconds(60)) {
                         (try? await SharedLimitsTests.call("http://127.0.0.1:\(port)/ready")) == 200
                     }
                 }
-
-                // The caller's own trace: every span of the action must be in it.
-                let traceID = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-                let status = try await SharedLimitsTests.call("http://127.0.0.1:\(ingestPort)/api/mobile/submit-strike", method: "POST",
-                                                              headers: ["X-API-Key": key, "traceparent": "00-\(traceID)-00f067aa0ba902b7-01"],
-                                                              body: """
-                    {"employer": {"name": "Traced Freight"}, "action": {"organization": "Local 9", "actionType": "strike",
-                     "location": "Rapid City, SD", "startDate": "2026-11-01", "durationDays": 3, "description": "traced"}}
-                    """)
-                #expect(status == 201)
-                let wanted: Set = ["muster-ingest", "muster-geocode", "muster-query"]
-                try await eventually("spans of the trace from ingest, geocode and query", timeout: .seconds(60)) {
-                    Set(receiver.spans.withLock { $0 }.filter { $0.traceID == traceID }.map(\.service)).isSuperset(of: wanted)
-                }
-                let trace = receiver.spans.withLock { $0 }.filter { $0.traceID == traceID }
-                let names = Dictionary(grouping: trace, by: \.service).mapValues { Set($0.map(\.name)).sorted() }
-                print("traces: one request, \(trace.count) spans in \(names.count) services: \(names.sorted { $0.key < $1.key })")
-                #expect(names["muster-ingest"]?.contains { $0.hasPrefix("append opl.action.submitted") } == true, "\(names)")
-                #expect(names["muster-geocode"]?.contains { $0.hasPrefix("process ") } == true, "\(names)")
-                #expect(names["muster-geocode"]?.contains { $0.hasPrefix("append opl.action.geocoded") } == true, "\(names)")
-                #expect(names["muster-query"]?.contains { $0.hasPrefix("fold ") } == true, "\(names)")
+                try await body(ports, receiver)
                 group.cancelAll()
             }
+        }
+    }
+
+    /// A new trace id and the `traceparent` header that starts a request in it.
+    static func newTrace() -> (id: String, header: String) {
+        let id = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        return (id, "00-\(id)-00f067aa0ba902b7-01")
+    }
+
+    /// Waits until the spans of `traceID` hold, for each service, a span whose name begins with each
+    /// of its prefixes (spans come in batches, each process's when it is ready); prints them all.
+    static func trace(_ traceID: String, expecting: [String: [String]], in receiver: Receiver) async throws {
+        func names() -> [String: [String]] {
+            let trace = receiver.spans.withLock { $0 }.filter { $0.traceID == traceID }
+            return Dictionary(grouping: trace, by: \.service).mapValues { Set($0.map(\.name)).sorted() }
+        }
+        do {
+            try await eventually("the trace's spans", timeout: .seconds(60)) {
+                let seen = names()
+                return expecting.allSatisfy { service, prefixes in
+                    prefixes.allSatisfy { prefix in seen[service]?.contains { $0.hasPrefix(prefix) } == true }
+                }
+            }
+        } catch {
+            Issue.record("wanted \(expecting.sorted { $0.key < $1.key }); the trace has \(names().sorted { $0.key < $1.key })")
+            throw error
+        }
+        let seen = names()
+        print("traces: one request, \(seen.values.map(\.count).reduce(0, +)) kinds of span in \(seen.count) services: \(seen.sorted { $0.key < $1.key })")
+    }
+
+    @Test func oneSubmittedActionIsOneTraceAcrossIngestGeocodeAndQuery() async throws {
+        let (key, issued) = issuedKey(scopes: ["write:submit-strike"])
+        try await Self.withTracedServices(["ingest", "geocode", "query"], setUp: { _ = try await $0.log.append(issued) }) { ports, receiver in
+            let trace = Self.newTrace()
+            let status = try await SharedLimitsTests.call("http://127.0.0.1:\(ports["ingest"] ?? 0)/api/mobile/submit-strike", method: "POST",
+                                                          headers: ["X-API-Key": key, "traceparent": trace.header], body: """
+                {"employer": {"name": "Traced Freight"}, "action": {"organization": "Local 9", "actionType": "strike",
+                 "location": "Rapid City, SD", "startDate": "2026-11-01", "durationDays": 3, "description": "traced"}}
+                """)
+            #expect(status == 201)
+            try await Self.trace(trace.id, expecting: ["muster-ingest": ["/api/mobile/submit-strike", "append opl.action.submitted"],
+                                                       "muster-geocode": ["process ", "append opl.action.geocoded"],
+                                                       "muster-query": ["fold opl"]], in: receiver)
+        }
+    }
+
+    /// A push asked of ingest is sent by the notifier through the APNs stand-in (its own process, as
+    /// `make run APNS=standin` starts it): the claim, the provider call and the outcome are spans of
+    /// the request's trace, and query folds the outcome in it.
+    @Test func aPushIsOneTraceFromTheRequestThroughTheProviderCall() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("muster-traced-apns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let certs = try await runToEnd(Repository.path("scripts/make-certs.sh"), [folder.path], within: .seconds(60))
+        try #require(certs.status == 0, "make-certs.sh: \(certs.error)")
+        let p8 = folder.appendingPathComponent("AuthKey.p8").path
+        let key = try await runToEnd("/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8], within: .seconds(60))
+        try #require(key.status == 0, "openssl: \(key.error)")
+        let standInPort = try freePort()
+        let standIn = Process()
+        standIn.executableURL = URL(fileURLWithPath: KillNineTests.binary)
+        standIn.arguments = ["apns-standin", "--port", "\(standInPort)", "--cert", folder.appendingPathComponent("cert.pem").path,
+                             "--key", folder.appendingPathComponent("key.pem").path, "--apns-key", p8]
+        standIn.standardOutput = FileHandle.nullDevice
+        standIn.standardError = FileHandle.nullDevice
+        try standIn.run()
+        defer { standIn.terminate() }
+        try await eventually("the APNs stand-in listens") { (try? RawSocket(port: standInPort)) != nil }
+
+        let (deviceKey, deviceIssued) = issuedKey(app: "shieldai", scopes: ["devices:register"])
+        let (pushKey, pushIssued) = issuedKey(app: "shieldai", scopes: ["push:send"])
+        let apns = ["MUSTER_APNS_KEY_FILE": p8, "MUSTER_APNS_KEY_ID": "DEMOKEY001", "MUSTER_APNS_TEAM_ID": "DEMOTEAM01",
+                    "MUSTER_APNS_SANDBOX_URL": "https://127.0.0.1:\(standInPort)", "MUSTER_APNS_PRODUCTION_URL": "https://127.0.0.1:\(standInPort)",
+                    "MUSTER_APNS_CA_FILE": folder.appendingPathComponent("cert.pem").path]
+        try await Self.withTracedServices(["ingest", "notifier", "query"], environment: apns, setUp: { env in
+            _ = try await env.log.append(deviceIssued)
+            _ = try await env.log.append(pushIssued)
+        }) { ports, receiver in
+            let ingest = "http://127.0.0.1:\(ports["ingest"] ?? 0)"
+            let token = String(repeating: "ab", count: 32)
+            #expect(try await SharedLimitsTests.call(ingest + "/api/devices", method: "POST", headers: ["X-API-Key": deviceKey], body: """
+                {"token": "\(token)", "platform": "ios", "bundleId": "com.kordant.shieldai", "environment": "sandbox"}
+                """) == 201)
+            let trace = Self.newTrace()
+            // The device is in the notifier's fold before the push is asked (else it would find no one).
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await SharedLimitsTests.call(ingest + "/api/push", method: "POST", headers: ["X-API-Key": pushKey, "traceparent": trace.header],
+                                                     body: #"{"audience": {"tokens": ["\#(token)"]}, "title": "Scan finished", "body": "Tap to review"}"#) == 202)
+            try await Self.trace(trace.id, expecting: ["muster-ingest": ["/api/push", "append push.send.requested"],
+                                                       "muster-notifier": ["send push", "append push.send.dispatched", "APNs send",
+                                                                           "append push.send.delivered"],
+                                                       "muster-query": ["fold pushes"]], in: receiver)
         }
     }
 }
