@@ -85,9 +85,12 @@ export MUSTER=.build/debug/muster MUSTER_DEMO_STATE=$root/demo
 export MUSTER_RATE_WRITE=6000
 services=(nats ingest geocode moderation collector notifier query gateway prometheus)
 
+# Ready through the gateway ten times in a row: each replica answers, not only the first to listen.
 wait_ready() {
+  local streak=0
   for _ in $(seq 1 300); do
-    curl -fs "$MUSTER_URL/ready" >/dev/null 2>&1 && return 0
+    if curl -fs "$MUSTER_URL/ready" >/dev/null 2>&1; then streak=$((streak + 1)); else streak=0; fi
+    [ "$streak" -ge 10 ] && return 0
     sleep 0.3
   done
   echo "compose: the gateway did not answer /ready within 90 s" >&2

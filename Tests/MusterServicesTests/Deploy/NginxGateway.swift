@@ -29,9 +29,9 @@ enum NginxGateway {
         var text = try String(contentsOfFile: Repository.path("deploy/gateway/nginx.conf"), encoding: .utf8)
         // `upstream ingest { server ingest:8080; … }`: each upstream's own port.
         for upstream in ["ingest", "geocode", "moderation", "collector", "query"] {
-            let shipped = "server \(upstream):8080;"
+            let shipped = "server \(upstream):8080 "
             guard text.contains(shipped) else { throw TestServerError("nginx.conf no longer has `\(shipped)`") }
-            text = text.replacingOccurrences(of: shipped, with: "server 127.0.0.1:\(upstreams(upstream));")
+            text = text.replacingOccurrences(of: shipped, with: "server 127.0.0.1:\(upstreams(upstream)) ")
         }
         let replacements = [
             ("listen 8080;", "listen 127.0.0.1:\(gateway.http);"),
