@@ -126,12 +126,14 @@ targets = json.load(sys.stdin)["data"]["activeTargets"]
 up = sorted(t["labels"].get("service", "?") for t in targets if t["health"] == "up")
 print(len(up), " ".join(up))'
 }
+targets=""
 for _ in $(seq 1 60); do
-  [ "$(scraped | cut -d" " -f1)" -ge 8 ] 2>/dev/null && break
+  targets=$(scraped || true)
+  [ "${targets%% *}" -ge 8 ] 2>/dev/null && break
   sleep 2
 done
-echo "compose: Prometheus scrapes $(scraped) (every container: two ingest, two query)"
-[ "$(scraped | cut -d" " -f1)" -ge 8 ] || { echo "compose: Prometheus does not scrape every container" >&2; exit 1; }
+echo "compose: Prometheus scrapes ${targets:-nothing} (every container: two ingest, two query)"
+[ "${targets%% *}" -ge 8 ] 2>/dev/null || { echo "compose: Prometheus does not scrape every container" >&2; exit 1; }
 
 key=$($MUSTER keys issue --app opl --scopes write:submit-strike --label "compose test load")
 scripts/compose_load.py "$MUSTER_URL" "$key" 25 "$root/acked-1" 4 &
