@@ -11,10 +11,20 @@ public import ServiceLifecycle
 /// answers pings but is cut from its peers, or left in a minority), it drops that server; libnats
 /// then reconnects to another one of its list. A server that went silent altogether is left by
 /// libnats's own pings, sooner.
+///
+/// A stream electing a leader is not a reason to leave: every server answers "no leader" or
+/// nothing for those seconds, and moving only costs a reconnect (or a dead server's connect
+/// timeout, when the next of the list is the one that failed). So a server is left only when the
+/// cluster's meta leader cannot be reached through it either, or when the stream has had no
+/// leader for longer than an election takes (`leaveAfter + electionPatience`): a server cut from
+/// its peers that still thinks it leads the cluster answers for itself until it steps down.
 public struct LogWatch: Service {
     public let log: EventLog
     public var interval: Duration
     public var leaveAfter: Duration
+    /// How much longer a server that reaches the meta leader is kept while the stream has none.
+    /// nats-server elects one in 2-9 s; its stale leader steps down about 10 s after losing quorum.
+    public var electionPatience: Duration = .seconds(8)
     let logger: Logger
 
     public init(log: EventLog, interval: Duration = .seconds(1), leaveAfter: Duration = .seconds(4), logger: Logger) {
@@ -30,6 +40,8 @@ public struct LogWatch: Service {
 
     func watch() async {
         let probe = JetStream(log.jetStream.connection, apiTimeout: min(interval, .seconds(1)))
+        // Said once per election, not once a second.
+        var electing = false
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
             let started = ContinuousClock.now
@@ -41,6 +53,7 @@ public struct LogWatch: Service {
                     log.availability.failed(startedAt: started, NATSError(.noResponders, "the stream has no leader"), isWrite: false)
                 } else {
                     log.availability.succeeded(startedAt: started, isProbe: true)
+                    electing = false
                 }
             } catch let error as NATSError {
                 // A missing stream takes no writes either, whatever its error says.
@@ -58,6 +71,12 @@ public struct LogWatch: Service {
             guard !log.availability.isReachable, log.availability.unreachableFor >= leaveAfter,
                   connection.status == .connected, now - connection.connectedAt >= leaveAfter,
                   await connection.knownServers().count > 1 else { continue }
+            if log.availability.unreachableFor < leaveAfter + electionPatience, await probe.reachesMetaLeader() {
+                if !electing { logger.notice("the log has no stream leader; this NATS server reaches the cluster, so staying on it") }
+                electing = true
+                continue
+            }
+            electing = false
             logger.warning("the log has been unreachable through this NATS server for \(log.availability.unreachableFor); trying another")
             _ = await connection.leaveCurrentServer()
         }

@@ -121,3 +121,13 @@ func parseHeaderBlock(_ text: String) -> NATSHeaders {
     }
     return headers
 }
+
+extension JetStream {
+    /// Asks for the account's JetStream usage (`$JS.API.INFO`). In a cluster only the meta leader
+    /// answers it, and a server without one answers 10008: an answer means the server this
+    /// connection is on reaches the cluster's majority, whatever state a stream is in.
+    public func reachesMetaLeader() async -> Bool {
+        struct AccountInfo: Decodable { var streams: Int? }
+        return (try? await call("INFO", Empty(), as: AccountInfo.self)) != nil
+    }
+}
