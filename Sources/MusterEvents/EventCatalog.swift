@@ -28,7 +28,10 @@ public struct EventCatalog: Sendable {
         var swiftType: String
         var payloadType: any EventPayload.Type
         var decodeData: @Sendable (Data) throws -> any EventPayload
-        var decodeEnvelope: @Sendable (Data) throws -> (any EventPayload, EnvelopeFields)
+        /// Reads a stored envelope; validates it unless told it was validated under today's rules.
+        var decodeEnvelope: @Sendable (Data, _ validated: Bool) throws -> (any EventPayload, EnvelopeFields)
+        /// What `Muster-Validated` says for an event of this type validated under its schema as it is now.
+        var digest: String?
         var upcast: (@Sendable (any EventPayload) -> any EventPayload)?
         var upcastTarget: EventType?
     }
@@ -104,17 +107,21 @@ public struct EventCatalog: Sendable {
         Entry(
             type: P.eventType, swiftType: String(describing: P.self), payloadType: P.self,
             decodeData: { data in try EventCatalog.decoder.decode(P.self, from: data) },
-            decodeEnvelope: { [handWritten = P.self as? any StoredFieldsDecodable.Type] data in
+            decodeEnvelope: { [handWritten = P.self as? any StoredFieldsDecodable.Type] data, validated in
                 let envelope = try EventEnvelope<P>.decodeStored(data, handWritten: handWritten)
-                try envelope.validate()
+                if !validated { try envelope.validate() }
                 return (envelope.data, EnvelopeFields(id: envelope.id, source: envelope.source, time: envelope.time,
                                                      subject: envelope.subject, actor: envelope.actor,
                                                      traceparent: envelope.traceparent))
             },
-            upcast: upcast, upcastTarget: target)
+            digest: P.eventType.validationDigest, upcast: upcast, upcastTarget: target)
     }
 
     static let decoder = JSONBytesDecoder()
+
+    /// The header an append stamps an event with once it passed validation (its type's
+    /// `validationDigest`); `decode` takes its value.
+    public static let validatedHeader = "Muster-Validated"
 
     /// Every registered type, oldest first within a family.
     public var types: [EventType] { entries.keys.sorted() }
@@ -155,7 +162,15 @@ public struct EventCatalog: Sendable {
 
     /// Decodes, validates and upcasts a stored event. Any failure names why: that reason is
     /// what a consumer writes into the DLQ.
-    public func decode(subject: String, sequence: UInt64, payload: Data) throws -> RecordedEvent {
+    ///
+    /// `validated` is the event's `Muster-Validated` header: an append stamps it with its type's
+    /// schema digest once the event passed validation. Equal to the digest of the type as it is
+    /// registered now (and no upcast pending: an older major is read under its own rules), the
+    /// rules are not run again; the envelope is still decoded whole, so a stored text that does
+    /// not read as its type still fails. Without it (a raw publish, an older schema) the event is
+    /// validated as any other. The header is trusted as far as publishing to `events.>` is: only
+    /// Muster's own NATS users may (deploy/nats/permissions.conf).
+    public func decode(subject: String, sequence: UInt64, payload: Data, validated: String? = nil) throws -> RecordedEvent {
         var utf8 = subject
         let entry: Entry, aggregateID: String
         if let found = utf8.withUTF8({ self.entry(subject: $0) }) {
@@ -169,7 +184,8 @@ public struct EventCatalog: Sendable {
         }
         let type = entry.type
         let decoded: (any EventPayload, EnvelopeFields)
-        do { decoded = try entry.decodeEnvelope(payload) } catch let error as DecodingError {
+        let trusted = validated != nil && entry.upcast == nil && validated == entry.digest
+        do { decoded = try entry.decodeEnvelope(payload, trusted) } catch let error as DecodingError {
             throw EventDecodingError.invalid(EventValidationError(decoding: error, prefix: ""))
         } catch let error as EventValidationError {
             throw EventDecodingError.invalid(error)

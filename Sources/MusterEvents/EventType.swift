@@ -51,6 +51,10 @@ public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable
     /// envelope's `dataschema`: spelled once, and shared by each envelope made or read).
     public let schemaPath: String
 
+    /// The digest of the rules an event of this type is validated against (its schema file and
+    /// the envelope's), as `scripts/schema_digests.py` wrote them; nil for a type without a schema.
+    public var validationDigest: String? { SchemaDigests.byPath[schemaPath] }
+
     public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.description < rhs.description }
 }
 

@@ -97,6 +97,8 @@ extension EventLog {
         }
         var headers = NATSHeaders()
         headers["Muster-Event-Id"] = envelope.id
+        // Validated above under the type's schema as it is now: folds need not run the rules again.
+        if let digest = P.eventType.validationDigest { headers[EventCatalog.validatedHeader] = digest }
         return OutgoingMessage(subject: P.eventType.subject(aggregateID: payload.aggregateID), headers: headers,
                                payload: body, options: publish)
     }

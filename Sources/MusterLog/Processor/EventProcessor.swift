@@ -85,7 +85,8 @@ public struct EventProcessor: Service {
         let sequence = message.delivery.streamSequence
         let event: RecordedEvent
         do {
-            event = try log.catalog.decode(subject: message.subject, sequence: sequence, payload: message.payload)
+            event = try log.catalog.decode(subject: message.subject, sequence: sequence, payload: message.payload,
+                                           validated: message.header(EventCatalog.validatedHeader))
         } catch {
             try await deadLetter(message, reason: "\(error)")
             return

@@ -76,7 +76,8 @@ extension ProjectionRunner {
         batch.events.reserveCapacity(messages.count)
         for message in messages where message.delivery.streamSequence > sequence && clientFilter?.matches(message.subject) ?? true {
             do {
-                let event = try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence, payload: message.payload)
+                let event = try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence, payload: message.payload,
+                                                   validated: message.header(EventCatalog.validatedHeader))
                 if let span = EventTrace.start("fold \(P.name)", traceparent: event.traceparent) { batch.spans.append(span) }
                 batch.events.append(event)
             } catch {

@@ -289,12 +289,13 @@ public actor ProjectionRunner<P: Projection> {
     func handle(_ messages: [JetStreamMessage]) async throws {
         for message in messages {
             try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
-                             payload: message.payload, pending: message.delivery.pending)
+                             payload: message.payload, validated: message.header(EventCatalog.validatedHeader),
+                             pending: message.delivery.pending)
         }
     }
 
     /// Folds one delivered message; poison goes to the DLQ.
-    func handle(subject: String, sequence: UInt64, payload: Data, pending: UInt64) async throws {
+    func handle(subject: String, sequence: UInt64, payload: Data, validated: String? = nil, pending: UInt64) async throws {
         lag = pending
         defer {
             caughtUp = pending == 0
@@ -303,7 +304,7 @@ public actor ProjectionRunner<P: Projection> {
         guard sequence > checkpoint else { return } // already folded in: re-delivery is harmless
         if clientFilter?.matches(subject) ?? true {
             do {
-                let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload)
+                let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload, validated: validated)
                 try EventTrace.span("fold \(P.name)", traceparent: event.traceparent) { try P.apply(event, to: &state) }
                 appliedCounter.increment()
             } catch {

@@ -99,6 +99,15 @@ public struct NATSMessage: Sendable {
         }
     }
 
+    /// One header's first value, read without building the whole `headers` (what a fold asks of
+    /// every event it reads).
+    public func header(_ name: String) -> String? {
+        switch parts {
+        case .received(let received): received.header(name)
+        case .made(let made): made.headers[name]
+        }
+    }
+
     /// The status code the server put in the header line (`NATS/1.0 408 Request Timeout`), if any.
     public var status: Int? { headers["Status"].flatMap { Int($0) } }
     public var statusDescription: String? { headers["Description"] }
@@ -127,6 +136,15 @@ final class ReceivedMessage: @unchecked Sendable {
             let headers = Self.readHeaders(pointer)
             cached = headers
             return headers
+        }
+    }
+
+    func header(_ name: String) -> String? {
+        lock.withLock { cached in
+            if let cached { return cached[name] }
+            var value: UnsafePointer<CChar>?
+            guard natsMsgHeader_Get(pointer, name, &value) == NATS_OK, let value else { return nil }
+            return String(cString: value)
         }
     }
 

@@ -9,6 +9,7 @@ public struct JetStreamMessage: Sendable {
     public var subject: String { message.subject }
     public var headers: NATSHeaders { message.headers }
     public var payload: Data { message.payload }
+    public func header(_ name: String) -> String? { message.header(name) }
 
     private func reply(_ body: String) throws {
         guard let replyTo = message.replyTo else { throw NATSError(.badReply, "message has no ack subject") }

@@ -52,6 +52,14 @@ struct SchemaAgreementTests {
         return found.sorted { $0.0 < $1.0 }
     }
 
+    /// The digests an append stamps events with (`Muster-Validated`) follow the schemas: a schema
+    /// edited without them would let folds trust events validated under the old rules.
+    @Test func validationDigestsMatchTheSchemas() async throws {
+        let result = try await Repository.run(["python3", "scripts/schema_digests.py", "--check"])
+        #expect(result.status == 0, "Sources/MusterEvents/SchemaDigests.swift is stale: run scripts/schema_digests.py")
+        for type in apps.catalog.types { #expect(type.validationDigest != nil, "\(type) has no digest") }
+    }
+
     @Test func everyRegisteredTypeHasASchemaAndEverySchemaAType() throws {
         let catalog = apps.catalog
         let files = try schemaFiles()
