@@ -98,22 +98,22 @@ public enum UploadRoutes {
     /// broken connection stays (the device asks for the offset and goes on from there).
     static func receive(_ request: Request, into token: String, at start: Int, person: FieldPerson, uploads: FieldUploads,
                         sync: FieldSync, created: Bool) async throws -> Response {
-        var (offset, pending) = (start, [UInt8]())
+        var (offset, pending) = (start, ByteBuffer())
         do {
-            for try await chunk in request.body {
-                pending += chunk.readableBytesView
-                if pending.count >= writeSize {
+            for try await var chunk in request.body {
+                pending.writeBuffer(&chunk)
+                if pending.readableBytes >= writeSize {
                     offset = try await uploads.append(pending, to: token, at: offset, for: person)
-                    pending.removeAll(keepingCapacity: true)
+                    pending.clear()
                 }
             }
         } catch let error as FieldError {
             throw error
         } catch {
-            if !pending.isEmpty { _ = try? await uploads.append(pending, to: token, at: offset, for: person) }
+            if pending.readableBytes > 0 { _ = try? await uploads.append(pending, to: token, at: offset, for: person) }
             throw error
         }
-        if !pending.isEmpty || offset == start { offset = try await uploads.append(pending, to: token, at: offset, for: person) }
+        if pending.readableBytes > 0 || offset == start { offset = try await uploads.append(pending, to: token, at: offset, for: person) }
         var headers = progress(offset, complete: isComplete(request))
         if created { headers[.location] = "/api/field/uploads/\(token)" }
         guard isComplete(request) else { return Response(status: created ? .created : .noContent, headers: headers) }

@@ -1,7 +1,10 @@
+import _NIOFileSystem
+import Crypto
 public import Foundation
 import MusterEvents
 public import MusterNATS
 public import MusterPlatform
+public import NIOCore
 
 /// Photos and receipts, uploaded resumably: an upload is a file in the data folder that grows by
 /// appends at the offset the server reports, with its owner and type beside it (so an upload
@@ -27,6 +30,14 @@ public actor FieldUploads {
 
     let folder: URL
     let blobs: Blobs
+    /// The SHA-256 of each upload's bytes so far, fed as they are written: completing one then
+    /// needs no second read of it. An upload this process did not see from its first byte (a
+    /// restart, another replica) is hashed from its file at completion instead.
+    private var hashing: [String: (hash: SHA256, upTo: Int)] = [:]
+    /// Uploads an append is writing to now: a second one at the same time is refused (the actor
+    /// lets other calls in while a write waits on the disk).
+    private var writing: Set<String> = []
+    private let files = FileSystem.shared
 
     public init(folder: URL, blobs: Blobs) {
         self.folder = folder
@@ -35,7 +46,7 @@ public actor FieldUploads {
 
     /// Starts an upload of `type` (its first bytes follow with `append`); its token: the one a 104
     /// already promised when that is a UUID no upload has (a client that sets it itself only names its own upload).
-    public func create(for person: FieldPerson, type: String, length: Int?, token promised: String? = nil) throws -> String {
+    public func create(for person: FieldPerson, type: String, length: Int?, token promised: String? = nil) async throws -> String {
         guard Self.limits.types.contains(type) else {
             throw FieldError(.invalidField("Content-Type"), "uploads must be one of \(Self.limits.types.joined(separator: ", ")), not \(type.prefix(60))")
         }
@@ -45,61 +56,94 @@ public actor FieldUploads {
         if let length, length > Self.limits.maxBytes {
             throw FieldError(.tooLarge, "an upload may be at most \(Self.limits.maxBytes) bytes")
         }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        sweep()
+        try await files.createDirectory(at: FilePath(folder.path), withIntermediateDirectories: true)
+        await sweep()
         var token = UUID().uuidString.lowercased()
-        if let promised, (try? Validate.uuid(promised, field: "")) != nil, !FileManager.default.fileExists(atPath: meta(promised).path) {
+        if let promised, (try? Validate.uuid(promised, field: "")) != nil, try await files.info(forFileAt: meta(promised)) == nil {
             token = promised
         }
         let upload = Upload(personId: person.personId, orgId: person.orgId, type: type, length: length)
-        try JSONEncoder().encode(upload).write(to: meta(token), options: .atomic)
-        guard FileManager.default.createFile(atPath: data(token).path, contents: nil) else {
+        do {
+            try await write(Array(JSONEncoder().encode(upload)), to: meta(token))
+            try await write([], to: data(token))
+        } catch {
             throw FieldError(.notReady, "the upload could not be started on this server's disk; try again")
         }
+        hashing[token] = (SHA256(), 0)
         return token
     }
 
     /// How many bytes of the upload the server holds.
-    public func offset(_ token: String, for person: FieldPerson) throws -> Int {
-        _ = try upload(token, for: person)
-        return try size(token)
+    public func offset(_ token: String, for person: FieldPerson) async throws -> Int {
+        _ = try await upload(token, for: person)
+        return try await size(token)
     }
 
     /// Appends `bytes` at `offset` (which must be what the server holds: a client that lost track asks first).
-    public func append(_ bytes: [UInt8], to token: String, at offset: Int, for person: FieldPerson) throws -> Int {
-        let upload = try upload(token, for: person)
-        let held = try size(token)
+    public func append(_ bytes: ByteBuffer, to token: String, at offset: Int, for person: FieldPerson) async throws -> Int {
+        let upload = try await upload(token, for: person)
+        guard writing.insert(token).inserted else {
+            throw FieldError(.offsetMismatch(try await size(token)), "another append to this upload is under way")
+        }
+        defer { writing.remove(token) }
+        let held = try await size(token)
         guard offset == held else { throw FieldError(.offsetMismatch(held), "the server holds \(held) bytes of this upload, not \(offset)") }
-        guard held + bytes.count <= min(upload.length ?? Self.limits.maxBytes, Self.limits.maxBytes) else {
+        guard held + bytes.readableBytes <= min(upload.length ?? Self.limits.maxBytes, Self.limits.maxBytes) else {
             throw FieldError(.tooLarge, "an upload may be at most \(upload.length ?? Self.limits.maxBytes) bytes")
         }
-        let handle = try FileHandle(forWritingTo: data(token))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: bytes)
-        return held + bytes.count
+        _ = try await files.withFileHandle(forWritingAt: data(token), options: .modifyFile(createIfNecessary: false)) { handle in
+            try await handle.write(contentsOf: bytes, toAbsoluteOffset: Int64(held))
+        }
+        if var running = hashing[token], running.upTo == held {
+            bytes.withUnsafeReadableBytes { running.hash.update(bufferPointer: $0) }
+            running.upTo += bytes.readableBytes
+            hashing[token] = running
+        } else {
+            hashing[token] = nil // the bytes before these were written elsewhere: hashed from the file at the end
+        }
+        return held + bytes.readableBytes
     }
 
-    /// Ends the upload: checks its bytes are what its type says, stores them by digest, and forgets the upload.
+    /// Ends the upload: checks its bytes are what its type says, stores them by digest (read from
+    /// the file chunk by chunk as they go to the object store), and forgets the upload.
     public func complete(_ token: String, for person: FieldPerson) async throws -> ObjectStore.Info {
-        let upload = try upload(token, for: person)
-        let bytes = [UInt8](try Data(contentsOf: data(token)))
-        if let length = upload.length, bytes.count != length {
-            throw FieldError(.offsetMismatch(bytes.count), "the upload announced \(length) bytes and holds \(bytes.count)")
+        let upload = try await upload(token, for: person)
+        let held = try await size(token)
+        if let length = upload.length, held != length {
+            throw FieldError(.offsetMismatch(held), "the upload announced \(length) bytes and holds \(held)")
         }
-        guard !bytes.isEmpty, Self.looksLike(upload.type, bytes) else {
-            cancel(token) // no later append can make it the file it claimed to be
+        let path = data(token)
+        let head = try await files.withFileHandle(forReadingAt: path) { try await $0.readChunk(fromAbsoluteOffset: 0, length: .bytes(16)) }
+        guard held > 0, Self.looksLike(upload.type, Array(head.readableBytesView)) else {
+            await cancel(token) // no later append can make it the file it claimed to be
             throw FieldError(.invalidField("Content-Type"), "the bytes are not a \(upload.type) file")
         }
-        let info = try await blobs.bucket(Blobs.field).put(bytes, type: upload.type)
-        cancel(token)
+        let digest: SHA256.Digest
+        if let running = hashing[token], running.upTo == held {
+            digest = running.hash.finalize()
+        } else {
+            var hash = SHA256()
+            try await files.withFileHandle(forReadingAt: path) { handle in
+                for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: .bytes(Int64(ObjectStore.chunkSize))) {
+                    chunk.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
+                }
+            }
+            digest = hash.finalize()
+        }
+        let store = try await blobs.bucket(Blobs.field)
+        let info = try await files.withFileHandle(forReadingAt: path) { handle in
+            let chunks = handle.readChunks(in: 0..<Int64(held), chunkLength: .bytes(Int64(ObjectStore.chunkSize))).map { Data($0.readableBytesView) }
+            return try await store.put(digest: digest, size: held, type: upload.type, chunks: chunks)
+        }
+        await cancel(token)
         return info
     }
 
     /// Forgets an upload and its bytes.
-    public func cancel(_ token: String) {
-        try? FileManager.default.removeItem(at: data(token))
-        try? FileManager.default.removeItem(at: meta(token))
+    public func cancel(_ token: String) async {
+        hashing[token] = nil
+        _ = try? await files.removeItem(at: data(token))
+        _ = try? await files.removeItem(at: meta(token))
     }
 
     /// The bytes of a stored photo or receipt.
@@ -114,30 +158,53 @@ public actor FieldUploads {
 
     /// Removes uploads untouched for `abandonedAfter` (a device that gave up, a creation whose
     /// connection broke before it learned where to resume).
-    func sweep(now: Date = Date()) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        // An upload's age is its bytes' (the description beside them is written once, at creation).
-        for name in names where name.hasSuffix(".part") {
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.modificationDate] as? Date,
-                  now.timeIntervalSince(modified) > Self.abandonedAfter else { continue }
-            cancel(String(name.dropLast(".part".count)))
+    func sweep(now: Date = Date()) async {
+        for token in await Self.abandoned(in: FilePath(folder.path), before: now.timeIntervalSince1970 - Self.abandonedAfter) {
+            await cancel(token)
         }
     }
 
-    private func upload(_ token: String, for person: FieldPerson) throws -> Upload {
-        guard (try? Validate.uuid(token, field: "")) != nil, let bytes = try? Data(contentsOf: meta(token)),
-              let upload = try? JSONDecoder().decode(Upload.self, from: bytes), upload.personId == person.personId else {
+    /// The uploads in `folder` whose bytes were last written before `cutoff` (seconds since 1970).
+    private static func abandoned(in folder: FilePath, before cutoff: Double) async -> [String] {
+        let files = FileSystem.shared
+        let tokens = try? await files.withDirectoryHandle(atPath: folder) { directory in
+            var tokens: [String] = []
+            // An upload's age is its bytes' (the description beside them is written once, at creation).
+            for try await entry in directory.listContents() where entry.name.string.hasSuffix(".part") {
+                guard let modified = try await files.info(forFileAt: entry.path)?.lastDataModificationTime,
+                      Double(modified.seconds) < cutoff else { continue }
+                tokens.append(String(entry.name.string.dropLast(".part".count)))
+            }
+            return tokens
+        }
+        return tokens ?? []
+    }
+
+    private func upload(_ token: String, for person: FieldPerson) async throws -> Upload {
+        guard (try? Validate.uuid(token, field: "")) != nil,
+              let bytes = try? await [UInt8](contentsOf: meta(token), maximumSizeAllowed: .kibibytes(64)),
+              let upload = try? JSONDecoder().decode(Upload.self, from: Data(bytes)), upload.personId == person.personId else {
             throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
         }
         return upload
     }
 
-    private func size(_ token: String) throws -> Int {
-        (try FileManager.default.attributesOfItem(atPath: data(token).path)[.size] as? Int) ?? 0
+    private func size(_ token: String) async throws -> Int {
+        guard let info = try await files.info(forFileAt: data(token)) else {
+            throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
+        }
+        return Int(info.size)
     }
 
-    private func data(_ token: String) -> URL { folder.appendingPathComponent(token + ".part") }
-    private func meta(_ token: String) -> URL { folder.appendingPathComponent(token + ".json") }
+    /// Writes a new file whole (on NIO's file threads, as every file call here: never the cooperative pool).
+    private func write(_ bytes: [UInt8], to path: FilePath) async throws {
+        _ = try await files.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: false)) { handle in
+            try await handle.write(contentsOf: bytes, toAbsoluteOffset: 0)
+        }
+    }
+
+    private func data(_ token: String) -> FilePath { FilePath(folder.appendingPathComponent(token + ".part").path) }
+    private func meta(_ token: String) -> FilePath { FilePath(folder.appendingPathComponent(token + ".json").path) }
 
     /// Whether the first bytes are those of `type` (a photo that is not one is refused, whatever it claims).
     static func looksLike(_ type: String, _ bytes: [UInt8]) -> Bool {

@@ -1,5 +1,6 @@
-import Foundation
-import Crypto
+public import Foundation
+public import Crypto
+import Synchronization
 
 /// A JetStream object store bucket (`OBJ_<bucket>` stream, laid out as NATS object stores are:
 /// chunks on `$O.<bucket>.C.<id>`, the description on `$O.<bucket>.M.<id>`), addressed by the
@@ -49,19 +50,37 @@ public struct ObjectStore: Sendable {
 
     /// Stores the bytes (or finds them already stored) and describes them.
     public func put(_ bytes: [UInt8], type: String) async throws -> Info {
-        let digest = Self.digest(bytes)
+        let chunks = AsyncThrowingStream<Data, any Error> { stream in
+            for start in stride(from: 0, to: max(bytes.count, 1), by: Self.chunkSize) {
+                stream.yield(Data(bytes[start..<min(start + Self.chunkSize, bytes.count)]))
+            }
+            stream.finish()
+        }
+        return try await put(digest: SHA256.hash(data: Data(bytes)), size: bytes.count, type: type, chunks: chunks)
+    }
+
+    /// Stores an object whose digest and size the caller already knows (it hashed the bytes as
+    /// they arrived), its bytes coming as `chunks` of at most `chunkSize` (read from a file as
+    /// they are sent, never held whole); or finds it already stored. The chunks are published
+    /// pipelined, a few acks outstanding, not one round trip each.
+    public func put(digest raw: SHA256.Digest, size: Int, type: String,
+                    chunks: some AsyncSequence<Data, any Error>) async throws -> Info {
+        let digest = raw.map { String(format: "%02x", $0) }.joined()
         if let existing = try await info(digest) { return existing }
-        var sequences: [UInt64] = []
-        var offset = 0
-        repeat {
-            let end = min(offset + Self.chunkSize, bytes.count)
-            let ack = try await jetStream.publish(OutgoingMessage(subject: chunkSubject(digest), payload: Data(bytes[offset..<end])))
-            sequences.append(ack.seq)
-            offset = end
-        } while offset < bytes.count
-        let raw = Data(SHA256.hash(data: Data(bytes)))
-        let natsDigest = "SHA-256=" + raw.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        let info = Info(digest: digest, size: bytes.count, type: type, sequences: sequences, natsDigest: natsDigest)
+        let publisher = JetStreamPublisher(jetStream, maxInFlight: 8)
+        let acks = Mutex<[Int: Result<PubAck, NATSError>]>([:])
+        var (count, stored) = (0, 0)
+        for try await chunk in chunks {
+            guard chunk.count <= Self.chunkSize else { throw NATSError(.badReply, "a chunk of \(chunk.count) bytes is over \(Self.chunkSize)") }
+            let index = count
+            try await publisher.submit(OutgoingMessage(subject: chunkSubject(digest), payload: chunk)) { ack in acks.withLock { $0[index] = ack } }
+            (count, stored) = (count + 1, stored + chunk.count)
+        }
+        try await publisher.finish()
+        guard stored == size else { throw NATSError(.badReply, "object \(digest): \(stored) bytes came, \(size) were announced") }
+        let sequences = try acks.withLock { acks in try (0..<count).map { try (acks[$0] ?? .failure(NATSError(.timeout, "no ack"))).get().seq } }
+        let natsDigest = "SHA-256=" + Data(raw).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let info = Info(digest: digest, size: size, type: type, sequences: sequences, natsDigest: natsDigest)
         var headers = NATSHeaders()
         headers["Nats-Rollup"] = "sub"
         _ = try await jetStream.publish(OutgoingMessage(subject: metaSubject(digest), headers: headers, payload: try JSONEncoder().encode(info)))
