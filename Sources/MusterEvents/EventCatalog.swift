@@ -169,7 +169,7 @@ public struct EventCatalog: Sendable {
     /// rules are not run again; the envelope is still decoded whole, so a stored text that does
     /// not read as its type still fails. Without it (a raw publish, an older schema) the event is
     /// validated as any other. The header is trusted as far as publishing to `events.>` is: only
-    /// Muster's own NATS users may (deploy/nats/permissions.conf).
+    /// Muster's writing services and the operator may (deploy/nats/permissions.conf).
     public func decode(subject: String, sequence: UInt64, payload: Data, validated: String? = nil) throws -> RecordedEvent {
         var utf8 = subject
         let entry: Entry, aggregateID: String
