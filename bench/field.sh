@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # make bench, field part (issue 16), release build, a fresh nats-server for each row:
 #   1. pushes of 500 new records over HTTP (`muster serve ingest`, 4 keep-alive connections; each batch
-#      checked mutation by mutation, stored as one event, decided by the fold before the answer) vs raw
-#      libnats async publish of as many events of the same stored size; target >= 0.5x. For scale, the
-#      mutations per second against raw publish of one small event per mutation.
+#      checked mutation by mutation, stored as one event, decided by the fold before the answer):
+#      mutations/s vs raw libnats async publish of one small event per mutation, target >= 0.5x (issue
+#      40); the batches against one publish of a batch's stored size are information, no target.
 #   2. a device catching up: every record (~110k) pulled since cursor 0, in pages of 1,000.
-#   3. a 20 MB photo uploaded in one request (stored by SHA-256 in the object store) vs nginx receiving
+#   3. a 20 MB photo uploaded in one request (stored by SHA-256 in the object store), target >= 0.5x of nginx receiving
 #      the same body on loopback (WebDAV PUT to a file).
 #   4. fan-out: 1,000 WebSockets on /api/field/live; the time from a push to each socket's message (p50/p99).
 set -euo pipefail
@@ -57,9 +57,12 @@ project=$(python3 -c 'import uuid; print(uuid.uuid4())')
 now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 curl -fs -o /dev/null -X POST "http://127.0.0.1:$port/api/field/mutations" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d "{\"deviceId\": \"$(python3 -c 'import uuid; print(uuid.uuid4())')\", \"sentAt\": \"$now\", \"mutations\": [{\"mutationId\": \"$(python3 -c 'import uuid; print(uuid.uuid4())')\", \"entity\": \"project\", \"id\": \"$project\", \"baseVersion\": 0, \"changedAt\": \"$now\", \"fields\": {\"name\": \"Bench bridge\", \"latitude\": 44.08, \"longitude\": -103.23}}]}"
+# The photo every pushed record names: a record may name only files its company uploaded.
+digest=$(printf '\xff\xd8\xff\xe0bench photo' | curl -fs -X POST "http://127.0.0.1:$port/api/field/uploads" -H "Authorization: Bearer $token" \
+  -H 'Content-Type: image/jpeg' --data-binary @- | python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
 echo "muster: 20 pushes to warm up, then $BATCHES pushes of 500 new records over HTTP…"
-$BENCH field-post --url "http://127.0.0.1:$port" --token "$token" --project "$project" --batches 20 --first 100000 >/dev/null
-post=$($BENCH field-post --url "http://127.0.0.1:$port" --token "$token" --project "$project" --batches "$BATCHES")
+$BENCH field-post --url "http://127.0.0.1:$port" --token "$token" --project "$project" --digest "$digest" --batches 20 --first 100000 >/dev/null
+post=$($BENCH field-post --url "http://127.0.0.1:$port" --token "$token" --project "$project" --digest "$digest" --batches "$BATCHES")
 echo "muster: every record pulled since 0, in pages of 1,000…"
 pull=$($BENCH field-pull --url "http://127.0.0.1:$port" --token "$token")
 echo "muster: a 20 MB photo in one request, five times…"
@@ -74,9 +77,13 @@ nginx_upload=$($BENCH field-upload --url "http://127.0.0.1:$nginx_port/upload/ph
 python3 - "$raw_batches" "$post" "$raw_small" "$pull" "$upload" "$nginx_upload" "$fanout" <<'PY'
 import json, sys, platform, os
 raw_batches, post, raw_small, pull, upload, nginx_upload, fanout = (json.loads(a) for a in sys.argv[1:8])
+# Issue 40: the per-mutation row and the upload carry the targets; a 500-mutation batch against one opaque
+# publish of the same stored size is information only (a batch is checked, corrected, stored and folded
+# mutation by mutation).
 rows = [
-    ("push: 500-mutation batches over HTTP vs raw publish", post["batches_per_sec"], raw_batches["publish_per_sec"], 0.5, "batches/s"),
-    ("upload: a 20 MB photo vs nginx receiving it", upload["mb_per_sec"], nginx_upload["mb_per_sec"], None, "MB/s"),
+    ("push: mutations/s vs raw publish of one small event each", post["mutations_per_sec"], raw_small["publish_per_sec"], 0.5, "mutations/s"),
+    ("upload: a 20 MB photo vs nginx receiving it", upload["mb_per_sec"], nginx_upload["mb_per_sec"], 0.5, "MB/s"),
+    ("  information: 500-mutation batches vs one opaque publish each", post["batches_per_sec"], raw_batches["publish_per_sec"], None, "batches/s"),
 ]
 print()
 print(f"{'measure':58} {'muster':>10} {'baseline':>10} {'ratio':>7} {'target':>7}")
@@ -86,8 +93,6 @@ for name, ours, base, target, unit in rows:
     verdict = "" if target is None else ("ok" if ratio >= target else "BELOW")
     print(f"{name:58} {ours:>10,} {base:>10,} {ratio:>7.2f} {('%.1fx' % target) if target else '-':>7} {verdict}  ({unit})")
     results["rows"].append({"name": name, "muster_per_sec": ours, "baseline_per_sec": base, "ratio": round(ratio, 3), "target": target})
-print(f"{'  for scale: mutations/s vs raw publish of one small event each':58} {post['mutations_per_sec']:>10,} {raw_small['publish_per_sec']:>10,} "
-      f"{post['mutations_per_sec'] / raw_small['publish_per_sec']:>7.2f}")
 print(f"{'pull of every record since 0, pages of 1,000':58} {pull['pull_ms']:>8} ms  ({pull['records']:,} records, {pull['pages']} pages, "
       f"{pull['bytes'] / 1e6:.1f} MB; {pull['records_per_sec']:,} records/s)")
 print(f"{'fan-out: push to message on each WebSocket':58} p50 {fanout['p50_ms']} ms, p99 {fanout['p99_ms']} ms, max {fanout['max_ms']} ms "

@@ -2,8 +2,8 @@
 # make bench, PoP part (issue 15), release build, a fresh nats-server for each row:
 #   1. sync batches of 500 changes over HTTP (`muster serve ingest`, 4 keep-alive connections; each
 #      batch checked change by change, corrected, stored as one event, folded before the answer) vs raw
-#      libnats async publish of as many events of the same stored size; target >= 0.5x. For scale,
-#      also the changes per second against raw publish of one small event per change (no target).
+#      libnats async publish of one small event per change: changes/s, target >= 0.8x (issue 40); the
+#      batches against one publish of a batch's stored size are printed as information, no target.
 #      The server first takes 50 batches unmeasured (its folds open their files and fill their caches,
 #      the first snapshot is written): a 200-batch run from cold measured start-up more than sync.
 #   2. a device catching up: one install's 10k changes (200 cards, 9,800 bookmarks) pulled since 0.
@@ -83,20 +83,22 @@ import json, sys, platform, os
 raw_batches, post, pull, replay, raw_consume = (json.loads(a) for a in sys.argv[1:6])
 changes = int(sys.argv[6])
 raw_changes = json.loads(sys.argv[7])
+# Issue 40: the per-change row carries the sync target; a 500-change batch against one opaque publish
+# of the same stored size is information only (a batch is checked, corrected, stored and folded change
+# by change).
 rows = [
-    ("sync: 500-change batches over HTTP vs raw publish", post["batches_per_sec"], raw_batches["publish_per_sec"], 0.5, "batches/s"),
+    ("sync: changes/s vs raw publish of one small event each", post["changes_per_sec"], raw_changes["publish_per_sec"], 0.8, "changes/s"),
     (f"civics rebuild ({changes} changes an event) vs raw consume", replay["replay_per_sec"], raw_consume["consume_per_sec"], 0.5, "events/s"),
+    ("  information: 500-change batches vs one opaque publish each", post["batches_per_sec"], raw_batches["publish_per_sec"], None, "batches/s"),
 ]
 print()
 print(f"{'measure':58} {'muster':>10} {'raw':>10} {'ratio':>7} {'target':>7}")
 results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rows": []}
 for name, ours, base, target, unit in rows:
     ratio = ours / base
-    print(f"{name:58} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}  ({unit})")
+    verdict = "" if target is None else ("ok" if ratio >= target else "BELOW")
+    print(f"{name:58} {ours:>10,} {base:>10,} {ratio:>7.2f} {('%.1fx' % target) if target else '-':>7} {verdict}  ({unit})")
     results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratio": round(ratio, 3), "target": target})
-print(f"{'sync: changes stored per second over HTTP':58} {post['changes_per_sec']:>10,}")
-print(f"{'  for scale: raw publish of one small event per change':58} {raw_changes['publish_per_sec']:>10,} "
-      f"{post['changes_per_sec'] / raw_changes['publish_per_sec']:>7.2f}  (changes/s; no target)")
 results["sync_changes_vs_raw_small_events"] = {"muster_per_sec": post["changes_per_sec"], "raw_per_sec": raw_changes["publish_per_sec"]}
 print(f"{'pull of 10k changes since 0 (one install, 9,800 bookmarks)':58} {pull['pull_ms']:>8} ms  "
       f"({pull['answer_bytes']:,} bytes; {pull['changes_per_sec']:,} changes/s)")

@@ -20,11 +20,11 @@ extension Bench {
     static let fieldDigest = String(repeating: "ab", count: 32)
 
     /// Batch `index` of `size` new photos in `project` (distinct records, so every mutation is stored).
-    static func fieldBatch(_ index: Int, size: Int, project: String, sentAt: String) -> String {
+    static func fieldBatch(_ index: Int, size: Int, project: String, sentAt: String, digest: String = fieldDigest) -> String {
         let mutations = (0..<size).map { i in
             let id = popID(60 + i % 7, index * size + i)
             return #"{"mutationId":"\#(popID(70 + i % 7, index * size + i))","entity":"photo","id":"\#(id)","baseVersion":0,"changedAt":"\#(sentAt)","#
-                + #""fields":{"projectId":"\#(project)","takenAt":"\#(sentAt)","latitude":44.0805,"longitude":-103.231,"caption":"Deck pour, bay \#(i % 40)","digest":"\#(fieldDigest)"}}"#
+                + #""fields":{"projectId":"\#(project)","takenAt":"\#(sentAt)","latitude":44.0805,"longitude":-103.231,"caption":"Deck pour, bay \#(i % 40)","digest":"\#(digest)"}}"#
         }
         return #"{"deviceId":"\#(popID(80, index))","sentAt":"\#(sentAt)","mutations":[\#(mutations.joined(separator: ","))]}"#
     }
@@ -74,10 +74,11 @@ extension Bench {
         @Option var batches = 200
         @Option var connections = 4
         @Option(help: "The first batch's number: a warm-up run takes batches no measured run uses.") var first = 0
+        @Option(help: "The photo every record names: one the company uploaded (a record may name no other).") var digest = Bench.fieldDigest
 
         func run() async throws {
             let now = Timestamp.string(Date())
-            let bodies = (first..<(first + batches)).map { ByteBuffer(string: Bench.fieldBatch($0, size: 500, project: project, sentAt: now)) }
+            let bodies = (first..<(first + batches)).map { ByteBuffer(string: Bench.fieldBatch($0, size: 500, project: project, sentAt: now, digest: digest)) }
             let (seconds, mutations) = try await Bench.drive(bodies.count, connections: connections) { client, index in
                 let body = try await Bench.sendBearer(client, .POST, url + "/api/field/mutations", token: token, body: bodies[index])
                 return String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1
