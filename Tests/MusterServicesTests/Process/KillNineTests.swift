@@ -9,7 +9,7 @@ import MusterRuntime
 import MusterTesting
 import Testing
 
-/// The process is killed with SIGKILL while it folds 100k events; after a restart its projection
+/// The process is killed with SIGKILL while it folds 50-60k events; after a restart its projection
 /// equals one built in a single clean run. Once for a fold kept in a snapshot file (keys), once
 /// for one kept in SQLite (funnel).
 @Suite("Projections survive kill -9", .serialized)
@@ -69,7 +69,7 @@ struct KillNineTests {
     @Test func killNineWhileApplyingThenRestartEqualsACleanRun() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build muster first (swift build)")
         try await apps.withTestLog { env in
-            let total = 100_000
+            let total = 50_000
             try await appendInChunks(total, to: env.log) { _ in issuedKey(scopes: ["read:mobile"]).event }
             let data = env.server.directory.appendingPathComponent("killtest")
             let store = SnapshotStore(directory: data.appendingPathComponent("projections"))
