@@ -15,7 +15,7 @@ struct DiscoveryTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
                 try await eventually("service subscribed") {
-                    (try? await nats.request("$SRV.PING.muster-test", timeout: .milliseconds(200))) != nil
+                    (try? await nats.request("$SRV.PING.muster-test", timeout: .seconds(1))) != nil
                 }
                 let ping = try JSONSerialization.jsonObject(with: try await nats.request("$SRV.PING").payload) as? [String: Any]
                 #expect(ping?["type"] as? String == "io.nats.micro.v1.ping_response")
