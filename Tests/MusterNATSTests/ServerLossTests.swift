@@ -39,14 +39,17 @@ struct ServerLossTests {
         let lines = LogLines()
         var logger = Logger(label: "test") { _ in lines }
         logger.logLevel = .notice
-        let nats = try await NATSConnection.connect(NATSConfiguration(url: server.url, name: "test", drainTimeout: .seconds(1)), logger: logger)
+        let nats = try await NATSConnection.connect(NATSConfiguration(url: server.url, name: "test", connectTimeout: .seconds(1), drainTimeout: .seconds(1)),
+                                                    logger: logger)
         try nats.publish("before", payload: Data("x".utf8))
         server.halt()
         try await eventually("libnats notices") { nats.status == .reconnecting }
         let asked = ContinuousClock.now
         await nats.drain()
-        // The drain timeout, and what a loaded machine adds to closing libnats's threads.
-        #expect(ContinuousClock.now - asked < .seconds(15))
+        // It ends: the drain timeout, libnats's connect attempt under way (1 s here), and what a loaded
+        // machine adds to closing libnats's threads (beside the whole suite starting on two cores, 18.5 s
+        // once on a fresh clone). Never waiting on the lost server is what is checked.
+        #expect(ContinuousClock.now - asked < .seconds(30))
         #expect(nats.status == .closed)
         let said = lines.all
         #expect(said.contains { $0.level == .notice && $0.message.contains("closing without draining") }, "\(said)")
