@@ -45,7 +45,12 @@ public struct ObjectStore: Sendable {
     }
 
     public static func digest(_ bytes: some Collection<UInt8>) -> String {
-        SHA256.hash(data: Data(bytes)).map { String(format: "%02x", $0) }.joined()
+        hex(SHA256.hash(data: Data(bytes)))
+    }
+
+    /// An object's name: its SHA-256 in lowercase hex.
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Stores the bytes (or finds them already stored) and describes them.
@@ -65,7 +70,7 @@ public struct ObjectStore: Sendable {
     /// pipelined, a few acks outstanding, not one round trip each.
     public func put(digest raw: SHA256.Digest, size: Int, type: String,
                     chunks: some AsyncSequence<Data, any Error>) async throws -> Info {
-        let digest = raw.map { String(format: "%02x", $0) }.joined()
+        let digest = Self.hex(raw)
         if let existing = try await info(digest) { return existing }
         let publisher = JetStreamPublisher(jetStream, maxInFlight: 8)
         let acks = Mutex<[Int: Result<PubAck, NATSError>]>([:])
