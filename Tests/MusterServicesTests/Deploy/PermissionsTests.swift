@@ -59,6 +59,19 @@ struct PermissionsTests {
         }
     }
 
+    /// Every process watches the log (`LogWatch`): the events stream's info once a second, and the
+    /// account's info (answered by the meta leader only) before leaving a server. A user that may
+    /// not ask either takes every election for a dead server (the compose cluster test caught it).
+    @Test func everyRolesUserMayAskWhatTheLogWatchAsks() throws {
+        let users = try Self.users()
+        for role in ServiceRole.allCases {
+            let user = try #require(users[role.name], "permissions.conf has no user \(role.name)")
+            for subject in ["$JS.API.STREAM.INFO.EVENTS", "$JS.API.INFO"] {
+                #expect(user.publish.contains { Self.covers($0, subject) }, "\(role.name) may not publish \(subject)")
+            }
+        }
+    }
+
     @Test func wildcardsCoverAsNATSMatches() {
         #expect(Self.covers("events.>", "events.opl.action.*.geocoded.v1"))
         #expect(Self.covers("events.opl.action.*.checked.v1", "events.opl.action.*.checked.v1"))
