@@ -42,7 +42,8 @@ public struct CommonOptions: ParsableArguments, Sendable {
         return logger
     }
 
-    /// Connects and opens the log (creating its streams if this is a fresh server), then runs `body`.
+    /// Connects and opens the log (creating its streams if this is a fresh server, never changing
+    /// the settings the services gave them: replicas, retention), then runs `body`.
     public func withLog<T: Sendable>(quiet: Bool = true, _ body: (EventLog, MusterConfiguration, Logger) async throws -> T) async throws -> T {
         var config = try configuration()
         if quiet && logLevel == nil { config.logLevel = .warning }
@@ -56,7 +57,7 @@ public struct CommonOptions: ParsableArguments, Sendable {
         let log = EventLog(jetStream: JetStream(connection), catalog: MusterProcess.apps.catalog, configuration: config.logConfiguration,
                            source: "muster/cli")
         do {
-            try await log.bootstrap()
+            try await log.bootstrap(updating: false)
             let result = try await body(log, config, logger)
             await connection.drain()
             return result

@@ -43,15 +43,18 @@ public struct EventLog: Sendable {
     }
 
     /// Creates or updates both streams; safe to call at every start-up.
-    /// - Parameter patience: how long to keep trying while the cluster cannot answer yet (its
-    ///   nodes are starting and have no JetStream leader); other errors are thrown at once.
-    public func bootstrap(patience: Duration = .zero, logger: Logger? = nil) async throws {
+    /// - Parameters:
+    ///   - patience: how long to keep trying while the cluster cannot answer yet (its nodes are
+    ///     starting and have no JetStream leader); other errors are thrown at once.
+    ///   - updating: false for a process that only uses the log (the operator's CLI): it creates
+    ///     missing streams and never changes the settings the services gave existing ones.
+    public func bootstrap(patience: Duration = .zero, updating: Bool = true, logger: Logger? = nil) async throws {
         let deadline = ContinuousClock.now + patience
         var told = false
         while true {
             do {
-                try await jetStream.ensureStream(eventsStreamConfig)
-                try await jetStream.ensureStream(dlqStreamConfig)
+                try await jetStream.ensureStream(eventsStreamConfig, updating: updating)
+                try await jetStream.ensureStream(dlqStreamConfig, updating: updating)
                 return
             } catch let error as NATSError where error.isTransient && ContinuousClock.now < deadline {
                 if !told { logger?.notice("waiting for JetStream to elect a leader", metadata: ["error": "\(error)"]) }

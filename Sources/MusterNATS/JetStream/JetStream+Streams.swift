@@ -67,14 +67,23 @@ public struct StoredMessage: Sendable {
 }
 
 extension JetStream {
-    /// Creates the stream, or updates it to `config` when it exists with other settings.
+    /// Creates the stream, or (with `updating`) brings an existing one to `config`, except that
+    /// its replicas never go down here: one process started without the deployment's replica
+    /// setting (an operator's CLI, a service missing the variable) would otherwise take a
+    /// replicated log down to one copy, and another bring it back up, while it takes writes.
+    /// Fewer copies is an operator's decision, made with the nats CLI. Without `updating`, an
+    /// existing stream is left as it is, whatever its settings.
     @discardableResult
-    public func ensureStream(_ config: StreamConfig) async throws -> StreamInfo {
+    public func ensureStream(_ config: StreamConfig, updating: Bool = true) async throws -> StreamInfo {
         do {
             return try await call("STREAM.CREATE.\(config.name)", config, as: StreamInfo.self)
         } catch let error as NATSError where error.apiErrorCode == 10058 {
             // "stream name already in use with a different configuration"
-            return try await call("STREAM.UPDATE.\(config.name)", config, as: StreamInfo.self)
+            let existing = try await streamInfo(config.name)
+            var wanted = config
+            wanted.numReplicas = max(config.numReplicas, existing.config.numReplicas)
+            guard updating, wanted != existing.config else { return existing }
+            return try await call("STREAM.UPDATE.\(config.name)", wanted, as: StreamInfo.self)
         }
     }
 

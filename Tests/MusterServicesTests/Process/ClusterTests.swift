@@ -155,6 +155,30 @@ struct ClusterTests {
         }
     }
 
+    /// A process without the deployment's replica setting never takes the log's copies down: a
+    /// service started with the default keeps R3, and the operator's CLI changes no setting at all
+    /// (the compose test lost acknowledged writes when `muster keys issue` made the log R1 under load).
+    @Test func aProcessWithFewerReplicasNeverShrinksTheLog() async throws {
+        let cluster = try await NATSTestCluster.start()
+        defer { cluster.stop() }
+        let connection = try await NATSConnection.connect(NATSConfiguration(url: cluster.urls, name: "replicas-test"))
+        func log(replicas: Int, maxAge: Duration? = nil) -> EventLog {
+            var configuration = LogConfiguration()
+            configuration.replicas = replicas
+            configuration.maxAge = maxAge
+            return EventLog(jetStream: JetStream(connection), catalog: apps.catalog, configuration: configuration, source: "test")
+        }
+        try await log(replicas: 3).bootstrap(patience: .seconds(30))
+        try await log(replicas: 1).bootstrap()
+        var info = try await JetStream(connection).streamInfo("EVENTS")
+        #expect(info.config.numReplicas == 3, "a service with the default replicas made the log R\(info.config.numReplicas)")
+        #expect(try await JetStream(connection).streamInfo("DLQ").config.numReplicas == 3)
+        try await log(replicas: 1, maxAge: .seconds(30 * 86_400)).bootstrap(updating: false)
+        info = try await JetStream(connection).streamInfo("EVENTS")
+        #expect(info.config.numReplicas == 3 && info.config.maxAge == 0, "the CLI changed the log's settings")
+        await connection.drain()
+    }
+
     struct Kill { var name: String; var failed: Int; var window: Duration }
 
     /// Under the writers' load: kills the stream's leader, waits for writes to resume, restarts
