@@ -10,8 +10,9 @@
 #     load (the restart policy brings them back; no acknowledged write lost); down, then up: every
 #     event is still there (named volume). Prometheus (Debian's, in the same image) scrapes every
 #     container, replicas too.
-#  4. deploy/docker-compose.cluster.yml on top: three NATS containers, the log at R3, one NATS
-#     container killed under write load; writes go on.
+#  4. deploy/docker-compose.cluster.yml on top: three NATS containers, the log at R3, the NATS
+#     container that leads the log killed under write load; writes go on.
+# COMPOSE_CLUSTER_ONLY=1 runs 1, 2 and 4 only (to look into the cluster part).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,15 @@ finish() {
   if [ "$status" -ne 0 ] && docker version >/dev/null 2>&1; then
     echo "compose: FAILED; the containers' last lines:" >&2
     dc logs --tail 15 --no-color 2>&1 | tail -120 >&2
+    # What each NATS container holds of the log (the streams it hosts, their leader and replicas).
+    for id in $(for service in nats nats-2 nats-3; do dc ps -q "$service" 2>/dev/null; done); do
+      docker exec "$id" curl -s 'localhost:8222/jsz?accounts=true&streams=true&config=true' 2>/dev/null | python3 -c '
+import json, sys
+jsz = json.load(sys.stdin)
+print("compose:", jsz.get("server_name", "?"), "meta leader", (jsz.get("meta_cluster") or {}).get("leader"), "streams", [
+    (s["name"], s["state"]["messages"], (s.get("cluster") or {}).get("leader"), [r["name"] for r in (s.get("cluster") or {}).get("replicas", [])])
+    for a in jsz.get("account_details", []) for s in a.get("stream_detail", [])])' >&2 || true
+    done
   fi
   if docker version >/dev/null 2>&1; then
     dc down -v --remove-orphans >/dev/null 2>&1
@@ -108,6 +118,7 @@ wait_running() {
   return 1
 }
 
+if [ -z "${COMPOSE_CLUSTER_ONLY:-}" ]; then
 started=$SECONDS
 dc up -d --scale ingest=2 --scale query=2 "${services[@]}" > "$root/up.log" 2>&1 || { cat "$root/up.log" >&2; exit 1; }
 wait_ready
@@ -157,6 +168,7 @@ events_after=$($MUSTER tail --all --no-follow | wc -l)
 echo "compose: down, then up ($((SECONDS - started)) s): $events_before events before, $events_after after"
 [ "$events_after" -ge "$events_before" ] || { echo "compose: events were lost across down and up" >&2; exit 1; }
 dc down -v > "$root/down.log" 2>&1
+fi
 
 # 4. Three NATS containers, the log at R3, one killed under load.
 files=(-f deploy/docker-compose.yml -f deploy/docker-compose.cluster.yml)
@@ -168,10 +180,15 @@ key=$($MUSTER keys issue --app opl --scopes write:submit-strike --label "compose
 scripts/compose_load.py "$MUSTER_URL" "$key" 20 "$root/acked-2" 4 &
 load=$!
 sleep 6
-nats_two=$(dc ps -q nats-2)
+# The server that leads the events stream (nats-1 is compose's `nats`): the hardest one to lose.
+leader=$(docker exec "$(dc ps -q nats)" curl -s 'localhost:8222/jsz?accounts=true&streams=true' | python3 -c '
+import json, sys
+jsz = json.load(sys.stdin)
+print(next((s.get("cluster") or {}).get("leader") or "" for a in jsz.get("account_details", []) for s in a.get("stream_detail", []) if s["name"] == "EVENTS"))' 2>/dev/null || true)
+case "$leader" in nats-2|nats-3) victim=$leader ;; *) victim=nats ;; esac
 killed=$(date +%s.%N)
-kill -KILL "$(docker inspect -f '{{.State.Pid}}' "$nats_two")"
-echo "compose: kill -9 of nats-2 under write load"
+kill -KILL "$(docker inspect -f '{{.State.Pid}}' "$(dc ps -q "$victim")")"
+echo "compose: kill -9 of ${leader:-nats-1 (no leader found)}, the log's leader, under write load"
 wait "$load"
 $MUSTER tail --all --no-follow 'events.opl.>' > "$root/tail-2"
 scripts/compose_load.py check "$root/acked-2" "$root/tail-2" "$killed"
