@@ -46,6 +46,34 @@ struct JetStreamTests {
         }
     }
 
+    /// A batch has one router entry, yet each message gets its own answer, in order: stored, a
+    /// duplicate, a conflict, no stream for its subject.
+    @Test func publishAllAnswersEachMessage() async throws {
+        try await withNATS { nats, _ in
+            let js = JetStream(nats)
+            try await makeStream(js)
+            let messages = [
+                OutgoingMessage(subject: "t.a.created", payload: Data("1".utf8), options: .init(messageID: "m1")),
+                OutgoingMessage(subject: "t.a.created", payload: Data("1".utf8), options: .init(messageID: "m1")),
+                OutgoingMessage(subject: "t.b.created", payload: Data(),
+                                options: .init(expectedLastSubjectSequence: 9, expectedLastSubjectFilter: "t.b.>")),
+                OutgoingMessage(subject: "nowhere.at.all", payload: Data()),
+                OutgoingMessage(subject: "t.c.created", payload: Data()),
+            ]
+            for maxInFlight in [1, 2, 4096] {
+                let results = try await js.publishAll(messages, maxInFlight: maxInFlight)
+                #expect(results.count == messages.count)
+                #expect(try results[0].get().duplicate == (maxInFlight != 1))
+                #expect(try results[1].get().duplicate)
+                #expect(try results[0].get().seq == results[1].get().seq)
+                #expect(results[2].failure?.code == .wrongLastSequence)
+                #expect(results[3].failure?.code == .noResponders)
+                #expect(try results[4].get().duplicate == false)
+            }
+            #expect(try await js.publishAll([]).isEmpty)
+        }
+    }
+
     @Test func pipelinedPublishThenPullConsumeWithAcks() async throws {
         try await withNATS { nats, _ in
             let js = JetStream(nats)

@@ -62,6 +62,17 @@ struct PullStateTests {
         #expect(token("_INBOX.abc.4x") == nil)
         #expect(token("_INBOX.abc.99999999999999999999") == nil) // past 19 digits: never one of ours
         #expect(token("") == nil)
+        #expect(token("_INBOX.abc.42_7") == nil) // a batch's reply
+    }
+
+    @Test func batchRepliesAreReadInPlace() {
+        func address(_ subject: String) -> (UInt64?, Int?) { subject.withCString(ReplyRouter.Box.address(ofSubject:)) }
+        #expect(address("_INBOX.abc.42_7") == (42, 7))
+        #expect(address("_INBOX.abc.42_0") == (42, 0))
+        #expect(address("_INBOX.abc.42") == (42, nil))
+        for bad in ["_INBOX.abc._7", "_INBOX.abc.42_", "_INBOX.abc.4_2_7", "_INBOX.abc.42_x", "_INBOX.abc.42_99999999999999999999"] {
+            #expect(address(bad) == (nil, nil), "\(bad)")
+        }
     }
 
     @Test func pubAckFastPathMatchesDecoder() throws {

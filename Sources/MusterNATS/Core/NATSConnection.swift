@@ -87,6 +87,13 @@ public final class NATSConnection: Sendable {
         try outgoing.enqueue(message, replyTo: replyTo, onFailure: { [replies] error in replies.fail(token, error) })
     }
 
+    /// Publishes JetStream messages answered on `replyPrefix` + index (`ReplyRouter.expectReplies`);
+    /// a failure to send one ends that one's reply in the batch waiting on `token`.
+    func publish(_ messages: ArraySlice<OutgoingMessage>, replyPrefix: String, token: UInt64) throws {
+        try outgoing.enqueue(messages, replyPrefix: replyPrefix,
+                             onFailure: { [replies] index, error in replies.fail(batch: token, index: index, error) })
+    }
+
     /// Waits until the server has processed everything published so far.
     public func flush(timeout: Duration = .seconds(5)) async throws {
         let handle = self.handle

@@ -16,13 +16,21 @@ final class PublishQueue: Sendable {
 
     enum Item: Sendable {
         case message(OutgoingMessage, replyTo: String?, onFailure: Failure?)
+        /// Many messages, each answered on `replyPrefix` + its index (one queue entry and one
+        /// failure callback for the lot; the reply subjects are spelled on the publishing thread).
+        case batch(ArraySlice<OutgoingMessage>, replyPrefix: String, onFailure: @Sendable (_ index: Int, NATSError) -> Void)
         /// Resumed once everything enqueued before it has been handed to libnats.
         case barrier(CheckedContinuation<Void, Never>)
 
         var bytes: Int {
-            if case .message(let message, _, _) = self { return message.payload.count + message.subject.utf8.count + 64 }
-            return 0
+            switch self {
+            case .message(let message, _, _): Self.bytes(of: message)
+            case .batch(let messages, _, _): messages.reduce(0) { $0 + Self.bytes(of: $1) }
+            case .barrier: 0
+            }
         }
+
+        static func bytes(of message: OutgoingMessage) -> Int { message.payload.count + message.subject.utf8.count + 64 }
     }
 
     struct State: Sendable {
@@ -48,7 +56,17 @@ final class PublishQueue: Sendable {
 
     /// Queues one message; throws at once when the queue is full or closed.
     func enqueue(_ message: OutgoingMessage, replyTo: String?, onFailure: Failure?) throws {
-        let item = Item.message(message, replyTo: replyTo, onFailure: onFailure)
+        try enqueue(.message(message, replyTo: replyTo, onFailure: onFailure))
+    }
+
+    /// Queues messages replied to on `replyPrefix` followed by each one's index in the slice;
+    /// all or none (throws at once when the queue has no room for them all, or is closed).
+    func enqueue(_ messages: ArraySlice<OutgoingMessage>, replyPrefix: String,
+                 onFailure: @escaping @Sendable (_ index: Int, NATSError) -> Void) throws {
+        try enqueue(.batch(messages, replyPrefix: replyPrefix, onFailure: onFailure))
+    }
+
+    private func enqueue(_ item: Item) throws {
         let size = item.bytes
         let outcome = state.withLock { state -> Result<Bool, NATSError> in
             if state.closed { return .failure(NATSError(.closed, "connection is closing")) }
@@ -118,16 +136,26 @@ final class PublishQueue: Sendable {
         case .barrier(let continuation):
             continuation.resume()
         case .message(let message, let replyTo, let onFailure):
-            do {
-                let msg = try makeCMessage(subject: message.subject, replyTo: replyTo, headers: message.headers, payload: message.payload)
-                defer { natsMsg_Destroy(msg) }
-                try message.options.apply(to: msg)
-                try check(natsConnection_PublishMsg(connection.pointer, msg), "publish to \(message.subject)")
-            } catch let error as NATSError {
-                onFailure?(error)
-            } catch {
-                onFailure?(NATSError(.libnats, "\(error)"))
+            if let error = send(message, replyTo: replyTo) { onFailure?(error) }
+        case .batch(let messages, let replyPrefix, let onFailure):
+            for index in messages.indices {
+                if let error = send(messages[index], replyTo: replyPrefix + String(index)) { onFailure(index, error) }
             }
+        }
+    }
+
+    /// Hands one message to libnats; what went wrong, if anything.
+    private func send(_ message: OutgoingMessage, replyTo: String?) -> NATSError? {
+        do {
+            let msg = try makeCMessage(subject: message.subject, replyTo: replyTo, headers: message.headers, payload: message.payload)
+            defer { natsMsg_Destroy(msg) }
+            try message.options.apply(to: msg)
+            try check(natsConnection_PublishMsg(connection.pointer, msg), "publish to \(message.subject)")
+            return nil
+        } catch let error as NATSError {
+            return error
+        } catch {
+            return NATSError(.libnats, "\(error)")
         }
     }
 
@@ -136,6 +164,7 @@ final class PublishQueue: Sendable {
             switch item {
             case .barrier(let continuation): continuation.resume()
             case .message(_, _, let onFailure): onFailure?(error)
+            case .batch(let messages, _, let onFailure): for index in messages.indices { onFailure(index, error) }
             }
         }
     }

@@ -9,6 +9,8 @@ final class ReplyRouter: Sendable {
     enum Waiter: Sendable {
         case continuation(CheckedContinuation<NATSMessage, any Error>)
         case handler(@Sendable (_ token: UInt64, Result<NATSMessage, NATSError>) -> Void)
+        /// Every reply of a batch, by the message's index; nil: every reply not yet given.
+        case batch(@Sendable (_ index: Int?, Result<NATSMessage, NATSError>) -> Void)
     }
 
     struct State: Sendable {
@@ -25,35 +27,57 @@ final class ReplyRouter: Sendable {
 
         /// Hands a reply to its waiter, which then owns it; a reply nobody waits for is destroyed.
         func deliver(_ msg: OpaquePointer) {
-            let token = Self.token(ofSubject: natsMsg_GetSubject(msg))
-            let waiter = token.flatMap { token in state.withLock { $0.waiters.removeValue(forKey: token) } }
-            switch (waiter, token) {
-            case (.continuation(let continuation), _): continuation.resume(returning: NATSMessage(owning: msg))
-            case (.handler(let handler), let token?): handler(token, .success(NATSMessage(owning: msg)))
-            default: natsMsg_Destroy(msg) // a reply after its request timed out
+            let address = Self.address(ofSubject: natsMsg_GetSubject(msg))
+            switch address {
+            case (let token?, nil):
+                switch state.withLock({ $0.waiters.removeValue(forKey: token) }) {
+                case .continuation(let continuation)?: continuation.resume(returning: NATSMessage(owning: msg))
+                case .handler(let handler)?: handler(token, .success(NATSMessage(owning: msg)))
+                default: natsMsg_Destroy(msg) // a reply after its request timed out
+                }
+            case (let token?, let index?):
+                // A batch's entry stays until its owner forgets it: it waits for every reply.
+                if case .batch(let handler)? = state.withLock({ $0.waiters[token] }) {
+                    handler(index, .success(NATSMessage(owning: msg)))
+                } else {
+                    natsMsg_Destroy(msg)
+                }
+            default:
+                natsMsg_Destroy(msg)
             }
         }
 
-        /// The number after the subject's last dot, read in place (a reply arrives per publish).
-        static func token(ofSubject subject: UnsafePointer<CChar>?) -> UInt64? {
-            guard let subject else { return nil }
-            var token: UInt64 = 0
+        /// The subject's last token read in place (a reply arrives per publish): a request's token
+        /// (`<token>`), or a batch's and the message's index in it (`<token>_<index>`).
+        static func address(ofSubject subject: UnsafePointer<CChar>?) -> (token: UInt64?, index: Int?) {
+            guard let subject else { return (nil, nil) }
+            var number: UInt64 = 0
             var digits = 0
+            var batch: UInt64?
             var cursor = subject
             while cursor.pointee != 0 {
                 let byte = UInt8(bitPattern: cursor.pointee)
                 if byte == UInt8(ascii: ".") {
-                    token = 0
-                    digits = 0
+                    (number, digits, batch) = (0, 0, nil)
                 } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 19 {
-                    token = token &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+                    number = number &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
                     digits += 1
+                } else if byte == UInt8(ascii: "_"), batch == nil, digits > 0, digits <= 19 {
+                    (batch, number, digits) = (number, 0, 0)
                 } else {
                     digits = 20 // not a number: no token unless another dot follows
                 }
                 cursor += 1
             }
-            return digits > 0 && digits <= 19 ? token : nil
+            guard digits > 0, digits <= 19 else { return (nil, nil) }
+            guard let batch else { return (number, nil) }
+            return number < UInt64(Int.max) ? (batch, Int(number)) : (nil, nil)
+        }
+
+        /// A request's token, nil for anything else (a batch reply included).
+        static func token(ofSubject subject: UnsafePointer<CChar>?) -> UInt64? {
+            let address = address(ofSubject: subject)
+            return address.index == nil ? address.token : nil
         }
     }
 
@@ -140,6 +164,18 @@ final class ReplyRouter: Sendable {
         try reserve(.handler(handler))
     }
 
+    /// Registers one callback for the replies to a batch of messages and returns the prefix of
+    /// their reply subjects (each message's index follows it) and the token to `forget` once done.
+    func expectReplies(_ handler: @escaping @Sendable (_ index: Int?, Result<NATSMessage, NATSError>) -> Void) throws -> (token: UInt64, prefix: String) {
+        let (token, subject) = try reserve(.batch(handler))
+        return (token, subject + "_")
+    }
+
+    /// Ends one message of a batch with an error (it could not be sent); the batch waits on.
+    func fail(batch token: UInt64, index: Int, _ error: NATSError) {
+        if case .batch(let handler)? = box.state.withLock({ $0.waiters[token] }) { handler(index, .failure(error)) }
+    }
+
     /// Forgets a callback (say, its publish failed or timed out); true if it had not fired yet.
     func forget(_ token: UInt64) -> Bool { cancel(token) != nil }
 
@@ -148,6 +184,7 @@ final class ReplyRouter: Sendable {
         switch cancel(token) {
         case .continuation(let continuation)?: continuation.resume(throwing: error)
         case .handler(let handler)?: handler(token, .failure(error))
+        case .batch(let handler)?: handler(nil, .failure(error))
         case nil: break
         }
     }
@@ -164,6 +201,7 @@ final class ReplyRouter: Sendable {
             switch waiter {
             case .continuation(let continuation): continuation.resume(throwing: error)
             case .handler(let handler): handler(token, .failure(error))
+            case .batch(let handler): handler(nil, .failure(error))
             }
         }
     }
@@ -176,7 +214,11 @@ final class ReplyRouter: Sendable {
             return Array(state.waiters.values)
         }
         for waiter in waiters {
-            if case .continuation(let c) = waiter { c.resume(throwing: NATSError(.closed, "connection closed")) }
+            switch waiter {
+            case .continuation(let c): c.resume(throwing: NATSError(.closed, "connection closed"))
+            case .batch(let handler): handler(nil, .failure(NATSError(.closed, "connection closed")))
+            case .handler: break // its publisher's own deadline ends it
+            }
         }
     }
 }

@@ -127,17 +127,3 @@ public final class JetStreamPublisher: Sendable {
         try await wait(untilAtMost: 0)
     }
 }
-
-extension JetStream {
-    /// Publishes many messages pipelined, in order, and returns each one's ack or error.
-    public func publishAll(_ messages: [OutgoingMessage], maxInFlight: Int = 4096,
-                           ackTimeout: Duration = .seconds(10)) async throws -> [Result<PubAck, NATSError>] {
-        let results = Mutex([Result<PubAck, NATSError>?](repeating: nil, count: messages.count))
-        let publisher = JetStreamPublisher(self, maxInFlight: maxInFlight, ackTimeout: ackTimeout)
-        for (index, message) in messages.enumerated() {
-            try await publisher.submit(message) { result in results.withLock { $0[index] = result } }
-        }
-        try await publisher.finish()
-        return results.withLock { $0.map { $0 ?? .failure(NATSError(.timeout, "no ack")) } }
-    }
-}

@@ -9,7 +9,7 @@ extension FuzzTarget {
     /// The NATS request endpoints (`muster.ingest.append`, `svc.geocode.forward` and `.reverse`)
     /// read any bytes without trapping, and refuse what they cannot take with a 4xx code. What the
     /// server sends back is read without trapping too: a publish ack (never sequence 0), a reply's
-    /// token read from its C subject (one that parses reads back the same), a delivery's ack
+    /// token (or batch and index) read from its C subject (one that parses reads back the same), a delivery's ack
     /// subject read in place, and a delivered subject matched against the projections' filters
     /// (a plain subject matches itself). What another instance shares (limits, presence) is read
     /// without trapping, and never lets a limit grow.
@@ -39,6 +39,11 @@ extension FuzzTarget {
         let subject = String(decoding: bytes, as: UTF8.self)
         if let token = subject.withCString(ReplyRouter.Box.token(ofSubject:)) {
             require("_INBOX.x.\(token)".withCString(ReplyRouter.Box.token(ofSubject:)) == token, "\(subject): token \(token)")
+        }
+        if case let (token?, index?) = subject.withCString(ReplyRouter.Box.address(ofSubject:)) {
+            require(index >= 0, "\(subject): index \(index)")
+            let again = "_INBOX.x.\(token)_\(index)".withCString(ReplyRouter.Box.address(ofSubject:))
+            require(again.token == token && again.index == index, "\(subject): batch \(token) index \(index)")
         }
         _ = bytes.withUnsafeBufferPointer { DeliveryInfo(ackSubject: $0, stream: "EVENTS", consumer: "proj_keys_v1") }
         _ = SubjectFilter(["events.analytics.>", "events.crash.>", "events.opl.action.*.submitted.v1"]).matches(subject)
