@@ -27,6 +27,8 @@ def write(url, key, until, acked, lock, writer, stats):
                     status = response.status
             except urllib.error.HTTPError as error:
                 status = error.code
+                if status not in stats["said"]:  # what each kind of failure said, once
+                    stats["said"][status] = f"{error.headers.get('Server', '?')}: {error.read(200).decode(errors='replace')}"
             except Exception:
                 status = 0
             if status == 201:
@@ -45,12 +47,15 @@ def load(url, key, seconds, path, writers=4):
     until = time.time() + float(seconds)
     lock = threading.Lock()
     stats = collections.Counter()
+    stats["said"] = {}
     with open(path, "w") as acked:
         threads = [threading.Thread(target=write, args=(url, key, until, acked, lock, w, stats)) for w in range(int(writers))]
         for t in threads: t.start()
         for t in threads: t.join()
     failed = ", ".join(f"{n} {'no answer' if code == 0 else code}" for code, n in sorted((k, v) for k, v in stats.items() if isinstance(k, int)))
     print(f"load: {stats['acked']} writes acknowledged in {seconds} s, {stats['retries']} failed attempts retried with their key ({failed or 'none'})")
+    for code, said in sorted(stats["said"].items()):
+        print(f"load: the first {code} said: {said}")
 
 
 def check(acked_path, tail_path, since=None):
