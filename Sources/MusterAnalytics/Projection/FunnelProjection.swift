@@ -1,4 +1,6 @@
+import GRDB
 public import MusterEvents
+import MusterJSON
 public import MusterLog
 
 /// Every funnel step each person reached, kept per person so a funnel can be asked with any
@@ -16,8 +18,14 @@ public enum FunnelProjection: TableProjection {
     public static let initialState = State()
     public static let storage = ProjectionTables<Self>(create: FunnelTables.create, endBatch: { _, db in
         try FunnelTables.trim(in: db)
-    }) { event, state, db in
-        guard let hit = admit(event, to: state) else { return }
+    }, stored: StoredReader(FunnelReached.eventType, read: PersonHit.init(storedData:), apply: fold)) { event, state, db in
+        guard let e = event.payload as? FunnelReached else { return }
+        try fold(PersonHit(e), into: &state, db)
+    }
+
+    /// Stores the hit and notes its step, unless its funnel or step is beyond the bounds.
+    static func fold(_ hit: PersonHit, into state: inout State, _ db: Database) throws {
+        guard admits(hit, state) else { return }
         try FunnelTables.insert(hit, in: db)
         note(hit, in: &state)
     }
@@ -50,28 +58,49 @@ public enum FunnelProjection: TableProjection {
     }
 
     /// A step one person reached, as the fold stores it.
-    public struct PersonHit: Sendable {
+    public struct PersonHit: Sendable, Equatable {
         public var app: String
         public var funnel: String
         public var person: String
         public var hit: Hit
+
+        init(_ e: FunnelReached) {
+            self.init(app: e.context.app, funnel: e.funnel, person: e.context.anonymousId ?? e.sessionId, step: e.step,
+                      occurredAt: e.times.occurredAt, segment: e.segment, appVersion: e.context.appVersion)
+        }
+
+        /// From a stamped event's stored `data`, as `init(_:)` takes it from the decoded event.
+        init(storedData data: JSONFields) throws {
+            let context = try data.required(data.object("context"), "context")
+            let times = try data.required(data.object("times"), "times")
+            self.init(app: try context.required(context.string("app"), "app"), funnel: try data.required(data.string("funnel"), "funnel"),
+                      person: try context.string("anonymousId") ?? data.required(data.string("sessionId"), "sessionId"),
+                      step: try data.required(data.string("step"), "step"),
+                      occurredAt: try times.required(times.string("occurredAt"), "occurredAt"),
+                      segment: try data.required(data.string("segment"), "segment"),
+                      appVersion: try context.required(context.string("appVersion"), "appVersion"))
+        }
+
+        init(app: String, funnel: String, person: String, step: String, occurredAt: String, segment: String, appVersion: String) {
+            self.app = app
+            self.funnel = funnel
+            self.person = person
+            hit = Hit(step: step, at: Timestamp.millis(occurredAt) ?? 0, segment: segment, appVersion: appVersion)
+        }
     }
 
     /// The fold without its table: only the step names (the tests check the bounds with it).
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
-        if let hit = admit(event, to: state) { note(hit, in: &state) }
+        guard let e = event.payload as? FunnelReached else { return }
+        let hit = PersonHit(e)
+        if admits(hit, state) { note(hit, in: &state) }
     }
 
-    /// The hit to store, or nil when the event is not a funnel step or its funnel or step is
-    /// beyond the bounds.
-    static func admit(_ event: RecordedEvent, to state: State) -> PersonHit? {
-        guard let e = event.payload as? FunnelReached else { return nil }
-        let app = e.context.app
-        let known = state.steps[app]?[e.funnel]
-        guard known != nil || (state.steps[app]?.count ?? 0) < maxFunnels,
-              known?.contains(e.step) ?? false || (known?.count ?? 0) < maxSteps else { return nil }
-        return PersonHit(app: app, funnel: e.funnel, person: e.context.anonymousId ?? e.sessionId,
-                         hit: Hit(step: e.step, at: e.times.occurredMillis, segment: e.segment, appVersion: e.context.appVersion))
+    /// Whether the hit's funnel and step are within the bounds.
+    static func admits(_ hit: PersonHit, _ state: State) -> Bool {
+        let known = state.steps[hit.app]?[hit.funnel]
+        return (known != nil || (state.steps[hit.app]?.count ?? 0) < maxFunnels)
+            && (known?.contains(hit.hit.step) ?? false || (known?.count ?? 0) < maxSteps)
     }
 
     static func note(_ hit: PersonHit, in state: inout State) {

@@ -73,18 +73,40 @@ extension ProjectionRunner {
         guard let last = messages.last, last.delivery.streamSequence > sequence else { return nil }
         guard let pool = database.withLock({ $0 }) else { throw SnapshotError(message: "the \(P.name) database is not open") }
         var batch = TableBatch(pool: pool, messages: messages, sequence: last.delivery.streamSequence, pending: last.delivery.pending)
-        batch.events.reserveCapacity(messages.count)
+        batch.items.reserveCapacity(messages.count)
+        let reader = P.tables?.stored
+        let trusted = reader?.type.validationDigest
         for message in messages where message.delivery.streamSequence > sequence && clientFilter?.matches(message.subject) ?? true {
+            let validated = message.header(EventCatalog.validatedHeader)
+            if let reader, validated != nil, validated == trusted, let item = Self.read(message, with: reader, into: &batch) {
+                batch.items.append(item)
+                continue
+            }
             do {
                 let event = try log.catalog.decode(subject: message.subject, sequence: message.delivery.streamSequence, payload: message.payload,
-                                                   validated: message.header(EventCatalog.validatedHeader))
+                                                   validated: validated)
                 if let span = EventTrace.start("fold \(P.name)", traceparent: event.traceparent) { batch.spans.append(span) }
-                batch.events.append(event)
+                batch.items.append(.event(event))
             } catch {
                 batch.refused[message.delivery.streamSequence] = "\(error)"
             }
         }
         return batch
+    }
+
+    /// A stamped event of the reader's type read by hand (`StoredReader`); nil sends it the
+    /// decoder's way: another type under the same stamp, or bytes the reader cannot take.
+    static func read(_ message: JetStreamMessage, with reader: StoredReader<P>, into batch: inout TableBatch) -> TableItem? {
+        guard Subject.parse(message.subject)?.type == reader.type else { return nil }
+        let read = try? message.payload.withUnsafeBytes { raw in
+            try JSONBytesDecoder().withFields(of: raw) { envelope -> (fact: any Sendable, traceparent: String?)? in
+                guard let data = try envelope.object("data") else { return nil }
+                return (try reader.read(data), try envelope.string("traceparent"))
+            }
+        }
+        guard let read = read ?? nil else { return nil }
+        if let span = EventTrace.start("fold \(P.name)", traceparent: read.traceparent) { batch.spans.append(span) }
+        return .stored(sequence: message.delivery.streamSequence, fact: read.fact)
     }
 
     /// Hands a prepared batch to the database's queue at once: it is applied to `start` and the
@@ -100,7 +122,13 @@ extension ProjectionRunner {
     typealias Folded = (state: P.State, rejected: [UInt64: String])
 
     static func fold(_ batch: TableBatch, from start: P.State, _ tables: ProjectionTables<P>, _ db: Database) throws -> Folded {
-        let (events, sequence, name, version) = (batch.events, batch.sequence, P.name, P.version)
+        let (items, sequence, name, version) = (batch.items, batch.sequence, P.name, P.version)
+        func apply(_ item: TableItem, _ state: inout P.State) throws {
+            switch item {
+            case .event(let event): try tables.apply(event, &state, db)
+            case .stored(_, let fact): try tables.stored?.apply(fact, &state, db)
+            }
+        }
         // What ends the batch's transaction, whichever way its events went in: the once-a-batch
         // work, then the state and checkpoint.
         func finish(_ state: inout P.State) throws {
@@ -113,7 +141,7 @@ extension ProjectionRunner {
         do {
             var state = start
             try db.inTransaction {
-                for event in events { try tables.apply(event, &state, db) }
+                for item in items { try apply(item, &state) }
                 try finish(&state)
                 return .commit
             }
@@ -124,16 +152,16 @@ extension ProjectionRunner {
             var state = start
             var rejected: [UInt64: String] = [:]
             try db.inTransaction {
-                for event in events {
+                for item in items {
                     do {
                         try db.inSavepoint {
-                            try tables.apply(event, &state, db)
+                            try apply(item, &state)
                             return .commit
                         }
                     } catch let error as DatabaseError {
                         throw error
                     } catch {
-                        rejected[event.sequence] = "\(error)"
+                        rejected[item.sequence] = "\(error)"
                     }
                 }
                 try finish(&state)
@@ -149,7 +177,7 @@ extension ProjectionRunner {
     func settle(_ batch: TableBatch, folded: P.State, rejected: [UInt64: String]) async throws {
         for span in batch.spans { span.end() } // the traced events of the batch are in the tables
         state = folded
-        appliedCounter.increment(by: Int64(batch.events.count - rejected.count))
+        appliedCounter.increment(by: Int64(batch.items.count - rejected.count))
         checkpoint = batch.sequence
         checkpointGauge.record(Double(batch.sequence))
         lag = batch.pending
@@ -227,7 +255,7 @@ struct TableBatch: Sendable {
     /// The last stream sequence of the batch: the checkpoint once it is committed.
     let sequence: UInt64
     let pending: UInt64
-    var events: [RecordedEvent] = []
+    var items: [TableItem] = []
     /// A span for each event of the batch that carries a trace, ended once the batch is committed.
     var spans: [any Span] = []
     /// Events that did not decode, with the reason.
@@ -238,6 +266,20 @@ struct TableBatch: Sendable {
         self.messages = messages
         self.sequence = sequence
         self.pending = pending
+    }
+}
+
+/// One event of a batch for a fold that keeps tables: decoded whole, or read by the fold's
+/// `StoredReader`.
+enum TableItem: Sendable {
+    case event(RecordedEvent)
+    case stored(sequence: UInt64, fact: any Sendable)
+
+    var sequence: UInt64 {
+        switch self {
+        case .event(let event): event.sequence
+        case .stored(let sequence, _): sequence
+        }
     }
 }
 

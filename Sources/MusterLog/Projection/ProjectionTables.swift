@@ -1,5 +1,6 @@
 public import GRDB
 public import MusterEvents
+public import MusterJSON
 
 /// How a projection keeps the part of its state that grows with the log (people, sessions) in
 /// SQLite tables instead of memory. Its `State` then holds only what is small and bounded, and
@@ -15,12 +16,42 @@ public struct ProjectionTables<P: Projection>: Sendable {
     /// done once for many events than once for each (trimming what the events added, say).
     public var endBatch: @Sendable (inout P.State, Database) throws -> Void
 
+    /// The fold's way past decoding, for the one event type it sees most (`StoredReader`).
+    public var stored: StoredReader<P>?
+
     public init(create: @escaping @Sendable (Database) throws -> Void,
                 endBatch: @escaping @Sendable (inout P.State, Database) throws -> Void = { _, _ in },
+                stored: StoredReader<P>? = nil,
                 apply: @escaping @Sendable (RecordedEvent, inout P.State, Database) throws -> Void) {
         self.create = create
         self.apply = apply
         self.endBatch = endBatch
+        self.stored = stored
+    }
+}
+
+/// How a hot fold reads the few fields it needs of one event type straight from the stored
+/// envelope (its `data` members by hand, no envelope strings, no payload built), for events the
+/// log validated at append: the `Muster-Validated` stamp of the type as registered now. Anything
+/// else (no stamp, another digest, another type) is decoded and validated whole and goes through
+/// `apply`, and so does a stamped event `read` cannot take (it throws): a bad one reaches the DLQ
+/// with the full decoder's reason. The two ways must fold alike; the fold's tests hold them to it.
+public struct StoredReader<P: Projection>: Sendable {
+    public let type: EventType
+    let read: @Sendable (_ data: JSONFields) throws -> any Sendable
+    let apply: @Sendable (_ fact: any Sendable, inout P.State, Database) throws -> Void
+
+    /// - Parameters:
+    ///   - read: what the fold needs of the event, from its envelope's `data` object.
+    ///   - apply: folds that into the state and the tables, as `ProjectionTables.apply` would the event.
+    public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
+                                apply: @escaping @Sendable (Fact, inout P.State, Database) throws -> Void) {
+        self.type = type
+        self.read = read
+        self.apply = { fact, state, db in
+            guard let fact = fact as? Fact else { throw ProjectionRejection("\(P.name): a stored read of another kind") }
+            try apply(fact, &state, db)
+        }
     }
 }
 
