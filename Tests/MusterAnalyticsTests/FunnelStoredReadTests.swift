@@ -4,7 +4,7 @@ import MusterAppTesting
 @testable import MusterAnalytics
 import MusterEvents
 import MusterJSON
-import MusterLog
+@testable import MusterLog
 import MusterNATS
 import MusterRuntime
 import MusterTesting
@@ -37,6 +37,15 @@ struct FunnelStoredReadTests {
                                                         sequence: 1, payload: stored)
         #expect(read == FunnelProjection.PersonHit(try #require(decoded.payload as? FunnelReached)))
         #expect(read.person == (person ?? "s-\(id)"))
+    }
+
+    @Test func theReaderTakesOnlyItsTypesSubjects() throws {
+        let reader = try #require(FunnelProjection.storage.stored)
+        #expect(reader.reads("events.analytics.funnel.s-1.reached.v1"))
+        for other in ["events.analytics.funnel.s-1.reached.v2", "events.analytics.funnel.s.1.reached.v1", "events.analytics.funnel..reached.v1",
+                      "events.analytics.funnel.reached.v1", "events.analytics.screen.s-1.viewed.v1", "xevents.analytics.funnel.s-1.reached.v1", ""] {
+            #expect(!reader.reads(other), "\(other)")
+        }
     }
 
     @Test func stampedUnstampedAndUnreadableStepsFoldAsTheDecoderWould() async throws {

@@ -97,7 +97,7 @@ extension ProjectionRunner {
     /// A stamped event of the reader's type read by hand (`StoredReader`); nil sends it the
     /// decoder's way: another type under the same stamp, or bytes the reader cannot take.
     static func read(_ message: JetStreamMessage, with reader: StoredReader<P>, into batch: inout TableBatch) -> TableItem? {
-        guard Subject.parse(message.subject)?.type == reader.type else { return nil }
+        guard reader.reads(message.subject) else { return nil }
         let read = try? message.payload.withUnsafeBytes { raw in
             try JSONBytesDecoder().withFields(of: raw) { envelope -> (fact: any Sendable, traceparent: String?)? in
                 guard let data = try envelope.object("data") else { return nil }

@@ -40,6 +40,8 @@ public struct StoredReader<P: Projection>: Sendable {
     public let type: EventType
     let read: @Sendable (_ data: JSONFields) throws -> any Sendable
     let apply: @Sendable (_ fact: any Sendable, inout P.State, Database) throws -> Void
+    /// The type's subjects around the aggregate id: `events.<app>.<aggregate>.` and `.<event>.v<major>`.
+    let subjectHead: [UInt8], subjectTail: [UInt8]
 
     /// - Parameters:
     ///   - read: what the fold needs of the event, from its envelope's `data` object.
@@ -47,10 +49,24 @@ public struct StoredReader<P: Projection>: Sendable {
     public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                 apply: @escaping @Sendable (Fact, inout P.State, Database) throws -> Void) {
         self.type = type
+        let pattern = type.subject(aggregateID: "*")
+        subjectHead = Array(pattern.utf8.prefix { $0 != UInt8(ascii: "*") })
+        subjectTail = Array(pattern.utf8.drop { $0 != UInt8(ascii: "*") }.dropFirst())
         self.read = read
         self.apply = { fact, state, db in
             guard let fact = fact as? Fact else { throw ProjectionRejection("\(P.name): a stored read of another kind") }
             try apply(fact, &state, db)
+        }
+    }
+
+    /// Whether `subject` names an event of the reader's type, one id token between head and
+    /// tail (compared in place: this runs for every message of the fold).
+    func reads(_ subject: String) -> Bool {
+        var subject = subject
+        return subject.withUTF8 { bytes in
+            guard bytes.count > subjectHead.count + subjectTail.count,
+                  bytes.starts(with: subjectHead), bytes.reversed().starts(with: subjectTail.reversed()) else { return false }
+            return !bytes[subjectHead.count..<(bytes.count - subjectTail.count)].contains(UInt8(ascii: "."))
         }
     }
 }
