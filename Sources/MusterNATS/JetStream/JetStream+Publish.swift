@@ -31,6 +31,20 @@ public struct PubAck: Decodable, Sendable, Equatable {
         return try JetStream.decode(PubAck.self, from: message, context: "publish")
     }
 
+    /// What the reply to a pipelined publish on `subject` says: its ack, or why there is none.
+    static func result(of reply: Result<NATSMessage, NATSError>, subject: String) -> Result<PubAck, NATSError> {
+        switch reply {
+        case .failure(let error):
+            return .failure(error) // it never left: the queue was full or the connection closed
+        case .success(let reply) where reply.status == 503:
+            return .failure(NATSError(.noResponders, "no stream takes subject \(subject)"))
+        case .success(let reply):
+            do { return .success(try parse(reply)) } catch let error as NATSError { return .failure(error) } catch {
+                return .failure(NATSError(.badReply, "\(error)"))
+            }
+        }
+    }
+
     /// `{"stream":"S", "seq":N}` with any spacing and order, `duplicate` and other members
     /// (`domain`) allowed; nil for anything else (an error answer).
     static func fastParse(_ payload: Data) -> PubAck? {

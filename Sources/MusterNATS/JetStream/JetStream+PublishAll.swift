@@ -22,7 +22,7 @@ final class BatchAcks: Sendable {
     /// One reply (or, index nil, the end of every reply still due). A second answer for an index
     /// is ignored, as is an index outside the batch.
     func receive(_ index: Int?, _ reply: Result<NATSMessage, NATSError>) {
-        let result = index.map { self.result(of: reply, subject: subjects.indices.contains($0) ? subjects[$0] : "") }
+        let result = index.map { PubAck.result(of: reply, subject: subjects.indices.contains($0) ? subjects[$0] : "") }
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if let index, let result {
                 guard state.results.indices.contains(index), state.results[index] == nil else { return nil }
@@ -37,19 +37,6 @@ final class BatchAcks: Sendable {
             return waiter.continuation
         }
         waiter?.resume()
-    }
-
-    private func result(of reply: Result<NATSMessage, NATSError>, subject: String) -> Result<PubAck, NATSError> {
-        switch reply {
-        case .failure(let error):
-            return .failure(error) // it never left: the queue was full or the connection closed
-        case .success(let reply) where reply.status == 503:
-            return .failure(NATSError(.noResponders, "no stream takes subject \(subject)"))
-        case .success(let reply):
-            do { return .success(try PubAck.parse(reply)) } catch let error as NATSError { return .failure(error) } catch {
-                return .failure(NATSError(.badReply, "\(error)"))
-            }
-        }
     }
 
     /// Waits until `atLeast` messages are answered; false when none was for `timeout`.

@@ -96,18 +96,7 @@ public final class JetStreamPublisher: Sendable {
             try await wait(untilAtMost: maxInFlight / 2) // hysteresis: one wait per half window
         }
         let (token, replyTo) = try jetStream.connection.replies.expectReply { [self] token, reply in
-            let result: Result<PubAck, NATSError>
-            switch reply {
-            case .failure(let error):
-                result = .failure(error) // it never left: the queue was full or the connection closed
-            case .success(let reply) where reply.status == 503:
-                result = .failure(NATSError(.noResponders, "no stream takes subject \(message.subject)"))
-            case .success(let reply):
-                do { result = .success(try PubAck.parse(reply)) } catch let error as NATSError { result = .failure(error) } catch {
-                    result = .failure(NATSError(.badReply, "\(error)"))
-                }
-            }
-            completion(result)
+            completion(PubAck.result(of: reply, subject: message.subject))
             answered(token)
         }
         state.withLock { state in
