@@ -13,7 +13,7 @@ ZIPCODES_VERSION    := 3.0.0
 BENCH_APT_PACKAGES  := wrk nghttp2-client
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng prometheus docker.io debootstrap
+APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng prometheus docker.io debootstrap gdb
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server

@@ -20,6 +20,13 @@ while kill -0 "$runner" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 
 
 if kill -0 "$runner" 2>/dev/null; then
   echo "tests: still running after $minutes minutes; stopping them" >&2
+  # Where every thread was, for the end of the output (all CI shows): gdb reads it in seconds.
+  where=.build/test-threads.txt
+  pid=$(pgrep -f 'PackageTests\.xctest' | tail -1)
+  if [ -n "$pid" ] && command -v gdb >/dev/null; then
+    timeout 120 gdb -p "$pid" -batch -ex "thread apply all bt 40" > "$where" 2>&1
+    cat "$where" >> "$log"
+  fi
   pkill -QUIT -f 'PackageTests\.xctest' 2>/dev/null
   for _ in $(seq 15); do pgrep -f 'PackageTests\.xctest' >/dev/null || break; sleep 1; done
   pkill -KILL -f 'PackageTests\.xctest' 2>/dev/null
@@ -34,8 +41,20 @@ if kill -0 "$runner" 2>/dev/null; then
       name = $0; sub(/^(✔|✘) Test /, "", name); sub(/ (passed|failed) .*$/, "", name); sub(/ with [0-9]+ test cases?$/, "", name)
       delete running[name]
     }
-    END { for (name in running) print "  " name }
+    END { n = 0; for (name in running) { if (++n <= 8) print "  " name }; if (n > 8) print "  and " n - 8 " more (in " FILENAME ")" }
   ' "$log" >&2
+  if [ -s "${where:-}" ]; then
+    echo "tests: threads in the project's own code then (the first two such frames of each; gdb's whole dump in $log):" >&2
+    awk '
+      /^Thread [0-9]+ / { name = $0; sub(/^Thread [0-9]+ \(Thread [^ ]+ \(LWP [0-9]+\) /, "", name); frames = ""; shown = 0; next }
+      / at \/[^ ]*\/(Sources|Tests)\/[^ ]*:[0-9]+$/ && !/\.build\// && shown < 2 {
+        where = $NF; sub(/^.*\/(Sources|Tests)\//, "", where)
+        frames = frames (shown ? " <- " : "") where; shown++
+        if (shown == 2) print "  " name " " frames
+      }
+      /^$/ { if (shown == 1) print "  " name " " frames; shown = 3 }
+    ' "$where" | sort | uniq -c | sort -rn | head -12 >&2
+  fi
   echo "tests: FAILED (hung; the whole output is in $log)" >&2
   exit 1
 fi

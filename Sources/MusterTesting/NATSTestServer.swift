@@ -58,7 +58,7 @@ public final class NATSTestServer: Sendable {
         }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         // nats-server writes its ports file once it listens.
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
@@ -68,42 +68,37 @@ public final class NATSTestServer: Sendable {
                let url = ports["nats"]?.first {
                 return (process, url)
             }
-            if !process.isRunning { break }
+            if process.ending != nil { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
         throw TestServerError("nats-server did not start: \(log.suffix(2000))")
     }
 
     /// Stops the server but keeps its storage, as an outage would (`restart()` brings it back).
-    public func halt() {
-        let process = self.process.withLock { $0 }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+    public func halt() async throws {
+        try await process.withLock { $0 }.stop(within: .seconds(30), "nats-server (SIGTERM)")
     }
 
     /// Kills the server with SIGKILL, as a crash or an OOM kill would; storage stays.
-    public func crash() {
-        let process = self.process.withLock { $0 }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+    public func crash() async throws {
+        try await process.withLock { $0 }.stop(signal: SIGKILL, "nats-server (SIGKILL)")
     }
 
     /// Starts the server again on the same port with the same storage.
     public func restart() async throws {
-        halt()
+        try await halt()
         guard let port = url.split(separator: ":").last.map(String.init) else { throw TestServerError("no port in \(url)") }
         let (process, _) = try await Self.launch(arguments + ["-p", port], directory: directory, environment: environment)
         self.process.withLock { $0 = process }
     }
 
+    /// Kills the server (SIGKILL: nothing of it is kept) and removes its folder. Never waits for
+    /// the process (a `defer` calls this, on a thread of the concurrency pool): the kernel ends it.
     public func stop() {
-        halt()
+        let process = self.process.withLock { $0 }
+        if process.ending == nil { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
     }
 

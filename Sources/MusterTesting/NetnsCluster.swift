@@ -106,12 +106,12 @@ public final class NetnsCluster: Sendable {
         process.arguments = ["netns", "exec", node.namespace] + node.arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         processes.withLock { $0[node.name] = process }
         let deadline = ContinuousClock.now + .seconds(15)
         while ContinuousClock.now < deadline {
             if Self.accepts(node.address, 4222) { return }
-            if !process.isRunning { break }
+            if process.ending != nil { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         let log = (try? String(contentsOf: node.directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
@@ -119,10 +119,8 @@ public final class NetnsCluster: Sendable {
     }
 
     /// SIGKILL, as a crash would; its storage stays for `launch`.
-    public func crash(_ node: Node) {
-        guard let process = processes.withLock({ $0[node.name] }), process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    public func crash(_ node: Node) async throws {
+        try await processes.withLock({ $0[node.name] })?.stop(signal: SIGKILL, "nats-server \(node.name) (SIGKILL)")
     }
 
     /// Takes the node's link down: it is cut from everyone, silently (no reset reaches anybody).
@@ -154,10 +152,8 @@ public final class NetnsCluster: Sendable {
             defer { processes.removeAll() }
             return Array(processes.values)
         }
-        for process in running where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // Not waited for (a `defer` calls this): SIGKILL ends them, and a namespace goes once they have.
+        for process in running where process.ending == nil { kill(process.processIdentifier, SIGKILL) }
         for node in nodes {
             try? Self.run(["ip", "netns", "del", node.namespace])
             try? Self.run(["ip", "link", "del", node.hostLink])
@@ -169,19 +165,34 @@ public final class NetnsCluster: Sendable {
 
     deinit { stop() }
 
-    /// Runs a command to its end; throws with its output unless it exits 0.
+    /// Runs a command to its end; throws with its output unless it exits 0. Blocks its thread for
+    /// as long as `ip` or `iptables` takes (milliseconds): the partition test runs alone, and its
+    /// set-up and clean-up (`available`, `stop`) are synchronous.
     static func run(_ arguments: [String]) throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("muster-netns-run-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else { throw TestServerError("cannot create \(output.path)") }
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestServerError("`\(arguments.joined(separator: " "))` failed (\(process.terminationStatus)): \(text)")
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.runAlone()
+        let deadline = ContinuousClock.now + .seconds(30)
+        var ending = process.ending
+        while ending == nil && ContinuousClock.now < deadline {
+            usleep(2_000)
+            ending = process.ending
+        }
+        let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+        guard let ending else {
+            kill(process.processIdentifier, SIGKILL)
+            throw TestServerError("`\(arguments.joined(separator: " "))` did not end within 30 s: \(text)")
+        }
+        guard ending == .exited(0) else {
+            throw TestServerError("`\(arguments.joined(separator: " "))` failed (\(ending)): \(text)")
         }
     }
 

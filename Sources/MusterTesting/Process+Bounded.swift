@@ -1,21 +1,5 @@
 public import Foundation
 
-extension Process {
-    /// Waits for the program to end without holding a thread of the concurrency pool. Past `limit`
-    /// it is killed (SIGKILL) and the wait throws: a stuck program fails its test instead of
-    /// hanging the whole run.
-    public func waitForExit(within limit: Duration, _ what: String) async throws {
-        let deadline = ContinuousClock.now + limit
-        while isRunning && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        guard isRunning else { return }
-        kill(processIdentifier, SIGKILL)
-        while isRunning { try? await Task.sleep(for: .milliseconds(20)) } // SIGKILL cannot be refused
-        throw TestServerError("\(what) did not end within \(limit); killed")
-    }
-}
-
 /// Runs a program to its end and returns its exit status and what it printed. Its output goes to
 /// files rather than pipes (a pipe nobody drains stops a chatty program once it holds 64 KiB), and
 /// past `limit` it is killed and this throws.
@@ -38,19 +22,26 @@ public func runToEnd(_ executable: String, _ arguments: [String], in directory: 
     if let environment { process.environment = environment }
     process.standardOutput = out
     process.standardError = err
-    let stdin = input.map { _ in Pipe() }
-    process.standardInput = stdin ?? FileHandle.nullDevice
-    try process.run()
+    var stdin: Pipe?
+    try process.runAlone { process in
+        stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
+    }
     if let stdin, let input {
         // Small inputs only (what a test types): they fit the pipe, so writing cannot block.
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
     }
     let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
+    let ending: ProcessEnding
     do {
-        try await process.waitForExit(within: limit, "\(executable) \(arguments.prefix(3).joined(separator: " "))")
+        ending = try await process.waitForExit(within: limit, "\(executable) \(arguments.prefix(3).joined(separator: " "))")
     } catch {
         throw TestServerError("\(error); it printed: \(read(errURL).suffix(2000)) \(read(outURL).suffix(1000))")
     }
-    return (process.terminationStatus, read(outURL), read(errURL))
+    let status: Int32 = switch ending {
+    case .exited(let status): status
+    case .killed(let signal): 128 + signal // as a shell reports it
+    }
+    return (status, read(outURL), read(errURL))
 }

@@ -17,7 +17,7 @@ struct ServerLossTests {
             let started = ContinuousClock.now
             async let waiting = Result(awaiting: { try await nats.request("silent", timeout: .seconds(30)) })
             try await Task.sleep(for: .milliseconds(200))
-            server.halt()
+            try await server.halt()
             let lost = await waiting
             #expect(ContinuousClock.now - started < .seconds(10), "the request heard of the loss, not of its deadline")
             #expect((lost.failure as? NATSError)?.code == .disconnected, "\(lost)")
@@ -42,7 +42,7 @@ struct ServerLossTests {
         let nats = try await NATSConnection.connect(NATSConfiguration(url: server.url, name: "test", connectTimeout: .seconds(1), drainTimeout: .seconds(1)),
                                                     logger: logger)
         try nats.publish("before", payload: Data("x".utf8))
-        server.halt()
+        try await server.halt()
         try await eventually("libnats notices") { nats.status == .reconnecting }
         let asked = ContinuousClock.now
         await nats.drain()

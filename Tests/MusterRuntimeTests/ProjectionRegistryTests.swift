@@ -32,13 +32,14 @@ struct ProjectionRegistryTests {
 
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await totals.run() }
-                async let early = totals.waitUntilApplied(2, timeout: .seconds(20))
-                async let later = totals.waitUntilApplied(3, timeout: .seconds(20))
+                // Their clocks start now: `later` has to outlast `early`'s wait too, on a loaded machine.
+                async let early = totals.waitUntilApplied(2, timeout: .seconds(60))
+                async let later = totals.waitUntilApplied(3, timeout: .seconds(120))
                 try await env.log.append(TallyAdded(tallyId: "t", amount: 1))
                 try await env.log.append(TallyAdded(tallyId: "t", amount: 1))
                 let started = ContinuousClock.now
                 #expect(await early)
-                // Well before the 20 s timeout: woken by the fold, not by the clock. (Not tighter: the
+                // Well before the 60 s timeout: woken by the fold, not by the clock. (Not tighter: the
                 // whole suite starts a hundred servers at once on two cores, and a first fetch waits.)
                 #expect(ContinuousClock.now - started < .seconds(15))
                 try await env.log.append(TallyAdded(tallyId: "t", amount: 1))

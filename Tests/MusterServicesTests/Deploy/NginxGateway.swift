@@ -66,13 +66,10 @@ enum NginxGateway {
                            "-g", "daemon off; pid \(folder.path)/nginx.pid;"]
         nginx.standardOutput = FileHandle.nullDevice
         nginx.standardError = FileHandle.nullDevice
-        try nginx.run()
-        defer {
-            nginx.terminate()
-            nginx.waitUntilExit()
-        }
+        try nginx.runAlone()
+        defer { nginx.terminate() } // not waited for: its ports and folder are this test's alone
         try await eventually("nginx listens") {
-            guard nginx.isRunning else {
+            guard nginx.ending == nil else {
                 let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
                 throw TestServerError("nginx exited: \(log.suffix(1500))")
             }

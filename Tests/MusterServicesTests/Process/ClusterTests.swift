@@ -196,7 +196,7 @@ struct ClusterTests {
     static func kill(_ name: String, _ cluster: NATSTestCluster, load: Load) async throws -> Kill {
         let node = try cluster.node(named: name).unwrapped(name)
         let killed = ContinuousClock.now
-        node.crash()
+        try await node.crash()
         try await progress(load, more: 100, "writes go on after \(name) died")
         let figures = load.window(after: killed)
         try await node.restart()

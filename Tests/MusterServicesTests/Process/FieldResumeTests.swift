@@ -29,7 +29,7 @@ struct FieldResumeTests {
                              "--metrics-port", "off", "--instance", "fieldkill", "--log-level", "warning"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         return process
     }
 
@@ -98,7 +98,7 @@ struct FieldResumeTests {
 
             let (port, data) = (try freePort(), app.env.server.directory.appendingPathComponent("fieldkill"))
             var server = try serveIngest(app, data: data, port: port)
-            defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+            defer { if server.ending == nil { kill(server.processIdentifier, SIGKILL) } }
             try await eventually("serving", timeout: .seconds(30)) { (try? await MetricsTests.get("http://127.0.0.1:\(port)/health"))?.status == 200 }
 
             // Ana's socket hears the project, then her first photo; the server is killed with the socket open,
@@ -117,7 +117,7 @@ struct FieldResumeTests {
                 try await server.waitForExit(within: .seconds(30), "muster serve ingest after SIGKILL")
                 try await group.next() // the socket ended with the server
             }
-            #expect(server.terminationReason == .uncaughtSignal)
+            #expect(server.ending == .killed(signal: SIGKILL))
             let killedAt = try #require(before.cursor.flatMap(PullCursor.init))
             // The snapshot is saved on its own clock: on a loaded machine it can catch the photo before
             // the kill. The resume below must hold either way; this run then shows the cursor-at-the-snapshot case.

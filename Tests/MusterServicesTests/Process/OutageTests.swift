@@ -43,7 +43,7 @@ struct OutageTests {
             }
             #expect(try await submit("before").status == .created)
 
-            app.env.server.halt()
+            try await app.env.server.halt()
             try await eventually("NATS noticed gone") { !app.env.connection.isConnected }
             let (strike, events) = try await (submit("during"), app.request("/api/analytics/events", method: .post, key: collector, json: batch))
             for response in [strike, events] {

@@ -98,8 +98,8 @@ struct PartitionTests {
         let handle = try FileHandle(forWritingTo: output)
         muster.standardOutput = handle
         muster.standardError = handle
-        try muster.run()
-        defer { if muster.isRunning { kill(muster.processIdentifier, SIGKILL) } }
+        try muster.runAlone()
+        defer { if muster.ending == nil { kill(muster.processIdentifier, SIGKILL) } }
         try await eventually("muster takes the key", timeout: .seconds(60)) {
             await ClusterTests.post(port: port, key: key, idempotencyKey: "warm-up", body: Self.body("warm-up")) == 201
         }
@@ -321,7 +321,7 @@ struct PartitionTests {
         let names = [try info.leader.unwrapped("leader"), try info.replicas.unwrapped("replicas").first.unwrapped("a follower").name]
         let killed = try names.map { try cluster.node(named: $0).unwrapped($0) }
         let at = ContinuousClock.now
-        for node in killed { cluster.crash(node) }
+        for node in killed { try await cluster.crash(node) }
         try await Task.sleep(for: .seconds(15))
         let notReady = probes.sawNotReady(between: at, .now)
         for node in killed { try await cluster.launch(node) }

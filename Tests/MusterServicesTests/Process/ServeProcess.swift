@@ -1,4 +1,5 @@
 import Foundation
+import MusterTesting
 
 /// A `muster serve` process of the built binary on a test's NATS, for what only a real process
 /// shows (its metrics port, two instances side by side); its output goes nowhere.
@@ -12,7 +13,7 @@ enum ServeProcess {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         return process
     }
 }

@@ -23,8 +23,8 @@ struct ShutdownTests {
             process.environment = ProcessInfo.processInfo.environment.merging(["MUSTER_GAZETTEER": Repository.path("Tests/Fixtures/gazetteer-sample.tsv")]) { _, new in new }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            try process.runAlone()
+            defer { if process.ending == nil { kill(process.processIdentifier, SIGKILL) } }
             try await eventually("serving", timeout: .seconds(30)) { (try? await MetricsTests.get("http://127.0.0.1:\(port)/health"))?.status == 200 }
             // A backlog for the checks and geocoding processors: 300 submissions without coordinates.
             for n in 0..<300 {
@@ -35,9 +35,9 @@ struct ShutdownTests {
             }
             let asked = ContinuousClock.now
             kill(process.processIdentifier, SIGTERM)
-            try await process.waitForExit(within: .seconds(60), "muster serve all after SIGTERM")
+            let ending = try await process.waitForExit(within: .seconds(60), "muster serve all after SIGTERM")
             let took = ContinuousClock.now - asked
-            #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+            #expect(ending == .exited(0))
             #expect(took < .seconds(10), "SIGTERM took \(took)")
             print("shutdown: SIGTERM to exit in \(took)")
         }

@@ -150,7 +150,7 @@ struct TracesTests {
                              "--key", folder.appendingPathComponent("key.pem").path, "--apns-key", p8]
         standIn.standardOutput = FileHandle.nullDevice
         standIn.standardError = FileHandle.nullDevice
-        try standIn.run()
+        try standIn.runAlone()
         defer { standIn.terminate() }
         try await eventually("the APNs stand-in listens") { (try? RawSocket(port: standInPort)) != nil }
 
