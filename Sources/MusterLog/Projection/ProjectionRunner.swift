@@ -181,14 +181,14 @@ public actor ProjectionRunner<P: Projection> {
     /// Asks the running loop to load the snapshot file again (after `muster replay`).
     public func requestReload() { reloadRequested = true }
 
-    private func loadSnapshot() throws {
+    private func loadSnapshot() async throws {
         defer {
             savedCheckpoint = checkpoint
             caughtUp = false
         }
         if let tables = P.tables {
             try loadTables(tables)
-        } else if let snapshot = try store.load(P.State.self, name: P.name, version: P.version) {
+        } else if let snapshot = try await store.onBlockingPool({ try $0.load(P.State.self, name: P.name, version: P.version) }) {
             state = snapshot.state
             checkpoint = snapshot.checkpoint
             logger.info("snapshot loaded", metadata: ["checkpoint": "\(checkpoint)"])
@@ -199,13 +199,14 @@ public actor ProjectionRunner<P: Projection> {
     }
 
     /// Writes the snapshot file if the state moved since the last one (a fold that keeps tables
-    /// has committed every batch already).
-    func saveSnapshot() throws {
+    /// has committed every batch already). On NIO's blocking pool: the write ends with an fsync.
+    func saveSnapshot() async throws {
         guard P.tables == nil, checkpoint != savedCheckpoint else { return }
         let start = ContinuousClock.now
-        try store.save(Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
-                                savedAt: Timestamp.string(Date()), state: state))
-        savedCheckpoint = checkpoint
+        let snapshot = Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
+                                savedAt: Timestamp.string(Date()), state: state)
+        try await store.onBlockingPool { try $0.save(snapshot) }
+        savedCheckpoint = snapshot.checkpoint
         lastSave = .now
         lastSaveCost = lastSave - start
     }
@@ -215,9 +216,9 @@ public actor ProjectionRunner<P: Projection> {
     /// changes it) to the writer beside the fold, so that the fold, and every request waiting on
     /// it, does not wait while megabytes are encoded (the field app's pushes stalled a second at a
     /// time on a 40 MB state).
-    private func saveSnapshotIfCheap() throws {
+    private func saveSnapshotIfCheap() async throws {
         guard ContinuousClock.now - lastSave >= lastSaveCost * Self.saveCostFactor else { return }
-        guard let writer else { return try saveSnapshot() }
+        guard let writer else { return try await saveSnapshot() }
         guard !writing, P.tables == nil, checkpoint != savedCheckpoint else { return }
         writing = true
         writer.yield(Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint, savedAt: Timestamp.string(Date()), state: state))
@@ -315,7 +316,7 @@ public actor ProjectionRunner<P: Projection> {
         checkpointGauge.record(Double(sequence))
         if savesWhileFolding, checkpoint - savedCheckpoint >= UInt64(options.snapshotEveryEvents)
             || ContinuousClock.now - lastSave >= options.snapshotInterval {
-            try saveSnapshotIfCheap()
+            try await saveSnapshotIfCheap()
         }
     }
 
@@ -347,14 +348,14 @@ public actor ProjectionRunner<P: Projection> {
             caughtUp = true
             lag = 0
             lagGauge.record(0)
-            if savesWhileFolding { try saveSnapshotIfCheap() } // quiet now: make what was folded durable
+            if savesWhileFolding { try await saveSnapshotIfCheap() } // quiet now: make what was folded durable
             return reloadRequested ? .stop : .fold
         }, folded: { _, _ in reloadRequested ? .stop : .fold })
     }
 
     /// Runs until cancelled, retrying after errors (say NATS away) without losing what it holds.
     public func runUntilCancelled() async {
-        do { try loadSnapshot() } catch {
+        do { try await loadSnapshot() } catch {
             logger.error("cannot load snapshot; starting from sequence 1", metadata: ["error": "\(error)"])
         }
         // At most one snapshot waits: a newer state makes an older one pointless.
@@ -376,7 +377,7 @@ public actor ProjectionRunner<P: Projection> {
             writer = nil
             await group.waitForAll() // the write under way ends before the final one starts (they share a temporary file)
         }
-        do { try saveSnapshot() } catch { logger.error("final snapshot failed", metadata: ["error": "\(error)"]) }
+        do { try await saveSnapshot() } catch { logger.error("final snapshot failed", metadata: ["error": "\(error)"]) }
     }
 
     /// Folds until cancelled, retrying after errors (say NATS away) without losing what it holds.
@@ -388,7 +389,7 @@ public actor ProjectionRunner<P: Projection> {
                     reloadRequested = false
                     // A write of the old state still under way would land over the rebuilt file.
                     while writing { try await Task.sleep(for: .milliseconds(20)) }
-                    try loadSnapshot()
+                    try await loadSnapshot()
                     logger.info("reloaded from rebuilt snapshot", metadata: ["checkpoint": "\(checkpoint)"])
                 }
             } catch is CancellationError {
