@@ -7,7 +7,11 @@ import PackageDescription
 //   MusterAnalytics: analytics, crashes, alerts) → MusterServices → muster (CLI).
 // `make fuzz` (MUSTER_FUZZ=1, in .build) instruments our own modules for libFuzzer and adds the
 // fuzz executable; dependencies are built as usual (and so shared with the plain build).
+// `make fuzz-smoke` (MUSTER_FUZZ=smoke, part of make test) adds the executable alone, over our
+// modules as the tests' build left them: no second compile of every module, at the price of
+// libFuzzer seeing the coverage of the fuzz targets only.
 let fuzzing = Context.environment["MUSTER_FUZZ"] == "1"
+let fuzzExecutable = fuzzing || Context.environment["MUSTER_FUZZ"] == "smoke"
 
 // MemberImportVisibility: a file sees only the members of modules it imports itself, so each
 // target's dependency list is what its files really use; InternalImportsByDefault: an import is
@@ -570,7 +574,7 @@ let package = Package(
     ]
 )
 
-if fuzzing {
+if fuzzExecutable {
     // One libFuzzer binary for every parser of outside bytes; MUSTER_FUZZ_TARGET picks which.
     package.products.append(.executable(name: "muster-fuzz", targets: ["MusterFuzz"]))
     package.targets.append(.target(name: "CFuzzerDriver", path: "Tests/Fuzz/CFuzzerDriver"))
@@ -584,7 +588,7 @@ if fuzzing {
             .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
         ],
         path: "Tests/Fuzz/MusterFuzz",
-        swiftSettings: swiftSettings,
+        swiftSettings: swiftSettings + (fuzzing ? [] : [.unsafeFlags(["-sanitize=fuzzer"])]),
         linkerSettings: [.unsafeFlags(["-sanitize=fuzzer", "-use-ld=lld"])]
     ))
 }

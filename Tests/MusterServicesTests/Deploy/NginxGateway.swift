@@ -67,15 +67,21 @@ enum NginxGateway {
         nginx.standardOutput = FileHandle.nullDevice
         nginx.standardError = FileHandle.nullDevice
         try nginx.runAlone()
-        defer { nginx.terminate() } // not waited for: its ports and folder are this test's alone
-        try await eventually("nginx listens") {
-            guard nginx.ending == nil else {
-                let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-                throw TestServerError("nginx exited: \(log.suffix(1500))")
+        do {
+            try await eventually("nginx listens") {
+                guard nginx.ending == nil else {
+                    let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                    throw TestServerError("nginx exited: \(log.suffix(1500))")
+                }
+                return (try? await Self.status(plain, "http://127.0.0.1:\(gateway.http)/health")) != nil
             }
-            return (try? await Self.status(plain, "http://127.0.0.1:\(gateway.http)/health")) != nil
+            try await body(gateway)
+        } catch {
+            try? await nginx.stop(within: .seconds(20), "nginx")
+            throw error
         }
-        try await body(gateway)
+        // Ended before its folder goes: nginx writes there until it exits.
+        try await nginx.stop(within: .seconds(20), "nginx")
     }
 
     /// Runs `body` with a client that trusts only `certificate` (or only the system's roots) and
