@@ -113,27 +113,26 @@ public actor FieldUploads {
             throw FieldError(.offsetMismatch(held), "the upload announced \(length) bytes and holds \(held)")
         }
         let path = data(token)
-        let head = try await files.withFileHandle(forReadingAt: path) { try await $0.readChunk(fromAbsoluteOffset: 0, length: .bytes(16)) }
-        guard held > 0, Self.looksLike(upload.type, Array(head.readableBytesView)) else {
-            await cancel(token) // no later append can make it the file it claimed to be
-            throw FieldError(.invalidField("Content-Type"), "the bytes are not a \(upload.type) file")
-        }
-        let digest: SHA256.Digest
-        if let running = hashing[token], running.upTo == held {
-            digest = running.hash.finalize()
-        } else {
-            var hash = SHA256()
-            try await files.withFileHandle(forReadingAt: path) { handle in
-                for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: .bytes(Int64(ObjectStore.chunkSize))) {
+        let store = try await blobs.bucket(Blobs.field)
+        // The hash kept while the bytes came, when it covers them all; else read from the file.
+        let running = hashing[token].flatMap { $0.upTo == held ? $0.hash : nil }
+        let chunkLength = ByteCount.bytes(Int64(ObjectStore.chunkSize))
+        // One opening of the file: its head checked, then (if need be) hashed, then stored.
+        let stored = try await files.withFileHandle(forReadingAt: path) { handle -> ObjectStore.Info? in
+            let head = try await handle.readChunk(fromAbsoluteOffset: 0, length: .bytes(16))
+            guard held > 0, Self.looksLike(upload.type, Array(head.readableBytesView)) else { return nil }
+            var hash = running ?? SHA256()
+            if running == nil {
+                for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength) {
                     chunk.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
                 }
             }
-            digest = hash.finalize()
+            let chunks = handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength).map { Data($0.readableBytesView) }
+            return try await store.put(digest: hash.finalize(), size: held, type: upload.type, chunks: chunks)
         }
-        let store = try await blobs.bucket(Blobs.field)
-        let info = try await files.withFileHandle(forReadingAt: path) { handle in
-            let chunks = handle.readChunks(in: 0..<Int64(held), chunkLength: .bytes(Int64(ObjectStore.chunkSize))).map { Data($0.readableBytesView) }
-            return try await store.put(digest: digest, size: held, type: upload.type, chunks: chunks)
+        guard let info = stored else {
+            await cancel(token) // no later append can make it the file it claimed to be
+            throw FieldError(.invalidField("Content-Type"), "the bytes are not a \(upload.type) file")
         }
         await cancel(token)
         return info
