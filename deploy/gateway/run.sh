@@ -15,11 +15,13 @@ addresses() {
   done
 }
 
+# Looked up before nginx starts: an address that changes while it loads is then a change seen
+# at the next look (one reload too many at worst, never one missed).
+seen=$(addresses)
 nginx -g 'daemon off;' &
 nginx_pid=$!
 # docker stop sends TERM to this shell: nginx finishes its requests and stops (QUIT).
 trap 'kill -QUIT "$nginx_pid" 2>/dev/null' TERM INT QUIT
-seen=$(addresses)
 while kill -0 "$nginx_pid" 2>/dev/null; do
   sleep 2 &
   wait $! # a trap runs at once, not after the sleep
