@@ -39,7 +39,12 @@ public struct EventProcessor: Service {
         await cancelWhenGracefulShutdown { await runUntilCancelled() }
     }
 
+    /// Handles events until cancelled, on the fold threads (never on the event loops HTTP is served on).
     public func runUntilCancelled() async {
+        await onFoldThreads { await handleUntilCancelled() }
+    }
+
+    private func handleUntilCancelled() async {
         var stall = Stall("processor")
         while !Task.isCancelled {
             do {

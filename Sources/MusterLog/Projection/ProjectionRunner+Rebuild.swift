@@ -34,7 +34,7 @@ extension ProjectionRunner {
         let runner = ProjectionRunner(P.self, log: log, store: store, options: options, logger: logger,
                                       consumerName: scratch, savesWhileFolding: false)
         do {
-            let snapshot = try await runner.foldToEnd(progressEvery: progressEvery, progress: progress)
+            let snapshot = try await onFoldThreads { try await runner.foldToEnd(progressEvery: progressEvery, progress: progress) }
             try await log.jetStream.deleteConsumer(stream: log.configuration.eventsStream, name: scratch)
             return snapshot
         } catch {
@@ -58,10 +58,10 @@ extension ProjectionRunner {
         let snapshot = Snapshot(projection: P.name, version: P.version, checkpoint: checkpoint,
                                 savedAt: Timestamp.string(Date()), state: state)
         if let generation {
-            try store.publishDatabase(generation, name: P.name, version: P.version)
+            try await store.onBlockingPool { try $0.publishDatabase(generation, name: P.name, version: P.version) }
             closeDatabase()
         } else {
-            try store.save(snapshot)
+            try await store.onBlockingPool { try $0.save(snapshot) }
         }
         return snapshot
     }

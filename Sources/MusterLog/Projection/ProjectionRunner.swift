@@ -353,8 +353,13 @@ public actor ProjectionRunner<P: Projection> {
         }, folded: { _, _ in reloadRequested ? .stop : .fold })
     }
 
-    /// Runs until cancelled, retrying after errors (say NATS away) without losing what it holds.
+    /// Runs until cancelled, retrying after errors (say NATS away) without losing what it holds;
+    /// on the fold threads, never on the event loops HTTP is served on.
     public func runUntilCancelled() async {
+        await onFoldThreads { await foldUntilCancelled() }
+    }
+
+    private func foldUntilCancelled() async {
         do { try await loadSnapshot() } catch {
             logger.error("cannot load snapshot; starting from sequence 1", metadata: ["error": "\(error)"])
         }

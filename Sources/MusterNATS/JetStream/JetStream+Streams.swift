@@ -51,6 +51,8 @@ public struct ClusterInfo: Codable, Sendable {
         public var name: String
         /// The replica has caught up with the leader.
         public var current: Bool
+        /// How many operations the replica is behind the leader.
+        public var lag: UInt64?
     }
 
     public var name: String?

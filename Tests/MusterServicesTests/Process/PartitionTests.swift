@@ -147,18 +147,14 @@ struct PartitionTests {
         #expect(answers.strange.withLock { $0 }.isEmpty, "every write is answered 201 or 503: \(answers.strange.withLock { Set($0) })")
         // The deadline, plus what HTTP and a loaded two-core machine add around it.
         #expect(answers.slowest.withLock { $0 } < Self.writeDeadline + .seconds(2), "a write waited past its deadline")
-        // Every probe within 100 ms was asked for. Beside three nats-servers syncing to the same disk on
-        // two cores, single probes of a process that waits on nothing still took up to half a second
-        // (a few in a thousand; before this issue /health went unanswered for the whole partition):
-        // so 99 % within 100 ms, and none past a second.
+        // Every probe within 100 ms was asked for. The late probes of earlier runs (0.2-1.2 s, right after
+        // the log came back) were a fold catching up on the event loop /health is served on; folds run
+        // on threads of their own now (`FoldExecutor`), and four runs had none past 75 ms. A probe
+        // of a loaded two-core machine may still miss 100 ms now and then: one in a hundred may, and
+        // none may take a quarter of a second.
         let over = probes.healthSlow.withLock { $0.filter { $0.took >= .milliseconds(100) }.count }
         #expect(over * 100 <= probes.healthAnswered.withLock { $0 }, "\(over) /health probes took 100 ms or more")
-        // Open (issue 36): with two of three nodes killed, one probe a run has taken 0.3-1.2 s at the end of
-        // stop 44 (5 of 7 runs; the connection opened at once, the answer came late), cause not found yet.
-        // Still checked and printed; past a second it is a known issue, not a failed run, until it is.
-        withKnownIssue("/health answered a probe after a second or more (issue 36, open)", isIntermittent: true) {
-            #expect(probes.healthSlowest.withLock { $0 } < .seconds(1), "/health took a second or more")
-        }
+        #expect(probes.healthSlowest.withLock { $0 } < .milliseconds(250), "/health took a quarter of a second or more")
         #expect(probes.healthFailures.withLock { $0 } == 0, "/health went unanswered")
         #expect(scenarios[0].window < .seconds(10), "writes came back \(scenarios[0].window) after muster's node was cut")
         for scenario in scenarios {
@@ -319,9 +315,43 @@ struct PartitionTests {
         try await ClusterTests.progress(load, more: 50, "writes go on while \(name)")
         try await Task.sleep(until: at + duration)
         try cluster.heal(node)
-        _ = try await ClusterTests.healthy(log)
+        try await settled(cluster, log: log)
         try await ClusterTests.progress(load, more: 50, "writes go on with \(node.name) healed")
         return try await figures("\(name) for \(duration)", at: at, load: load, probes: probes)
+    }
+
+    /// After a heal, waits until every node's copy of the log is level with the others. Raft calls
+    /// a replica "current" before its stream has fetched the messages it missed; cutting the leader
+    /// while one still does left the other two without a quorum for a minute (twice in four runs).
+    static func settled(_ cluster: NetnsCluster, log: EventLog) async throws {
+        _ = try await ClusterTests.healthy(log)
+        let started = ContinuousClock.now
+        var seen: [String: UInt64] = [:]
+        defer { print("partition: every node's copy level \(ContinuousClock.now - started) after Raft said current: \(seen.sorted { $0.key < $1.key })") }
+        do {
+            try await eventually("every node's copy of the log level with the others", timeout: .seconds(90)) {
+                for node in cluster.nodes { seen[node.name] = await lastSequence(of: log.configuration.eventsStream, on: node) }
+                let sequences = seen.values
+                return sequences.count == cluster.nodes.count && (sequences.max() ?? 0) - (sequences.min() ?? 0) < 500
+            }
+        } catch {
+            throw TestServerError("\(error): last sequences \(seen.sorted { $0.key < $1.key })")
+        }
+    }
+
+    /// The stream's last sequence in `node`'s own copy, from its monitoring port.
+    static func lastSequence(of stream: String, on node: NetnsCluster.Node) async -> UInt64? {
+        struct Jsz: Decodable {
+            struct Account: Decodable { var stream_detail: [Stream]? }
+            struct Stream: Decodable { var name: String; var state: State }
+            struct State: Decodable { var last_seq: UInt64 }
+            var account_details: [Account]?
+        }
+        let request = HTTPClientRequest(url: "\(node.monitor)/jsz?accounts=true&streams=true")
+        guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(2)),
+              let body = try? await response.body.collect(upTo: 1 << 22),
+              let jsz = try? JSONDecoder().decode(Jsz.self, from: Data(body.readableBytesView)) else { return nil }
+        return jsz.account_details?.flatMap { $0.stream_detail ?? [] }.first { $0.name == stream }?.state.last_seq
     }
 
     static func killTwo(_ cluster: NetnsCluster, log: EventLog, load: ClusterTests.Load, probes: Probes) async throws -> Scenario {
