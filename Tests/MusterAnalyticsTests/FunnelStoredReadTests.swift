@@ -40,7 +40,7 @@ struct FunnelStoredReadTests {
     }
 
     @Test func theReaderTakesOnlyItsTypesSubjects() throws {
-        let reader = try #require(FunnelProjection.storage.stored)
+        let reader = try #require(FunnelProjection.storage.stored.first)
         #expect(reader.reads("events.analytics.funnel.s-1.reached.v1"))
         for other in ["events.analytics.funnel.s-1.reached.v2", "events.analytics.funnel.s.1.reached.v1", "events.analytics.funnel..reached.v1",
                       "events.analytics.funnel.reached.v1", "events.analytics.screen.s-1.viewed.v1", "xevents.analytics.funnel.s-1.reached.v1", ""] {

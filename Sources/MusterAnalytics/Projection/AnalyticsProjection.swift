@@ -43,8 +43,20 @@ public enum AnalyticsProjection: TableProjection {
         public init() {}
     }
 
-    public static let storage = ProjectionTables<Self>(create: AnalyticsTables.create) { event, state, db in
+    /// The four types that are nearly all of the log are read from their stored bytes (no envelope
+    /// strings, no catalog lookup); `record` folds them exactly as `fold` does the decoded ones.
+    public static let storage = ProjectionTables<Self>(create: AnalyticsTables.create, stored: [
+        StoredReader(ScreenViewed.eventType, read: ScreenViewed.init(storedFields:), apply: foldStored),
+        StoredReader(ScreenLoaded.eventType, read: ScreenLoaded.init(storedFields:), apply: foldStored),
+        StoredReader(APICalled.eventType, read: APICalled.init(storedFields:), apply: foldStored),
+        StoredReader(FunnelReached.eventType, read: FunnelReached.init(storedFields:), apply: foldStored),
+    ]) { event, state, db in
         try fold(event, into: &state, db)
+    }
+
+    static func foldStored(_ event: some AnalyticsEvent, into state: inout State, _ db: Database) throws {
+        try state.record(event, db)
+        state.events += 1
     }
 
     static func fold(_ event: RecordedEvent, into state: inout State, _ db: Database) throws {

@@ -18,7 +18,7 @@ public enum FunnelProjection: TableProjection {
     public static let initialState = State()
     public static let storage = ProjectionTables<Self>(create: FunnelTables.create, endBatch: { _, db in
         try FunnelTables.trim(in: db)
-    }, stored: StoredReader(FunnelReached.eventType, read: PersonHit.init(storedData:), apply: fold)) { event, state, db in
+    }, stored: [StoredReader(FunnelReached.eventType, read: PersonHit.init(storedData:), apply: fold)]) { event, state, db in
         guard let e = event.payload as? FunnelReached else { return }
         try fold(PersonHit(e), into: &state, db)
     }

@@ -74,11 +74,12 @@ extension ProjectionRunner {
         guard let pool = database.withLock({ $0 }) else { throw SnapshotError(message: "the \(P.name) database is not open") }
         var batch = TableBatch(pool: pool, messages: messages, sequence: last.delivery.streamSequence, pending: last.delivery.pending)
         batch.items.reserveCapacity(messages.count)
-        let reader = P.tables?.stored
-        let trusted = reader?.type.validationDigest
+        let readers = P.tables?.stored ?? []
         for message in messages where message.delivery.streamSequence > sequence && clientFilter?.matches(message.subject) ?? true {
             let validated = message.header(EventCatalog.validatedHeader)
-            if let reader, validated != nil, validated == trusted, let item = Self.read(message, with: reader, into: &batch) {
+            // The stamp names the type as registered now: its reader, if the fold has one.
+            if let validated, let index = readers.firstIndex(where: { $0.digest == validated }),
+               let item = Self.read(message, with: readers[index], index: index, into: &batch) {
                 batch.items.append(item)
                 continue
             }
@@ -96,7 +97,7 @@ extension ProjectionRunner {
 
     /// A stamped event of the reader's type read by hand (`StoredReader`); nil sends it the
     /// decoder's way: another type under the same stamp, or bytes the reader cannot take.
-    static func read(_ message: JetStreamMessage, with reader: StoredReader<P>, into batch: inout TableBatch) -> TableItem? {
+    static func read(_ message: JetStreamMessage, with reader: StoredReader<P>, index: Int, into batch: inout TableBatch) -> TableItem? {
         guard reader.reads(message.subject) else { return nil }
         let read = try? message.payload.withUnsafeBytes { raw in
             try JSONBytesDecoder().withFields(of: raw) { envelope -> (fact: any Sendable, traceparent: String?)? in
@@ -106,7 +107,7 @@ extension ProjectionRunner {
         }
         guard let read = read ?? nil else { return nil }
         if let span = EventTrace.start("fold \(P.name)", traceparent: read.traceparent) { batch.spans.append(span) }
-        return .stored(sequence: message.delivery.streamSequence, fact: read.fact)
+        return .stored(sequence: message.delivery.streamSequence, reader: index, fact: read.fact)
     }
 
     /// Hands a prepared batch to the database's queue at once: it is applied to `start` and the
@@ -126,7 +127,7 @@ extension ProjectionRunner {
         func apply(_ item: TableItem, _ state: inout P.State) throws {
             switch item {
             case .event(let event): try tables.apply(event, &state, db)
-            case .stored(_, let fact): try tables.stored?.apply(fact, &state, db)
+            case .stored(_, let reader, let fact): try tables.stored[reader].apply(fact, &state, db)
             }
         }
         // What ends the batch's transaction, whichever way its events went in: the once-a-batch
@@ -273,12 +274,13 @@ struct TableBatch: Sendable {
 /// `StoredReader`.
 enum TableItem: Sendable {
     case event(RecordedEvent)
-    case stored(sequence: UInt64, fact: any Sendable)
+    /// `reader`: which of the fold's `stored` readers read it.
+    case stored(sequence: UInt64, reader: Int, fact: any Sendable)
 
     var sequence: UInt64 {
         switch self {
         case .event(let event): event.sequence
-        case .stored(let sequence, _): sequence
+        case .stored(let sequence, _, _): sequence
         }
     }
 }

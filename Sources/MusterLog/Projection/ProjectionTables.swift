@@ -16,12 +16,12 @@ public struct ProjectionTables<P: Projection>: Sendable {
     /// done once for many events than once for each (trimming what the events added, say).
     public var endBatch: @Sendable (inout P.State, Database) throws -> Void
 
-    /// The fold's way past decoding, for the one event type it sees most (`StoredReader`).
-    public var stored: StoredReader<P>?
+    /// The fold's ways past decoding, one per event type it sees most (`StoredReader`).
+    public var stored: [StoredReader<P>]
 
     public init(create: @escaping @Sendable (Database) throws -> Void,
                 endBatch: @escaping @Sendable (inout P.State, Database) throws -> Void = { _, _ in },
-                stored: StoredReader<P>? = nil,
+                stored: [StoredReader<P>] = [],
                 apply: @escaping @Sendable (RecordedEvent, inout P.State, Database) throws -> Void) {
         self.create = create
         self.apply = apply
@@ -38,6 +38,8 @@ public struct ProjectionTables<P: Projection>: Sendable {
 /// with the full decoder's reason. The two ways must fold alike; the fold's tests hold them to it.
 public struct StoredReader<P: Projection>: Sendable {
     public let type: EventType
+    /// The `Muster-Validated` stamp of the type as registered now (looked up once, not per event).
+    let digest: String?
     let read: @Sendable (_ data: JSONFields) throws -> any Sendable
     let apply: @Sendable (_ fact: any Sendable, inout P.State, Database) throws -> Void
     /// The type's subjects around the aggregate id: `events.<app>.<aggregate>.` and `.<event>.v<major>`.
@@ -49,6 +51,7 @@ public struct StoredReader<P: Projection>: Sendable {
     public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                 apply: @escaping @Sendable (Fact, inout P.State, Database) throws -> Void) {
         self.type = type
+        digest = type.validationDigest
         let pattern = type.subject(aggregateID: "*")
         subjectHead = Array(pattern.utf8.prefix { $0 != UInt8(ascii: "*") })
         subjectTail = Array(pattern.utf8.drop { $0 != UInt8(ascii: "*") }.dropFirst())
