@@ -91,9 +91,13 @@ public struct AlertRules: Codable, Sendable, Equatable {
         let previous = clock[app] ?? .min
         let now = max(previous, minute)
         clock[app] = now
-        var targets = Set(firing[app]?.keys.map { $0 } ?? [])
-        if let touched { targets.insert(touched) }
         if now > previous { prune(app: app, now: now) }
+        // Nearly always nothing fires: then only the touched target is looked at (no set, no sort).
+        guard let firingTargets = firing[app]?.keys, !firingTargets.isEmpty else {
+            return touched.flatMap { evaluate(app: app, target: $0, now: now) }.map { [$0] } ?? []
+        }
+        var targets = Set(firingTargets)
+        if let touched { targets.insert(touched) }
         return targets.sorted().compactMap { evaluate(app: app, target: $0, now: now) }
     }
 
@@ -111,9 +115,10 @@ public struct AlertRules: Codable, Sendable, Equatable {
     mutating func evaluate(app: String, target: String, now: Int64) -> AlertTransition? {
         let firingID = firing[app]?[target]
         if target == Self.crashTarget {
-            let minutes = crashes[app] ?? [:]
-            let recent = minutes.filter { $0.key > now - settings.crashWindow }.values.reduce(0, +)
-            let before = minutes.filter { $0.key <= now - settings.crashWindow }.values.reduce(0, +)
+            var recent = 0, before = 0
+            for (minute, count) in crashes[app] ?? [:] {
+                if minute > now - settings.crashWindow { recent += count } else { before += count }
+            }
             let usual = Double(before) / (1440.0 / Double(settings.crashWindow))
             let threshold = max(Double(settings.minCrashes), settings.spikeFactor * usual)
             let spiking = Double(recent) >= threshold
@@ -122,10 +127,16 @@ public struct AlertRules: Codable, Sendable, Equatable {
                               raised: "\(recent) crashes in the last hour, usually \(String(format: "%.1f", usual))",
                               resolved: "\(recent) crashes in the last hour, below \(String(format: "%.1f", threshold))")
         }
-        let counts = (requests[app]?[target] ?? [:]).filter { $0.key > now - settings.errorWindow }.values
-        let total = counts.reduce(0) { $0 + $1.total }, failed = counts.reduce(0) { $0 + $1.failed }
+        var total = 0, failed = 0
+        for (minute, counts) in requests[app]?[target] ?? [:] where minute > now - settings.errorWindow {
+            total += counts.total
+            failed += counts.failed
+        }
         let rate = total == 0 ? 0 : Double(failed) / Double(total)
-        let percent = String(format: "%.1f", rate * 100)
+        // The messages are written only for a transition (`@autoclosure`): formatting them for every
+        // API call cost a tenth of the analytics rebuild.
+        var percent: String { String(format: "%.1f", rate * 100) }
+        let window = settings.errorWindow
         // Fires on enough evidence; once firing, it needs evidence of recovery (enough requests and a
         // low rate, or no failures at all) so that traffic hovering around the minimum does not flap.
         let on = firingID == nil
@@ -133,14 +144,15 @@ public struct AlertRules: Codable, Sendable, Equatable {
             : failed > 0 && (total < settings.minRequests || rate > settings.errorRate)
         return transition(app: app, target: target, now: now, firingID: firingID, on: on, rule: .errorRate,
                           window: settings.errorWindow, observed: rate, threshold: settings.errorRate, count: total,
-                          raised: "\(percent)% of \(total) requests to \(target) failed in \(settings.errorWindow) minutes",
+                          raised: "\(percent)% of \(total) requests to \(target) failed in \(window) minutes",
                           resolved: failed == 0
-                              ? "\(target): no failures in \(settings.errorWindow) minutes (\(total) requests)"
-                              : "\(target): \(percent)% of \(total) requests failed in \(settings.errorWindow) minutes")
+                              ? "\(target): no failures in \(window) minutes (\(total) requests)"
+                              : "\(target): \(percent)% of \(total) requests failed in \(window) minutes")
     }
 
     mutating func transition(app: String, target: String, now: Int64, firingID: String?, on: Bool, rule: AlertRule, window: Int64,
-                             observed: Double, threshold: Double, count: Int, raised: String, resolved: String) -> AlertTransition? {
+                             observed: Double, threshold: Double, count: Int,
+                             raised: @autoclosure () -> String, resolved: @autoclosure () -> String) -> AlertTransition? {
         switch (firingID, on) {
         case (nil, true):
             let n = (raisedCount[app]?[target] ?? 0) + 1
@@ -148,11 +160,11 @@ public struct AlertRules: Codable, Sendable, Equatable {
             let id = Self.alertID(rule: rule, app: app, target: target, minute: now, n: n)
             firing[app, default: [:]][target] = id
             return AlertTransition(kind: .raised, alertId: id, rule: rule, app: app, target: target, minute: now, windowMinutes: window,
-                                   observed: observed, threshold: threshold, count: count, message: raised)
+                                   observed: observed, threshold: threshold, count: count, message: raised())
         case (let id?, false):
             firing[app]?[target] = nil
             return AlertTransition(kind: .resolved, alertId: id, rule: rule, app: app, target: target, minute: now, windowMinutes: window,
-                                   observed: observed, threshold: threshold, count: count, message: resolved)
+                                   observed: observed, threshold: threshold, count: count, message: resolved())
         default:
             return nil
         }

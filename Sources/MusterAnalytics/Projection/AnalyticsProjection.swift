@@ -154,7 +154,7 @@ extension AnalyticsProjection.State {
     }
 
     mutating func countSession(app: String, session: String, version: String, at: Int64, crashed: Bool, _ db: Database) throws {
-        let day = String(Timestamp.string(millis: at).prefix(10))
+        let day = String(decoding: Timestamp.string(millis: at, fraction: false).utf8.prefix(10), as: UTF8.self) // not Character by Character
         if let newest = newestDay[app], day > newest {
             // Keep the sessions of the last `sessionDays` days: the crash-free rate is a recent figure.
             let cutoff = String(Timestamp.string(millis: at - Int64(AnalyticsProjection.sessionDays) * 86_400_000).prefix(10))

@@ -30,7 +30,7 @@ extension ProjectionRunner {
                                progress: @escaping @Sendable (RebuildProgress) -> Void) async throws -> Snapshot<P.State> {
         let scratch = "proj_\(P.name)_v\(P.version)_rebuild_\(UInt32.random(in: .min ... .max))"
         var options = Options()
-        options.batch = 1024
+        options.batch = 4096
         let runner = ProjectionRunner(P.self, log: log, store: store, options: options, logger: logger,
                                       consumerName: scratch, savesWhileFolding: false)
         do {
