@@ -40,7 +40,15 @@ public enum AnalyticsProjection: TableProjection {
         /// alert id → the alert as recorded in the log.
         public var alerts: [String: AlertRecord] = [:]
         public var events = 0
+        /// The session row last written to the tables: a session's events come together, and the
+        /// next one of the same session, day and version needs no upsert (there were two an event).
+        /// Saved with the state, in the transaction that wrote the row, so the two always agree.
+        var lastCounted: CountedSession?
         public init() {}
+    }
+
+    struct CountedSession: Codable, Sendable, Equatable {
+        var app, day, version, session: String
     }
 
     /// The four types that are nearly all of the log are read from their stored bytes (no envelope
@@ -155,6 +163,9 @@ extension AnalyticsProjection.State {
 
     mutating func countSession(app: String, session: String, version: String, at: Int64, crashed: Bool, _ db: Database) throws {
         let day = String(decoding: Timestamp.string(millis: at, fraction: false).utf8.prefix(10), as: UTF8.self) // not Character by Character
+        let counted = AnalyticsProjection.CountedSession(app: app, day: day, version: version, session: session)
+        // Already there (a crash still marks it crashed). Its day is not past `newestDay`, so nothing is forgotten either.
+        if !crashed, counted == lastCounted { return }
         if let newest = newestDay[app], day > newest {
             // Keep the sessions of the last `sessionDays` days: the crash-free rate is a recent figure.
             let cutoff = String(Timestamp.string(millis: at - Int64(AnalyticsProjection.sessionDays) * 86_400_000).prefix(10))
@@ -162,6 +173,7 @@ extension AnalyticsProjection.State {
         }
         try AnalyticsTables.countSession(app: app, day: day, version: version, session: session, crashed: crashed, in: db)
         if day > newestDay[app] ?? "" { newestDay[app] = day }
+        lastCounted = counted
     }
 
     mutating func keep(_ new: [AlertTransition]) {
