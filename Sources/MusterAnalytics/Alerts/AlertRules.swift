@@ -143,7 +143,7 @@ public struct AlertRules: Codable, Sendable, Equatable {
             ? total >= settings.minRequests && rate > settings.errorRate
             : failed > 0 && (total < settings.minRequests || rate > settings.errorRate)
         return transition(app: app, target: target, now: now, firingID: firingID, on: on, rule: .errorRate,
-                          window: settings.errorWindow, observed: rate, threshold: settings.errorRate, count: total,
+                          window: window, observed: rate, threshold: settings.errorRate, count: total,
                           raised: "\(percent)% of \(total) requests to \(target) failed in \(window) minutes",
                           resolved: failed == 0
                               ? "\(target): no failures in \(window) minutes (\(total) requests)"
