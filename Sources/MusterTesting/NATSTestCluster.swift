@@ -19,8 +19,22 @@ public final class NATSTestCluster: Sendable {
         names.firstIndex(of: name).map { nodes[$0] }
     }
 
-    /// Starts `size` nodes; each knows the others' cluster ports as its routes.
+    /// Starts `size` nodes; each knows the others' cluster ports as its routes. The routes must be
+    /// known before any node listens, so the ports are picked free and can be taken by another
+    /// process meanwhile (it happened: "bind: address already in use" on a router port, a test
+    /// failed): then the whole cluster starts again on new ports.
     public static func start(size: Int = 3, name: String = "muster-test") async throws -> NATSTestCluster {
+        var attempt = 1
+        while true {
+            do {
+                return try await startOnce(size: size, name: name)
+            } catch let error as TestServerError where attempt < 5 && error.description.contains("address already in use") {
+                attempt += 1
+            }
+        }
+    }
+
+    private static func startOnce(size: Int, name: String) async throws -> NATSTestCluster {
         let clusterPorts = try (0..<size).map { _ in try freePort() }
         let routes = clusterPorts.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",")
         let names = (1...size).map { "n\($0)" }
