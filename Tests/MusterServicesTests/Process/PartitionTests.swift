@@ -31,8 +31,8 @@ struct PartitionTests {
     final class Probes: Sendable {
         let healthSlowest = Mutex<Duration>(.zero)
         let healthAnswered = Mutex(0)
-        /// The slow ones (over 50 ms), when they were sent: to tell which failure they came with.
-        /// Each slow probe, with how long of it the connection took to open (a listen queue or a lost SYN, not the answer).
+        /// The slow ones (over 50 ms): when they were sent, to tell which failure they came with, and how
+        /// long of each the connection took to open (a listen queue or a lost SYN, not the answer).
         let healthSlow = Mutex<[(at: ContinuousClock.Instant, took: Duration, connecting: Duration)]>([])
         let healthFailures = Mutex(0)
         let ready = Mutex<[(at: ContinuousClock.Instant, ok: Bool)]>([])
