@@ -8,10 +8,9 @@ public import NIOCore
 
 /// Photos and receipts, uploaded resumably: an upload is a file in the data folder that grows by
 /// appends at the offset the server reports, with its owner and type beside it (so an upload
-/// survives a restart). Its bytes also go on to the object store as they arrive (hashed on the
-/// way), so completing it only names them by their SHA-256: nothing is read back. The same photo
-/// uploaded twice is stored once. Records (a photo's `digest`, an expense's `receipt`) name the
-/// digest; only people who see such a record may read the bytes.
+/// survives a restart); once complete its bytes go to the object store under their SHA-256, so the
+/// same photo uploaded twice is stored once. Records (a photo's `digest`, an expense's `receipt`)
+/// name the digest; only people who see such a record may read the bytes.
 public actor FieldUploads {
     public struct Limits: Codable, Sendable, Equatable {
         public var maxBytes: Int
@@ -31,18 +30,10 @@ public actor FieldUploads {
 
     let folder: URL
     let blobs: Blobs
-    /// An upload's bytes as this process sent them on: their running SHA-256 and the object
-    /// writer carrying them to the store. Completing one then reads nothing back. An upload this
-    /// process did not see from its first byte (a restart, another replica), or one whose bytes
-    /// the store refused on the way, is hashed and sent from its file at completion instead.
-    struct Streaming {
-        var hash = SHA256()
-        let writer: ObjectStore.Writer
-    }
-
-    private var streaming: [String: Streaming] = [:]
-    /// Each open upload's description (written once, at creation): read from its file once.
-    private var described: [String: Upload] = [:]
+    /// The SHA-256 of each upload's bytes so far, fed as they are written: completing one then
+    /// needs no second read of it. An upload this process did not see from its first byte (a
+    /// restart, another replica) is hashed from its file at completion instead.
+    private var hashing: [String: (hash: SHA256, upTo: Int)] = [:]
     /// Uploads an append is writing to now: a second one at the same time is refused (the actor
     /// lets other calls in while a write waits on the disk).
     private var writing: Set<String> = []
@@ -78,9 +69,7 @@ public actor FieldUploads {
         } catch {
             throw FieldError(.notReady, "the upload could not be started on this server's disk; try again")
         }
-        described[token] = upload
-        // Without the store now (NATS away), the bytes are kept on disk and sent at completion.
-        streaming[token] = (try? await blobs.bucket(Blobs.field).writer(id: token)).map { Streaming(writer: $0) }
+        hashing[token] = (SHA256(), 0)
         return token
     }
 
@@ -105,32 +94,18 @@ public actor FieldUploads {
         _ = try await files.withFileHandle(forWritingAt: data(token), options: .modifyFile(createIfNecessary: false)) { handle in
             try await handle.write(contentsOf: bytes, toAbsoluteOffset: Int64(held))
         }
-        await send(bytes, of: token, at: held)
+        if var running = hashing[token], running.upTo == held {
+            bytes.withUnsafeReadableBytes { running.hash.update(bufferPointer: $0) }
+            running.upTo += bytes.readableBytes
+            hashing[token] = running
+        } else {
+            hashing[token] = nil // the bytes before these were written elsewhere: hashed from the file at the end
+        }
         return held + bytes.readableBytes
     }
 
-    /// Hashes the bytes written at `offset` and sends them on to the store, when this process
-    /// sent everything before them; else the upload is sent from its file at completion.
-    private func send(_ bytes: ByteBuffer, of token: String, at offset: Int) async {
-        guard var streamed = streaming[token], streamed.writer.written == offset else {
-            streaming[token] = nil
-            return
-        }
-        bytes.withUnsafeReadableBytes { streamed.hash.update(bufferPointer: $0) }
-        do {
-            var rest = bytes
-            while rest.readableBytes > 0, let chunk = rest.readSlice(length: min(rest.readableBytes, ObjectStore.chunkSize)) {
-                try await streamed.writer.write(Data(chunk.readableBytesView))
-            }
-            streaming[token] = streamed
-        } catch {
-            streaming[token] = nil // the file holds the bytes: they are sent from it at completion
-        }
-    }
-
-    /// Ends the upload: checks its bytes are what its type says, names the bytes already sent by
-    /// their digest (or, when this process did not send them all, sends them from the file chunk
-    /// by chunk), and forgets the upload.
+    /// Ends the upload: checks its bytes are what its type says, stores them by digest (read from
+    /// the file chunk by chunk as they go to the object store), and forgets the upload.
     public func complete(_ token: String, for person: FieldPerson) async throws -> ObjectStore.Info {
         let upload = try await upload(token, for: person)
         let held = try await size(token)
@@ -139,44 +114,33 @@ public actor FieldUploads {
         }
         let path = data(token)
         let store = try await blobs.bucket(Blobs.field)
-        let streamed = streaming[token].flatMap { $0.writer.written == held ? $0 : nil }
+        // The hash kept while the bytes came, when it covers them all; else read from the file.
+        let running = hashing[token].flatMap { $0.upTo == held ? $0.hash : nil }
         let chunkLength = ByteCount.bytes(Int64(ObjectStore.chunkSize))
-        // One opening of the file: its head checked, then (only if need be) hashed and sent.
+        // One opening of the file: its head checked, then (if need be) hashed, then stored.
         let stored = try await files.withFileHandle(forReadingAt: path) { handle -> ObjectStore.Info? in
             let head = try await handle.readChunk(fromAbsoluteOffset: 0, length: .bytes(16))
             guard held > 0, Self.looksLike(upload.type, Array(head.readableBytesView)) else { return nil }
-            if let streamed { return try await streamed.writer.commit(digest: streamed.hash.finalize(), type: upload.type) }
-            var hash = SHA256()
-            for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength) {
-                chunk.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
+            var hash = running ?? SHA256()
+            if running == nil {
+                for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength) {
+                    chunk.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
+                }
             }
-            let writer = try store.writer(id: token)
-            try await writer.discard() // what an earlier process sent of it
-            if let existing = try await store.info(ObjectStore.hex(hash.finalize())) { return existing }
-            for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength) {
-                try await writer.write(Data(chunk.readableBytesView))
-            }
-            return try await writer.commit(digest: hash.finalize(), type: upload.type)
+            let chunks = handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength).map { Data($0.readableBytesView) }
+            return try await store.put(digest: hash.finalize(), size: held, type: upload.type, chunks: chunks)
         }
         guard let info = stored else {
             await cancel(token) // no later append can make it the file it claimed to be
             throw FieldError(.invalidField("Content-Type"), "the bytes are not a \(upload.type) file")
         }
-        await forget(token)
+        await cancel(token)
         return info
     }
 
-    /// Forgets an upload and removes its bytes, here and in the store.
+    /// Forgets an upload and its bytes.
     public func cancel(_ token: String) async {
-        var writer = streaming[token]?.writer
-        await forget(token)
-        if writer == nil { writer = try? await blobs.bucket(Blobs.field).writer(id: token) }
-        _ = try? await writer?.discard()
-    }
-
-    /// Forgets an upload and its file (its bytes in the store are an object's now, or removed by `cancel`).
-    private func forget(_ token: String) async {
-        (streaming[token], described[token]) = (nil, nil)
+        hashing[token] = nil
         _ = try? await files.removeItem(at: data(token))
         _ = try? await files.removeItem(at: meta(token))
     }
@@ -216,16 +180,11 @@ public actor FieldUploads {
     }
 
     private func upload(_ token: String, for person: FieldPerson) async throws -> Upload {
-        if let upload = described[token] {
-            guard upload.personId == person.personId else { throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again") }
-            return upload
-        }
         guard (try? Validate.uuid(token, field: "")) != nil,
               let bytes = try? await [UInt8](contentsOf: meta(token), maximumSizeAllowed: .kibibytes(64)),
               let upload = try? JSONDecoder().decode(Upload.self, from: Data(bytes)), upload.personId == person.personId else {
             throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
         }
-        described[token] = upload
         return upload
     }
 
