@@ -61,7 +61,7 @@ public enum Timestamp {
         return text.withUTF8 { millis(utf8: $0) }
     }
 
-    static func millis(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    public static func millis(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
         func digits(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var value = 0

@@ -31,6 +31,19 @@ public struct JSONFields {
         return document.string(at: index)
     }
 
+    /// The string under `key` as UTF-8 (unescaped), handed to `body` where it lies: a value the
+    /// reader only parses (a timestamp) then makes no `String`.
+    public func withString<R>(_ key: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
+        guard let index = find(key) else { return nil }
+        let document = decoder.document
+        guard document.tokens[index].kind == .string else {
+            var text = try decoder.string(at: index, key: JSONKey(key))
+            return try text.withUTF8(body)
+        }
+        guard document.tokens[index].flag else { return try body(document.raw(index)) }
+        return try document.unescapedBytes(at: index).withUnsafeBufferPointer(body)
+    }
+
     public func int(_ key: StaticString) throws -> Int? {
         guard let index = find(key) else { return nil }
         let document = decoder.document

@@ -16,6 +16,9 @@ public protocol Projection: Sendable {
     static func apply(_ event: RecordedEvent, to state: inout State) throws
     /// Set for a fold whose big state lives in SQLite (`apply` is then not called); nil by default.
     static var tables: ProjectionTables<Self>? { get }
+    /// For a fold kept in memory: its ways past decoding, one per event type it sees most
+    /// (`StoredReader`); none by default. (A fold that keeps tables lists them in its `tables`.)
+    static var storedReaders: [StoredReader<Self>] { get }
 }
 
 extension Projection {

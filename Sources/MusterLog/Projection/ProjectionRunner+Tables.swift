@@ -96,16 +96,9 @@ extension ProjectionRunner {
     }
 
     /// A stamped event of the reader's type read by hand (`StoredReader`); nil sends it the
-    /// decoder's way: another type under the same stamp, or bytes the reader cannot take.
+    /// decoder's way.
     static func read(_ message: JetStreamMessage, with reader: StoredReader<P>, index: Int, into batch: inout TableBatch) -> TableItem? {
-        guard reader.reads(message.subject) else { return nil }
-        let read = try? message.payload.withUnsafeBytes { raw in
-            try JSONBytesDecoder().withFields(of: raw) { envelope -> (fact: any Sendable, traceparent: String?)? in
-                guard let data = try envelope.object("data") else { return nil }
-                return (try reader.read(data), try envelope.string("traceparent"))
-            }
-        }
-        guard let read = read ?? nil else { return nil }
+        guard let read = reader.read(message) else { return nil }
         if let span = EventTrace.start("fold \(P.name)", traceparent: read.traceparent) { batch.spans.append(span) }
         return .stored(sequence: message.delivery.streamSequence, reader: index, fact: read.fact)
     }

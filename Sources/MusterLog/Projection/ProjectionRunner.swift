@@ -288,15 +288,22 @@ public actor ProjectionRunner<P: Projection> {
     /// Folds a delivered batch in stream order (a fold kept in memory; one that keeps tables goes
     /// through `prepare`, `commit` and `settle` in `foldBatches`).
     func handle(_ messages: [JetStreamMessage]) async throws {
+        let readers = P.storedReaders
         for message in messages {
-            try await handle(subject: message.subject, sequence: message.delivery.streamSequence,
-                             payload: message.payload, validated: message.header(EventCatalog.validatedHeader),
-                             pending: message.delivery.pending)
+            let validated = message.header(EventCatalog.validatedHeader)
+            // The stamp names the type as registered now: its reader, if the fold has one.
+            var stored: (reader: StoredReader<P>, read: (fact: any Sendable, traceparent: String?))?
+            if let validated, let reader = readers.first(where: { $0.digest == validated }), let read = reader.read(message) {
+                stored = (reader, read)
+            }
+            try await handle(subject: message.subject, sequence: message.delivery.streamSequence, payload: message.payload,
+                             validated: validated, pending: message.delivery.pending, stored: stored)
         }
     }
 
-    /// Folds one delivered message; poison goes to the DLQ.
-    func handle(subject: String, sequence: UInt64, payload: Data, validated: String? = nil, pending: UInt64) async throws {
+    /// Folds one delivered message, or what a `StoredReader` read of it; poison goes to the DLQ.
+    func handle(subject: String, sequence: UInt64, payload: Data, validated: String? = nil, pending: UInt64,
+                stored: (reader: StoredReader<P>, read: (fact: any Sendable, traceparent: String?))? = nil) async throws {
         lag = pending
         defer {
             caughtUp = pending == 0
@@ -305,8 +312,12 @@ public actor ProjectionRunner<P: Projection> {
         guard sequence > checkpoint else { return } // already folded in: re-delivery is harmless
         if clientFilter?.matches(subject) ?? true {
             do {
-                let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload, validated: validated)
-                try EventTrace.span("fold \(P.name)", traceparent: event.traceparent) { try P.apply(event, to: &state) }
+                if let stored {
+                    try EventTrace.span("fold \(P.name)", traceparent: stored.read.traceparent) { try stored.reader.apply(stored.read.fact, &state, nil) }
+                } else {
+                    let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload, validated: validated)
+                    try EventTrace.span("fold \(P.name)", traceparent: event.traceparent) { try P.apply(event, to: &state) }
+                }
                 appliedCounter.increment()
             } catch {
                 try await deadLetter(subject: subject, sequence: sequence, payload: payload, reason: "\(error)")

@@ -1,6 +1,8 @@
+import Foundation
 public import GRDB
 public import MusterEvents
 public import MusterJSON
+import MusterNATS
 
 /// How a projection keeps the part of its state that grows with the log (people, sessions) in
 /// SQLite tables instead of memory. Its `State` then holds only what is small and bounded, and
@@ -36,20 +38,40 @@ public struct ProjectionTables<P: Projection>: Sendable {
 /// else (no stamp, another digest, another type) is decoded and validated whole and goes through
 /// `apply`, and so does a stamped event `read` cannot take (it throws): a bad one reaches the DLQ
 /// with the full decoder's reason. The two ways must fold alike; the fold's tests hold them to it.
+///
+/// A fold that keeps tables lists its readers in `ProjectionTables.stored`; one kept in memory in
+/// `Projection.storedReaders`.
 public struct StoredReader<P: Projection>: Sendable {
     public let type: EventType
     /// The `Muster-Validated` stamp of the type as registered now (looked up once, not per event).
     let digest: String?
     let read: @Sendable (_ data: JSONFields) throws -> any Sendable
-    let apply: @Sendable (_ fact: any Sendable, inout P.State, Database) throws -> Void
+    /// The database is the batch's transaction for a fold that keeps tables, nil for one in memory.
+    let apply: @Sendable (_ fact: any Sendable, inout P.State, Database?) throws -> Void
     /// The type's subjects around the aggregate id: `events.<app>.<aggregate>.` and `.<event>.v<major>`.
     let subjectHead: [UInt8], subjectTail: [UInt8]
 
+    /// A reader for a fold that keeps tables.
     /// - Parameters:
     ///   - read: what the fold needs of the event, from its envelope's `data` object.
     ///   - apply: folds that into the state and the tables, as `ProjectionTables.apply` would the event.
     public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                 apply: @escaping @Sendable (Fact, inout P.State, Database) throws -> Void) {
+        self.init(type, read: read, applying: { (fact: Fact, state: inout P.State, db: Database?) in
+            guard let db else { throw ProjectionRejection("\(P.name): a table fold's reader called without its tables") }
+            try apply(fact, &state, db)
+        })
+    }
+
+    /// A reader for a fold kept in memory: `apply` folds what `read` took as `Projection.apply`
+    /// would the event (and, like it, decides before it changes anything).
+    public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
+                                apply: @escaping @Sendable (Fact, inout P.State) throws -> Void) {
+        self.init(type, read: read, applying: { (fact: Fact, state: inout P.State, _: Database?) in try apply(fact, &state) })
+    }
+
+    private init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
+                                 applying apply: @escaping @Sendable (Fact, inout P.State, Database?) throws -> Void) {
         self.type = type
         digest = type.validationDigest
         let pattern = type.subject(aggregateID: "*")
@@ -72,11 +94,30 @@ public struct StoredReader<P: Projection>: Sendable {
             return !bytes[subjectHead.count..<(bytes.count - subjectTail.count)].contains(UInt8(ascii: "."))
         }
     }
+
+    /// What the fold needs of a stamped message of the reader's type, and its trace; nil sends it
+    /// the decoder's way: another type under the same stamp, or bytes the reader cannot take.
+    func read(_ message: JetStreamMessage) -> (fact: any Sendable, traceparent: String?)? {
+        read(subject: message.subject, payload: message.payload)
+    }
+
+    func read(subject: String, payload: Data) -> (fact: any Sendable, traceparent: String?)? {
+        guard reads(subject) else { return nil }
+        let read = try? payload.withUnsafeBytes { raw in
+            try JSONBytesDecoder().withFields(of: raw) { envelope -> (fact: any Sendable, traceparent: String?)? in
+                guard let data = try envelope.object("data") else { return nil }
+                return (try self.read(data), try envelope.string("traceparent"))
+            }
+        }
+        return read ?? nil
+    }
 }
 
 extension Projection {
     /// Folds kept whole in memory (and in one snapshot file) have none.
     public static var tables: ProjectionTables<Self>? { nil }
+    /// Most folds kept in memory read every event decoded.
+    public static var storedReaders: [StoredReader<Self>] { [] }
 }
 
 /// A projection whose big state lives in SQLite: it declares its tables, and the runner folds

@@ -50,6 +50,15 @@ public enum CivicsProjection: Projection {
 
     public static func apply(_ event: RecordedEvent, to state: inout State) throws {
         guard let synced = event.payload as? ProgressSynced else { return }
+        fold(Synced(synced), into: &state)
+    }
+
+    /// Synced batches validated at append are read straight from their stored bytes (`Synced`).
+    public static let storedReaders = [StoredReader<Self>(ProgressSynced.eventType, read: Synced.init(storedData:)) { synced, state in
+        fold(synced, into: &state)
+    }]
+
+    static func fold(_ synced: Synced, into state: inout State) {
         // The install's and its organisation's parts are taken out of their dictionaries while
         // they change: nothing is then copied on write, and each card costs one lookup a table.
         var install = state.installs.removeValue(forKey: synced.installId) ?? Install(org: synced.org)
@@ -61,8 +70,7 @@ public enum CivicsProjection: Projection {
             state.questions[org] = questions
             state.active[org] = active
         }
-        for record in synced.changes {
-            guard let change = record.change, case .card(let card) = change else { continue }
+        for card in synced.cards {
             let (old, new) = merge(card, into: &install.cards[LearnerProgress.CardKey(deck: card.deck, questionId: card.questionId)])
             let delta = (new.known ? 1 : 0) - ((old?.known ?? false) ? 1 : 0)
             count(&questions[card.deck, default: [:]][card.questionId, default: Question()], old: old, new: new, known: delta)

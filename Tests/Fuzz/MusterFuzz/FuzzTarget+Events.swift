@@ -1,6 +1,9 @@
 import Foundation
+import MusterAnalytics
 import MusterEvents
+@testable import MusterLog
 import MusterNATS
+@testable import MusterPoP
 import MusterRuntime
 import MusterServices
 
@@ -35,6 +38,15 @@ extension FuzzTarget {
         let subject = String(decoding: bytes[..<split], as: UTF8.self)
         _ = DeliveryInfo(ackSubject: subject)
         let payload = Data(bytes[min(split + 1, bytes.count)...])
-        _ = try? catalog.decode(subject: subject, sequence: 1, payload: payload)
+        let decoded = try? catalog.decode(subject: subject, sequence: 1, payload: payload)
+        // The hot folds' readers of stamped events take the same bytes by hand (`StoredReader`):
+        // they read or refuse, never trap; a batch both ways take reads as the decoder read it.
+        for reader in FunnelProjection.storage.stored { _ = reader.read(subject: subject, payload: payload) }
+        for reader in AnalyticsProjection.storage.stored { _ = reader.read(subject: subject, payload: payload) }
+        for reader in CivicsProjection.storedReaders {
+            guard let read = reader.read(subject: subject, payload: payload)?.fact as? CivicsProjection.Synced,
+                  let synced = decoded?.payload as? ProgressSynced else { continue }
+            require(read == CivicsProjection.Synced(synced), "the stored read of a valid synced batch is the decoded batch's")
+        }
     }
 }
