@@ -59,18 +59,17 @@ public enum CivicsProjection: Projection {
     }]
 
     static func fold(_ synced: Synced, into state: inout State) {
-        // The install's and its organisation's parts are taken out of their dictionaries while
-        // they change: nothing is then copied on write, and each card costs one lookup a table.
-        var install = state.installs.removeValue(forKey: synced.installId) ?? Install(org: synced.org)
-        let org = install.org
-        var questions = state.questions.removeValue(forKey: org) ?? [:]
-        var active = state.active.removeValue(forKey: org) ?? [:]
-        defer {
-            state.installs[synced.installId] = install
-            state.questions[org] = questions
-            state.active[org] = active
-        }
-        for card in synced.cards {
+        let org = state.installs[synced.installId]?.org ?? synced.org
+        // Each part changes where it lies in its dictionary (one lookup each, nothing copied on
+        // write): taking an install out and putting it back cost a hash of every key the removal
+        // shifted, a tenth of the fold.
+        fold(synced.cards, install: &state.installs[synced.installId, default: Install(org: org)],
+             questions: &state.questions[org, default: [:]], active: &state.active[org, default: [:]])
+    }
+
+    private static func fold(_ cards: [ProgressChange.CardChange], install: inout Install,
+                             questions: inout [String: [Int: Question]], active: inout [Int: Int]) {
+        for card in cards {
             let (old, new) = merge(card, into: &install.cards[LearnerProgress.CardKey(deck: card.deck, questionId: card.questionId)])
             let delta = (new.known ? 1 : 0) - ((old?.known ?? false) ? 1 : 0)
             count(&questions[card.deck, default: [:]][card.questionId, default: Question()], old: old, new: new, known: delta)
