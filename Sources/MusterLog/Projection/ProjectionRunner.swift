@@ -292,7 +292,7 @@ public actor ProjectionRunner<P: Projection> {
         for message in messages {
             let validated = message.header(EventCatalog.validatedHeader)
             // The stamp names the type as registered now: its reader, if the fold has one.
-            var stored: (reader: StoredReader<P>, read: (fact: any Sendable, traceparent: String?))?
+            var stored: (reader: StoredReader<P>, read: StoredReader<P>.Read)?
             if let validated, let reader = readers.first(where: { $0.digest == validated }), let read = reader.read(message) {
                 stored = (reader, read)
             }
@@ -303,7 +303,7 @@ public actor ProjectionRunner<P: Projection> {
 
     /// Folds one delivered message, or what a `StoredReader` read of it; poison goes to the DLQ.
     func handle(subject: String, sequence: UInt64, payload: Data, validated: String? = nil, pending: UInt64,
-                stored: (reader: StoredReader<P>, read: (fact: any Sendable, traceparent: String?))? = nil) async throws {
+                stored: (reader: StoredReader<P>, read: StoredReader<P>.Read)? = nil) async throws {
         lag = pending
         defer {
             caughtUp = pending == 0

@@ -95,16 +95,19 @@ public struct StoredReader<P: Projection>: Sendable {
         }
     }
 
+    /// What `read` took of one message, and the trace it carries.
+    typealias Read = (fact: any Sendable, traceparent: String?)
+
     /// What the fold needs of a stamped message of the reader's type, and its trace; nil sends it
     /// the decoder's way: another type under the same stamp, or bytes the reader cannot take.
-    func read(_ message: JetStreamMessage) -> (fact: any Sendable, traceparent: String?)? {
+    func read(_ message: JetStreamMessage) -> Read? {
         read(subject: message.subject, payload: message.payload)
     }
 
-    func read(subject: String, payload: Data) -> (fact: any Sendable, traceparent: String?)? {
+    func read(subject: String, payload: Data) -> Read? {
         guard reads(subject) else { return nil }
         let read = try? payload.withUnsafeBytes { raw in
-            try JSONBytesDecoder().withFields(of: raw) { envelope -> (fact: any Sendable, traceparent: String?)? in
+            try JSONBytesDecoder().withFields(of: raw) { envelope -> Read? in
                 guard let data = try envelope.object("data") else { return nil }
                 return (try self.read(data), try envelope.string("traceparent"))
             }
