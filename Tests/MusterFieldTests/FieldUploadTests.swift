@@ -5,6 +5,8 @@ import HummingbirdTesting
 import MusterAppTesting
 import MusterEvents
 import MusterField
+import MusterLog
+import MusterPlatform
 import MusterTesting
 import NIOCore
 import Testing
@@ -185,6 +187,32 @@ struct FieldUploadTests {
                     == .unprocessableContent)
             #expect(try await app.request("/api/field/uploads/not-a-token", method: .head, headers: FieldSyncTests.bearer(crew.ana)).status == .notFound)
             #expect(try await app.request("/api/field/uploads", method: .options).status == .unauthorized)
+        }
+    }
+
+    /// An upload's description is written once and remembered by the process that read it; another
+    /// process over the same folder (a restart) reads it from its file, and an upload removed
+    /// elsewhere answers "no upload" rather than the remembered description.
+    @Test func anUploadsDescriptionIsReadOnceAndForgottenWithItsFiles() async throws {
+        try await apps.withTestLog { env in
+            let folder = env.server.directory.appendingPathComponent("uploads-\(UUID())")
+            let blobs = Blobs(jetStream: env.log.jetStream, replicas: 1)
+            let ana = FieldPerson(personId: "p-ana", orgId: "o-1", role: "worker"), ben = FieldPerson(personId: "p-ben", orgId: "o-1", role: "worker")
+            let notFound: @Sendable (any Error) -> Bool = { ($0 as? FieldError)?.code == .notFound }
+            let first = FieldUploads(folder: folder, blobs: blobs)
+            let token = try await first.create(for: ana, type: "image/jpeg", length: nil)
+            #expect(try await first.append(ByteBuffer(bytes: Self.photo(100, seed: 1)), to: token, at: 0, for: ana) == 104)
+            await #expect(performing: { try await first.offset(token, for: ben) }, throws: notFound)
+
+            let restarted = FieldUploads(folder: folder, blobs: blobs)
+            #expect(try await restarted.offset(token, for: ana) == 104)
+            await #expect(performing: { try await restarted.offset(token, for: ben) }, throws: notFound)
+
+            try FileManager.default.removeItem(at: folder) // another process's sweep
+            for uploads in [first, restarted] {
+                await #expect(performing: { try await uploads.offset(token, for: ana) }, throws: notFound)
+                await #expect(performing: { try await uploads.append(ByteBuffer(bytes: [1]), to: token, at: 104, for: ana) }, throws: notFound)
+            }
         }
     }
 }

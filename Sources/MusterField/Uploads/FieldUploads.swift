@@ -34,6 +34,10 @@ public actor FieldUploads {
     /// needs no second read of it. An upload this process did not see from its first byte (a
     /// restart, another replica) is hashed from its file at completion instead.
     private var hashing: [String: (hash: SHA256, upTo: Int)] = [:]
+    /// Each upload's description as read from (or written to) its file: written once, at creation,
+    /// so it is read once, not at every append (a read cost four trips to the file threads, more
+    /// than the append's own write). Whether the upload still exists is its data file's to say.
+    private var described: [String: Upload] = [:]
     /// Uploads an append is writing to now: a second one at the same time is refused (the actor
     /// lets other calls in while a write waits on the disk).
     private var writing: Set<String> = []
@@ -70,6 +74,7 @@ public actor FieldUploads {
             throw FieldError(.notReady, "the upload could not be started on this server's disk; try again")
         }
         hashing[token] = (SHA256(), 0)
+        described[token] = upload
         return token
     }
 
@@ -141,6 +146,7 @@ public actor FieldUploads {
     /// Forgets an upload and its bytes.
     public func cancel(_ token: String) async {
         hashing[token] = nil
+        described[token] = nil
         _ = try? await files.removeItem(at: data(token))
         _ = try? await files.removeItem(at: meta(token))
     }
@@ -180,16 +186,25 @@ public actor FieldUploads {
     }
 
     private func upload(_ token: String, for person: FieldPerson) async throws -> Upload {
-        guard (try? Validate.uuid(token, field: "")) != nil,
-              let bytes = try? await [UInt8](contentsOf: meta(token), maximumSizeAllowed: .kibibytes(64)),
-              let upload = try? JSONDecoder().decode(Upload.self, from: Data(bytes)), upload.personId == person.personId else {
+        guard (try? Validate.uuid(token, field: "")) != nil, let upload = await description(token), upload.personId == person.personId else {
             throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
         }
         return upload
     }
 
+    /// The upload's description: remembered, or read from its file (an upload this process did not start).
+    private func description(_ token: String) async -> Upload? {
+        if let upload = described[token] { return upload }
+        guard let bytes = try? await [UInt8](contentsOf: meta(token), maximumSizeAllowed: .kibibytes(64)),
+              let upload = try? JSONDecoder().decode(Upload.self, from: Data(bytes)) else { return nil }
+        described[token] = upload
+        return upload
+    }
+
     private func size(_ token: String) async throws -> Int {
         guard let info = try await files.info(forFileAt: data(token)) else {
+            described[token] = nil // removed elsewhere (another process's sweep): nothing left to remember
+            hashing[token] = nil
             throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
         }
         return Int(info.size)
