@@ -77,8 +77,7 @@ extension ProjectionRunner {
         let readers = P.tables?.stored ?? []
         for message in messages where message.delivery.streamSequence > sequence && clientFilter?.matches(message.subject) ?? true {
             let validated = message.header(EventCatalog.validatedHeader)
-            // The stamp names the type as registered now: its reader, if the fold has one.
-            if let validated, let index = readers.firstIndex(where: { $0.digest == validated }),
+            if let index = StoredReader.index(in: readers, stamp: validated),
                let item = Self.read(message, with: readers[index], index: index, into: &batch) {
                 batch.items.append(item)
                 continue

@@ -291,19 +291,15 @@ public actor ProjectionRunner<P: Projection> {
         let readers = P.storedReaders
         for message in messages {
             let validated = message.header(EventCatalog.validatedHeader)
-            // The stamp names the type as registered now: its reader, if the fold has one.
-            var stored: (reader: StoredReader<P>, read: StoredReader<P>.Read)?
-            if let validated, let reader = readers.first(where: { $0.digest == validated }), let read = reader.read(message) {
-                stored = (reader, read)
-            }
             try await handle(subject: message.subject, sequence: message.delivery.streamSequence, payload: message.payload,
-                             validated: validated, pending: message.delivery.pending, stored: stored)
+                             validated: validated, pending: message.delivery.pending,
+                             reader: StoredReader.index(in: readers, stamp: validated).map { readers[$0] })
         }
     }
 
-    /// Folds one delivered message, or what a `StoredReader` read of it; poison goes to the DLQ.
+    /// Folds one delivered message (through `reader` when it can take the bytes); poison goes to the DLQ.
     func handle(subject: String, sequence: UInt64, payload: Data, validated: String? = nil, pending: UInt64,
-                stored: (reader: StoredReader<P>, read: StoredReader<P>.Read)? = nil) async throws {
+                reader: StoredReader<P>? = nil) async throws {
         lag = pending
         defer {
             caughtUp = pending == 0
@@ -312,8 +308,9 @@ public actor ProjectionRunner<P: Projection> {
         guard sequence > checkpoint else { return } // already folded in: re-delivery is harmless
         if clientFilter?.matches(subject) ?? true {
             do {
-                if let stored {
-                    try EventTrace.span("fold \(P.name)", traceparent: stored.read.traceparent) { try stored.reader.apply(stored.read.fact, &state, nil) }
+                // Read only once it is known to be folded (not a re-delivery, not filtered out).
+                if let reader, let read = reader.read(subject: subject, payload: payload) {
+                    try EventTrace.span("fold \(P.name)", traceparent: read.traceparent) { try reader.apply(read.fact, &state, nil) }
                 } else {
                     let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload, validated: validated)
                     try EventTrace.span("fold \(P.name)", traceparent: event.traceparent) { try P.apply(event, to: &state) }

@@ -98,6 +98,13 @@ public struct StoredReader<P: Projection>: Sendable {
     /// What `read` took of one message, and the trace it carries.
     typealias Read = (fact: any Sendable, traceparent: String?)
 
+    /// Which of a fold's `readers` takes a message stamped `stamp` (the stamp names the type as
+    /// registered now); nil for an unstamped message or a type the fold reads decoded.
+    static func index(in readers: [StoredReader], stamp: String?) -> Int? {
+        guard let stamp else { return nil }
+        return readers.firstIndex { $0.digest == stamp }
+    }
+
     /// What the fold needs of a stamped message of the reader's type, and its trace; nil sends it
     /// the decoder's way: another type under the same stamp, or bytes the reader cannot take.
     func read(_ message: JetStreamMessage) -> Read? {
