@@ -108,8 +108,13 @@ struct FastPathChannel<Base: ServerChildChannel>: ServerChildChannel {
     let gate: @Sendable () -> ConnectionGate
     let listener: @Sendable () -> FastPathListener?
 
+    /// Reads of up to 512 KB on a connection that fills them (an upload), not NIO's 64 KB: each
+    /// read is a trip through the decoder and a hop to the request's task.
+    static var reads: AdaptiveRecvByteBufferAllocator { AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 512 << 10) }
+
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
         do {
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.reads)
             try channel.pipeline.syncOperations.addHandler(gate())
             if let listener = listener() { try channel.pipeline.syncOperations.addHandler(listener) }
         } catch {
