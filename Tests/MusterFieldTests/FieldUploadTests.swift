@@ -6,7 +6,9 @@ import MusterAppTesting
 import MusterEvents
 import MusterField
 import MusterLog
+import MusterNATS
 import MusterPlatform
+import MusterRuntime
 import MusterTesting
 import NIOCore
 import Testing
@@ -22,6 +24,12 @@ struct FieldUploadTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(truncatingIfNeeded: state >> 33)
         }
+    }
+
+    /// A request body of these bytes, as `FieldUploads.append` takes one.
+    static func body(_ bytes: some Sequence<UInt8>) -> AsyncThrowingStream<ByteBuffer, any Error> {
+        let buffer = ByteBuffer(bytes: Array(bytes))
+        return AsyncThrowingStream { $0.yield(buffer); $0.finish() }
     }
 
     static func hex(_ bytes: [UInt8]) -> String { SHA256.hash(data: Data(bytes)).map { String(format: "%02x", $0) }.joined() }
@@ -162,6 +170,53 @@ struct FieldUploadTests {
         }
     }
 
+    /// Bytes go on to the object store as they arrive; completing names them. What is not an
+    /// object in the end (a duplicate's bytes, an abandoned upload's, what a process sent before it
+    /// restarted) leaves nothing behind in the bucket.
+    @Test func uploadBytesStreamToTheStoreAndNothingIsLeftBehind() async throws {
+        try await apps.withTestApp(["ingest"]) { app in
+            let crew = try await FieldSyncTests.crew(app)
+            let jetStream = app.env.environment.jetStream
+            func messages() async throws -> UInt64 { try await jetStream.streamInfo("OBJ_\(Blobs.field)").state.messages }
+            var headers = FieldSyncTests.bearer(crew.ana)
+            headers[.contentType] = "image/jpeg"
+            let bytes = Self.photo(300 * 1024, seed: 23) // three chunks of at most 128 KB
+            let first = try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
+            #expect(first.status == .created && String(buffer: first.body).contains(Self.hex(bytes)), "\(String(buffer: first.body))")
+            #expect(try await messages() == 4, "three chunks and the description")
+
+            let again = try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
+            #expect(again.status == .created && String(buffer: again.body).contains(Self.hex(bytes)))
+            #expect(try await messages() == 4, "the duplicate's chunks are gone")
+
+            var open = headers
+            open[HTTPField.Name("Upload-Complete")!] = "?0"
+            open[HTTPField.Name("Upload-Draft-Interop-Version")!] = "6"
+            let started = try await app.client.execute(uri: "/api/field/uploads", method: .post, headers: open, body: ByteBuffer(bytes: bytes[..<(200 * 1024)]))
+            let location = try #require(started.headers[.location])
+            // Sent on as they came; their acks are awaited at completion, not by the append.
+            try await eventually("an open upload's bytes are in the store already") { try await messages() == 6 }
+            #expect(try await app.request(location, method: .delete, headers: FieldSyncTests.bearer(crew.ana)).status == .noContent)
+            #expect(try await messages() == 4, "an abandoned upload's bytes are gone")
+
+            // A process that restarts mid-upload forgets what it sent: the next one sends the file, and removes the rest.
+            let folder = app.env.dataDirectory.appendingPathComponent("restarting-uploads")
+            let blobs = Blobs(jetStream: jetStream, replicas: 1)
+            let person = FieldPerson(personId: UUID().uuidString.lowercased(), orgId: UUID().uuidString.lowercased(), role: FieldRoles.worker)
+            let other = Self.photo(400 * 1024, seed: 29)
+            let token = try await FieldUploads(folder: folder, blobs: blobs).create(for: person, type: "image/jpeg", length: other.count)
+            let before = FieldUploads(folder: folder, blobs: blobs)
+            #expect(try await before.append(Self.body(other[..<(300 * 1024)]), to: token, at: 0, for: person) == 300 * 1024)
+            let after = FieldUploads(folder: folder, blobs: blobs)
+            #expect(try await after.append(Self.body(other[(300 * 1024)...]), to: token, at: 300 * 1024, for: person) == other.count)
+            let info = try await after.complete(token, for: person)
+            #expect(info.digest == Self.hex(other) && info.size == other.count)
+            #expect(try await messages() == 4 + 4 + 1, "the new object's four chunks and description, nothing of the first process")
+            let read = try #require(try await after.read(info.digest))
+            #expect(read.bytes == other && read.type == "image/jpeg")
+        }
+    }
+
     @Test func uploadsThatAreNotWhatTheySayAreRefused() async throws {
         try await apps.withTestApp(["ingest"]) { app in
             let crew = try await FieldSyncTests.crew(app)
@@ -201,7 +256,7 @@ struct FieldUploadTests {
             let notFound: @Sendable (any Error) -> Bool = { ($0 as? FieldError)?.code == .notFound }
             let first = FieldUploads(folder: folder, blobs: blobs)
             let token = try await first.create(for: ana, type: "image/jpeg", length: nil)
-            #expect(try await first.append(ByteBuffer(bytes: Self.photo(100, seed: 1)), to: token, at: 0, for: ana) == 104)
+            #expect(try await first.append(Self.body(Self.photo(100, seed: 1)), to: token, at: 0, for: ana) == 104)
             await #expect(performing: { try await first.offset(token, for: ben) }, throws: notFound)
 
             let restarted = FieldUploads(folder: folder, blobs: blobs)
@@ -211,7 +266,7 @@ struct FieldUploadTests {
             try FileManager.default.removeItem(at: folder) // another process's sweep
             for uploads in [first, restarted] {
                 await #expect(performing: { try await uploads.offset(token, for: ana) }, throws: notFound)
-                await #expect(performing: { try await uploads.append(ByteBuffer(bytes: [1]), to: token, at: 104, for: ana) }, throws: notFound)
+                await #expect(performing: { try await uploads.append(Self.body([1]), to: token, at: 104, for: ana) }, throws: notFound)
             }
         }
     }

@@ -22,8 +22,6 @@ public enum UploadRoutes {
     public static let interopVersion = "6"
     /// The draft's versions a client may speak: 3 (iOS 17's URLSession; `Upload-Incomplete`), 5 and 6 (`Upload-Complete`).
     static let knownVersions: Set<String> = ["3", "5", "6"]
-    /// Bytes gathered before each write to the upload's file.
-    static let writeSize = 256 * 1024
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, uploads: FieldUploads, sync: FieldSync, people: People) {
         routes.on(.options, "/api/field/uploads") { request, _ in
@@ -94,26 +92,11 @@ public enum UploadRoutes {
         return (interim, passed)
     }
 
-    /// Appends the request's body to the upload, in writes of `writeSize`; what arrived before a
-    /// broken connection stays (the device asks for the offset and goes on from there).
+    /// Appends the request's body to the upload; what arrived before a broken connection stays
+    /// (the device asks for the offset and goes on from there).
     static func receive(_ request: Request, into token: String, at start: Int, person: FieldPerson, uploads: FieldUploads,
                         sync: FieldSync, created: Bool) async throws -> Response {
-        var (offset, pending) = (start, ByteBuffer())
-        do {
-            for try await var chunk in request.body {
-                pending.writeBuffer(&chunk)
-                if pending.readableBytes >= writeSize {
-                    offset = try await uploads.append(pending, to: token, at: offset, for: person)
-                    pending.clear()
-                }
-            }
-        } catch let error as FieldError {
-            throw error
-        } catch {
-            if pending.readableBytes > 0 { _ = try? await uploads.append(pending, to: token, at: offset, for: person) }
-            throw error
-        }
-        if pending.readableBytes > 0 || offset == start { offset = try await uploads.append(pending, to: token, at: offset, for: person) }
+        let offset = try await uploads.append(request.body, to: token, at: start, for: person)
         var headers = progress(offset, complete: isComplete(request))
         if created { headers[.location] = "/api/field/uploads/\(token)" }
         guard isComplete(request) else { return Response(status: created ? .created : .noContent, headers: headers) }

@@ -8,9 +8,10 @@ public import NIOCore
 
 /// Photos and receipts, uploaded resumably: an upload is a file in the data folder that grows by
 /// appends at the offset the server reports, with its owner and type beside it (so an upload
-/// survives a restart); once complete its bytes go to the object store under their SHA-256, so the
-/// same photo uploaded twice is stored once. Records (a photo's `digest`, an expense's `receipt`)
-/// name the digest; only people who see such a record may read the bytes.
+/// survives a restart). Its bytes also go on to the object store as they arrive (hashed on the
+/// way), so completing it only names them by their SHA-256: nothing is read back. The same photo
+/// uploaded twice is stored once. Records (a photo's `digest`, an expense's `receipt`) name the
+/// digest; only people who see such a record may read the bytes.
 public actor FieldUploads {
     public struct Limits: Codable, Sendable, Equatable {
         public var maxBytes: Int
@@ -30,10 +31,16 @@ public actor FieldUploads {
 
     let folder: URL
     let blobs: Blobs
-    /// The SHA-256 of each upload's bytes so far, fed as they are written: completing one then
-    /// needs no second read of it. An upload this process did not see from its first byte (a
-    /// restart, another replica) is hashed from its file at completion instead.
-    private var hashing: [String: (hash: SHA256, upTo: Int)] = [:]
+    /// An upload's bytes as this process sent them on: their running SHA-256 and the object
+    /// writer carrying them to the store. Completing one then reads nothing back. An upload this
+    /// process did not see from its first byte (a restart, another replica), or one whose bytes
+    /// the store refused on the way, is hashed and sent from its file at completion instead.
+    struct Streaming {
+        var hash = SHA256()
+        let writer: ObjectStore.Writer
+    }
+
+    private var streaming: [String: Streaming] = [:]
     /// Each upload's description as read from (or written to) its file: written once, at creation,
     /// so it is read once, not at every append (a read cost four trips to the file threads, more
     /// than the append's own write). Whether the upload still exists is its data file's to say.
@@ -73,8 +80,9 @@ public actor FieldUploads {
         } catch {
             throw FieldError(.notReady, "the upload could not be started on this server's disk; try again")
         }
-        hashing[token] = (SHA256(), 0)
         described[token] = upload
+        // Without the store now (NATS away), the bytes are kept on disk and sent at completion.
+        streaming[token] = (try? await blobs.bucket(Blobs.field).writer(id: token)).map { Streaming(writer: $0) }
         return token
     }
 
@@ -84,8 +92,12 @@ public actor FieldUploads {
         return try await size(token)
     }
 
-    /// Appends `bytes` at `offset` (which must be what the server holds: a client that lost track asks first).
-    public func append(_ bytes: ByteBuffer, to token: String, at offset: Int, for person: FieldPerson) async throws -> Int {
+    /// Appends what `body` brings from `offset` (which must be what the server holds: a client
+    /// that lost track asks first), gathered into writes of `writeSize` to one opening of the file;
+    /// answers the length held. When the body breaks off (a lost connection), what came before the
+    /// break is kept and the error rethrown: the device asks for the offset and goes on from there.
+    public func append<Body: AsyncSequence<ByteBuffer, any Error> & Sendable>(_ body: Body, to token: String, at offset: Int,
+                                                                           for person: FieldPerson) async throws -> Int {
         let upload = try await upload(token, for: person)
         guard writing.insert(token).inserted else {
             throw FieldError(.offsetMismatch(try await size(token)), "another append to this upload is under way")
@@ -93,24 +105,71 @@ public actor FieldUploads {
         defer { writing.remove(token) }
         let held = try await size(token)
         guard offset == held else { throw FieldError(.offsetMismatch(held), "the server holds \(held) bytes of this upload, not \(offset)") }
-        guard held + bytes.readableBytes <= min(upload.length ?? Self.limits.maxBytes, Self.limits.maxBytes) else {
-            throw FieldError(.tooLarge, "an upload may be at most \(upload.length ?? Self.limits.maxBytes) bytes")
-        }
-        _ = try await files.withFileHandle(forWritingAt: data(token), options: .modifyFile(createIfNecessary: false)) { handle in
-            try await handle.write(contentsOf: bytes, toAbsoluteOffset: Int64(held))
-        }
-        if var running = hashing[token], running.upTo == held {
-            bytes.withUnsafeReadableBytes { running.hash.update(bufferPointer: $0) }
-            running.upTo += bytes.readableBytes
-            hashing[token] = running
-        } else {
-            hashing[token] = nil // the bytes before these were written elsewhere: hashed from the file at the end
-        }
-        return held + bytes.readableBytes
+        let limit = min(upload.length ?? Self.limits.maxBytes, Self.limits.maxBytes)
+        let handle = try await files.openFile(forWritingAt: data(token), options: .modifyFile(createIfNecessary: false))
+        let end: Result<Int, any Error>
+        do { end = .success(try await write(body, to: handle, of: token, from: held, upTo: limit)) } catch { end = .failure(error) }
+        try? await handle.close() // nothing to lose: each write is in the file once it returns
+        if described[token] == nil { await cancel(token) } // abandoned while its bytes came: none may stay in the store
+        return try end.get()
     }
 
-    /// Ends the upload: checks its bytes are what its type says, stores them by digest (read from
-    /// the file chunk by chunk as they go to the object store), and forgets the upload.
+    /// Writes what `body` brings from `offset`, `writeSize` at a time; on a broken body, writes what
+    /// came before the break and rethrows.
+    private func write(_ body: some AsyncSequence<ByteBuffer, any Error>, to handle: WriteFileHandle, of token: String,
+                       from offset: Int, upTo limit: Int) async throws -> Int {
+        var (end, pending) = (offset, ByteBuffer())
+        do {
+            for try await var chunk in body {
+                guard end + pending.readableBytes + chunk.readableBytes <= limit else {
+                    throw FieldError(.tooLarge, "an upload may be at most \(limit) bytes")
+                }
+                pending.writeBuffer(&chunk)
+                if pending.readableBytes >= Self.writeSize { end = try await write(&pending, to: handle, of: token, at: end) }
+            }
+        } catch let error as FieldError {
+            throw error
+        } catch {
+            _ = try? await write(&pending, to: handle, of: token, at: end)
+            throw error
+        }
+        return try await write(&pending, to: handle, of: token, at: end)
+    }
+
+    /// Bytes gathered before each write to an upload's file.
+    static let writeSize = 256 << 10
+
+    /// Writes `pending` at `offset` and sends it on to the store; answers the length held after it.
+    private func write(_ pending: inout ByteBuffer, to handle: WriteFileHandle, of token: String, at offset: Int) async throws -> Int {
+        guard pending.readableBytes > 0 else { return offset }
+        try await handle.write(contentsOf: pending.readableBytesView, toAbsoluteOffset: Int64(offset))
+        await send(pending, of: token, at: offset)
+        defer { pending.clear() }
+        return offset + pending.readableBytes
+    }
+
+    /// Hashes the bytes written at `offset` and sends them on to the store, when this process
+    /// sent everything before them; else the upload is sent from its file at completion.
+    private func send(_ bytes: ByteBuffer, of token: String, at offset: Int) async {
+        guard var streamed = streaming[token], streamed.writer.written == offset else {
+            streaming[token] = nil
+            return
+        }
+        bytes.withUnsafeReadableBytes { streamed.hash.update(bufferPointer: $0) }
+        do {
+            var rest = bytes
+            while rest.readableBytes > 0, let chunk = rest.readSlice(length: min(rest.readableBytes, ObjectStore.chunkSize)) {
+                try await streamed.writer.write(Data(chunk.readableBytesView))
+            }
+            streaming[token] = streamed
+        } catch {
+            streaming[token] = nil // the file holds the bytes: they are sent from it at completion
+        }
+    }
+
+    /// Ends the upload: checks its bytes are what its type says, names the bytes already sent by
+    /// their digest (or, when this process did not send them all, sends them from the file chunk
+    /// by chunk), and forgets the upload.
     public func complete(_ token: String, for person: FieldPerson) async throws -> ObjectStore.Info {
         let upload = try await upload(token, for: person)
         let held = try await size(token)
@@ -119,34 +178,44 @@ public actor FieldUploads {
         }
         let path = data(token)
         let store = try await blobs.bucket(Blobs.field)
-        // The hash kept while the bytes came, when it covers them all; else read from the file.
-        let running = hashing[token].flatMap { $0.upTo == held ? $0.hash : nil }
+        let streamed = streaming[token].flatMap { $0.writer.written == held ? $0 : nil }
         let chunkLength = ByteCount.bytes(Int64(ObjectStore.chunkSize))
-        // One opening of the file: its head checked, then (if need be) hashed, then stored.
+        // One opening of the file: its head checked, then (only if need be) hashed and sent.
         let stored = try await files.withFileHandle(forReadingAt: path) { handle -> ObjectStore.Info? in
             let head = try await handle.readChunk(fromAbsoluteOffset: 0, length: .bytes(16))
             guard held > 0, Self.looksLike(upload.type, Array(head.readableBytesView)) else { return nil }
-            var hash = running ?? SHA256()
-            if running == nil {
-                for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength) {
-                    chunk.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
-                }
+            if let streamed { return try await streamed.writer.commit(digest: streamed.hash.finalize(), type: upload.type) }
+            var hash = SHA256()
+            for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength) {
+                chunk.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
             }
-            let chunks = handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength).map { Data($0.readableBytesView) }
-            return try await store.put(digest: hash.finalize(), size: held, type: upload.type, chunks: chunks)
+            let writer = try store.writer(id: token)
+            try await writer.discard() // what an earlier process sent of it
+            if let existing = try await store.info(ObjectStore.hex(hash.finalize())) { return existing }
+            for try await chunk in handle.readChunks(in: 0..<Int64(held), chunkLength: chunkLength) {
+                try await writer.write(Data(chunk.readableBytesView))
+            }
+            return try await writer.commit(digest: hash.finalize(), type: upload.type)
         }
         guard let info = stored else {
             await cancel(token) // no later append can make it the file it claimed to be
             throw FieldError(.invalidField("Content-Type"), "the bytes are not a \(upload.type) file")
         }
-        await cancel(token)
+        await forget(token)
         return info
     }
 
-    /// Forgets an upload and its bytes.
+    /// Forgets an upload and removes its bytes, here and in the store.
     public func cancel(_ token: String) async {
-        hashing[token] = nil
-        described[token] = nil
+        var writer = streaming[token]?.writer
+        await forget(token)
+        if writer == nil { writer = try? await blobs.bucket(Blobs.field).writer(id: token) }
+        _ = try? await writer?.discard()
+    }
+
+    /// Forgets an upload and its file (its bytes in the store are an object's now, or removed by `cancel`).
+    private func forget(_ token: String) async {
+        (streaming[token], described[token]) = (nil, nil)
         _ = try? await files.removeItem(at: data(token))
         _ = try? await files.removeItem(at: meta(token))
     }
@@ -189,6 +258,7 @@ public actor FieldUploads {
         guard (try? Validate.uuid(token, field: "")) != nil, let upload = await description(token), upload.personId == person.personId else {
             throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
         }
+        described[token] = upload
         return upload
     }
 
@@ -204,7 +274,7 @@ public actor FieldUploads {
     private func size(_ token: String) async throws -> Int {
         guard let info = try await files.info(forFileAt: data(token)) else {
             described[token] = nil // removed elsewhere (another process's sweep): nothing left to remember
-            hashing[token] = nil
+            streaming[token] = nil
             throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
         }
         return Int(info.size)

@@ -106,6 +106,15 @@ extension JetStream {
         _ = try await call("STREAM.MSG.DELETE.\(stream)", Request(seq: sequence, noErase: !erase), as: Deleted.self)
     }
 
+    /// Removes every message on `subject` from the stream (one request, however many there are);
+    /// answers how many went.
+    @discardableResult
+    public func purge(stream: String, subject: String) async throws -> UInt64 {
+        struct Request: Encodable { var filter: String }
+        struct Purged: Decodable { var success: Bool; var purged: UInt64? }
+        return try await call("STREAM.PURGE.\(stream)", Request(filter: subject), as: Purged.self).purged ?? 0
+    }
+
     /// Reads one stored message: by sequence, or the last one on a subject.
     public func getMessage(stream: String, sequence: UInt64? = nil, lastBySubject: String? = nil) async throws -> StoredMessage {
         struct Request: Encodable { var seq: UInt64?; var lastBySubj: String? }

@@ -1,6 +1,5 @@
 public import Foundation
 public import Crypto
-import Synchronization
 
 /// A JetStream object store bucket (`OBJ_<bucket>` stream, laid out as NATS object stores are:
 /// chunks on `$O.<bucket>.C.<id>`, the description on `$O.<bucket>.M.<id>`), addressed by the
@@ -49,7 +48,7 @@ public struct ObjectStore: Sendable {
     }
 
     /// An object's name: its SHA-256 in lowercase hex.
-    static func hex(_ digest: SHA256.Digest) -> String {
+    public static func hex(_ digest: SHA256.Digest) -> String {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 
@@ -72,24 +71,13 @@ public struct ObjectStore: Sendable {
                     chunks: some AsyncSequence<Data, any Error>) async throws -> Info {
         let digest = Self.hex(raw)
         if let existing = try await info(digest) { return existing }
-        let publisher = JetStreamPublisher(jetStream, maxInFlight: 8)
-        let acks = Mutex<[Int: Result<PubAck, NATSError>]>([:])
-        var (count, stored) = (0, 0)
+        let writer = try writer(id: digest)
         for try await chunk in chunks {
             guard chunk.count <= Self.chunkSize else { throw NATSError(.badReply, "a chunk of \(chunk.count) bytes is over \(Self.chunkSize)") }
-            let index = count
-            try await publisher.submit(OutgoingMessage(subject: chunkSubject(digest), payload: chunk)) { ack in acks.withLock { $0[index] = ack } }
-            (count, stored) = (count + 1, stored + chunk.count)
+            try await writer.write(chunk)
         }
-        try await publisher.finish()
-        guard stored == size else { throw NATSError(.badReply, "object \(digest): \(stored) bytes came, \(size) were announced") }
-        let sequences = try acks.withLock { acks in try (0..<count).map { try (acks[$0] ?? .failure(NATSError(.timeout, "no ack"))).get().seq } }
-        let natsDigest = "SHA-256=" + Data(raw).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        let info = Info(digest: digest, size: size, type: type, sequences: sequences, natsDigest: natsDigest)
-        var headers = NATSHeaders()
-        headers["Nats-Rollup"] = "sub"
-        _ = try await jetStream.publish(OutgoingMessage(subject: metaSubject(digest), headers: headers, payload: try JSONEncoder().encode(info)))
-        return info
+        guard writer.written == size else { throw NATSError(.badReply, "object \(digest): \(writer.written) bytes came, \(size) were announced") }
+        return try await writer.commit(digest: raw, type: type)
     }
 
     /// The object's description, or nil when it is not stored.
