@@ -145,9 +145,10 @@ extension Bench {
             let client = Bench.client(1)
             var best = Double.infinity
             do {
-                for run in 0..<runs {
+                for _ in 0..<runs {
                     var copy = body
-                    copy.setInteger(UInt8(run), at: 5) // new bytes each run: Muster would find the same bytes already stored
+                    // New bytes each run, and in each invocation: Muster would find the same bytes already stored.
+                    copy.setInteger(UInt64.random(in: 0...UInt64.max), at: 8)
                     let start = ContinuousClock.now
                     _ = try await Bench.sendBearer(client, method == "POST" ? .POST : .PUT, url, token: token, body: copy,
                                                    headers: [("Content-Type", "image/jpeg")])
