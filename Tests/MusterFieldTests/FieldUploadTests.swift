@@ -245,6 +245,34 @@ struct FieldUploadTests {
         }
     }
 
+    /// An upload abandoned (`DELETE`) while an append is still bringing its bytes: what that append
+    /// sends after the abandonment is removed from the store too, and the append answers "no upload".
+    @Test func anUploadAbandonedMidAppendLeavesNothingInTheStore() async throws {
+        try await apps.withTestLog { env in
+            let blobs = Blobs(jetStream: env.log.jetStream, replicas: 1)
+            let uploads = FieldUploads(folder: env.server.directory.appendingPathComponent("uploads-\(UUID())"), blobs: blobs)
+            let ana = FieldPerson(personId: "p-ana", orgId: "o-1", role: "worker")
+            func messages() async throws -> UInt64 { try await env.log.jetStream.streamInfo("OBJ_\(Blobs.field)").state.messages }
+            let photo = Self.photo(400 * 1024, seed: 31)
+            let token = try await uploads.create(for: ana, type: "image/jpeg", length: nil)
+            let (body, feed) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+            feed.yield(ByteBuffer(bytes: photo[..<(300 * 1024)])) // a write's worth: sent on at once
+            async let refusal: (any Error)? = {
+                do { _ = try await uploads.append(body, to: token, at: 0, for: ana) } catch { return error }
+                return nil
+            }()
+            try await eventually("the first bytes are in the store") { try await messages() == 3 }
+            await uploads.cancel(token)
+            #expect(try await messages() == 0)
+            feed.yield(ByteBuffer(bytes: photo[(300 * 1024)...]))
+            feed.finish()
+            let error = await refusal
+            #expect((error as? FieldError)?.code == .notFound, "\(String(describing: error))")
+            #expect(try await messages() == 0, "what came after the abandonment is gone too")
+            await #expect(performing: { try await uploads.offset(token, for: ana) }, throws: { ($0 as? FieldError)?.code == .notFound })
+        }
+    }
+
     /// An upload's description is written once and remembered by the process that read it; another
     /// process over the same folder (a restart) reads it from its file, and an upload removed
     /// elsewhere answers "no upload" rather than the remembered description.

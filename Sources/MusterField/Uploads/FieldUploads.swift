@@ -110,7 +110,10 @@ public actor FieldUploads {
         let end: Result<Int, any Error>
         do { end = .success(try await write(body, to: handle, of: token, from: held, upTo: limit)) } catch { end = .failure(error) }
         try? await handle.close() // nothing to lose: each write is in the file once it returns
-        if described[token] == nil { await cancel(token) } // abandoned while its bytes came: none may stay in the store
+        guard described[token] != nil else { // abandoned while its bytes came: none may stay in the store
+            await cancel(token)
+            throw FieldError(.notFound, "upload \(token.prefix(40)) was abandoned while its bytes came; start again")
+        }
         return try end.get()
     }
 
