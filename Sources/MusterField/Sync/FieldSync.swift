@@ -80,7 +80,7 @@ public struct FieldSync: Sendable {
         }
         var cursor: UInt64 = 0, outcomes: [String: FieldBook.Outcome] = [:]
         if !kept.isEmpty {
-            let pushed = MutationsPushed(deviceId: deviceId, personId: person.personId, orgId: person.orgId, role: person.role, mutations: kept)
+            let pushed = MutationsPushed(deviceId: deviceId, personId: person.personId, orgId: person.orgId, role: person.role, checked: kept)
             let key = Self.key(person, device: deviceId, kept.map(\.mutationId))
             let result = try await log.append(pushed, options: AppendOptions(idempotencyKey: key, actor: "person:\(person.personId)"))
             guard await runner.waitUntilApplied(result.sequence, timeout: Self.settle) else {
