@@ -20,9 +20,12 @@ public struct InterimAnswer: Sendable {
     }
 }
 
-/// Sends interim answers in the channel pipeline. Only when no earlier request on the connection
-/// is still being answered: a 1xx must not land in the middle of another request's response (a
-/// pipelined request then goes without one, and the client simply cannot resume it automatically).
+/// Sends interim answers in the channel pipeline: `100 Continue` to a request that expects one
+/// (`Expect: 100-continue`, which curl sends with every body over 1 MB and then waits a second
+/// for; Hummingbird answers only at the end), and the modules' `InterimAnswer`s. Only when no
+/// earlier request on the connection is still being answered: a 1xx must not land in the middle
+/// of another request's response (a pipelined request then goes without one, and the client
+/// simply cannot resume it automatically, or sends its body after its own wait).
 final class InterimAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -40,6 +43,11 @@ final class InterimAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var request) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
         for answer in answers { request.headerFields[answer.reserved] = nil }
+        if inFlight == 0, let expectation = request.headerFields[.expect] {
+            // RFC 9110 §10.1.1: answer the expectation at once; the route's answer follows the body.
+            if expectation.lowercased() == "100-continue" { context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil) }
+            request.headerFields[.expect] = nil
+        }
         if inFlight == 0, let (interim, passed) = firstAnswer(request) {
             context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
             request = passed
@@ -62,9 +70,8 @@ final class InterimAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler 
 }
 
 extension InterimAnswerHandler {
-    /// The handlers for one connection, or none when no module sends interim answers.
+    /// The handler for one connection (every connection has one: any request may expect `100 Continue`).
     static func handlers(_ answers: [InterimAnswer]) -> @Sendable () -> [any RemovableChannelHandler] {
-        guard !answers.isEmpty else { return { [] } }
-        return { [InterimAnswerHandler(answers: answers)] }
+        { [InterimAnswerHandler(answers: answers)] }
     }
 }
