@@ -261,7 +261,6 @@ public actor FieldUploads {
         guard (try? Validate.uuid(token, field: "")) != nil, let upload = await description(token), upload.personId == person.personId else {
             throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
         }
-        described[token] = upload
         return upload
     }
 
