@@ -27,24 +27,51 @@ struct FieldLiveTests {
         }
     }
 
+    /// The messages one connection received, kept past a deadline that ends it.
+    final class Received: Sendable {
+        let messages = Mutex<[Data]>([])
+    }
+
     /// What one connection received before it closed itself after `count` messages with records.
-    static func listen(port: Int, token: String, since: String?, until count: Int) async throws -> [[String: Any]] {
-        let received = Mutex<[Data]>([])
-        var configuration = WebSocketClientConfiguration()
-        configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
+    /// `opened` hears once when the first message came: the socket is open, the server has sent what
+    /// the cursor had not seen, and a change made from then on reaches it live (a fixed sleep before
+    /// the change hung CI, where the socket opened late and its first page held both records). Past
+    /// `deadline` it stops, so a change never heard fails the test instead of hanging the run.
+    static func listen(port: Int, token: String, since: String?, until count: Int,
+                       opened: AsyncStream<Void>.Continuation? = nil, deadline: Duration = .seconds(30)) async throws -> [[String: Any]] {
+        defer { opened?.finish() }
+        let received = Received()
+        let configuration = {
+            var configuration = WebSocketClientConfiguration()
+            configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
+            return configuration
+        }()
         let query = since.map { "?since=\($0)" } ?? ""
-        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live\(query)", configuration: configuration,
-                                          logger: Logger(label: "test")) { inbound, _, _ in
-            var withRecords = 0
-            for try await message in inbound.messages(maxSize: 1 << 20) {
-                guard case .text(let text) = message else { continue }
-                received.withLock { $0.append(Data(text.utf8)) }
-                let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
-                if !((json?["records"] as? [Any])?.isEmpty ?? true) { withRecords += 1 }
-                if withRecords >= count { break }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live\(query)", configuration: configuration,
+                                                  logger: Logger(label: "test")) { inbound, _, _ in
+                    var withRecords = 0
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        guard case .text(let text) = message else { continue }
+                        received.messages.withLock { $0.append(Data(text.utf8)) }
+                        opened?.yield()
+                        let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+                        if !((json?["records"] as? [Any])?.isEmpty ?? true) { withRecords += 1 }
+                        if withRecords >= count { break }
+                    }
+                }
             }
+            group.addTask { try await Task.sleep(for: deadline) }
+            defer { group.cancelAll() }
+            try await group.next()
         }
-        return received.withLock { $0 }.compactMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
+        return received.messages.withLock { $0 }.compactMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
+    }
+
+    /// Returns once a `listen` given `stream`'s continuation has its first message (or has ended).
+    static func untilOpened(_ stream: AsyncStream<Void>) async {
+        for await _ in stream { return }
     }
 
     static func ids(_ messages: [[String: Any]]) -> [String] {
@@ -59,8 +86,9 @@ struct FieldLiveTests {
 
             // Ana's phone connects from the start: it hears the project, then her photo as it lands.
             let photo = UUID().uuidString.lowercased()
-            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2)
-            try await Task.sleep(for: .milliseconds(300))
+            let (opened, signal) = AsyncStream<Void>.makeStream()
+            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: signal)
+            await Self.untilOpened(opened)
             let now = Timestamp.string(Date())
             try await FieldSyncTests.push(app, crew.ana, FieldSyncTests.batch(device: FieldSyncTests.phone, sentAt: now, [
                 FieldSyncTests.mutation("photo", photo, base: 0, at: now,
@@ -168,8 +196,9 @@ struct FieldLiveTests {
             #expect(ben.status == .noContent)
 
             // Ana has her socket open; Ben does not. The manager moves the site.
-            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2)
-            try await Task.sleep(for: .milliseconds(300))
+            let (opened, signal) = AsyncStream<Void>.makeStream()
+            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: signal)
+            await Self.untilOpened(opened)
             let now = Timestamp.string(Date())
             let moved = try await FieldSyncTests.push(app, crew.manager, FieldSyncTests.batch(device: FieldSyncTests.office, sentAt: now, [
                 FieldSyncTests.mutation("project", FieldSyncTests.project, base: 1, at: now, #"{"latitude": 44.0900, "address": "200 Main St"}"#),
@@ -190,8 +219,9 @@ struct FieldLiveTests {
 
             // The manager writes the crew a message: Ana hears it on her socket, Ben gets it as a push.
             let message = UUID().uuidString.lowercased()
-            async let told = Self.listen(port: port, token: crew.ana, since: nil, until: 2)
-            try await Task.sleep(for: .milliseconds(300))
+            let (connected, connection) = AsyncStream<Void>.makeStream()
+            async let told = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: connection)
+            await Self.untilOpened(connected)
             let sent = try await FieldSyncTests.push(app, crew.manager, FieldSyncTests.batch(device: FieldSyncTests.office, sentAt: now, [
                 FieldSyncTests.mutation("message", message, base: 0, at: now,
                                         #"{"projectId": "\#(FieldSyncTests.project)", "body": "Concrete pour moved to 7:00. Bring the vibrator."}"#),
