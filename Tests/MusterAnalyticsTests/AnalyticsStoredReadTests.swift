@@ -58,7 +58,7 @@ struct AnalyticsStoredReadTests {
             let fact = try bytes.withUnsafeBytes { raw in
                 try JSONBytesDecoder().withFields(of: raw) { envelope in try reader.read(try #require(try envelope.object("data"))) }
             }
-            try stored.write { try reader.apply(fact, &byReading, $0) }
+            try stored.write { try reader.apply(fact, UInt64(index + 1), &byReading, $0) }
         }
         #expect(byReading == byDecoding)
         #expect(byReading.events == Self.mix.count)

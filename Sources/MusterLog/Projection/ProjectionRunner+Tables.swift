@@ -119,7 +119,7 @@ extension ProjectionRunner {
         func apply(_ item: TableItem, _ state: inout P.State) throws {
             switch item {
             case .event(let event): try tables.apply(event, &state, db)
-            case .stored(_, let reader, let fact): try tables.stored[reader].apply(fact, &state, db)
+            case .stored(let sequence, let reader, let fact): try tables.stored[reader].apply(fact, sequence, &state, db)
             }
         }
         // What ends the batch's transaction, whichever way its events went in: the once-a-batch

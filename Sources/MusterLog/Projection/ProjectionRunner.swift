@@ -310,7 +310,7 @@ public actor ProjectionRunner<P: Projection> {
             do {
                 // Read only once it is known to be folded (not a re-delivery, not filtered out).
                 if let reader, let read = reader.read(subject: subject, payload: payload) {
-                    try EventTrace.span("fold \(P.name)", traceparent: read.traceparent) { try reader.apply(read.fact, &state, nil) }
+                    try EventTrace.span("fold \(P.name)", traceparent: read.traceparent) { try reader.apply(read.fact, sequence, &state, nil) }
                 } else {
                     let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload, validated: validated)
                     try EventTrace.span("fold \(P.name)", traceparent: event.traceparent) { try P.apply(event, to: &state) }

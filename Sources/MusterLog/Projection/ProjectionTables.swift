@@ -46,8 +46,9 @@ public struct StoredReader<P: Projection>: Sendable {
     /// The `Muster-Validated` stamp of the type as registered now (looked up once, not per event).
     let digest: String?
     let read: @Sendable (_ data: JSONFields) throws -> any Sendable
-    /// The database is the batch's transaction for a fold that keeps tables, nil for one in memory.
-    let apply: @Sendable (_ fact: any Sendable, inout P.State, Database?) throws -> Void
+    /// The database is the batch's transaction for a fold that keeps tables, nil for one in memory;
+    /// the sequence is the event's in the stream.
+    let apply: @Sendable (_ fact: any Sendable, _ sequence: UInt64, inout P.State, Database?) throws -> Void
     /// The type's subjects around the aggregate id: `events.<app>.<aggregate>.` and `.<event>.v<major>`.
     let subjectHead: [UInt8], subjectTail: [UInt8]
 
@@ -57,9 +58,16 @@ public struct StoredReader<P: Projection>: Sendable {
     ///   - apply: folds that into the state and the tables, as `ProjectionTables.apply` would the event.
     public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                 apply: @escaping @Sendable (Fact, inout P.State, Database) throws -> Void) {
-        self.init(type, read: read, applying: { (fact: Fact, state: inout P.State, db: Database?) in
+        self.init(type, read: read) { (fact: Fact, _: UInt64, state: inout P.State, db: Database) in try apply(fact, &state, db) }
+    }
+
+    /// A reader for a fold that keeps tables and notes in them the sequence of what changed a row
+    /// (what a pull since a cursor reads).
+    public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
+                                apply: @escaping @Sendable (Fact, _ sequence: UInt64, inout P.State, Database) throws -> Void) {
+        self.init(type, read: read, applying: { (fact: Fact, sequence: UInt64, state: inout P.State, db: Database?) in
             guard let db else { throw ProjectionRejection("\(P.name): a table fold's reader called without its tables") }
-            try apply(fact, &state, db)
+            try apply(fact, sequence, &state, db)
         })
     }
 
@@ -67,20 +75,20 @@ public struct StoredReader<P: Projection>: Sendable {
     /// would the event (and, like it, decides before it changes anything).
     public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                 apply: @escaping @Sendable (Fact, inout P.State) throws -> Void) {
-        self.init(type, read: read, applying: { (fact: Fact, state: inout P.State, _: Database?) in try apply(fact, &state) })
+        self.init(type, read: read, applying: { (fact: Fact, _: UInt64, state: inout P.State, _: Database?) in try apply(fact, &state) })
     }
 
     private init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
-                                 applying apply: @escaping @Sendable (Fact, inout P.State, Database?) throws -> Void) {
+                                 applying apply: @escaping @Sendable (Fact, UInt64, inout P.State, Database?) throws -> Void) {
         self.type = type
         digest = type.validationDigest
         let pattern = type.subject(aggregateID: "*")
         subjectHead = Array(pattern.utf8.prefix { $0 != UInt8(ascii: "*") })
         subjectTail = Array(pattern.utf8.drop { $0 != UInt8(ascii: "*") }.dropFirst())
         self.read = read
-        self.apply = { fact, state, db in
+        self.apply = { fact, sequence, state, db in
             guard let fact = fact as? Fact else { throw ProjectionRejection("\(P.name): a stored read of another kind") }
-            try apply(fact, &state, db)
+            try apply(fact, sequence, &state, db)
         }
     }
 

@@ -19,15 +19,16 @@ public enum PoPProjection: TableProjection {
     public static let filterSubjects = ["events.pop.install.>", "events.platform.person.*.forgotten.v1"]
     public static let initialState = State()
 
-    public static let storage = ProjectionTables<Self>(create: PoPTables.create) { event, state, db in
+    /// Synced batches, most of what the fold reads, validated at append are read straight from
+    /// their stored bytes (`Synced`); the rest is decoded.
+    public static let storage = ProjectionTables<Self>(create: PoPTables.create, stored: [
+        StoredReader(ProgressSynced.eventType, read: Synced.init(storedData:)) { synced, sequence, state, db in
+            try fold(synced, sequence: sequence, into: &state, db)
+        },
+    ]) { event, state, db in
         switch event.payload {
         case let synced as ProgressSynced:
-            if try PoPTables.addInstall(synced.installId, in: db) { state.installs += 1 }
-            let upserts = try PoPTables.Upserts(db)
-            for record in synced.changes {
-                guard let change = record.change else { continue } // validated before the append; never nil here
-                try PoPTables.apply(change, install: synced.installId, sequence: event.sequence, with: upserts)
-            }
+            try fold(Synced(synced), sequence: event.sequence, into: &state, db)
         case let linked as InstallLinked:
             if try PoPTables.addInstall(linked.installId, in: db) { state.installs += 1 }
             // The first link wins: a link to another person of an install that is already linked
@@ -43,6 +44,14 @@ public enum PoPProjection: TableProjection {
             }
         default:
             return
+        }
+    }
+
+    static func fold(_ synced: Synced, sequence: UInt64, into state: inout State, _ db: Database) throws {
+        if try PoPTables.addInstall(synced.installId, in: db) { state.installs += 1 }
+        let upserts = try PoPTables.Upserts(db)
+        for change in synced.changes {
+            try PoPTables.apply(change, install: synced.installId, sequence: sequence, with: upserts)
         }
     }
 }

@@ -1,0 +1,52 @@
+import MusterEvents
+public import MusterJSON
+
+extension PoPProjection {
+    /// What the sync fold takes of a synced batch: the install and its changes, read from the
+    /// stored `data` object by hand (members in their stored, sorted order) with no mutation ids
+    /// and no timestamp strings made. A record becomes the change `ProgressRecord.change` makes of it.
+    public struct Synced: Sendable, Equatable {
+        public var installId: String
+        public var changes: [ProgressChange]
+
+        init(_ synced: ProgressSynced) {
+            installId = synced.installId
+            changes = synced.changes.compactMap(\.change)
+        }
+
+        public init(storedData data: JSONFields) throws {
+            changes = try data.required(data.objects("changes", Self.change), "changes").compactMap { $0 }
+            installId = try data.required(data.string("installId"), "installId")
+        }
+
+        /// As `ProgressRecord.change`: a card with a good `changedAt`, else a bookmark with a good
+        /// `createdAt`, else an unbookmark, else nothing (validation at append refused the rest).
+        private static func change(_ record: JSONFields) throws -> ProgressChange? {
+            let bookmark = try record.object("bookmark").map(Self.bookmark)
+            if let card = try record.object("card").flatMap(Self.card) { return .card(card) }
+            if let bookmark = bookmark ?? nil { return .bookmarkAdded(bookmark) }
+            return try record.object("unbookmark").map { .bookmarksRemoved(.init(bookmarkIds: try $0.decode([String].self, "bookmarkIds"))) }
+        }
+
+        private static func bookmark(_ bookmark: JSONFields) throws -> ProgressChange.BookmarkAdd? {
+            let bookmarkId = try bookmark.required(bookmark.string("bookmarkId"), "bookmarkId")
+            let createdAt = try bookmark.required(bookmark.withString("createdAt", Timestamp.millis(utf8:)), "createdAt")
+            let documentId = try bookmark.required(bookmark.string("documentId"), "documentId")
+            let sectionId = try bookmark.string("sectionId")
+            guard let createdAt else { return nil }
+            return .init(bookmarkId: bookmarkId, documentId: documentId, sectionId: sectionId, createdAt: createdAt)
+        }
+
+        private static func card(_ card: JSONFields) throws -> ProgressChange.CardChange? {
+            let changedAt = try card.required(card.withString("changedAt", Timestamp.millis(utf8:)), "changedAt")
+            let deck = try card.required(card.string("deck"), "deck")
+            let isMarkedKnown = try card.required(card.bool("isMarkedKnown"), "isMarkedKnown")
+            let lastViewed = try card.withString("lastViewed", Timestamp.millis(utf8:)) ?? nil
+            let questionId = try card.required(card.int("questionId"), "questionId")
+            let timesViewed = try card.required(card.int("timesViewed"), "timesViewed")
+            guard let changedAt else { return nil }
+            return .init(deck: deck, questionId: questionId, timesViewed: timesViewed, lastViewed: lastViewed,
+                         isMarkedKnown: isMarkedKnown, changedAt: changedAt)
+        }
+    }
+}
