@@ -19,7 +19,6 @@ extension Gazetteer {
     }
 
     func nearestZIP(latitude: Double, longitude: Double, within limit: Double) -> ZIP? {
-        guard let code = zipTree.nearest(toLat: latitude, lng: longitude, within: limit)?.element else { return nil }
-        return zips[code]
+        zipTree.nearest(toLat: latitude, lng: longitude, within: limit)?.element
     }
 }

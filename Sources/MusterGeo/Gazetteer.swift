@@ -39,7 +39,8 @@ public final class Gazetteer: Sendable {
     /// `rapid city|SD` → ZIPs of that city (when GeoNames lacks the town).
     let zipsByCity: [String: [String]]
     let placeTree: KDTree<Int>
-    let zipTree: KDTree<String>
+    /// The ZIPs themselves, not their codes: a reverse lookup then needs no dictionary lookup after the search.
+    let zipTree: KDTree<ZIP>
 
     public struct LoadError: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -92,7 +93,7 @@ public final class Gazetteer: Sendable {
         self.placesByName = byName
         self.zipsByCity = zipsByCity
         placeTree = KDTree(places.enumerated().map { ($1.latitude, $1.longitude, $0) })
-        zipTree = KDTree(sortedZIPs.map { ($0.latitude, $0.longitude, $0.code) })
+        zipTree = KDTree(sortedZIPs.map { ($0.latitude, $0.longitude, $0) })
     }
 
     /// Lowercase, single spaces, `St.`/`Saint` folded, no punctuation: how names are compared.
