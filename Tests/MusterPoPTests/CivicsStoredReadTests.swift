@@ -29,14 +29,17 @@ struct CivicsStoredReadTests {
         ])
     }
 
+    /// What `read` takes of a stored envelope's `data` object, as a fold's `StoredReader` would.
+    static func readData<T>(of stored: Data, _ read: (JSONFields) throws -> T) throws -> T {
+        try stored.withUnsafeBytes { raw in
+            try JSONBytesDecoder().withFields(of: raw) { envelope in try read(try #require(try envelope.object("data"))) }
+        }
+    }
+
     @Test func theStoredReadEqualsTheDecodedBatch() throws {
         let payload = Self.synced(3, at: "2026-11-27T10:00:00.250Z")
         let stored = try EventEnvelope(source: "test", data: payload).encodeStored()
-        let read = try stored.withUnsafeBytes { raw in
-            try JSONBytesDecoder().withFields(of: raw) { envelope in
-                try CivicsProjection.Synced(storedData: try #require(try envelope.object("data")))
-            }
-        }
+        let read = try Self.readData(of: stored, CivicsProjection.Synced.init(storedData:))
         let decoded = try EventCatalog.pop.decode(subject: ProgressSynced.eventType.subject(aggregateID: payload.installId), sequence: 1, payload: stored)
         #expect(read == CivicsProjection.Synced(try #require(decoded.payload as? ProgressSynced)))
         #expect(read.cards.map(\.questionId) == [1, 7, 2] && read.cards[1].lastViewed == nil && read.cards[0].lastViewed == 1_795_773_600_250)

@@ -28,11 +28,7 @@ struct PoPStoredReadTests {
     @Test func theStoredReadEqualsTheDecodedBatch() throws {
         let payload = Self.synced(3, at: "2026-11-27T10:00:00.250Z")
         let stored = try EventEnvelope(source: "test", data: payload).encodeStored()
-        let read = try stored.withUnsafeBytes { raw in
-            try JSONBytesDecoder().withFields(of: raw) { envelope in
-                try PoPProjection.Synced(storedData: try #require(try envelope.object("data")))
-            }
-        }
+        let read = try CivicsStoredReadTests.readData(of: stored, PoPProjection.Synced.init(storedData:))
         let decoded = try EventCatalog.pop.decode(subject: ProgressSynced.eventType.subject(aggregateID: payload.installId), sequence: 1, payload: stored)
         #expect(read == PoPProjection.Synced(try #require(decoded.payload as? ProgressSynced)))
         #expect(read.changes.count == 5 && read.installId == payload.installId)

@@ -59,10 +59,17 @@ struct SlowClientTests {
             #expect(young.count >= 50, "the normal client was served while \(young.count) slow connections were young")
             #expect(held >= young.count * 90 / 100, "\(held) of \(young.count) young slow connections were still held")
 
-            // Every one of them is closed by the server within its limit.
+            // Every one of them is closed by the server within its limit: 4 s from when the server
+            // took it, which on two loaded cores can lag the client's connect (a fixed 4 s wait
+            // found 2 of 500 still open in a fresh clone's run); 3 s of grace, polled.
             try await Task.sleep(for: .seconds(4))
-            let open = await offThread { [slow] in slow.filter { !$0.isClosedByPeer() }.count }
-            #expect(open == 0, "\(open) of \(slow.count) slow connections still open")
+            var open = slow.count
+            let deadline = ContinuousClock.now + .seconds(3)
+            repeat {
+                open = await offThread { [slow] in slow.filter { !$0.isClosedByPeer() }.count }
+                if open > 0 { try await Task.sleep(for: .milliseconds(200)) }
+            } while open > 0 && ContinuousClock.now < deadline
+            #expect(open == 0, "\(open) of \(slow.count) slow connections still open 7 s after the last was opened")
             #expect(await offThread { trickle.isClosedByPeer() })
             #expect(await offThread { idle.isClosedByPeer() }, "the idle keep-alive connection is closed after its answer")
             let fresh = try RawSocket(port: port)

@@ -65,3 +65,20 @@ extension ProgressRecord {
                   unbookmark: try fields.object("unbookmark").map { Unbookmark(bookmarkIds: try $0.decode([String].self, "bookmarkIds")) })
     }
 }
+
+extension ProgressChange.CardChange {
+    /// A stored record's `card` object as the folds merge it, with its times as milliseconds; nil
+    /// for a card whose `changedAt` is no timestamp (as `ProgressRecord.change` leaves it out;
+    /// validation at append refused those).
+    init?(storedCard card: JSONFields) throws {
+        let changedAt = try card.required(card.withString("changedAt", Timestamp.millis(utf8:)), "changedAt")
+        let deck = try card.required(card.string("deck"), "deck")
+        let isMarkedKnown = try card.required(card.bool("isMarkedKnown"), "isMarkedKnown")
+        let lastViewed = try card.withString("lastViewed", Timestamp.millis(utf8:)) ?? nil
+        let questionId = try card.required(card.int("questionId"), "questionId")
+        let timesViewed = try card.required(card.int("timesViewed"), "timesViewed")
+        guard let changedAt else { return nil }
+        self.init(deck: deck, questionId: questionId, timesViewed: timesViewed, lastViewed: lastViewed,
+                  isMarkedKnown: isMarkedKnown, changedAt: changedAt)
+    }
+}

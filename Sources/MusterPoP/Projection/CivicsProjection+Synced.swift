@@ -1,4 +1,3 @@
-import MusterEvents
 public import MusterJSON
 
 extension CivicsProjection {
@@ -22,22 +21,11 @@ extension CivicsProjection {
         /// no mutation ids and no timestamp strings made. Like `ProgressRecord.change`, it leaves
         /// out a card whose `changedAt` is no timestamp (validation at append refused those).
         public init(storedData data: JSONFields) throws {
-            let records = try data.required(data.objects("changes") { record in try record.object("card").flatMap(Self.card) }, "changes")
+            let records = try data.required(data.objects("changes") { try $0.object("card").flatMap(ProgressChange.CardChange.init(storedCard:)) },
+                                            "changes")
             cards = records.compactMap { $0 }
             installId = try data.required(data.string("installId"), "installId")
             org = try data.required(data.string("org"), "org")
-        }
-
-        private static func card(_ card: JSONFields) throws -> ProgressChange.CardChange? {
-            let changedAt = try card.required(card.withString("changedAt", Timestamp.millis(utf8:)), "changedAt")
-            let deck = try card.required(card.string("deck"), "deck")
-            let isMarkedKnown = try card.required(card.bool("isMarkedKnown"), "isMarkedKnown")
-            let lastViewed = try card.withString("lastViewed", Timestamp.millis(utf8:)) ?? nil
-            let questionId = try card.required(card.int("questionId"), "questionId")
-            let timesViewed = try card.required(card.int("timesViewed"), "timesViewed")
-            guard let changedAt else { return nil }
-            return .init(deck: deck, questionId: questionId, timesViewed: timesViewed, lastViewed: lastViewed,
-                         isMarkedKnown: isMarkedKnown, changedAt: changedAt)
         }
     }
 }

@@ -23,7 +23,7 @@ extension PoPProjection {
         /// `createdAt`, else an unbookmark, else nothing (validation at append refused the rest).
         private static func change(_ record: JSONFields) throws -> ProgressChange? {
             let bookmark = try record.object("bookmark").map(Self.bookmark)
-            if let card = try record.object("card").flatMap(Self.card) { return .card(card) }
+            if let card = try record.object("card").flatMap(ProgressChange.CardChange.init(storedCard:)) { return .card(card) }
             if let bookmark = bookmark ?? nil { return .bookmarkAdded(bookmark) }
             return try record.object("unbookmark").map { .bookmarksRemoved(.init(bookmarkIds: try $0.decode([String].self, "bookmarkIds"))) }
         }
@@ -35,18 +35,6 @@ extension PoPProjection {
             let sectionId = try bookmark.string("sectionId")
             guard let createdAt else { return nil }
             return .init(bookmarkId: bookmarkId, documentId: documentId, sectionId: sectionId, createdAt: createdAt)
-        }
-
-        private static func card(_ card: JSONFields) throws -> ProgressChange.CardChange? {
-            let changedAt = try card.required(card.withString("changedAt", Timestamp.millis(utf8:)), "changedAt")
-            let deck = try card.required(card.string("deck"), "deck")
-            let isMarkedKnown = try card.required(card.bool("isMarkedKnown"), "isMarkedKnown")
-            let lastViewed = try card.withString("lastViewed", Timestamp.millis(utf8:)) ?? nil
-            let questionId = try card.required(card.int("questionId"), "questionId")
-            let timesViewed = try card.required(card.int("timesViewed"), "timesViewed")
-            guard let changedAt else { return nil }
-            return .init(deck: deck, questionId: questionId, timesViewed: timesViewed, lastViewed: lastViewed,
-                         isMarkedKnown: isMarkedKnown, changedAt: changedAt)
         }
     }
 }
