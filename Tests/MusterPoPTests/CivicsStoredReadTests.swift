@@ -45,21 +45,29 @@ struct CivicsStoredReadTests {
         #expect(read.cards.map(\.questionId) == [1, 7, 2] && read.cards[1].lastViewed == nil && read.cards[0].lastViewed == 1_795_773_600_250)
     }
 
+    /// Six batches appended (stamped), one published raw (no stamp), then a stamped message that is
+    /// no synced batch: what both folds' stored-read tests fold. Returns the last one's sequence.
+    static func appendStampedRawAndUnreadable(_ app: TestApp, _ batch: (Int, String) -> ProgressSynced) async throws -> UInt64 {
+        let js = app.log.jetStream
+        let now = Timestamp.string(Date())
+        for n in 0..<6 { _ = try await app.log.append(batch(n, now)) }
+        // The same kind of event published raw: no stamp, so decoded and validated.
+        let raw = batch(9, now)
+        _ = try await js.publish(OutgoingMessage(subject: ProgressSynced.eventType.subject(aggregateID: raw.installId),
+                                     payload: try EventEnvelope(source: "test", data: raw).encodeStored()))
+        // A stamp on bytes that are no synced batch: the reader refuses them, and so does the decoder.
+        var headers = NATSHeaders()
+        headers[EventCatalog.validatedHeader] = ProgressSynced.eventType.validationDigest
+        let hostile = try await js.publish(OutgoingMessage(subject: ProgressSynced.eventType.subject(aggregateID: CivicsProgressTests.install(10)),
+                                           headers: headers, payload: Data(#"{"data":{"changes":[{"card":{"deck":7}}]}}"#.utf8)))
+        return hostile.seq
+    }
+
     @Test func stampedUnstampedAndUnreadableBatchesFoldAsTheDecoderWouldAndRebuildAlike() async throws {
         try await apps.withTestApp(["query"], configure: ProgressSyncTests.decks) { app in
             let js = app.log.jetStream
-            let now = Timestamp.string(Date())
-            for n in 0..<6 { _ = try await app.log.append(Self.synced(n, at: now, known: n % 2 == 0)) }
-            // The same kind of event published raw: no stamp, so decoded and validated.
-            let raw = Self.synced(9, at: now)
-            _ = try await js.publish(OutgoingMessage(subject: ProgressSynced.eventType.subject(aggregateID: raw.installId),
-                                                     payload: try EventEnvelope(source: "test", data: raw).encodeStored()))
-            // A stamp on bytes that are no synced batch: the reader refuses them, and so does the decoder.
-            var headers = NATSHeaders()
-            headers[EventCatalog.validatedHeader] = ProgressSynced.eventType.validationDigest
-            let hostile = try await js.publish(OutgoingMessage(subject: ProgressSynced.eventType.subject(aggregateID: CivicsProgressTests.install(10)),
-                                                               headers: headers, payload: Data(#"{"data":{"changes":[{"card":{"deck":7}}]}}"#.utf8)))
-            try await app.settled("civics", at: hostile.seq)
+            let hostile = try await Self.appendStampedRawAndUnreadable(app) { Self.synced($0, at: $1, known: $0 % 2 == 0) }
+            try await app.settled("civics", at: hostile)
 
             let live = await app.env.environment.projections.runner(CivicsProjection.self).current()
             #expect(live.state.installs.count == 7, "six stamped batches and the raw one")
@@ -67,7 +75,7 @@ struct CivicsStoredReadTests {
             #expect(live.state.questions["pop-sd"]?["us-civics"]?[1]?.views == (1...6).reduce(10, +), "\(String(describing: live.state.questions))")
             // Every event decoded whole and folded the decoder's way gives the same state.
             var decoded = CivicsProjection.initialState
-            for seq in 1...hostile.seq {
+            for seq in 1...hostile {
                 let message = try await js.getMessage(stream: app.log.configuration.eventsStream, sequence: seq)
                 guard message.subject.hasPrefix("events.pop.install."),
                       let event = try? app.log.catalog.decode(subject: message.subject, sequence: seq, payload: message.payload) else { continue }

@@ -46,18 +46,8 @@ struct PoPStoredReadTests {
     @Test func stampedUnstampedAndUnreadableBatchesFoldAsTheDecoderWouldAndRebuildAlike() async throws {
         try await apps.withTestApp(["ingest"], configure: ProgressSyncTests.decks) { app in
             let js = app.log.jetStream
-            let now = Timestamp.string(Date())
-            for n in 0..<6 { _ = try await app.log.append(Self.synced(n, at: now)) }
-            // The same kind of event published raw: no stamp, so decoded and validated.
-            let raw = Self.synced(9, at: now)
-            _ = try await js.publish(OutgoingMessage(subject: ProgressSynced.eventType.subject(aggregateID: raw.installId),
-                                                     payload: try EventEnvelope(source: "test", data: raw).encodeStored()))
-            // A stamp on bytes that are no synced batch: the reader refuses them, and so does the decoder.
-            var headers = NATSHeaders()
-            headers[EventCatalog.validatedHeader] = ProgressSynced.eventType.validationDigest
-            let hostile = try await js.publish(OutgoingMessage(subject: ProgressSynced.eventType.subject(aggregateID: CivicsProgressTests.install(10)),
-                                                               headers: headers, payload: Data(#"{"data":{"changes":[{"card":{"deck":7}}]}}"#.utf8)))
-            try await app.settled("pop", at: hostile.seq)
+            let hostile = try await CivicsStoredReadTests.appendStampedRawAndUnreadable(app) { Self.synced($0, at: $1) }
+            try await app.settled("pop", at: hostile)
 
             let runner = app.env.environment.projections.runner(PoPProjection.self)
             let live = try #require(try await runner.readTables(Self.rows))
@@ -66,7 +56,7 @@ struct PoPStoredReadTests {
             #expect(live.filter { $0.hasPrefix("bookmarks ") && $0.contains("removed:1") }.count == 3, "\(live)")
             // Every event decoded whole and folded the decoder's way fills the same rows.
             var events: [RecordedEvent] = []
-            for seq in 1...hostile.seq {
+            for seq in 1...hostile {
                 let message = try await js.getMessage(stream: app.log.configuration.eventsStream, sequence: seq)
                 guard message.subject.hasPrefix("events.pop.install."),
                       let event = try? app.log.catalog.decode(subject: message.subject, sequence: seq, payload: message.payload) else { continue }
@@ -82,7 +72,7 @@ struct PoPStoredReadTests {
             let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("pop-\(UUID())"))
             defer { try? FileManager.default.removeItem(at: store.directory) }
             let rebuilt = try await ProjectionRunner<PoPProjection>.rebuild(log: app.log, store: store, logger: app.env.environment.logger) { _ in }
-            #expect(rebuilt.state.installs == 7 && rebuilt.checkpoint >= hostile.seq)
+            #expect(rebuilt.state.installs == 7 && rebuilt.checkpoint >= hostile)
             let file = try #require(store.currentDatabase(name: PoPProjection.name, version: PoPProjection.version))
             #expect(try await DatabaseQueue(path: file.path).read(Self.rows) == live)
             try await eventually("the unreadable batch in the DLQ") {
