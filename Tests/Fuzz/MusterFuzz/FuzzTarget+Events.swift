@@ -48,5 +48,10 @@ extension FuzzTarget {
                   let synced = decoded?.payload as? ProgressSynced else { continue }
             require(read == CivicsProjection.Synced(synced), "the stored read of a valid synced batch is the decoded batch's")
         }
+        for reader in PoPProjection.storage.stored {
+            guard let read = reader.read(subject: subject, payload: payload)?.fact as? PoPProjection.Synced,
+                  let synced = decoded?.payload as? ProgressSynced else { continue }
+            require(read == PoPProjection.Synced(synced), "the sync fold's stored read of a valid synced batch is the decoded batch's")
+        }
     }
 }
