@@ -54,12 +54,12 @@ struct CivicsStoredReadTests {
         // The same kind of event published raw: no stamp, so decoded and validated.
         let raw = batch(9, now)
         _ = try await js.publish(OutgoingMessage(subject: ProgressSynced.eventType.subject(aggregateID: raw.installId),
-                                     payload: try EventEnvelope(source: "test", data: raw).encodeStored()))
+                                                 payload: try EventEnvelope(source: "test", data: raw).encodeStored()))
         // A stamp on bytes that are no synced batch: the reader refuses them, and so does the decoder.
         var headers = NATSHeaders()
         headers[EventCatalog.validatedHeader] = ProgressSynced.eventType.validationDigest
         let hostile = try await js.publish(OutgoingMessage(subject: ProgressSynced.eventType.subject(aggregateID: CivicsProgressTests.install(10)),
-                                           headers: headers, payload: Data(#"{"data":{"changes":[{"card":{"deck":7}}]}}"#.utf8)))
+                                                           headers: headers, payload: Data(#"{"data":{"changes":[{"card":{"deck":7}}]}}"#.utf8)))
         return hostile.seq
     }
 

@@ -63,12 +63,9 @@ struct SlowClientTests {
             // took it, which on two loaded cores can lag the client's connect (a fixed 4 s wait
             // found 2 of 500 still open in a fresh clone's run); 3 s of grace, polled.
             try await Task.sleep(for: .seconds(4))
-            var open = slow.count
-            let deadline = ContinuousClock.now + .seconds(3)
-            repeat {
-                open = await offThread { [slow] in slow.filter { !$0.isClosedByPeer() }.count }
-                if open > 0 { try await Task.sleep(for: .milliseconds(200)) }
-            } while open > 0 && ContinuousClock.now < deadline
+            let stillOpen = { await offThread { [slow] in slow.filter { !$0.isClosedByPeer() }.count } }
+            try? await eventually("every slow connection closed", timeout: .seconds(3)) { await stillOpen() == 0 }
+            let open = await stillOpen()
             #expect(open == 0, "\(open) of \(slow.count) slow connections still open 7 s after the last was opened")
             #expect(await offThread { trickle.isClosedByPeer() })
             #expect(await offThread { idle.isClosedByPeer() }, "the idle keep-alive connection is closed after its answer")
