@@ -119,6 +119,7 @@ let package = Package(
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
