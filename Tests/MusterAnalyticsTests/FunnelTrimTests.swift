@@ -3,6 +3,7 @@ import GRDB
 import MusterAnalytics
 import MusterEvents
 import MusterLog
+import Synchronization
 import Testing
 
 /// The funnel keeps at most `maxHitsPerPerson` hits a person, trimmed once a batch: the newest
@@ -11,6 +12,13 @@ import Testing
 struct FunnelTrimTests {
     let tables = FunnelProjection.storage
     let base: Int64 = 1_795_000_000_000
+    /// Each hit's stream sequence, rising as the log's do (the table keys hits by it).
+    let sequences = Sequences()
+
+    final class Sequences: Sendable {
+        let last = Atomic<UInt64>(0)
+        func next() -> UInt64 { last.add(1, ordering: .relaxed).newValue }
+    }
 
     func hit(_ id: String, person: String, minute: Int64, step: String = "search") throws -> RecordedEvent {
         let at = Timestamp.string(millis: base + minute * 60_000)
@@ -19,7 +27,7 @@ struct FunnelTrimTests {
                                                               deviceModel: "iPhone15,2", anonymousId: person),
                                     times: AnalyticsTimes(createdAt: at, sentAt: at, receivedAt: at, occurredAt: at),
                                     funnel: "booking", step: step, segment: "new")
-        return try EventCatalog.analytics.decode(subject: FunnelReached.eventType.subject(aggregateID: payload.aggregateID), sequence: 1,
+        return try EventCatalog.analytics.decode(subject: FunnelReached.eventType.subject(aggregateID: payload.aggregateID), sequence: sequences.next(),
                                                  payload: try JSONEncoder().encode(EventEnvelope(source: "test", data: payload)))
     }
 
@@ -36,7 +44,7 @@ struct FunnelTrimTests {
     /// A person's hits as "minute step", oldest first.
     func kept(_ person: String, in db: DatabaseQueue) throws -> [String] {
         try db.read { db in
-            try String.fetchAll(db, sql: "SELECT ((at - ?) / 60000) || ' ' || step FROM funnel_hits WHERE person = ? ORDER BY at, rowid",
+            try String.fetchAll(db, sql: "SELECT ((at - ?) / 60000) || ' ' || step FROM funnel_hits WHERE person = ? ORDER BY at, seq",
                                 arguments: [base, person])
         }
     }

@@ -12,22 +12,25 @@ public import MusterLog
 public enum FunnelProjection: TableProjection {
     public static let name = "funnel"
     /// 2: the hits moved from the snapshot file to SQLite. 3: each person's hits are trimmed to
-    /// `maxHitsPerPerson` once a batch, not after every hit (a table remembers how far).
-    public static let version = 3
+    /// `maxHitsPerPerson` once a batch, not after every hit. 4: one table keyed by person, time
+    /// and sequence (no rowid and second index); the batch's people are trimmed by key.
+    public static let version = 4
     public static let filterSubjects = ["events.analytics.funnel.>"]
     public static let initialState = State()
-    public static let storage = ProjectionTables<Self>(create: FunnelTables.create, endBatch: { _, db in
-        try FunnelTables.trim(in: db)
+    public static let storage = ProjectionTables<Self>(create: FunnelTables.create, endBatch: { state, db in
+        for person in state.touched { try FunnelTables.trim(person, in: db) }
+        state.touched = []
     }, stored: [StoredReader(FunnelReached.eventType, read: PersonHit.init(storedData:), apply: fold)]) { event, state, db in
         guard let e = event.payload as? FunnelReached else { return }
-        try fold(PersonHit(e), into: &state, db)
+        try fold(PersonHit(e), sequence: event.sequence, into: &state, db)
     }
 
     /// Stores the hit and notes its step, unless its funnel or step is beyond the bounds.
-    static func fold(_ hit: PersonHit, into state: inout State, _ db: Database) throws {
+    static func fold(_ hit: PersonHit, sequence: UInt64, into state: inout State, _ db: Database) throws {
         guard admits(hit, state) else { return }
-        try FunnelTables.insert(hit, in: db)
+        try FunnelTables.insert(hit, sequence: sequence, in: db)
         note(hit, in: &state)
+        state.touched.insert(PersonKey(app: hit.app, funnel: hit.funnel, person: hit.person))
     }
     /// Steps kept per person and funnel; older ones are dropped first.
     public static let maxHitsPerPerson = 200
@@ -54,7 +57,19 @@ public enum FunnelProjection: TableProjection {
         /// app → funnel → step names in the order first seen (the default step order).
         public var steps: [String: [String: [String]]] = [:]
         public var events = 0
+        /// The people the batch under way gave hits, trimmed when it ends (so always empty when
+        /// the state is saved, and never written).
+        var touched: Set<PersonKey> = []
         public init() {}
+
+        enum CodingKeys: String, CodingKey { case steps, events }
+    }
+
+    /// Whose hits one row of the table is.
+    struct PersonKey: Hashable, Sendable {
+        var app: String
+        var funnel: String
+        var person: String
     }
 
     /// A step one person reached, as the fold stores it.

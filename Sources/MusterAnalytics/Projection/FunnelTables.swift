@@ -1,45 +1,41 @@
 public import GRDB
+import MusterLog
 
 /// The funnel fold's table: one row per step a person reached, read back per person in time order.
 public enum FunnelTables {
     static func create(_ db: Database) throws {
+        // One B-tree, keyed as the reports and the trim read it: a rowid table with an index on the
+        // person paid a second insert for every hit.
         try db.execute(sql: """
             CREATE TABLE funnel_hits (
               app TEXT NOT NULL,
               funnel TEXT NOT NULL,
               person TEXT NOT NULL,
               at INTEGER NOT NULL,
+              -- the event's stream sequence: the later arrival among hits of the same time
+              seq INTEGER NOT NULL,
               step TEXT NOT NULL,
               segment TEXT NOT NULL,
-              app_version TEXT NOT NULL);
-            CREATE INDEX funnel_hits_by_person ON funnel_hits (app, funnel, person, at);
-            -- Hits past this rowid were added since the last trim (rowids only grow between trims).
-            CREATE TABLE funnel_trimmed (upto INTEGER NOT NULL);
-            INSERT INTO funnel_trimmed (upto) VALUES (0);
+              app_version TEXT NOT NULL,
+              PRIMARY KEY (app, funnel, person, at, seq)) WITHOUT ROWID;
             """)
     }
 
     /// Stores the hit; `trim` keeps the person within `maxHitsPerPerson` when the batch ends.
-    static func insert(_ h: FunnelProjection.PersonHit, in db: Database) throws {
+    static func insert(_ h: FunnelProjection.PersonHit, sequence: UInt64, in db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO funnel_hits (app, funnel, person, at, step, segment, app_version) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [h.app, h.funnel, h.person, h.hit.at, h.hit.step, h.hit.segment, h.hit.appVersion])
+            INSERT INTO funnel_hits (app, funnel, person, at, seq, step, segment, app_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).run(h.app, h.funnel, h.person, h.hit.at, Int64(sequence), h.hit.step, h.hit.segment, h.hit.appVersion)
     }
 
-    /// Drops the oldest hits beyond `maxHitsPerPerson` (rowid breaks ties in arrival order) of
-    /// every person who got a hit since the last trim: one statement a batch instead of a delete
-    /// after every insert.
-    static func trim(in db: Database) throws {
+    /// Drops the person's oldest hits beyond `maxHitsPerPerson` (the sequence breaks ties in
+    /// arrival order): once a batch for each person it touched, not after every insert.
+    static func trim(_ person: FunnelProjection.PersonKey, in db: Database) throws {
         try db.cachedStatement(sql: """
-            DELETE FROM funnel_hits WHERE rowid IN (
-              SELECT rowid FROM (
-                SELECT h.rowid, ROW_NUMBER() OVER (PARTITION BY h.app, h.funnel, h.person ORDER BY h.at DESC, h.rowid DESC) AS newer
-                -- NOT INDEXED: read the new rows by rowid; left to itself SQLite walks the whole person index.
-                FROM (SELECT DISTINCT app, funnel, person FROM funnel_hits NOT INDEXED WHERE rowid > (SELECT upto FROM funnel_trimmed)) AS touched
-                JOIN funnel_hits AS h ON h.app = touched.app AND h.funnel = touched.funnel AND h.person = touched.person)
-              WHERE newer > ?)
-            """).execute(arguments: [FunnelProjection.maxHitsPerPerson])
-        try db.cachedStatement(sql: "UPDATE funnel_trimmed SET upto = coalesce((SELECT max(rowid) FROM funnel_hits), 0)").execute()
+            DELETE FROM funnel_hits WHERE app = ?1 AND funnel = ?2 AND person = ?3 AND (at, seq) <= (
+              SELECT at, seq FROM funnel_hits WHERE app = ?1 AND funnel = ?2 AND person = ?3
+              ORDER BY at DESC, seq DESC LIMIT 1 OFFSET ?4)
+            """).run(person.app, person.funnel, person.person, FunnelProjection.maxHitsPerPerson)
     }
 
     /// The report of one funnel, counted person by person as the rows come (never all in memory).
@@ -47,7 +43,7 @@ public enum FunnelTables {
         var count = FunnelCount(query: query)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT person, at, step, segment, app_version FROM funnel_hits
-            WHERE app = ? AND funnel = ? ORDER BY person, at, rowid
+            WHERE app = ? AND funnel = ? ORDER BY person, at, seq
             """), arguments: [app, query.funnel])
         var person: String?
         var hits: [FunnelProjection.Hit] = []
