@@ -1,4 +1,5 @@
 public import GRDB
+import MusterLog
 
 /// The analytics fold's tables: what grows with the sessions and reports rather than with the
 /// screens and endpoints — the sessions seen (per day and per app version, with whether they
@@ -31,8 +32,8 @@ public enum AnalyticsTables {
             INSERT INTO analytics_sessions (app, kind, key, session, crashed) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT DO UPDATE SET crashed = 1 WHERE excluded.crashed = 1 AND crashed = 0
             """)
-        try upsert.execute(arguments: [app, "day", day, session, crashed])
-        try upsert.execute(arguments: [app, "version", version, session, crashed])
+        try upsert.run(app, "day", day, session, crashed)
+        try upsert.run(app, "version", version, session, crashed)
     }
 
     /// Drops the app's sessions of days up to `cutoff` (the crash-free rate is a recent figure).
@@ -42,13 +43,13 @@ public enum AnalyticsTables {
 
     static func addCrashSession(app: String, fingerprint: String, session: String, in db: Database) throws {
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO analytics_crash_sessions (app, fingerprint, session) VALUES (?, ?, ?)")
-            .execute(arguments: [app, fingerprint, session])
+            .run(app, fingerprint, session)
     }
 
     /// True the first time a report id is seen: a report resent after the log's duplicate window counts once.
     static func firstReport(app: String, reportId: String, in db: Database) throws -> Bool {
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO analytics_crash_reports (app, report_id) VALUES (?, ?)")
-            .execute(arguments: [app, reportId])
+            .run(app, reportId)
         return db.changesCount > 0
     }
 

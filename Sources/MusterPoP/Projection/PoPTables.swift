@@ -1,4 +1,5 @@
 public import GRDB
+import MusterLog
 
 /// The sync fold's tables, the merges its upserts make, and what a pull reads back.
 public enum PoPTables {
@@ -33,7 +34,7 @@ public enum PoPTables {
 
     /// True when the install is new.
     static func addInstall(_ installId: String, in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO installs (install_id) VALUES (?)").execute(arguments: [installId])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO installs (install_id) VALUES (?)").run(installId)
         return db.changesCount > 0
     }
 
@@ -49,11 +50,11 @@ public enum PoPTables {
         let seq = Int64(sequence)
         switch change {
         case .card(let c):
-            try upserts.card.execute(arguments: [install, c.deck, c.questionId, c.timesViewed, c.lastViewed, c.isMarkedKnown, c.changedAt, seq])
+            try upserts.card.run(install, c.deck, c.questionId, c.timesViewed, c.lastViewed, c.isMarkedKnown, c.changedAt, seq)
         case .bookmarkAdded(let b):
-            try upserts.bookmark.execute(arguments: [install, b.bookmarkId, b.documentId, b.sectionId, b.createdAt, seq])
+            try upserts.bookmark.run(install, b.bookmarkId, b.documentId, b.sectionId, b.createdAt, seq)
         case .bookmarksRemoved(let r):
-            for id in r.bookmarkIds { try upserts.unbookmark.execute(arguments: [install, id, seq]) }
+            for id in r.bookmarkIds { try upserts.unbookmark.run(install, id, seq) }
         }
     }
 
