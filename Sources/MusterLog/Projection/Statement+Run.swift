@@ -38,8 +38,10 @@ extension String: StatementValue {
         return text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 // SQLite copies the bytes (TRANSIENT); an empty string's buffer may have no address,
-                // and a nil one would bind NULL.
-                sqlite3_bind_text(statement, index, chars.baseAddress ?? Self.empty, Int32(chars.count), Self.transient)
+                // and a nil one would bind NULL. The 64-bit length takes any string (SQLite refuses one
+                // past its limit with SQLITE_TOOBIG, which `run` throws).
+                sqlite3_bind_text64(statement, index, chars.baseAddress ?? Self.empty, sqlite3_uint64(chars.count), Self.transient,
+                                    UInt8(SQLITE_UTF8))
             }
         }
     }
