@@ -250,7 +250,6 @@ let package = Package(
             dependencies: [
                 "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

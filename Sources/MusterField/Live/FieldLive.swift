@@ -75,7 +75,7 @@ public struct FieldLive: Sendable {
     func send(to person: FieldPerson, from since: PullCursor, _ outbound: WebSocketOutboundWriter) async throws {
         var (cursor, first) = (since, true)
         while !Task.isCancelled {
-            let page = try await sync.pull(person, since: cursor, limit: FieldBook.maxPage)
+            let page = await sync.pull(person, since: cursor, limit: FieldBook.maxPage)
             if first || page.full || !page.records.isEmpty {
                 let bytes = try JSONBytesEncoder().encode(Message(page))
                 try await outbound.write(.text(String(decoding: bytes, as: UTF8.self)))

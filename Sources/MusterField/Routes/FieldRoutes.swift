@@ -62,7 +62,7 @@ public enum FieldRoutes {
             guard let limit = query["limit"].map({ Int(String($0)) }) ?? 500, (1...FieldBook.maxPage).contains(limit) else {
                 throw FieldError(.invalidField("limit"), "limit must be 1 to \(FieldBook.maxPage)")
             }
-            return try JSONResponse.make(.ok, PullAnswer(try await sync.pull(person, since: since, limit: limit)), writtenBy: JSONBytesEncoder())
+            return try JSONResponse.make(.ok, PullAnswer(await sync.pull(person, since: since, limit: limit)), writtenBy: JSONBytesEncoder())
         }
 
         for (method, assigned) in [(HTTPRequest.Method.put, true), (.delete, false)] {
@@ -94,7 +94,7 @@ public enum FieldRoutes {
             return Response(status: .noContent)
         }
         routes.get("/api/field/settings") { request, _ in
-            try JSONResponse.make(.ok, try await sync.settings(of: try await person(request, people)))
+            try JSONResponse.make(.ok, await sync.settings(of: try await person(request, people)))
         }
         routes.put("/api/field/settings") { request, _ in
             let manager = try await person(request, people)
@@ -133,7 +133,7 @@ public enum FieldRoutes {
 
     /// The week's timesheet with each worker's name.
     static func timesheet(of person: FieldPerson, week: ISOWeek?, sync: FieldSync, people: People) async throws -> TimesheetAnswer {
-        let timesheet = try await sync.timesheet(of: person, week: week)
+        let timesheet = await sync.timesheet(of: person, week: week)
         let entries = timesheet.entries
         var names: [String: String] = [:]
         for id in Set(entries.map(\.personId)) {

@@ -68,7 +68,7 @@ public enum UploadRoutes {
         routes.get("/api/field/blobs/{digest}") { request, context in
             let person = try await FieldRoutes.person(request, people)
             let digest = try context.parameters.require("digest").lowercased()
-            guard try await sync.canRead(digest, person), let (bytes, type) = try await uploads.read(digest) else {
+            guard await sync.canRead(digest, person), let (bytes, type) = try await uploads.read(digest) else {
                 throw FieldError(.notFound, "no photo or receipt \(digest.prefix(64)) on a record of yours")
             }
             return Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=31536000, immutable"],

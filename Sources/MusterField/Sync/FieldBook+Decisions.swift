@@ -1,21 +1,7 @@
-public import MusterEvents
+import MusterEvents
 
 /// What managers decide, and the forgetting of old tombstones.
 extension FieldBook {
-    /// Folds one field event at log `sequence` and time (`FieldTables` folds the same rules row by row).
-    public mutating func apply(_ payload: any EventPayload, sequence: UInt64, at time: Int64) {
-        switch payload {
-        case let pushed as MutationsPushed: apply(pushed, sequence: sequence, at: time)
-        case let assigned as ProjectAssigned: apply(assigned, sequence: sequence)
-        case let approved as TimeEntryApproved: apply(approved, sequence: sequence)
-        case let resolved as ConflictResolved: apply(resolved, sequence: sequence)
-        case let configured as CompanyConfigured: apply(configured)
-        case let stored as FileStored: storedFiles[stored.orgId, default: []].insert(stored.digest)
-        default: return
-        }
-        forgetOld(now: time)
-    }
-
     public mutating func apply(_ assigned: ProjectAssigned, sequence: UInt64) {
         var company = companies[assigned.orgId, default: Company()]
         if assigned.assigned {

@@ -29,7 +29,7 @@ extension FieldSync {
                         at now: Date) async throws {
         try manager.requireManager("resolve conflicts")
         let conflictId = conflictId.lowercased()
-        guard let conflict = try await tables({ try FieldTables.conflict(conflictId, in: $0) }), conflict.orgId == manager.orgId else {
+        guard let conflict = await runner.read({ $0.conflicts[conflictId] }), conflict.orgId == manager.orgId else {
             throw FieldError(.notFound, "no conflict \(conflictId.prefix(40)) in your company")
         }
         guard conflict.decision == nil else { throw FieldError(.invalidField("conflictId"), "that conflict was decided already") }
@@ -49,14 +49,14 @@ extension FieldSync {
     /// The company's conflicts, the open ones first, newest first within each.
     public func conflicts(of person: FieldPerson, includeDecided: Bool) async throws -> [FieldBook.Conflict] {
         try person.requireManager("see conflicts")
-        return try await tables { db in
-            try FieldTables.conflicts(of: person.orgId, in: db).filter { includeDecided || $0.decision == nil }
+        return await runner.read { book in
+            book.conflicts.values.filter { $0.orgId == person.orgId && (includeDecided || $0.decision == nil) }
                 .sorted { ($0.decision == nil ? 0 : 1, $1.sequence, $0.id) < ($1.decision == nil ? 0 : 1, $0.sequence, $1.id) }
         }
     }
 
-    public func settings(of person: FieldPerson) async throws -> CompanySettings {
-        try await tables { try FieldTables.company(person.orgId, in: $0)?.settings ?? .standard }
+    public func settings(of person: FieldPerson) async -> CompanySettings {
+        await runner.read { $0.companies[person.orgId]?.settings ?? .standard }
     }
 
     public func configure(_ settings: CompanySettings, by manager: FieldPerson) async throws {
@@ -69,7 +69,7 @@ extension FieldSync {
 
     private func requireRecord(_ id: String, _ kind: EntityKind, of person: FieldPerson) async throws {
         guard (try? Validate.uuid(id, field: "")) != nil,
-              try await tables({ try FieldTables.record(id, in: $0).map { $0.kind == kind && $0.orgId == person.orgId && !$0.deleted } ?? false }) else {
+              await runner.read({ book in book.records[id].map { $0.kind == kind && $0.orgId == person.orgId && !$0.deleted } ?? false }) else {
             throw FieldError(.notFound, "no \(kind.rawValue) \(id.prefix(40)) in your company")
         }
     }
@@ -77,7 +77,13 @@ extension FieldSync {
 
 extension FieldSync {
     /// Whether `person` sees a record that names the photo or receipt `digest`.
-    public func canRead(_ digest: String, _ person: FieldPerson) async throws -> Bool {
-        try await tables { try FieldTables.canRead(digest, person, in: $0) }
+    public func canRead(_ digest: String, _ person: FieldPerson) async -> Bool {
+        await runner.read { book in
+            guard book.storedFiles[person.orgId]?.contains(digest) == true else { return false }
+            return (book.files[digest] ?? []).contains { id in
+                guard let record = book.records[id], !record.deleted else { return false }
+                return book.sees(record, personId: person.personId, orgId: person.orgId, role: person.role)
+            }
+        }
     }
 }

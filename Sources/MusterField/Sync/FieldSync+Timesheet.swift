@@ -83,25 +83,19 @@ public struct TimesheetEntry: Sendable, Equatable {
 extension FieldSync {
     /// The time entries `person` sees that start in `week` (this week when nil) on their company's
     /// clocks, by person, then project, then start.
-    public func timesheet(of person: FieldPerson, week: ISOWeek?) async throws -> Timesheet {
-        try await tables { db in
-            var book = FieldBook()
-            book.companies[person.orgId] = try FieldTables.company(person.orgId, in: db)
+    public func timesheet(of person: FieldPerson, week: ISOWeek?) async -> Timesheet {
+        await runner.read { book in
             let settings = book.companies[person.orgId]?.settings ?? .standard
             let week = week ?? ISOWeek(containing: Timestamp.millis(Date()), in: settings.zone)
             let bounds = week.bounds(in: settings.zone)
             var entries: [TimesheetEntry] = []
-            var projects: [String: String] = [:]
-            for record in try FieldTables.timeEntries(of: person.orgId, in: db) {
+            for record in book.records.values where record.kind == .timeEntry && !record.deleted {
                 guard book.sees(record, personId: person.personId, orgId: person.orgId, role: person.role),
                       let start = record.values["startTime"]?.string, let from = Timestamp.millis(start),
                       bounds.contains(from) else { continue }
                 let end = record.values["endTime"]?.string
                 let hours = end.flatMap { Timestamp.millis($0) }.map { max(0, Double($0 - from) / 3_600_000) }
-                if projects[record.projectId] == nil {
-                    projects[record.projectId] = try FieldTables.record(record.projectId, in: db)?.values["name"]?.string ?? ""
-                }
-                let project = projects[record.projectId] ?? ""
+                let project = book.records[record.projectId]?.values["name"]?.string ?? ""
                 entries.append(TimesheetEntry(entryId: record.id, personId: record.ownerId, projectId: record.projectId, projectName: project,
                                               start: start, end: end, hours: hours, approved: record.approved, review: record.review))
             }

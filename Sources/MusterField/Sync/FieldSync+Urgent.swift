@@ -33,10 +33,11 @@ extension FieldSync {
         }
         let moved = Set(stored.filter { $0.entity == .project && !Self.siteFields.isDisjoint(with: $0.fields.keys) }.map(\.id)).sorted()
         let messages = stored.filter { $0.entity == .message && $0.baseVersion == 0 }
-        let projects = Set(moved + messages.compactMap { $0.fields["projectId"]?.string })
-        let names = (try? await tables { db in
-            try projects.reduce(into: [String: String]()) { $0[$1] = try FieldTables.record($1, in: db)?.values["name"]?.string ?? "Your project" }
-        }) ?? [:]
+        let names = await runner.read { book in
+            Set(moved + messages.compactMap { $0.fields["projectId"]?.string }).reduce(into: [String: String]()) {
+                $0[$1] = book.records[$1]?.values["name"]?.string ?? "Your project"
+            }
+        }
         var urgent = moved.map { projectId in
             Urgent(key: "field-site:\(sequence):\(projectId)", projectId: projectId, title: "Site changed",
                    body: "\(names[projectId, default: ""].prefix(120)): the job site changed. Check it before you set out.",
@@ -52,7 +53,7 @@ extension FieldSync {
 
     /// Asks the notifier to push `update` to the project's workers without a live socket here.
     private func push(_ update: Urgent, by manager: FieldPerson) async {
-        let members = (try? await tables { try FieldTables.company(manager.orgId, in: $0)?.members[update.projectId] ?? [] }) ?? []
+        let members = await runner.read { book in book.companies[manager.orgId]?.members[update.projectId] ?? [] }
         let absent = members.filter { !presence.isConnected($0) }.sorted()
         guard !absent.isEmpty else { return }
         let push = PushRequested(pushId: "psh_" + SHA256.hash(data: Data(update.key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined(),

@@ -1,6 +1,5 @@
 import Crypto
 public import Foundation
-import GRDB
 public import MusterEvents
 public import MusterLog
 
@@ -87,11 +86,8 @@ public struct FieldSync: Sendable {
             guard await runner.waitUntilApplied(result.sequence, timeout: Self.settle) else {
                 throw FieldError(.notReady, "the changes are stored; send the same batch again for their outcomes")
             }
-            let ids = kept.map(\.mutationId)
-            (cursor, outcomes) = try await tables { checkpoint, db in
-                try (checkpoint, ids.reduce(into: [:]) {
-                    $0[$1] = try FieldTables.outcome(person: person.personId, device: deviceId, mutation: $1, in: db)?.outcome
-                })
+            (cursor, outcomes) = await runner.readWithCheckpoint { checkpoint, book in
+                (checkpoint, kept.reduce(into: [:]) { $0[$1.mutationId] = book.outcome(person: person.personId, device: deviceId, mutation: $1.mutationId) })
             }
             if person.isManager { await announceUrgent(kept, outcomes: outcomes, by: person, sequence: result.sequence) }
         }
@@ -131,24 +127,10 @@ public struct FieldSync: Sendable {
     }
 
     /// What changed for `person` since `cursor`: one page.
-    public func pull(_ person: FieldPerson, since cursor: PullCursor, limit: Int) async throws -> PullPage {
-        try await tables { checkpoint, db in
-            try FieldTables.page(personId: person.personId, orgId: person.orgId, role: person.role, since: cursor, limit: limit,
-                                 checkpoint: checkpoint, in: db)
+    public func pull(_ person: FieldPerson, since cursor: PullCursor, limit: Int) async -> PullPage {
+        await runner.readWithCheckpoint { checkpoint, book in
+            book.page(personId: person.personId, orgId: person.orgId, role: person.role, since: cursor, limit: limit, checkpoint: checkpoint)
         }
-    }
-
-    /// Reads the fold's tables as committed, or says (503) to try again while they are still opening.
-    func tables<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await tables { _, db in try body(db) }
-    }
-
-    /// As `tables`, with the checkpoint the tables were committed at: a cursor never passes what was read.
-    func tables<T: Sendable>(_ body: @escaping @Sendable (_ checkpoint: UInt64, Database) throws -> T) async throws -> T {
-        guard let value = try await runner.readTablesWithCheckpoint(body) else {
-            throw FieldError(.notReady, "the field records are still opening; try again in a moment")
-        }
-        return value
     }
 
     /// Records that `person` uploaded the file within their company, and waits until the fold has

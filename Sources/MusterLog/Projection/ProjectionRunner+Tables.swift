@@ -67,13 +67,6 @@ extension ProjectionRunner {
         return try await pool.read(body)
     }
 
-    /// Reads the fold's tables as committed, with the checkpoint they were committed at (the one
-    /// row that holds it is written in each batch's transaction): what a pull since a cursor needs
-    /// so that its next cursor is never past what it read. Nil before the fold has opened them.
-    public nonisolated func readTablesWithCheckpoint<T: Sendable>(_ body: @escaping @Sendable (UInt64, Database) throws -> T) async throws -> T? {
-        try await readTables { db in try body(FoldRow.checkpoint(in: db), db) }
-    }
-
     /// Decodes the events of a batch past `sequence` (what is committed or on its way), nil when
     /// there is nothing past it. Events that do not decode go to the DLQ once the batch is committed.
     func prepare(_ messages: [JetStreamMessage], after sequence: UInt64) throws -> TableBatch? {
@@ -307,11 +300,6 @@ enum FoldRow {
             INSERT INTO muster_fold (id, projection, version, checkpoint, saved_at, state) VALUES (1, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET checkpoint = excluded.checkpoint, saved_at = excluded.saved_at, state = excluded.state
             """, arguments: [projection, version, Int64(clamping: checkpoint), Timestamp.string(Date()), bytes])
-    }
-
-    /// The committed checkpoint; 0 before the first batch.
-    static func checkpoint(in db: Database) throws -> UInt64 {
-        UInt64(max(0, try Int64.fetchOne(db, sql: "SELECT checkpoint FROM muster_fold WHERE id = 1") ?? 0))
     }
 
     static func load<State: Decodable>(_ type: State.Type, from db: Database) throws -> (state: State, checkpoint: UInt64)? {

@@ -45,8 +45,7 @@ public struct StoredReader<P: Projection>: Sendable {
     public let type: EventType
     /// The `Muster-Validated` stamp of the type as registered now (looked up once, not per event).
     let digest: String?
-    /// What the fold takes of the stored envelope; nil when it has no `data` (or no time the reader needs).
-    let read: @Sendable (_ envelope: JSONFields) throws -> (any Sendable)?
+    let read: @Sendable (_ data: JSONFields) throws -> any Sendable
     /// The database is the batch's transaction for a fold that keeps tables, nil for one in memory;
     /// the sequence is the event's in the stream.
     let apply: @Sendable (_ fact: any Sendable, _ sequence: UInt64, inout P.State, Database?) throws -> Void
@@ -72,27 +71,6 @@ public struct StoredReader<P: Projection>: Sendable {
         })
     }
 
-    /// A reader for a fold that keeps tables and needs the event's time too (its envelope's
-    /// `time`, in milliseconds since 1970): a fold whose clock is the log's.
-    public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
-                                apply: @escaping @Sendable (Fact, _ sequence: UInt64, _ time: Int64, inout P.State, Database) throws -> Void) {
-        self.init(type, envelope: { envelope -> Timed<Fact>? in
-            guard let data = try envelope.object("data") else { return nil }
-            let fact = try read(data) // members in their stored order: `data`, then `time`
-            guard let time = try envelope.withString("time", Timestamp.millis(utf8:)) ?? nil else { return nil }
-            return Timed(fact: fact, time: time)
-        }, applying: { (timed: Timed<Fact>, sequence: UInt64, state: inout P.State, db: Database?) in
-            guard let db else { throw ProjectionRejection("\(P.name): a table fold's reader called without its tables") }
-            try apply(timed.fact, sequence, timed.time, &state, db)
-        })
-    }
-
-    /// What a reader that needs the event's time took of it.
-    struct Timed<Fact: Sendable>: Sendable {
-        var fact: Fact
-        var time: Int64
-    }
-
     /// A reader for a fold kept in memory: `apply` folds what `read` took as `Projection.apply`
     /// would the event (and, like it, decides before it changes anything).
     public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
@@ -102,17 +80,12 @@ public struct StoredReader<P: Projection>: Sendable {
 
     private init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                  applying apply: @escaping @Sendable (Fact, UInt64, inout P.State, Database?) throws -> Void) {
-        self.init(type, envelope: { envelope in try envelope.object("data").map(read) }, applying: apply)
-    }
-
-    private init<Fact: Sendable>(_ type: EventType, envelope read: @escaping @Sendable (_ envelope: JSONFields) throws -> Fact?,
-                                 applying apply: @escaping @Sendable (Fact, UInt64, inout P.State, Database?) throws -> Void) {
         self.type = type
         digest = type.validationDigest
         let pattern = type.subject(aggregateID: "*")
         subjectHead = Array(pattern.utf8.prefix { $0 != UInt8(ascii: "*") })
         subjectTail = Array(pattern.utf8.drop { $0 != UInt8(ascii: "*") }.dropFirst())
-        self.read = { envelope in try read(envelope) }
+        self.read = read
         self.apply = { fact, sequence, state, db in
             guard let fact = fact as? Fact else { throw ProjectionRejection("\(P.name): a stored read of another kind") }
             try apply(fact, sequence, &state, db)
@@ -150,8 +123,8 @@ public struct StoredReader<P: Projection>: Sendable {
         guard reads(subject) else { return nil }
         let read = try? payload.withUnsafeBytes { raw in
             try JSONBytesDecoder().withFields(of: raw) { envelope -> Read? in
-                guard let fact = try self.read(envelope) else { return nil }
-                return (fact, try envelope.string("traceparent"))
+                guard let data = try envelope.object("data") else { return nil }
+                return (try self.read(data), try envelope.string("traceparent"))
             }
         }
         return read ?? nil

@@ -27,31 +27,6 @@ extension Statement {
     }
 }
 
-extension Statement {
-    /// Runs a query for one row with `values` bound as `run` binds them, and hands `read` that
-    /// row's first column as bytes (valid only inside `read`); nil when there is no row. For a
-    /// fold's per-event lookup of one encoded row by its key.
-    public func first<T, each Value: StatementValue>(_ values: repeat each Value, read: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
-        let handle = sqliteStatement
-        sqlite3_reset(handle)
-        defer { sqlite3_reset(handle) }
-        var index: Int32 = 0
-        var code = SQLITE_OK
-        for value in repeat each values {
-            index += 1
-            if code == SQLITE_OK { code = value.bind(to: handle, at: index) }
-        }
-        if code == SQLITE_OK { code = sqlite3_step(handle) }
-        if code == SQLITE_DONE { return nil }
-        guard code == SQLITE_ROW else {
-            let message = sqlite3_db_handle(handle).flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
-        }
-        let base = sqlite3_column_blob(handle, 0) // before `column_bytes`, as SQLite's documentation orders them
-        return try read(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, 0))))
-    }
-}
-
 /// A value `Statement.run` binds to one parameter.
 public protocol StatementValue {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32
@@ -73,18 +48,7 @@ extension String: StatementValue {
 
     private static var empty: UnsafePointer<CChar> { UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self) }
     /// `SQLITE_TRANSIENT`, a macro Swift does not import.
-    static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
-}
-
-extension [UInt8]: StatementValue {
-    /// Binds the bytes as a blob (a fold's encoded row body), copied by SQLite.
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        withUnsafeBytes { bytes in
-            // An empty array's buffer may have no address, and a nil one would bind NULL: bind a zero-length blob.
-            guard let base = bytes.baseAddress else { return sqlite3_bind_zeroblob(statement, index, 0) }
-            return sqlite3_bind_blob64(statement, index, base, sqlite3_uint64(bytes.count), String.transient)
-        }
-    }
+    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 }
 
 extension Int64: StatementValue {

@@ -14,8 +14,9 @@ import Synchronization
 import Testing
 
 /// A field device's live socket on a real `muster serve ingest`, killed with SIGKILL while the
-/// socket is open; changes land while it is down; the restarted server (its fold resuming from
-/// its tables' checkpoint) gives the device, reconnecting with that cursor, each change once.
+/// socket is open; changes land while it is down; the restarted server (its fold starting from a
+/// snapshot older than the device's cursor) gives the device, reconnecting with that cursor, each
+/// change once.
 @Suite("Field live updates resume after kill -9 of the server", .serialized)
 struct FieldResumeTests {
     static let project = "6a6a6a6a-0000-4000-8000-000000000001"
@@ -100,16 +101,16 @@ struct FieldResumeTests {
             defer { if server.ending == nil { kill(server.processIdentifier, SIGKILL) } }
             try await eventually("serving", timeout: .seconds(30)) { (try? await MetricsTests.get("http://127.0.0.1:\(port)/health"))?.status == 200 }
 
-            // Ana's socket hears the project, then her first photo; the server is killed with the socket open.
-            // The fold keeps tables, committed with their checkpoint in each batch: what the socket heard was committed.
+            // Ana's socket hears the project, then her first photo; the server is killed with the socket open,
+            // after it saved a snapshot with the project and before it saved one with the photo.
             let photos = (0..<4).map { _ in UUID().uuidString.lowercased() }
             let before = Heard()
-            let store = SnapshotStore(directory: data.appendingPathComponent("projections"))
-            let committed = { KillNineTests.tablesCheckpoint(store, name: FieldProjection.name, version: FieldProjection.version) }
+            let snapshots = SnapshotStore(directory: data.appendingPathComponent("projections"))
+            let saved = { (try? snapshots.load(FieldBook.self, name: FieldProjection.name, version: FieldProjection.version))?.checkpoint ?? 0 }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await listen(port: port, token: ana, since: nil, into: before) }
                 try await eventually("the project heard", timeout: .seconds(20)) { before.ids == [Self.project] }
-                try await eventually("the project committed", timeout: .seconds(20)) { committed() > 0 }
+                try await eventually("a snapshot with the project saved", timeout: .seconds(20)) { saved() > 0 }
                 try await photo(app, ana, photos[0])
                 try await eventually("the first photo heard", timeout: .seconds(20)) { before.ids == [Self.project, photos[0]] }
                 kill(server.processIdentifier, SIGKILL)
@@ -118,7 +119,9 @@ struct FieldResumeTests {
             }
             #expect(server.ending == .killed(signal: SIGKILL))
             let killedAt = try #require(before.cursor.flatMap(PullCursor.init))
-            #expect(committed() >= killedAt.position, "a pull never hands out a cursor past what its tables committed")
+            // The snapshot is saved on its own clock: on a loaded machine it can catch the photo before
+            // the kill. The resume below must hold either way; this run then shows the cursor-at-the-snapshot case.
+            if saved() >= killedAt.position { print("field resume: the snapshot had the photo before the kill (cursor at the snapshot, not ahead)") }
 
             // Two photos land while the server is down; it restarts from what it had saved and catches up.
             try await photo(app, ana, photos[1])

@@ -96,9 +96,9 @@ struct KillNineTests {
         }
     }
 
-    /// A table fold's checkpoint (the funnel's unless named) as its database says, read as another process would.
-    static func tablesCheckpoint(_ store: SnapshotStore, name: String = FunnelProjection.name, version: Int = FunnelProjection.version) -> UInt64 {
-        guard let file = store.currentDatabase(name: name, version: version) else { return 0 }
+    /// The funnel fold's checkpoint as its database says, read as another process would.
+    func tablesCheckpoint(_ store: SnapshotStore) -> UInt64 {
+        guard let file = store.currentDatabase(name: FunnelProjection.name, version: FunnelProjection.version) else { return 0 }
         var configuration = Configuration()
         configuration.readonly = true
         guard let db = try? DatabaseQueue(path: file.path, configuration: configuration) else { return 0 }
@@ -134,7 +134,7 @@ struct KillNineTests {
             let store = SnapshotStore(directory: data.appendingPathComponent("projections"))
             let logFile = env.server.directory.appendingPathComponent("muster-tables.log")
 
-            try await killMidwayThenRestart(natsURL: env.server.url, data: data, log: logFile, total: total) { Self.tablesCheckpoint(store) }
+            try await killMidwayThenRestart(natsURL: env.server.url, data: data, log: logFile, total: total) { tablesCheckpoint(store) }
 
             let clean = SnapshotStore(directory: env.server.directory.appendingPathComponent("clean-tables"))
             let rebuilt = try await ProjectionRunner<FunnelProjection>.rebuild(log: env.log, store: clean, logger: env.environment.logger) { _ in }
