@@ -37,8 +37,9 @@ struct FieldLiveTests {
     /// the cursor had not seen, and a change made from then on reaches it live (a fixed sleep before
     /// the change hung CI, where the socket opened late and its first page held both records). Past
     /// `deadline` it stops, so a change never heard fails the test instead of hanging the run.
-    static func listen(port: Int, token: String, since: String?, until count: Int,
-                       opened: AsyncStream<Void>.Continuation? = nil, deadline: Duration = .seconds(30)) async throws -> [[String: Any]] {
+    /// - Parameter held: when given, the socket stays open after `count` messages until this stream ends.
+    static func listen(port: Int, token: String, since: String?, until count: Int, opened: AsyncStream<Void>.Continuation? = nil,
+                       held: AsyncStream<Void>? = nil, deadline: Duration = .seconds(30)) async throws -> [[String: Any]] {
         defer { opened?.finish() }
         let received = Received()
         let configuration = {
@@ -58,7 +59,9 @@ struct FieldLiveTests {
                         opened?.yield()
                         let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
                         if !((json?["records"] as? [Any])?.isEmpty ?? true) { withRecords += 1 }
-                        if withRecords >= count { break }
+                        guard withRecords >= count else { continue }
+                        if let held { for await _ in held {} }
+                        break
                     }
                 }
             }
@@ -195,20 +198,22 @@ struct FieldLiveTests {
                                             headers: FieldSyncTests.bearer(crew.manager))
             #expect(ben.status == .noContent)
 
-            // Ana has her socket open; Ben does not. The manager moves the site.
+            // Ana has her socket open (until the push is checked); Ben does not. The manager moves the site.
             let (opened, signal) = AsyncStream<Void>.makeStream()
-            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: signal)
+            let (held, release) = AsyncStream<Void>.makeStream()
+            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: signal, held: held)
             await Self.untilOpened(opened)
             let now = Timestamp.string(Date())
             let moved = try await FieldSyncTests.push(app, crew.manager, FieldSyncTests.batch(device: FieldSyncTests.office, sentAt: now, [
                 FieldSyncTests.mutation("project", FieldSyncTests.project, base: 1, at: now, #"{"latitude": 44.0900, "address": "200 Main St"}"#),
             ]))
             #expect(FieldSyncTests.statuses(moved) == ["applied"])
-            #expect(Self.ids(try await heard) == [FieldSyncTests.project, FieldSyncTests.project], "Ana hears it live")
 
             let pushes = try await app.log.read(filter: "events.push.send.*.requested.v1").compactMap { $0.payload(as: PushRequested.self) }
             #expect(pushes.count == 1 && pushes.first?.app == "field", "\(pushes)")
             #expect(pushes.first?.audience.personIds == [crew.benId], "only Ben, who has no socket, gets the push")
+            release.finish()
+            #expect(Self.ids(try await heard) == [FieldSyncTests.project, FieldSyncTests.project], "Ana hears it live")
             #expect(pushes.first?.message.title == "Site changed" && pushes.first?.message.id == FieldSyncTests.project)
 
             // A change that does not move the site pushes nothing.
