@@ -70,6 +70,17 @@ public struct JSONObjectWriter {
         state.close(array)
     }
 
+    /// An array of strings, in the sequence's order.
+    public mutating func strings<S: Sequence<String>>(_ key: String, _ values: S) throws {
+        try begin(key)
+        let array = state.open(object: false)
+        for value in values {
+            do { _ = try state.beginElement(array) } catch { throw error.encodingError([JSONKey(stringValue: key)]) }
+            state.writeStringValue(value)
+        }
+        state.close(array)
+    }
+
     private func begin(_ key: String) throws {
         do { try state.beginEntry(id, key: key) } catch { throw error.encodingError([JSONKey(stringValue: key)]) }
     }

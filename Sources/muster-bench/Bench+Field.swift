@@ -7,6 +7,7 @@ import Logging
 import MusterCommandLine
 import MusterEvents
 import MusterField
+import MusterJSON
 import MusterLog
 import MusterNATS
 import NIOCore
@@ -64,6 +65,33 @@ extension Bench {
     }
 
     struct FieldBenchBatch: Decodable { var mutations: [FieldMutation] }
+
+    /// The field fold's snapshot state, a book of `records` photos (as `bench/field.sh` pushes them):
+    /// written member by member, as the runner's snapshot writes it, against the same book through `Codable`.
+    struct FieldSnapshotCost: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "field-snapshot-cost")
+        @Option var records = 100_000
+        func run() async throws {
+            let now = Timestamp.string(Date())
+            let (project, org, person) = (Bench.popID(90, 0), Bench.popID(82, 0), Bench.popID(81, 0))
+            var book = FieldBook()
+            book.storedFiles[org] = [Bench.fieldDigest]
+            let site = try JSONDecoder().decode(FieldBenchBatch.self, from: Data(#"{"mutations":[{"mutationId":"\#(Bench.popID(79, 0))","entity":"project","id":"\#(project)","baseVersion":0,"changedAt":"\#(now)","fields":{"name":"Bench bridge"}}]}"#.utf8))
+            book.apply(MutationsPushed(deviceId: Bench.popID(80, 0), personId: person, orgId: org, role: FieldRoles.manager, mutations: site.mutations),
+                       sequence: 2, at: 0)
+            for index in 0..<(records / 500) {
+                let body = try JSONDecoder().decode(FieldBenchBatch.self, from: Data(Bench.fieldBatch(index, size: 500, project: project, sentAt: now).utf8))
+                book.apply(MutationsPushed(deviceId: Bench.popID(80, index), personId: person, orgId: org, role: FieldRoles.manager, mutations: body.mutations),
+                           sequence: UInt64(3 + index), at: 0)
+            }
+            struct ThroughCodable: Encodable { var state: FieldBook }
+            let clock = ContinuousClock()
+            var (hand, codable) = (0, 0)
+            let byHand = try clock.measure { hand = try JSONBytesEncoder().encode(book).count }
+            let throughCodable = try clock.measure { codable = try JSONBytesEncoder().encode(ThroughCodable(state: book)).count }
+            print(#"{"records": \#(book.records.count), "bytes": \#(hand), "codable_bytes": \#(codable), "by_hand_ms": \#(Int(byHand.seconds * 1000)), "codable_ms": \#(Int(throughCodable.seconds * 1000))}"#)
+        }
+    }
 
     /// Posts `batches` batches of 500 new photos over `connections` keep-alive connections.
     struct FieldPost: AsyncParsableCommand {

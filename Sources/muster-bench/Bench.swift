@@ -26,7 +26,8 @@ struct Bench: AsyncParsableCommand {
         subcommands: [Append.self, Replay.self, Pull.self, EnvelopeSize.self, Decode.self, Codec.self, OPLLoad.self, Geocode.self,
                        AnalyticsSize.self, AnalyticsPost.self, AnalyticsLoad.self, AnalyticsReplay.self, FunnelLoad.self, FunnelReplay.self, ModerationChecksCost.self, PushLoad.self, ProximityApprove.self,
                        PoPSize.self, PoPPost.self, PoPPull.self, PoPLoad.self, PoPReplay.self, PoPFoldCost.self,
-                       FieldSize.self, FieldPost.self, FieldPull.self, FieldUpload.self, FieldFanout.self])
+                       FieldSize.self, FieldPost.self, FieldPull.self, FieldUpload.self, FieldFanout.self,
+                       FieldSnapshotCost.self])
 
     /// A small event used only by the benchmark (registered only in the benchmark's catalog).
     struct Sample: EventPayload {

@@ -7,8 +7,9 @@ extension FuzzTarget {
 
     /// The field app's sync batch: the body (read leniently, mutation by mutation), each mutation's
     /// check and clock correction, and the fold of what passes (a batch applied twice must leave
-    /// the book as once); the same bytes as a pull cursor, an ISO week, an upload's offset header
-    /// and an upload's first bytes; and as a company's settings (a time zone among them).
+    /// the book as once, and its snapshot written by hand as `Codable` writes it); the same bytes
+    /// as a pull cursor, an ISO week, an upload's offset header and an upload's first bytes; and as
+    /// a company's settings (a time zone among them).
     static func field(_ bytes: [UInt8]) {
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)
         if let cursor = PullCursor(text) { require(PullCursor(cursor.description) == cursor, "a cursor reads back as written") }
@@ -37,6 +38,9 @@ extension FuzzTarget {
         var twice = once
         twice.apply(pushed, sequence: 2, at: 1_795_000_000_000)
         require(once == twice, "a retried batch changes nothing")
+        struct ThroughCodable: Encodable { var book: FieldBook }
+        let byHand = try? JSONBytesEncoder().encodeObject { try $0.object("book") { try once.encodeMembers(&$0) } }
+        require(byHand != nil && byHand == (try? JSONBytesEncoder().encode(ThroughCodable(book: once))), "the snapshot by hand is the conformance's")
         let page = once.page(personId: pushed.personId, orgId: pushed.orgId, role: FieldRoles.manager, since: PullCursor(position: 0), limit: 10, checkpoint: 1)
         require(page.records.count <= kept.count, "a pull returns only what was stored")
     }
