@@ -514,7 +514,7 @@ let package = Package(
         .testTarget(
             name: "MusterFieldTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterField", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
