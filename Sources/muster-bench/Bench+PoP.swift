@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import MusterCommandLine
 import MusterEvents
+import MusterJSON
 import MusterLog
 import MusterNATS
 import MusterPoP
@@ -181,7 +182,16 @@ extension Bench {
                 for event in events { try CivicsProjection.apply(event, to: &state) }
                 let apply = (ContinuousClock.now - start).seconds
                 func us(_ seconds: Double) -> String { String(format: "%.2f", seconds / Double(count) * 1e6) }
-                print(#"{"count": \#(count), "decode_us": \#(us(decode)), "apply_us": \#(us(apply)), "installs": \#(state.installs.count)}"#)
+                // The fold's snapshot: written member by member (as the runner writes it) and through `Codable`.
+                struct ThroughCodable: Encodable { var state: CivicsProjection.State }
+                start = ContinuousClock.now
+                let bytes = try JSONBytesEncoder().encode(state).count
+                let byHand = (ContinuousClock.now - start).seconds
+                start = ContinuousClock.now
+                _ = try JSONBytesEncoder().encode(ThroughCodable(state: state))
+                let codable = (ContinuousClock.now - start).seconds
+                print(#"{"count": \#(count), "decode_us": \#(us(decode)), "apply_us": \#(us(apply)), "installs": \#(state.installs.count), "#
+                      + #""snapshot_bytes": \#(bytes), "snapshot_by_hand_ms": \#(Int(byHand * 1000)), "snapshot_codable_ms": \#(Int(codable * 1000))}"#)
             }
         }
     }
