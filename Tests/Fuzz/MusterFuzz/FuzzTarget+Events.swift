@@ -1,6 +1,7 @@
 import Foundation
 import MusterAnalytics
 import MusterEvents
+import MusterJSON
 @testable import MusterLog
 import MusterNATS
 @testable import MusterPoP
@@ -47,6 +48,12 @@ extension FuzzTarget {
             guard let read = reader.read(subject: subject, payload: payload)?.fact as? CivicsProjection.Synced,
                   let synced = decoded?.payload as? ProgressSynced else { continue }
             require(read == CivicsProjection.Synced(synced), "the stored read of a valid synced batch is the decoded batch's")
+            // Folded, its snapshot written by hand is the conformance's.
+            var state = CivicsProjection.initialState
+            CivicsProjection.fold(read, into: &state)
+            struct ThroughCodable: Encodable { var state: CivicsProjection.State }
+            let byHand = try? JSONBytesEncoder().encodeObject { try $0.object("state") { try state.encodeMembers(&$0) } }
+            require(byHand != nil && byHand == (try? JSONBytesEncoder().encode(ThroughCodable(state: state))), "the civics snapshot by hand is the conformance's")
         }
         for reader in PoPProjection.storage.stored {
             guard let read = reader.read(subject: subject, payload: payload)?.fact as? PoPProjection.Synced,
