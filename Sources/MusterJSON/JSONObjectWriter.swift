@@ -17,6 +17,13 @@ public struct JSONObjectWriter {
         state.writeInteger(value)
     }
 
+    /// A `UInt64` (a log sequence) as the encoder writes one: digit by digit up to `Int.max`, past it through `Codable`.
+    public mutating func int(_ key: String, _ value: UInt64?) throws {
+        guard let value else { return }
+        guard let int = Int(exactly: value) else { return try encode(key, value) }
+        try self.int(key, int)
+    }
+
     /// A finite number in its shortest exact form; NaN and the infinities are an `EncodingError`.
     public mutating func double(_ key: String, _ value: Double?) throws {
         guard let value else { return }

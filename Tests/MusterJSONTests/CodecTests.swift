@@ -58,6 +58,20 @@ struct CodecTests {
         #expect(String(decoding: try unsorted.encode(Unordered.Inner()), as: UTF8.self) == #"{"b":1,"a":2}"#)
     }
 
+    @Test func anObjectWrittenByHandIsWhatTheEncoderWrites() throws {
+        struct Written: Encodable { var big: UInt64; var small: UInt64; var none: UInt64?; var names: [String]; var n: Int }
+        let value = Written(big: .max, small: 7, none: nil, names: ["b", "a\""], n: -3)
+        let byHand = try JSONBytesEncoder().encodeObject { object in
+            try object.strings("names", value.names) // out of order: put in order as the object closes
+            try object.int("big", value.big)
+            try object.int("n", value.n)
+            try object.int("none", value.none)
+            try object.int("small", value.small)
+        }
+        #expect(String(decoding: byHand, as: UTF8.self) == String(decoding: try JSONBytesEncoder().encode(value), as: UTF8.self))
+        #expect(String(decoding: byHand, as: UTF8.self) == #"{"big":18446744073709551615,"n":-3,"names":["b","a\""],"small":7}"#)
+    }
+
     @Test func stringsEscapeOnlyWhatJSONRequires() throws {
         let text = String(decoding: try JSONBytesEncoder().encode(["k": "a\"b\\c/d\u{8}\u{C}\n\r\t\u{1F}é😀"]), as: UTF8.self)
         #expect(text == #"{"k":"a\"b\\c/d\b\f\n\r\t\u001fé😀"}"#)

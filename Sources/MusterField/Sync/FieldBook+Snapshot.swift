@@ -47,7 +47,7 @@ extension FieldBook.Record {
         try object.string("ownerId", ownerId)
         try object.string("projectId", projectId)
         try object.strings("review", review)
-        try object.number("sequence", sequence)
+        try object.int("sequence", sequence)
         try object.int("version", version)
     }
 }
@@ -56,11 +56,11 @@ extension FieldBook.Company {
     func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try object.objects("changes", changes) { object, change in
             try object.string("recordId", change.recordId)
-            try object.number("sequence", change.sequence)
+            try object.int("sequence", change.sequence)
         }
         try object.int("lastPurge", Int(lastPurge))
         try object.encode("members", members)
-        try object.number("purgedThrough", purgedThrough)
+        try object.int("purgedThrough", purgedThrough)
         try object.encode("resets", resets)
         try object.encode("settings", settings)
     }
@@ -92,12 +92,5 @@ extension FieldBook.KeptOutcome {
         }
 
         enum Keys: String, CodingKey { case conflictId, version, server }
-    }
-}
-
-extension JSONObjectWriter {
-    /// A log sequence as the encoder writes a `UInt64` (through `Codable` only past `Int.max`, which no log reaches).
-    mutating func number(_ key: String, _ value: UInt64) throws {
-        if let int = Int(exactly: value) { try self.int(key, int) } else { try encode(key, value) }
     }
 }

@@ -6,7 +6,7 @@ public import MusterJSON
 /// `Codable`; the state's tests hold the bytes equal to its conformance's.
 extension Snapshot: JSONObjectEncodable where State: JSONObjectEncodable {
     public func encodeMembers(_ object: inout JSONObjectWriter) throws {
-        try object.encode("checkpoint", checkpoint)
+        try object.int("checkpoint", checkpoint)
         try object.string("projection", projection)
         try object.string("savedAt", savedAt)
         try object.object("state") { try state.encodeMembers(&$0) }
