@@ -60,13 +60,14 @@ struct SlowClientTests {
             #expect(held >= young.count * 90 / 100, "\(held) of \(young.count) young slow connections were still held")
 
             // Every one of them is closed by the server within its limit: 4 s from when the server
-            // took it, which on two loaded cores can lag the client's connect (a fixed 4 s wait
-            // found 2 of 500 still open in a fresh clone's run); 3 s of grace, polled.
+            // took it, which on two loaded cores can lag the client's connect by seconds (a fixed
+            // 4 s wait found 2 of 500 still open in a fresh clone's run, 3 s of grace found 3 in
+            // CI beside the whole suite); 8 s of grace, polled, so a quiet machine waits 4 s.
             try await Task.sleep(for: .seconds(4))
             let stillOpen = { await offThread { [slow] in slow.filter { !$0.isClosedByPeer() }.count } }
-            try? await eventually("every slow connection closed", timeout: .seconds(3)) { await stillOpen() == 0 }
+            try? await eventually("every slow connection closed", timeout: .seconds(8)) { await stillOpen() == 0 }
             let open = await stillOpen()
-            #expect(open == 0, "\(open) of \(slow.count) slow connections still open 7 s after the last was opened")
+            #expect(open == 0, "\(open) of \(slow.count) slow connections still open 12 s after the last was opened")
             #expect(await offThread { trickle.isClosedByPeer() })
             #expect(await offThread { idle.isClosedByPeer() }, "the idle keep-alive connection is closed after its answer")
             let fresh = try RawSocket(port: port)
