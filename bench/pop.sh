@@ -9,6 +9,8 @@
 #   2. a device catching up: one install's 10k changes (200 cards, 9,800 bookmarks) pulled since 0.
 #   3. the civics-progress fold rebuilt from sequence 1 over 1M synced events (4 flashcard records
 #      each, 10k installs) vs raw pull consume of 1M messages of the same size; target >= 0.5x.
+#      As information, no target: PoP's sync fold rebuilt over the same events. It keeps tables, a row
+#      per card, so its rate is what the civics fold would cost moved into tables (issue 40, item 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,6 +73,8 @@ echo "muster: loading $EVENTS synced events of $CHANGES changes ($event_bytes by
 $BENCH pop-load --count "$EVENTS" --changes "$CHANGES" --nats-url "$url" >/dev/null 2>&1
 echo "muster: rebuilding the civics fold from sequence 1 (pull, decode, validate, apply)…"
 replay=$($BENCH pop-replay --count "$EVENTS" --nats-url "$url" 2>/dev/null)
+echo "muster: rebuilding PoP's sync fold (kept in tables) over the same events…"
+tables=$($BENCH pop-replay --count "$EVENTS" --fold pop --nats-url "$url" 2>/dev/null)
 stop_nats
 
 start_nats
@@ -78,11 +82,11 @@ echo "raw libnats: pull consume of $EVENTS messages of $event_bytes bytes…"
 raw_consume=$(bench/out/raw_js "$url" "$EVENTS" "$event_bytes")
 stop_nats
 
-python3 - "$raw_batches" "$post" "$pull" "$replay" "$raw_consume" "$CHANGES" "$raw_changes" <<'PY'
+python3 - "$raw_batches" "$post" "$pull" "$replay" "$raw_consume" "$CHANGES" "$raw_changes" "$tables" <<'PY'
 import json, sys, platform, os
 raw_batches, post, pull, replay, raw_consume = (json.loads(a) for a in sys.argv[1:6])
 changes = int(sys.argv[6])
-raw_changes = json.loads(sys.argv[7])
+raw_changes, tables = json.loads(sys.argv[7]), json.loads(sys.argv[8])
 # Issue 40: the per-change row carries the sync target; a 500-change batch against one opaque publish
 # of the same stored size is information only (a batch is checked, corrected, stored and folded change
 # by change).
@@ -90,6 +94,7 @@ rows = [
     ("sync: changes/s vs raw publish of one small event each", post["changes_per_sec"], raw_changes["publish_per_sec"], 0.8, "changes/s"),
     (f"civics rebuild ({changes} changes an event) vs raw consume", replay["replay_per_sec"], raw_consume["consume_per_sec"], 0.5, "events/s"),
     ("  information: 500-change batches vs one opaque publish each", post["batches_per_sec"], raw_batches["publish_per_sec"], None, "batches/s"),
+    ("  information: the same events into tables (PoP's sync fold)", tables["replay_per_sec"], raw_consume["consume_per_sec"], None, "events/s"),
 ]
 print()
 print(f"{'measure':58} {'muster':>10} {'raw':>10} {'ratio':>7} {'target':>7}")
@@ -106,6 +111,7 @@ print(f"civics rebuild of {replay['count']:,} events: {replay['seconds']:.1f} s,
       f"{replay['stored_bytes'] / 1e6:.1f} MB snapshot")
 results["pull"] = pull
 results["civics_rebuild"] = replay
+results["pop_tables_rebuild"] = tables
 json.dump(results, open("bench/out/pop.json", "w"), indent=1)
 print("\nwritten to bench/out/pop.json")
 PY

@@ -143,15 +143,22 @@ extension Bench {
         }
     }
 
-    /// Rebuilds the civics-progress fold from sequence 1, as `muster replay civics` does.
+    /// Rebuilds the civics-progress fold from sequence 1, as `muster replay civics` does; with
+    /// `--fold pop`, PoP's sync fold over the same events instead: a fold that keeps tables, with a
+    /// row per card as civics would have, so its rate is what civics in tables would cost.
     struct PoPReplay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "pop-replay")
+        enum Fold: String, ExpressibleByArgument { case civics, pop }
         @Option var count = 1_000_000
+        @Option(help: "civics (kept in memory) or pop (kept in tables).") var fold = Fold.civics
         @OptionGroup var common: CommonOptions
         func run() async throws {
             let events = count
             try await Bench.withBenchLog(common) { log in
-                try await Bench.timeRebuild(CivicsProjection.self, log: log) { _ in events }
+                switch fold {
+                case .civics: try await Bench.timeRebuild(CivicsProjection.self, log: log) { _ in events }
+                case .pop: try await Bench.timeRebuild(PoPProjection.self, log: log) { _ in events }
+                }
             }
         }
     }
