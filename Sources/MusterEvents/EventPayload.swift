@@ -153,3 +153,19 @@ public enum Validate {
         return Timestamp.millis(utf8: b) != nil
     }
 }
+
+/// A payload whose every appended value is what its stored text decodes back to. Strings,
+/// integers and booleans always are; a floating-point number only as decoding left it (a `Date`,
+/// or a double made in code, may not be). A projection in the process that appended such an event
+/// folds the value it appended instead of reading the stored bytes back (`AppendedEvents` in
+/// MusterLog). Claim it with a test or fuzz target that reads the stored text back to the value.
+public protocol StoredExactly: EventPayload {}
+
+extension EventEnvelope {
+    /// The event as `EventCatalog.decode` reads it back from the log at `sequence`, for a payload
+    /// whose stored text decodes to an equal value (`StoredExactly`) and a type without upcast.
+    public func recorded(sequence: UInt64, subject: String) -> RecordedEvent {
+        RecordedEvent(sequence: sequence, subject: subject, id: id, source: source, time: time, actor: actor,
+                      traceparent: traceparent, storedType: Payload.eventType, aggregateID: data.aggregateID, payload: data)
+    }
+}

@@ -132,6 +132,16 @@ struct FieldSyncTests {
             // Ben is on no project: he sees nothing of it.
             let ben = try await app.request("/api/field/changes", headers: Self.bearer(crew.ben))
             #expect((ben.json["records"] as? [[String: Any]])?.isEmpty == true, "\(ben.text)")
+
+            // The live fold took the pushes as this process appended them (the retry stored none);
+            // a rebuild reads them as stored and comes to the same book.
+            let runner = app.env.environment.projections.runner(FieldProjection.self)
+            #expect(await runner.foldedFromAppends == 4)
+            let live = await runner.current()
+            let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("field-\(UUID())"))
+            defer { try? FileManager.default.removeItem(at: store.directory) }
+            let rebuilt = try await ProjectionRunner<FieldProjection>.rebuild(log: app.log, store: store, logger: app.env.environment.logger) { _ in }
+            #expect(rebuilt.checkpoint == live.checkpoint && rebuilt.state == live.state)
         }
     }
 

@@ -26,7 +26,8 @@ struct AccountOpened: EventPayload {
     }
 }
 
-struct AccountCredited: EventPayload {
+/// Strings and an integer: a live fold in the process that appended it takes the value appended.
+struct AccountCredited: EventPayload, StoredExactly {
     static let eventType = EventType(app: "ledger", aggregate: "account", event: "credited", major: 1)
     var accountId: String
     var amount: Int

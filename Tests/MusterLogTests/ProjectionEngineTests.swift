@@ -94,6 +94,9 @@ struct ProjectionEngineTests {
                     log: env.log, store: env.snapshots, logger: env.logger,
                     progressEvery: .zero) { progress.add($0) }
                 #expect(rebuilt.checkpoint == 220)
+                // The live fold took the 20 credits as this process appended them; the rebuild read
+                // them as stored, and comes to the same.
+                #expect(await live.foldedFromAppends == 20)
                 #expect(rebuilt.state == (await live.state))
                 #expect(progress.last?.remaining == 0 && progress.last?.applied == 220)
                 // The scratch consumer is gone; only the live one remains.

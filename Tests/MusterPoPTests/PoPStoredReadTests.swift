@@ -51,6 +51,8 @@ struct PoPStoredReadTests {
 
             let runner = app.env.environment.projections.runner(PoPProjection.self)
             let live = try #require(try await runner.readTables(Self.rows))
+            // The six appended here are folded as appended (the rebuild below reads them as stored).
+            #expect(await runner.foldedFromAppends == 6)
             #expect(live.filter { $0.hasPrefix("installs ") }.count == 7, "six stamped batches and the raw one: \(live)")
             #expect(live.filter { $0.hasPrefix("cards ") }.count == 21 && live.filter { $0.hasPrefix("bookmarks ") }.count == 7)
             #expect(live.filter { $0.hasPrefix("bookmarks ") && $0.contains("removed:1") }.count == 3, "\(live)")

@@ -3,7 +3,9 @@ public import MusterEvents
 /// `field.device.pushed.v1`: a batch of changes one device made (offline or not), with the person
 /// and role that signed the push. Whether each change lands, merges or conflicts is decided by the
 /// fold in log order, so two servers taking pushes at once cannot decide differently.
-public struct MutationsPushed: EventPayload {
+/// `StoredExactly`: a push and its stored text read back by hand are equal (the field fuzz target
+/// checks every batch it builds), so the fold of the process that took the push folds the value.
+public struct MutationsPushed: EventPayload, StoredExactly {
     public static let eventType = EventType(app: "field", aggregate: "device", event: "pushed", major: 1)
     public static let maxMutations = 500
 

@@ -64,6 +64,11 @@ extension EventLog {
 
     /// Validates, wraps in an envelope and encodes, ready to publish. Nothing is sent.
     public func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
+        try prepareEnvelope(payload, options: options).message
+    }
+
+    /// `prepare`, and the envelope the message carries.
+    func prepareEnvelope<P: EventPayload>(_ payload: P, options: AppendOptions) throws -> (message: OutgoingMessage, envelope: EventEnvelope<P>) {
         let now = Date() // one clock read for the id's millisecond and the envelope's time
         let envelope = EventEnvelope(id: ids.make(now: now), source: source, time: now, traceparent: options.traceparent ?? EventTrace.traceparent(),
                                      actor: options.actor, data: payload)
@@ -99,8 +104,9 @@ extension EventLog {
         headers["Muster-Event-Id"] = envelope.id
         // Validated above under the type's schema as it is now: folds need not run the rules again.
         if let digest = P.eventType.validationDigest { headers[EventCatalog.validatedHeader] = digest }
-        return OutgoingMessage(subject: P.eventType.subject(aggregateID: payload.aggregateID), headers: headers,
-                               payload: body, options: publish)
+        let message = OutgoingMessage(subject: P.eventType.subject(aggregateID: payload.aggregateID), headers: headers,
+                                      payload: body, options: publish)
+        return (message, envelope)
     }
 
     /// Validates and appends one event; on return it is durably in the log.
@@ -118,7 +124,11 @@ extension EventLog {
     }
 
     private func publish<P: EventPayload>(_ payload: P, options: AppendOptions) async throws -> AppendResult {
-        let message = try prepare(payload, options: options)
+        let (message, envelope) = try prepareEnvelope(payload, options: options)
+        // Kept before it is published: this process's folds may be delivered it before the ack is back.
+        if P.self is any StoredExactly.Type, catalog.contains(P.eventType), catalog.upcastTarget(of: P.eventType) == nil {
+            appended.record(envelope.recorded(sequence: 0, subject: message.subject), subject: message.subject, bytes: message.payload)
+        }
         let started = ContinuousClock.now
         do {
             let ack = try await jetStream.publish(message, timeout: configuration.appendTimeout)

@@ -13,6 +13,8 @@ public struct EventLog: Sendable {
     let ids = EventIDSource()
     /// Whether the log takes writes now, from what appends and the watch saw (shared by copies).
     public let availability: LogAvailability
+    /// What this process appended lately of `StoredExactly` types, for its own folds (shared by copies).
+    public let appended = AppendedEvents()
 
     public init(jetStream: JetStream, catalog: EventCatalog, configuration: LogConfiguration = .init(), source: String,
                 logger: Logger = Logger(label: "muster.log")) {

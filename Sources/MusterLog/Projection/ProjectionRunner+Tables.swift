@@ -75,7 +75,14 @@ extension ProjectionRunner {
         var batch = TableBatch(pool: pool, messages: messages, sequence: last.delivery.streamSequence, pending: last.delivery.pending)
         batch.items.reserveCapacity(messages.count)
         let readers = P.tables?.stored ?? []
+        let appendedHere = appendedHere
         for message in messages where message.delivery.streamSequence > sequence && clientFilter?.matches(message.subject) ?? true {
+            if let event = appendedHere?.event(at: message.delivery.streamSequence, subject: message.subject, payload: message.payload) {
+                if let span = EventTrace.start("fold \(P.name)", traceparent: event.traceparent) { batch.spans.append(span) }
+                batch.items.append(.event(event))
+                foldedFromAppends += 1
+                continue
+            }
             let validated = message.header(EventCatalog.validatedHeader)
             if let index = StoredReader.index(in: readers, stamp: validated),
                let item = Self.read(message, with: readers[index], index: index, into: &batch) {

@@ -31,6 +31,9 @@ public actor ProjectionRunner<P: Projection> {
     let consumerName: String
     /// A rebuild saves only once, when it has caught up, so a half-built state never replaces a whole one.
     let savesWhileFolding: Bool
+    /// What this process appended, for a live fold to take as appended; nil for a rebuild, which
+    /// reads every event as the log stores it.
+    var appendedHere: AppendedEvents? { savesWhileFolding ? log.appended : nil }
     /// The durable consumers this instance's earlier versions of the projection left on the
     /// server; removed once at start (a version bump would otherwise leave one behind for good).
     private var retiredConsumers: [String] = []
@@ -52,6 +55,9 @@ public actor ProjectionRunner<P: Projection> {
     public internal(set) var caughtUp = false { didSet { progressCell.withLock { $0.caughtUp = caughtUp } } }
     public internal(set) var lag: UInt64 = 0 { didSet { progressCell.withLock { $0.lag = lag } } }
     public private(set) var deadLettered = 0 { didSet { progressCell.withLock { $0.deadLettered = deadLettered } } }
+    /// Events folded from the value this process appended (`AppendedEvents`), not read back from
+    /// their stored bytes.
+    public internal(set) var foldedFromAppends = 0
     /// Lag, caught-up and dead letters, readable without waiting for the actor: `/ready` answers
     /// at once even while the fold works through a long batch or loads a snapshot.
     private nonisolated let progressCell = Mutex(Progress())
@@ -290,16 +296,23 @@ public actor ProjectionRunner<P: Projection> {
     func handle(_ messages: [JetStreamMessage]) async throws {
         let readers = P.storedReaders
         for message in messages {
+            let sequence = message.delivery.streamSequence
+            if let event = appendedHere?.event(at: sequence, subject: message.subject, payload: message.payload) {
+                try await handle(subject: message.subject, sequence: sequence, payload: message.payload,
+                                 pending: message.delivery.pending, appended: event)
+                continue
+            }
             let validated = message.header(EventCatalog.validatedHeader)
-            try await handle(subject: message.subject, sequence: message.delivery.streamSequence, payload: message.payload,
+            try await handle(subject: message.subject, sequence: sequence, payload: message.payload,
                              validated: validated, pending: message.delivery.pending,
                              reader: StoredReader.index(in: readers, stamp: validated).map { readers[$0] })
         }
     }
 
-    /// Folds one delivered message (through `reader` when it can take the bytes); poison goes to the DLQ.
+    /// Folds one delivered message (as `appended` when this process appended it, through `reader`
+    /// when it can take the bytes, else decoded); poison goes to the DLQ.
     func handle(subject: String, sequence: UInt64, payload: Data, validated: String? = nil, pending: UInt64,
-                reader: StoredReader<P>? = nil) async throws {
+                reader: StoredReader<P>? = nil, appended: RecordedEvent? = nil) async throws {
         lag = pending
         defer {
             caughtUp = pending == 0
@@ -309,7 +322,10 @@ public actor ProjectionRunner<P: Projection> {
         if clientFilter?.matches(subject) ?? true {
             do {
                 // Read only once it is known to be folded (not a re-delivery, not filtered out).
-                if let reader, let read = reader.read(subject: subject, payload: payload) {
+                if let appended {
+                    try EventTrace.span("fold \(P.name)", traceparent: appended.traceparent) { try P.apply(appended, to: &state) }
+                    foldedFromAppends += 1
+                } else if let reader, let read = reader.read(subject: subject, payload: payload) {
                     try EventTrace.span("fold \(P.name)", traceparent: read.traceparent) { try reader.apply(read.fact, sequence, &state, nil) }
                 } else {
                     let event = try log.catalog.decode(subject: subject, sequence: sequence, payload: payload, validated: validated)

@@ -1,8 +1,9 @@
 public import MusterEvents
 
 /// `pop.install.synced.v1`: changes one install made (offline or not) and sent in one batch, with
-/// their times already on the server's clock.
-public struct ProgressSynced: EventPayload {
+/// their times already on the server's clock. Made of strings, integers and booleans only
+/// (`StoredExactly`): the folds of the process that took the sync fold the value it appended.
+public struct ProgressSynced: EventPayload, StoredExactly {
     public static let eventType = EventType(app: "pop", aggregate: "install", event: "synced", major: 1)
     public static let maxChanges = 500
 
