@@ -52,7 +52,11 @@ struct ServerLossTests {
         #expect(ContinuousClock.now - asked < .seconds(30))
         #expect(nats.status == .closed)
         let said = lines.all
-        #expect(said.contains { $0.level == .notice && $0.message.contains("closing without draining") }, "\(said)")
+        // Unless libnats found a server again: beside the whole suite another test's nats-server
+        // can be given the port this one freed (once in a full run), and then it drains normally.
+        if nats.reconnectCount == 0 {
+            #expect(said.contains { $0.level == .notice && $0.message.contains("closing without draining") }, "\(said)")
+        }
         #expect(!said.contains { $0.level >= .warning && $0.message.lowercased().contains("drain") }, "\(said)")
     }
 }
