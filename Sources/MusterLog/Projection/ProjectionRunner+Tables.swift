@@ -80,7 +80,7 @@ extension ProjectionRunner {
             if let event = appendedHere?.event(at: message.delivery.streamSequence, subject: message.subject, payload: message.payload) {
                 if let span = EventTrace.start("fold \(P.name)", traceparent: event.traceparent) { batch.spans.append(span) }
                 batch.items.append(.event(event))
-                foldedFromAppends += 1
+                batch.fromAppends += 1
                 continue
             }
             let validated = message.header(EventCatalog.validatedHeader)
@@ -178,6 +178,7 @@ extension ProjectionRunner {
         for span in batch.spans { span.end() } // the traced events of the batch are in the tables
         state = folded
         appliedCounter.increment(by: Int64(batch.items.count - rejected.count))
+        foldedFromAppends += batch.fromAppends
         checkpoint = batch.sequence
         checkpointGauge.record(Double(batch.sequence))
         lag = batch.pending
@@ -260,6 +261,8 @@ struct TableBatch: Sendable {
     var spans: [any Span] = []
     /// Events that did not decode, with the reason.
     var refused: [UInt64: String] = [:]
+    /// How many of `items` are events this process appended, taken as appended (counted once committed).
+    var fromAppends = 0
 
     init(pool: DatabasePool, messages: [JetStreamMessage], sequence: UInt64, pending: UInt64) {
         self.pool = pool
