@@ -157,13 +157,16 @@ struct APNsTests {
                 // APNs lowers the limit on a busy connection: streams already open finish, no new one
                 // opens until fewer than 2 are. (Lowered on an idle connection, async-http-client
                 // 1.37's debug build trips its own assertion over the idle timer; release builds do not check.)
-                // Its pushes are held longer, so that polling sees them open even on a loaded
-                // machine (at 20 ms the whole burst could pass between two looks).
-                limited.answer(after: .milliseconds(150))
+                // Its pushes are held until the limit is lowered, so that polling sees them open even
+                // on a loaded machine (a timed pause let the whole burst pass between two looks once).
+                // The answers wait a moment more: async-http-client's pool takes the new limit after
+                // the frame arrives, and answers in the same read could free streams under the old one.
+                limited.hold()
                 async let narrow = burst(60)
                 try await eventually("the second burst is under way") { limited.counts.open >= 4 }
                 try await limited.lowerLimit(to: 2)
-                limited.answer(after: .milliseconds(20))
+                try await Task.sleep(for: .milliseconds(150))
+                limited.release()
                 try await eventually("the streams opened before the new limit have finished") { limited.counts.open <= 2 }
                 limited.resetMost()
                 let late = await burst(30)

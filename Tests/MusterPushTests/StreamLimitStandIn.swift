@@ -8,8 +8,8 @@ import Synchronization
 
 /// An APNs stand-in built on swift-nio-http2 directly, for what Hummingbird's HTTP/2 server cannot
 /// do: advertise a small SETTINGS_MAX_CONCURRENT_STREAMS and lower it on a live connection, as
-/// APNs does. It answers every push 200 after a short pause (so streams overlap) and records how
-/// many were open at once.
+/// APNs does. It answers every push 200 after a short pause (so streams overlap), or holds the
+/// answers until told, and records how many were open at once.
 final class StreamLimitStandIn: Sendable {
     struct Counts: Sendable {
         var open = 0
@@ -28,6 +28,8 @@ final class StreamLimitStandIn: Sendable {
         /// How long a push is held before its answer, in milliseconds.
         let answerDelay = Atomic<Int64>(20)
         let connections = Mutex<[any Channel]>([])
+        /// While holding, the streams that ended wait here for `release` instead of a timer.
+        let held = Mutex<(holding: Bool, streams: [NIOLoopBound<(ChannelHandlerContext, Answer)>])>((false, []))
     }
 
     let recorder = Recorder()
@@ -82,6 +84,19 @@ final class StreamLimitStandIn: Sendable {
     /// for a test to see them however loaded the machine is.
     func answer(after delay: Duration) { recorder.answerDelay.store(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000, ordering: .relaxed) }
 
+    /// Holds every push from now on until `release`: its stream stays open however long a loaded
+    /// machine takes to look (a timed pause let a whole burst pass between two looks).
+    func hold() { recorder.held.withLock { $0.holding = true } }
+
+    /// Answers the held pushes now, and the ones after them as `answer(after:)` says.
+    func release() {
+        let streams = recorder.held.withLock { held in
+            defer { held = (false, []) }
+            return held.streams
+        }
+        for stream in streams { stream.eventLoop.execute { Answer.respond(stream.value) } }
+    }
+
     func close() async throws {
         for channel in recorder.connections.withLock({ $0 }) { try? await channel.close() }
         try await listener.close()
@@ -103,14 +118,24 @@ final class StreamLimitStandIn: Sendable {
                 break
             case .end:
                 let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
+                let held = recorder.held.withLock { held in
+                    if held.holding { held.streams.append(bound) }
+                    return held.holding
+                }
+                guard !held else { return }
                 context.eventLoop.scheduleTask(in: .milliseconds(recorder.answerDelay.load(ordering: .relaxed))) {
-                    let (context, handler) = bound.value
-                    handler.recorder.counts.withLock { $0.open -= 1; $0.answered += 1 }
-                    let head = HTTPResponseHead(version: .http2, status: .ok, headers: ["apns-id": UUID().uuidString])
-                    context.write(handler.wrapOutboundOut(.head(head)), promise: nil)
-                    context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
+                    Self.respond(bound.value)
                 }
             }
+        }
+
+        /// Answers one stream 200 with an apns-id (on its event loop).
+        static func respond(_ stream: (ChannelHandlerContext, Answer)) {
+            let (context, handler) = stream
+            handler.recorder.counts.withLock { $0.open -= 1; $0.answered += 1 }
+            let head = HTTPResponseHead(version: .http2, status: .ok, headers: ["apns-id": UUID().uuidString])
+            context.write(handler.wrapOutboundOut(.head(head)), promise: nil)
+            context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
         }
     }
 }
