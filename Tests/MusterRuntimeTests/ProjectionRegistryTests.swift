@@ -40,8 +40,9 @@ struct ProjectionRegistryTests {
                 let started = ContinuousClock.now
                 #expect(await early)
                 // Well before the 60 s timeout: woken by the fold, not by the clock. (Not tighter: the
-                // whole suite starts a hundred servers at once on two cores, and a first fetch waits.)
-                #expect(ContinuousClock.now - started < .seconds(15))
+                // whole suite starts a hundred servers at once on two cores, and a first fetch waits;
+                // a fresh clone on a slow day took 18.4 s.)
+                #expect(ContinuousClock.now - started < .seconds(30))
                 try await env.log.append(TallyAdded(tallyId: "t", amount: 1))
                 #expect(await later)
                 group.cancelAll()
