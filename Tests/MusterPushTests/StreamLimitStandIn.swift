@@ -25,14 +25,14 @@ final class StreamLimitStandIn: Sendable {
     /// Shared with the listener and every stream's handler.
     final class Recorder: Sendable {
         let counts = Mutex(Counts())
-        /// How long a push is held before its answer, in milliseconds.
-        let answerDelay = Atomic<Int64>(20)
         let connections = Mutex<[any Channel]>([])
         /// While holding, the streams that ended wait here for `release` instead of a timer.
         let held = Mutex<(holding: Bool, streams: [NIOLoopBound<(ChannelHandlerContext, Answer)>])>((false, []))
     }
 
     let recorder = Recorder()
+    /// How long a push is held before its answer, unless held until `release`.
+    static let answerDelay = TimeAmount.milliseconds(20)
     private let listener: any Channel
     let port: Int
 
@@ -80,15 +80,11 @@ final class StreamLimitStandIn: Sendable {
     var counts: Counts { recorder.counts.withLock { $0 } }
     var connectionCount: Int { recorder.connections.withLock { $0.count } }
     func resetMost() { recorder.counts.withLock { $0.mostOpen = $0.open } }
-    /// Holds each push this long before answering: long enough, and a burst's streams stay open
-    /// for a test to see them however loaded the machine is.
-    func answer(after delay: Duration) { recorder.answerDelay.store(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000, ordering: .relaxed) }
-
     /// Holds every push from now on until `release`: its stream stays open however long a loaded
     /// machine takes to look (a timed pause let a whole burst pass between two looks).
     func hold() { recorder.held.withLock { $0.holding = true } }
 
-    /// Answers the held pushes now, and the ones after them as `answer(after:)` says.
+    /// Answers the held pushes now, and the ones after them after the usual pause.
     func release() {
         let streams = recorder.held.withLock { held in
             defer { held = (false, []) }
@@ -123,7 +119,7 @@ final class StreamLimitStandIn: Sendable {
                     return held.holding
                 }
                 guard !held else { return }
-                context.eventLoop.scheduleTask(in: .milliseconds(recorder.answerDelay.load(ordering: .relaxed))) {
+                context.eventLoop.scheduleTask(in: StreamLimitStandIn.answerDelay) {
                     Self.respond(bound.value)
                 }
             }
