@@ -18,12 +18,14 @@ import Testing
 @Suite("Field live updates: a WebSocket told of each change, resuming from its cursor without a gap or a duplicate")
 struct FieldLiveTests {
     /// Opens the live socket with `token` and reads until the server closes it: its close frame.
-    static func untilClosed(port: Int, token: String) async throws -> WebSocketCloseFrame? {
+    /// `opened` hears once when the first message came: the socket is open and being watched.
+    static func untilClosed(port: Int, token: String, opened: AsyncStream<Void>.Continuation? = nil) async throws -> WebSocketCloseFrame? {
+        defer { opened?.finish() }
         var configuration = WebSocketClientConfiguration()
         configuration.additionalHeaders = [.authorization: "Bearer \(token)"]
         return try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/api/field/live", configuration: configuration,
                                                  logger: Logger(label: "test")) { inbound, _, _ in
-            for try await _ in inbound.messages(maxSize: 1 << 20) {}
+            for try await _ in inbound.messages(maxSize: 1 << 20) { opened?.yield() }
         }
     }
 
@@ -167,10 +169,12 @@ struct FieldLiveTests {
             let token = signedIn.accessToken
             let claims = try await people.validate(token, app: "field")
             let ended = Moment()
+            let (opened, opening) = AsyncStream<Void>.makeStream()
             let close = try await withThrowingTaskGroup(of: WebSocketCloseFrame?.self) { group in
-                group.addTask { try await Self.untilClosed(port: port, token: token) }
+                group.addTask { try await Self.untilClosed(port: port, token: token, opened: opening) }
                 group.addTask {
-                    try await Task.sleep(for: .seconds(1)) // connected and heard its first page
+                    var first = opened.makeAsyncIterator()
+                    _ = await first.next() // connected and heard its first page (a fixed second was too short beside the whole suite)
                     try await people.logout(claims)
                     ended.at.withLock { $0 = .now }
                     try await Task.sleep(for: .seconds(20)) // never closed: fails below, does not hang

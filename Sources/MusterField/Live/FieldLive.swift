@@ -96,13 +96,15 @@ public struct FieldLive: Sendable {
     /// ended session's socket closes as soon as this process has folded the end, and at the latest
     /// at the recheck or the token's expiry. The device signs in again and reconnects with its cursor.
     func watch(_ token: String, expiring expiry: Date, _ outbound: WebSocketOutboundWriter) async throws {
-        var checkpoint = people.runner.currentCheckpoint
         while true {
+            // The position first, then the check: an end folded before the check fails it, one
+            // folded after wakes the wait. (Checked only after a wait, a sign-out folded between
+            // the upgrade's check and this task's start left the socket open until the recheck.)
+            let checkpoint = people.runner.currentCheckpoint
+            guard expiry > Date(), await holds(token) else { break }
             let untilExpiry = Duration.milliseconds(Int64(max(0, expiry.timeIntervalSinceNow) * 1000))
             _ = await people.runner.waitUntilApplied(checkpoint + 1, timeout: min(untilExpiry, Self.recheck))
             try Task.checkCancellation()
-            checkpoint = people.runner.currentCheckpoint
-            guard expiry > Date(), await holds(token) else { break }
         }
         try await outbound.close(.policyViolation, reason: "the access token expired or its session ended; sign in and reconnect")
     }
