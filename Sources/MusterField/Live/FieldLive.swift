@@ -43,9 +43,12 @@ public struct FieldLive: Sendable {
             guard let token = People.bearerToken(request.headerFields[.authorization]) else {
                 return .refused(APIError(.unauthorized, "missing bearer token"))
             }
-            let claims: AccessClaims
+            // The watch waits from the position at which the session was found live: a sign-out
+            // folded after this check then wakes it. (From its own later start, one folded in
+            // between left the socket open until the recheck.)
+            let claims: AccessClaims, checked: UInt64
             do {
-                claims = try await people.validate(token, app: FieldRoutes.policy.app)
+                (claims, checked) = try await people.validateAtCheckpoint(token, app: FieldRoutes.policy.app)
             } catch let error as any HTTPMappedError {
                 return .refused(error.apiError)
             } catch {
@@ -63,7 +66,7 @@ public struct FieldLive: Sendable {
                     // The device says nothing the server needs; its close (or the pings' silence) ends the session.
                     group.addTask { for try await _ in inbound.messages(maxSize: 4096) {} }
                     group.addTask { try await send(to: person, from: since, outbound) }
-                    group.addTask { try await watch(token, expiring: claims.expiresAt, outbound) }
+                    group.addTask { try await watch(token, expiring: claims.expiresAt, checkedAt: checked, outbound) }
                     try await group.next()
                     group.cancelAll()
                 }
@@ -95,16 +98,15 @@ public struct FieldLive: Sendable {
     /// again whenever the people fold moves (a sign-out or a forgetting is an event there), so an
     /// ended session's socket closes as soon as this process has folded the end, and at the latest
     /// at the recheck or the token's expiry. The device signs in again and reconnects with its cursor.
-    func watch(_ token: String, expiring expiry: Date, _ outbound: WebSocketOutboundWriter) async throws {
+    /// `checkpoint` is the people fold's position at which the token was found to hold.
+    func watch(_ token: String, expiring expiry: Date, checkedAt checkpoint: UInt64, _ outbound: WebSocketOutboundWriter) async throws {
+        var checkpoint = checkpoint
         while true {
-            // The position first, then the check: an end folded before the check fails it, one
-            // folded after wakes the wait. (Checked only after a wait, a sign-out folded between
-            // the upgrade's check and this task's start left the socket open until the recheck.)
-            let checkpoint = people.runner.currentCheckpoint
-            guard expiry > Date(), await holds(token) else { break }
             let untilExpiry = Duration.milliseconds(Int64(max(0, expiry.timeIntervalSinceNow) * 1000))
             _ = await people.runner.waitUntilApplied(checkpoint + 1, timeout: min(untilExpiry, Self.recheck))
             try Task.checkCancellation()
+            checkpoint = people.runner.currentCheckpoint
+            guard expiry > Date(), await holds(token) else { break }
         }
         try await outbound.close(.policyViolation, reason: "the access token expired or its session ended; sign in and reconnect")
     }
