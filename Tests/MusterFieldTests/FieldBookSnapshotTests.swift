@@ -53,7 +53,7 @@ struct FieldBookSnapshotTests {
         let codable = try JSONBytesEncoder().encode(ThroughCodable(book: book))
         #expect(String(decoding: try Self.byHand(book), as: UTF8.self) == String(decoding: codable, as: UTF8.self))
         // A snapshot of it takes the hand-written way, and loads back equal.
-        let snapshot = Snapshot(projection: "field", version: 3, checkpoint: 11, savedAt: "2026-11-28T10:00:00Z", state: book)
+        let snapshot = Snapshot(projection: "field", version: FieldProjection.version, checkpoint: 11, savedAt: "2026-11-28T10:00:00Z", state: book)
         let bytes = try JSONBytesEncoder().encode(snapshot)
         #expect(try JSONBytesDecoder().decode(Snapshot<FieldBook>.self, from: bytes).state == book)
         struct PlainSnapshot: Encodable { var snapshot: Snapshot<FieldBook> }

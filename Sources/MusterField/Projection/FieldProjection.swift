@@ -5,7 +5,7 @@ public import MusterLog
 /// Kept in memory with a snapshot: a company's shifts are thousands of records, not millions.
 public enum FieldProjection: Projection {
     public static let name = "field"
-    public static let version = 3 // 2: the digest index (`files`); 3: each company's uploaded files (`storedFiles`)
+    public static let version = 4 // 2: the digest index (`files`); 3: each company's uploaded files (`storedFiles`); 4: outcomes by id (`FieldID`)
     public static let filterSubjects = ["events.field.>"]
     public static let initialState = FieldBook()
 

@@ -14,7 +14,7 @@ extension FieldBook {
     }
 
     public mutating func apply(_ approved: TimeEntryApproved, sequence: UInt64) {
-        guard var record = records[approved.entryId], record.kind == .timeEntry, record.orgId == approved.orgId,
+        guard var record = records[FieldID(approved.entryId)], record.kind == .timeEntry, record.orgId == approved.orgId,
               !record.deleted, !record.approved else { return }
         record.approved = true
         record.version += 1
@@ -23,7 +23,7 @@ extension FieldBook {
 
     public mutating func apply(_ resolved: ConflictResolved, sequence: UInt64) {
         guard var conflict = conflicts[resolved.conflictId], conflict.orgId == resolved.orgId, conflict.decision == nil,
-              var record = records[conflict.recordId], !record.deleted, let at = Timestamp.millis(resolved.decidedAt) else { return }
+              var record = records[FieldID(conflict.recordId)], !record.deleted, let at = Timestamp.millis(resolved.decidedAt) else { return }
         let values: [String: JSONValue] = switch resolved.decision {
         case .keepServer: [:]
         case .takeDevice: conflict.device
@@ -65,7 +65,7 @@ extension FieldBook {
                 guard let record = records[change.recordId], record.sequence == change.sequence, record.deleted,
                       let deletedAt = record.deletedAt, deletedAt < horizon else { continue }
                 records[change.recordId] = nil
-                for digest in record.files { unfile(digest, record.id) }
+                for digest in record.files { unfile(digest, change.recordId) }
                 company.purgedThrough = max(company.purgedThrough, change.sequence)
             }
             company.changes.removeAll { records[$0.recordId]?.sequence != $0.sequence }
@@ -73,6 +73,6 @@ extension FieldBook {
         }
         // Outcomes are looked at with the tombstones (at most daily), not on every event: there are many.
         let oldest = companies.values.map { now - Int64($0.settings.tombstoneDays) * day }.min() ?? now
-        if outcomes.values.contains(where: { $0.at < oldest }) { outcomes = outcomes.filter { $0.value.at >= oldest } }
+        outcomes.forget(before: oldest)
     }
 }

@@ -3,8 +3,9 @@ import MusterEvents
 extension FieldBook {
     /// Applies one device's batch in order; a mutation seen before (a retried batch) changes nothing.
     public mutating func apply(_ pushed: MutationsPushed, sequence: UInt64, at time: Int64) {
+        let (person, device) = (FieldID(pushed.personId), FieldID(pushed.deviceId))
         for mutation in pushed.mutations {
-            let key = Self.outcomeKey(pushed.personId, pushed.deviceId, mutation.mutationId)
+            let key = OutcomeKey(mutation: FieldID(mutation.mutationId), device: device, person: person)
             guard outcomes[key] == nil else { continue }
             let outcome = decide(mutation, from: pushed, sequence: sequence)
             outcomes[key] = KeptOutcome(outcome: outcome, at: time)
@@ -22,7 +23,7 @@ extension FieldBook {
         let stamp = Stamp(at: at, device: pushed.deviceId)
         let manager = pushed.role == FieldRoles.manager
         if mutation.entity.managersOnly && !manager { return .refused("only managers change \(mutation.entity.rawValue)s") }
-        guard var record = records[mutation.id] else {
+        guard var record = records[FieldID(mutation.id)] else {
             return create(mutation, from: pushed, stamp: stamp, sequence: sequence)
         }
         guard record.kind == mutation.entity, record.orgId == pushed.orgId else { return .refused("id \(mutation.id) is another record's") }
@@ -55,7 +56,7 @@ extension FieldBook {
         if mutation.entity == .project {
             projectId = mutation.id
         } else {
-            guard let id = mutation.fields["projectId"]?.string, let project = records[id], project.kind == .project, !project.deleted,
+            guard let id = mutation.fields["projectId"]?.string, let project = records[FieldID(id)], project.kind == .project, !project.deleted,
                   sees(project, personId: pushed.personId, orgId: pushed.orgId, role: pushed.role) else {
                 return .refused("projectId names no project of yours")
             }
@@ -109,7 +110,7 @@ extension FieldBook {
             review(&record)
             touched(&record, at: sequence)
         } else if restamped {
-            records[record.id] = record
+            records[FieldID(record.id)] = record
         }
         if !conflicted.isEmpty {
             let server = conflicted.keys.reduce(into: [String: JSONValue]()) { $0[$1] = record.fields[$1]?.value ?? .null }
@@ -123,7 +124,7 @@ extension FieldBook {
 
     /// Marks a time entry whose positions lie outside its project's site, for the manager's review.
     mutating func review(_ record: inout Record) {
-        guard record.kind == .timeEntry, let project = records[record.projectId] else { return }
+        guard record.kind == .timeEntry, let project = records[FieldID(record.projectId)] else { return }
         record.review = Geofence.review(entry: record.values, site: project.values)
     }
 }

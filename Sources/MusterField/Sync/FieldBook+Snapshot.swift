@@ -13,13 +13,16 @@ extension FieldBook: JSONObjectEncodable {
         }
         try object.encode("conflicts", conflicts)
         try object.object("files") { object in
-            for (digest, ids) in files { try object.strings(digest, ids) }
+            for (digest, ids) in files { try object.strings(digest, ids.lazy.map(\.description)) }
         }
-        try object.object("outcomes") { object in
-            for (key, kept) in outcomes { try object.object(key) { try kept.encodeMembers(&$0) } }
+        try object.objects("outcomes", outcomes.byKey) { object, entry in
+            try object.string("device", entry.key.device.description)
+            try object.string("mutation", entry.key.mutation.description)
+            try object.string("person", entry.key.person.description)
+            try entry.value.encodeMembers(&object)
         }
         try object.object("records") { object in
-            for (id, record) in records { try object.object(id) { try record.encodeMembers(&$0) } }
+            for (id, record) in records { try object.object(id.description) { try record.encodeMembers(&$0) } }
         }
         try object.object("storedFiles") { object in
             for (orgId, digests) in storedFiles { try object.strings(orgId, digests) }
@@ -55,7 +58,7 @@ extension FieldBook.Record {
 extension FieldBook.Company {
     func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try object.objects("changes", changes) { object, change in
-            try object.string("recordId", change.recordId)
+            try object.string("recordId", change.recordId.description)
             try object.int("sequence", change.sequence)
         }
         try object.int("lastPurge", Int(lastPurge))

@@ -102,7 +102,7 @@ public struct FieldBook: Codable, Sendable, Equatable {
 
     public struct Change: Codable, Sendable, Equatable {
         public var sequence: UInt64
-        public var recordId: String
+        public var recordId: FieldID
     }
 
     struct KeptOutcome: Codable, Sendable, Equatable {
@@ -110,25 +110,39 @@ public struct FieldBook: Codable, Sendable, Equatable {
         var at: Int64
     }
 
-    public var records: [String: Record] = [:]
+    /// Whose mutation an outcome answers: a device id is the client's word, so one person's cannot
+    /// answer for another's. The mutation id first: it is what tells two keys apart soonest.
+    struct OutcomeKey: Hashable, Sendable {
+        var mutation: FieldID
+        var device: FieldID
+        var person: FieldID
+    }
+
+    /// Every record by its id.
+    public var records: [FieldID: Record] = [:]
     public var conflicts: [String: Conflict] = [:]
     public var companies: [String: Company] = [:]
     /// A photo's or receipt's digest → the records that name it: who may read the stored file.
-    public var files: [String: Set<String>] = [:]
+    public var files: [String: Set<FieldID>] = [:]
     /// Company → the digests uploaded within it (`FileStored`): the only files its records may name.
     public var storedFiles: [String: Set<String>] = [:]
-    /// `personId:deviceId:mutationId` → what became of it (a device id is the client's word, so
-    /// one person's cannot answer for another's).
-    var outcomes: [String: KeptOutcome] = [:]
+    /// What became of each mutation.
+    var outcomes = KeptOutcomes()
 
     public init() {}
 
+    /// The record `id` names, if any.
+    public func record(_ id: String) -> Record? { records[FieldID(id)] }
+
     /// What became of `mutationId` from `personId`'s `deviceId`, once folded.
     public func outcome(person personId: String, device deviceId: String, mutation mutationId: String) -> Outcome? {
-        outcomes[Self.outcomeKey(personId, deviceId, mutationId)]?.outcome
+        outcome(person: FieldID(personId), device: FieldID(deviceId), mutation: mutationId)
     }
 
-    static func outcomeKey(_ person: String, _ device: String, _ mutation: String) -> String { person + ":" + device + ":" + mutation }
+    /// The same, for a batch's mutations: the person's and the device's ids read once.
+    func outcome(person: FieldID, device: FieldID, mutation mutationId: String) -> Outcome? {
+        outcomes[OutcomeKey(mutation: FieldID(mutationId), device: device, person: person)]?.outcome
+    }
 
     /// Whether `personId` (with `role`) sees `record`: managers see their company's; workers see
     /// their projects, their projects' photos and messages, and their own entries and expenses.
@@ -142,16 +156,17 @@ public struct FieldBook: Codable, Sendable, Equatable {
     /// Records a change of `record` at `sequence` in its company's order.
     mutating func touched(_ record: inout Record, at sequence: UInt64) {
         record.sequence = sequence
-        companies[record.orgId, default: Company()].changes.append(Change(sequence: sequence, recordId: record.id))
-        let before = records.updateValue(record, forKey: record.id)?.files ?? [] // one lookup stores it and gives the old
+        let id = FieldID(record.id)
+        companies[record.orgId, default: Company()].changes.append(Change(sequence: sequence, recordId: id))
+        let before = records.updateValue(record, forKey: id)?.files ?? [] // one lookup stores it and gives the old
         let after = record.files
         guard before != after else { return }
-        for digest in before where !after.contains(digest) { unfile(digest, record.id) }
-        for digest in after { files[digest, default: []].insert(record.id) }
+        for digest in before where !after.contains(digest) { unfile(digest, id) }
+        for digest in after { files[digest, default: []].insert(id) }
     }
 
     /// Forgets that `recordId` names `digest`.
-    mutating func unfile(_ digest: String, _ recordId: String) {
+    mutating func unfile(_ digest: String, _ recordId: FieldID) {
         files[digest]?.remove(recordId)
         if files[digest]?.isEmpty == true { files[digest] = nil }
     }

@@ -69,7 +69,7 @@ extension FieldSync {
 
     private func requireRecord(_ id: String, _ kind: EntityKind, of person: FieldPerson) async throws {
         guard (try? Validate.uuid(id, field: "")) != nil,
-              await runner.read({ book in book.records[id].map { $0.kind == kind && $0.orgId == person.orgId && !$0.deleted } ?? false }) else {
+              await runner.read({ book in book.record(id).map { $0.kind == kind && $0.orgId == person.orgId && !$0.deleted } ?? false }) else {
             throw FieldError(.notFound, "no \(kind.rawValue) \(id.prefix(40)) in your company")
         }
     }

@@ -95,7 +95,7 @@ extension FieldSync {
                       bounds.contains(from) else { continue }
                 let end = record.values["endTime"]?.string
                 let hours = end.flatMap { Timestamp.millis($0) }.map { max(0, Double($0 - from) / 3_600_000) }
-                let project = book.records[record.projectId]?.values["name"]?.string ?? ""
+                let project = book.record(record.projectId)?.values["name"]?.string ?? ""
                 entries.append(TimesheetEntry(entryId: record.id, personId: record.ownerId, projectId: record.projectId, projectName: project,
                                               start: start, end: end, hours: hours, approved: record.approved, review: record.review))
             }

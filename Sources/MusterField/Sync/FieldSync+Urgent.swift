@@ -24,18 +24,19 @@ extension FieldSync {
     /// After a manager's push stored at `sequence`: for each project whose site it moved and each
     /// message it created, a push to the project's workers who are not connected. A push that cannot
     /// be recorded does not fail the sync: the change itself is stored, and shows on the next pull.
-    func announceUrgent(_ kept: [FieldMutation], outcomes: [String: FieldBook.Outcome], by manager: FieldPerson, sequence: UInt64) async {
-        let stored = kept.filter { mutation in
-            switch outcomes[mutation.mutationId] {
+    /// `outcomes` are the kept mutations' own, in their order.
+    func announceUrgent(_ kept: [FieldMutation], outcomes: [FieldBook.Outcome?], by manager: FieldPerson, sequence: UInt64) async {
+        let stored = zip(kept, outcomes).filter { mutation, outcome in
+            switch outcome {
             case .applied?, .merged?: !mutation.isDelete
             default: false
             }
-        }
+        }.map(\.0)
         let moved = Set(stored.filter { $0.entity == .project && !Self.siteFields.isDisjoint(with: $0.fields.keys) }.map(\.id)).sorted()
         let messages = stored.filter { $0.entity == .message && $0.baseVersion == 0 }
         let names = await runner.read { book in
             Set(moved + messages.compactMap { $0.fields["projectId"]?.string }).reduce(into: [String: String]()) {
-                $0[$1] = book.records[$1]?.values["name"]?.string ?? "Your project"
+                $0[$1] = book.record($1)?.values["name"]?.string ?? "Your project"
             }
         }
         var urgent = moved.map { projectId in

@@ -78,7 +78,7 @@ public struct FieldSync: Sendable {
             case .failure(let problem): refusals[i] = problem.description
             }
         }
-        var cursor: UInt64 = 0, outcomes: [String: FieldBook.Outcome] = [:]
+        var cursor: UInt64 = 0, outcomes: [FieldBook.Outcome?] = []
         if !kept.isEmpty {
             let pushed = MutationsPushed(deviceId: deviceId, personId: person.personId, orgId: person.orgId, role: person.role, checked: kept)
             let key = Self.key(person, device: deviceId, kept.map(\.mutationId))
@@ -86,8 +86,9 @@ public struct FieldSync: Sendable {
             guard await runner.waitUntilApplied(result.sequence, timeout: Self.settle) else {
                 throw FieldError(.notReady, "the changes are stored; send the same batch again for their outcomes")
             }
+            let (personKey, deviceKey) = (FieldID(person.personId), FieldID(deviceId))
             (cursor, outcomes) = await runner.readWithCheckpoint { checkpoint, book in
-                (checkpoint, kept.reduce(into: [:]) { $0[$1.mutationId] = book.outcome(person: person.personId, device: deviceId, mutation: $1.mutationId) })
+                (checkpoint, kept.map { book.outcome(person: personKey, device: deviceKey, mutation: $0.mutationId) })
             }
             if person.isManager { await announceUrgent(kept, outcomes: outcomes, by: person, sequence: result.sequence) }
         }
@@ -95,7 +96,7 @@ public struct FieldSync: Sendable {
         return (mutations.indices.map { i in
             if let refusal = refusals[i] { return .refused(refusal) }
             defer { keptIndex += 1 }
-            return outcomes[kept[keptIndex].mutationId] ?? .refused("not decided; send it again")
+            return (keptIndex < outcomes.count ? outcomes[keptIndex] : nil) ?? .refused("not decided; send it again")
         }, cursor)
     }
 
