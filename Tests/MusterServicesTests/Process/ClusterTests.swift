@@ -31,11 +31,13 @@ struct ClusterTests {
 
         /// The writes that failed after `kill`, and the failed-write window: the longest time in
         /// which no write was acknowledged, from the last acknowledgement before `kill` on.
-        func window(after kill: ContinuousClock.Instant) -> (failed: Int, window: Duration) {
-            let failed = failures.withLock { $0.filter { $0.at >= kill }.count }
+        /// The 503s after `kill`, and the longest stretch without an acknowledgement from it (to
+        /// `end`, when given: a stretch still running then counts up to it).
+        func window(after kill: ContinuousClock.Instant, until end: ContinuousClock.Instant? = nil) -> (failed: Int, window: Duration) {
+            let failed = failures.withLock { $0.filter { failure in failure.at >= kill && end.map { failure.at < $0 } ?? true }.count }
             let times = acknowledged.withLock { $0.map(\.at) }.sorted()
             let before = times.last { $0 < kill } ?? kill
-            let after = [before] + times.filter { $0 >= kill }
+            let after = [before] + times.filter { time in time >= kill && end.map { time < $0 } ?? true } + (end.map { [$0] } ?? [])
             return (failed, zip(after, after.dropFirst()).map { $1 - $0 }.max() ?? .zero)
         }
     }
