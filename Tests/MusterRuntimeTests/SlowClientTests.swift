@@ -26,9 +26,9 @@ struct SlowClientTests {
     }
 
     @Test func fiveHundredSlowConnectionsAreClosedAndANormalClientIsServed() async throws {
-        // The first head may take 4 s here, so the 500 are still held while the normal client is
+        // The first head may take 8 s here, so the 500 are still held while the normal client is
         // served (a debug build sets up a connection in a few milliseconds: 500 take a while).
-        try await apps.withLiveServer(["query"], configure: Self.limits(head: .seconds(4))) { _, port in
+        try await apps.withLiveServer(["query"], configure: Self.limits(head: .seconds(8))) { _, port in
             // 500 clients that never finish their request line.
             var slow: [RawSocket] = []
             var opened: [ContinuousClock.Instant] = []
@@ -49,10 +49,12 @@ struct SlowClientTests {
             try normal.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await offThread { normal.receive(wait: .seconds(3)) }.hasPrefix("HTTP/1.1 200"))
             #expect(ContinuousClock.now - started < .seconds(3))
-            // Those younger than 2 s are all still held (older ones may have used up their 4 s
-            // while the rest were connecting, more so on a loaded machine).
+            // Those younger than 4 s are all still held (older ones may have used up their 8 s
+            // while the rest were connecting, more so on a loaded machine). With 4 s of head and 2 s
+            // of youth, a fresh clone's run found none young: beside the connection-gate tests the
+            // normal client's answer took over 2 s to come.
             let checked = ContinuousClock.now
-            let young = zip(slow, opened).filter { checked - $0.1 < .seconds(2) }.map(\.0)
+            let young = zip(slow, opened).filter { checked - $0.1 < .seconds(4) }.map(\.0)
             // (A burst of 500 connects loses a few, seen both as resets from the kernel's full
             // listen backlog and as early closes that are not the guard's; the rest are held. With
             // the whole suite running beside it on two cores the loss reached 9 %, so the bar is
@@ -62,15 +64,15 @@ struct SlowClientTests {
             #expect(young.count >= 50, "the normal client was served while \(young.count) slow connections were young")
             #expect(held >= young.count * 90 / 100, "\(held) of \(young.count) young slow connections were still held")
 
-            // Every one of them is closed by the server within its limit: 4 s from when the server
+            // Every one of them is closed by the server within its limit: 8 s from when the server
             // took it, which on two loaded cores can lag the client's connect by seconds (a fixed
-            // 4 s wait found 2 of 500 still open in a fresh clone's run, 3 s of grace found 3 in
-            // CI beside the whole suite); 8 s of grace, polled, so a quiet machine waits 4 s.
-            try await Task.sleep(for: .seconds(4))
+            // wait of the limit found 2 of 500 still open in a fresh clone's run, 3 s of grace found 3 in
+            // CI beside the whole suite); 8 s of grace, polled, so a quiet machine waits 8 s.
+            try await Task.sleep(for: .seconds(8))
             let stillOpen = { await offThread { [slow] in slow.filter { !$0.isClosedByPeer() }.count } }
             try? await eventually("every slow connection closed", timeout: .seconds(8)) { await stillOpen() == 0 }
             let open = await stillOpen()
-            #expect(open == 0, "\(open) of \(slow.count) slow connections still open 12 s after the last was opened")
+            #expect(open == 0, "\(open) of \(slow.count) slow connections still open 16 s after the last was opened")
             #expect(await offThread { trickle.isClosedByPeer() })
             #expect(await offThread { idle.isClosedByPeer() }, "the idle keep-alive connection is closed after its answer")
             let fresh = try RawSocket(port: port)
