@@ -1,5 +1,5 @@
-/// An id as the field book keys its kept outcomes and file index by: a lowercase UUID (every id a
-/// device sends, and every person's) as its 128 bits, so a lookup hashes 16 bytes and compares two
+/// An id as the field book keys its records, kept outcomes and file index by: a lowercase UUID (every
+/// id a device sends, and every person's) as its 128 bits, so a lookup hashes 16 bytes and compares two
 /// integers; any other text (an id in an event published from elsewhere) as itself.
 ///
 /// Why: string keys of 36 (and, joined, 110) bytes that share long prefixes made hashing and
@@ -48,13 +48,13 @@ public struct FieldID: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func text(_ high: UInt64, _ low: UInt64) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 36) { out in
+        String(unsafeUninitializedCapacity: 36) { out in
             var at = 0
             for digit in 0..<32 {
                 if digit == 8 || digit == 12 || digit == 16 || digit == 20 { out[at] = UInt8(ascii: "-"); at += 1 }
                 let word = digit < 16 ? high : low
-                out[at] = hex[Int(word >> (UInt64(15 - digit % 16) * 4) & 0xf)]
+                let value = UInt8(truncatingIfNeeded: word >> (UInt64(15 - digit % 16) * 4) & 0xf)
+                out[at] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
                 at += 1
             }
             return at
