@@ -90,12 +90,15 @@ release: deps
 run: deps tools build gazetteer
 	@APNS=$(APNS) FCM=$(FCM) SIGNIN=$(SIGNIN) PAYMENTS=$(PAYMENTS) scripts/run-local.sh
 
+# One build for everything make test runs, the fuzz smoke's binary included (MUSTER_FUZZ=smoke adds it):
+# each further `swift build` that asks for other products recompiled Hummingbird and SwiftProtobuf
+# (~200 files, 50-75 s on two cores), and make test had two of them (the image's, the fuzz smoke's).
 test: deps tools
-	swift build --build-tests $(SWIFT_FLAGS)
+	MUSTER_FUZZ=smoke swift build --build-tests $(SWIFT_FLAGS)
 	scripts/test.sh $(SWIFT_FLAGS)
 	scripts/demo-test.sh
 	scripts/compose-test.sh
-	@$(MAKE) --no-print-directory fuzz-smoke
+	@FUZZ_SEED=1 scripts/fuzz.sh $(FUZZ_BIN) 5 $(FUZZ_TARGETS)
 
 ## make demo as a newcomer runs it, on a fresh stack with an empty data folder (part of make test).
 demo-test: deps tools build
@@ -124,7 +127,8 @@ fuzz-build: deps
 fuzz: fuzz-build
 	@scripts/fuzz.sh $(FUZZ_BIN) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-# make test runs each target briefly (5 s: the run must fit CI with the partition test): a crash on a seed or near one fails CI.
+# Each target briefly (5 s: the run must fit CI with the partition test): a crash on a seed or near one fails CI. make test runs
+# the same, its binary built with the tests.
 # The binary over our modules as the tests built them (MUSTER_FUZZ=smoke): instrumenting them all again took
 # minutes of make test; libFuzzer then sees the coverage of the targets alone, enough to mutate seeds. make fuzz instruments all.
 fuzz-smoke: deps

@@ -4,7 +4,8 @@
 #     with its own data root, exec root and socket in a temporary folder, no default bridge and no
 #     iptables rules (compose's own network joins the containers; published ports go through
 #     docker-proxy on loopback). No engine and none can be started: skipped, saying why.
-#  2. The images without any registry: scripts/make-image.sh debug (the tests' build).
+#  2. The images without any registry: scripts/make-image.sh debug, with .build/debug/muster as
+#     built (make test and make test-compose build it just before).
 #  3. deploy/docker-compose.yml with two replicas of ingest and query behind the TLS gateway;
 #     make demo through the gateway; kill -9 of one ingest and one query container under write
 #     load (the restart policy brings them back; no acknowledged write lost); down, then up: every
@@ -76,7 +77,7 @@ fi
 
 # 2. The images.
 started=$SECONDS
-scripts/make-image.sh debug
+MUSTER_IMAGE_BINARY=.build/debug/muster scripts/make-image.sh debug
 echo "compose: images made in $((SECONDS - started)) s"
 
 # 3. Two of ingest and query behind the gateway.

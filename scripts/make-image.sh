@@ -8,6 +8,8 @@
 #
 #   scripts/make-image.sh [release|debug]   release (default) builds with a static Swift standard
 #                                           library; debug reuses the tests' build (make test-compose)
+# MUSTER_IMAGE_BINARY=path takes that binary as it is (a debug one its caller has just built): another
+# `swift build` recompiles Hummingbird and SwiftProtobuf whenever the products asked for change (~70 s).
 # Needs root (debootstrap, chroot) and a Docker engine (DOCKER_HOST as docker reads it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,6 +53,10 @@ if [ "$config" = release ]; then
   step "building muster (release, static Swift standard library)"
   swift build -c release --static-swift-stdlib --product muster
   binary=.build/release/muster
+elif [ -n "${MUSTER_IMAGE_BINARY:-}" ]; then
+  [ -x "$MUSTER_IMAGE_BINARY" ] || { echo "image: MUSTER_IMAGE_BINARY=$MUSTER_IMAGE_BINARY is no executable" >&2; exit 1; }
+  step "muster as built: $MUSTER_IMAGE_BINARY"
+  binary=$MUSTER_IMAGE_BINARY
 else
   step "building muster (debug)"
   swift build --product muster
