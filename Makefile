@@ -97,7 +97,7 @@ test: deps tools
 	MUSTER_FUZZ=smoke swift build --build-tests $(SWIFT_FLAGS)
 	scripts/test.sh $(SWIFT_FLAGS)
 	scripts/demo-test.sh
-	scripts/compose-test.sh
+	MUSTER_IMAGE_BINARY=.build/debug/muster scripts/compose-test.sh
 	@FUZZ_SEED=1 scripts/fuzz.sh $(FUZZ_BIN) 5 $(FUZZ_TARGETS)
 
 ## make demo as a newcomer runs it, on a fresh stack with an empty data folder (part of make test).
@@ -112,7 +112,7 @@ image: deps tools
 ## The compose files in containers (make test runs it): starts its own dockerd when none answers.
 test-compose: deps tools
 	swift build --product muster $(SWIFT_FLAGS)
-	scripts/compose-test.sh
+	MUSTER_IMAGE_BINARY=.build/debug/muster scripts/compose-test.sh
 
 ## Fuzzing: our modules instrumented for libFuzzer in .build itself, so the dependencies built for the
 ## tests serve (a folder of its own rebuilt them all: ~8 min). The next plain build compiles our
