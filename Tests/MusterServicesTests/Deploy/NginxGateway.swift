@@ -119,7 +119,15 @@ enum NginxGateway {
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await client.execute(request, timeout: timeout)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: timeout)
+        } catch ChannelError.ioOnClosedChannel {
+            // A kept-alive connection closed as the client took it from its pool: nothing was
+            // written, so the request goes once more, on a new connection (seen once in a fresh
+            // clone's run, on a loaded machine).
+            response = try await client.execute(request, timeout: timeout)
+        }
         let bytes = try await response.body.collect(upTo: 1 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
     }
