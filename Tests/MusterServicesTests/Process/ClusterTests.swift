@@ -30,9 +30,8 @@ struct ClusterTests {
         var acknowledgedCount: Int { acknowledged.withLock { $0.count } }
 
         /// The writes that failed after `kill`, and the failed-write window: the longest time in
-        /// which no write was acknowledged, from the last acknowledgement before `kill` on.
-        /// The 503s after `kill`, and the longest stretch without an acknowledgement from it (to
-        /// `end`, when given: a stretch still running then counts up to it).
+        /// which no write was acknowledged, from the last acknowledgement before `kill` on (to
+        /// `end`, when given: the failures and a stretch still running then count up to it).
         func window(after kill: ContinuousClock.Instant, until end: ContinuousClock.Instant? = nil) -> (failed: Int, window: Duration) {
             let failed = failures.withLock { $0.filter { failure in failure.at >= kill && end.map { failure.at < $0 } ?? true }.count }
             let times = acknowledged.withLock { $0.map(\.at) }.sorted()
