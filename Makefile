@@ -98,7 +98,7 @@ test: deps tools
 	scripts/test.sh $(SWIFT_FLAGS)
 	scripts/demo-test.sh
 	MUSTER_IMAGE_BINARY=.build/debug/muster scripts/compose-test.sh
-	@FUZZ_SEED=1 scripts/fuzz.sh $(FUZZ_BIN) 5 $(FUZZ_TARGETS)
+	@$(FUZZ_SMOKE)
 
 ## make demo as a newcomer runs it, on a fresh stack with an empty data folder (part of make test).
 demo-test: deps tools build
@@ -112,7 +112,7 @@ image: deps tools
 ## The compose files in containers (make test runs it): starts its own dockerd when none answers.
 test-compose: deps tools
 	swift build --product muster $(SWIFT_FLAGS)
-	MUSTER_IMAGE_BINARY=.build/debug/muster scripts/compose-test.sh
+	scripts/compose-test.sh
 
 ## Fuzzing: our modules instrumented for libFuzzer in .build itself, so the dependencies built for the
 ## tests serve (a folder of its own rebuilt them all: ~8 min). The next plain build compiles our
@@ -131,9 +131,10 @@ fuzz: fuzz-build
 # the same, its binary built with the tests.
 # The binary over our modules as the tests built them (MUSTER_FUZZ=smoke): instrumenting them all again took
 # minutes of make test; libFuzzer then sees the coverage of the targets alone, enough to mutate seeds. make fuzz instruments all.
+FUZZ_SMOKE := FUZZ_SEED=1 scripts/fuzz.sh $(FUZZ_BIN) 5 $(FUZZ_TARGETS)
 fuzz-smoke: deps
 	MUSTER_FUZZ=smoke swift build --product muster-fuzz $(SWIFT_FLAGS)
-	@FUZZ_SEED=1 scripts/fuzz.sh $(FUZZ_BIN) 5 $(FUZZ_TARGETS)
+	@$(FUZZ_SMOKE)
 
 bench: deps tools release gazetteer $(BENCH_PY)
 	@missing=""; for p in $(BENCH_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -4,8 +4,8 @@
 #     with its own data root, exec root and socket in a temporary folder, no default bridge and no
 #     iptables rules (compose's own network joins the containers; published ports go through
 #     docker-proxy on loopback). No engine and none can be started: skipped, saying why.
-#  2. The images without any registry: scripts/make-image.sh debug (make test and make test-compose
-#     build muster just before and say so with MUSTER_IMAGE_BINARY; run alone, it builds).
+#  2. The images without any registry: scripts/make-image.sh debug (make test builds muster just
+#     before and says so with MUSTER_IMAGE_BINARY; otherwise make-image.sh builds it).
 #  3. deploy/docker-compose.yml with two replicas of ingest and query behind the TLS gateway;
 #     make demo through the gateway; kill -9 of one ingest and one query container under write
 #     load (the restart policy brings them back; no acknowledged write lost); down, then up: every
