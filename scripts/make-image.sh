@@ -8,6 +8,8 @@
 #
 #   scripts/make-image.sh [release|debug]   release (default) builds with a static Swift standard
 #                                           library; debug reuses the tests' build (make test-compose)
+#   scripts/make-image.sh base              only the cached Debian base (no Docker engine needed):
+#                                           make test makes it while the build runs
 # MUSTER_IMAGE_BINARY=path takes that binary as it is (a debug one its caller has just built): another
 # `swift build` recompiles Hummingbird and SwiftProtobuf whenever the products asked for change (~70 s).
 # Needs root (debootstrap, chroot) and a Docker engine (DOCKER_HOST as docker reads it).
@@ -15,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 config=${1:-release}
+case $config in release|debug|base) ;; *) echo "image: $config? (release, debug or base)" >&2; exit 2 ;; esac
 suite=bookworm
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the muster binary, the gateway and Prometheus need at run time; curl for the health check.
@@ -26,13 +29,25 @@ nats_server=.tools/nats/bin/nats-server
 step() { echo "image: $*"; }
 [ "$(id -u)" = 0 ] || { echo "image: needs root (debootstrap and chroot); run it with sudo" >&2; exit 1; }
 command -v debootstrap >/dev/null || { echo "image: debootstrap is missing (apt-get install debootstrap; make image installs it)" >&2; exit 1; }
-docker version --format '{{.Server.Version}}' >/dev/null || { echo "image: no Docker engine answers (DOCKER_HOST=${DOCKER_HOST:-default})" >&2; exit 1; }
-[ -x "$nats_server" ] || { echo "image: $nats_server is missing (make tools)" >&2; exit 1; }
+if [ "$config" != base ]; then
+  docker version --format '{{.Server.Version}}' >/dev/null || { echo "image: no Docker engine answers (DOCKER_HOST=${DOCKER_HOST:-default})" >&2; exit 1; }
+  [ -x "$nats_server" ] || { echo "image: $nats_server is missing (make tools)" >&2; exit 1; }
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/muster-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-if [ ! -s "$base" ]; then
+# One maker of the base at a time: a second run (make test's compose step while the base made
+# beside the build is not done) waits for the first and then finds it cached.
+mkdir -p "$cache"
+exec 9>"$cache/.base.lock"
+if ! flock -n 9; then
+  step "waiting for the Debian base another run is making"
+  flock 9
+fi
+if [ -s "$base" ]; then
+  step "Debian $suite base: $base"
+else
   step "making the Debian $suite base with debootstrap (once; cached as $base)"
   started=$SECONDS
   debootstrap --variant=minbase --include="$packages" "$suite" "$work/base" "$mirror" > "$work/debootstrap.log" 2>&1 \
@@ -43,11 +58,12 @@ if [ ! -s "$base" ]; then
   mkdir -p "$work/base/prometheus" && chown 65534:65534 "$work/base/prometheus"
   # What a container never reads: package caches, documentation, manual pages, other languages.
   rm -rf "$work/base"/var/cache/apt/* "$work/base"/var/lib/apt/lists/* "$work/base"/usr/share/{doc,man,info,locale}/*
-  mkdir -p "$cache"
   tar -C "$work/base" -cf "$base.partial" . && mv "$base.partial" "$base"
   rm -rf "$work/base"
   step "base made in $((SECONDS - started)) s"
 fi
+flock -u 9
+[ "$config" = base ] && exit 0
 
 if [ "$config" = release ]; then
   step "building muster (release, static Swift standard library)"
