@@ -19,22 +19,6 @@ struct KillNineTests {
         ProcessInfo.processInfo.environment["MUSTER_BIN"] ?? Repository.path(".build/debug/muster")
     }
 
-    func startServe(natsURL: String, dataDirectory: URL, log: URL, port: Int) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["serve", "query", "--nats-url", natsURL, "--data-dir", dataDirectory.path,
-                             "--port", "\(port)", "--metrics-port", "off", "--instance", "killtest", "--log-level", "warning"]
-        if !FileManager.default.fileExists(atPath: log.path) {
-            try #require(FileManager.default.createFile(atPath: log.path, contents: nil)) // both runs share one log
-        }
-        let handle = try FileHandle(forWritingTo: log)
-        handle.seekToEndOfFile()
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.runAlone()
-        return process
-    }
-
     /// Appends `total` events made by `event(i)` in chunks of 10k, to bound memory, each acknowledged.
     func appendInChunks<P: EventPayload>(_ total: Int, to log: EventLog, _ event: (Int) -> P) async throws {
         var appended = 0
@@ -53,14 +37,17 @@ struct KillNineTests {
     /// cost: the fold was done long before, and this test took 100-180 s of make test's longest pass.)
     func killMidwayThenRestart(natsURL: String, data: URL, log: URL, total: Int, projection: String,
                                checkpoint: () -> UInt64) async throws {
-        let first = try startServe(natsURL: natsURL, dataDirectory: data, log: log, port: try freePort())
+        func serve(port: Int) throws -> Process {
+            try ServeProcess.start("query", natsURL: natsURL, data: data, port: port, metricsPort: nil, instance: "killtest", log: log)
+        }
+        let first = try serve(port: try freePort())
         try await eventually("a first saved checkpoint", timeout: .seconds(120)) { checkpoint() > 0 }
         kill(first.processIdentifier, SIGKILL)
         #expect(try await first.waitForExit(within: .seconds(30), "muster serve after SIGKILL") == .killed(signal: SIGKILL))
         #expect(checkpoint() < UInt64(total), "killed only after it had finished; the test proves less than it should")
 
         let port = try freePort()
-        let second = try startServe(natsURL: natsURL, dataDirectory: data, log: log, port: port)
+        let second = try serve(port: port)
         try await eventually("caught up after restart", timeout: .seconds(180)) {
             try await Task.sleep(for: .milliseconds(200)) // a few polls a second: the other process needs the cores
             return await Self.folded(projection, port: port) == UInt64(total)
