@@ -118,9 +118,9 @@ demo-test: deps tools build
 image: deps tools
 	$(SUDO) $(if $(DOCKER_HOST),env DOCKER_HOST=$(DOCKER_HOST)) scripts/make-image.sh release
 
-## The compose files in containers (make test runs it): starts its own dockerd when none answers.
+## The compose files in containers (make test runs it): starts its own dockerd when none answers;
+## make-image.sh builds muster for the image and the host's demo commands.
 test-compose: deps tools
-	swift build --product muster $(SWIFT_FLAGS)
 	scripts/compose-test.sh
 
 ## Fuzzing: our modules instrumented for libFuzzer in .build itself, so the dependencies built for the
