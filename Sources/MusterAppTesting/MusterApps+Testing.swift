@@ -43,6 +43,7 @@ extension MusterApps {
             let services = self.services(of: modules, environment: env.environment)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for service in services { group.addTask { try await service.run() } }
+                try await env.foldsOpened()
                 if live {
                     let app = MusterHTTP.makeApplication(environment: env.environment, modules: modules)
                     try await app.test(.live) { client in try await body(TestApp(env: env, client: client)) }
@@ -74,6 +75,7 @@ extension MusterApps {
                 var iterator = ports.makeAsyncIterator()
                 guard let port = await iterator.next() else { throw TestServerError("the server did not start") }
                 do {
+                    try await env.foldsOpened()
                     try await body(env, port)
                 } catch {
                     await group.triggerGracefulShutdown()

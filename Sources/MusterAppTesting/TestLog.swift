@@ -57,6 +57,13 @@ extension TestLog {
         }
     }
 
+    /// Waits until every fold of the process has opened (what `/ready` waits for before a load
+    /// balancer sends traffic): a request sooner would meet "still opening", a 503 its client is told
+    /// to retry, and on a loaded machine a fold's first open can outlast a test's setup.
+    public func foldsOpened() async throws {
+        try await eventually("every fold open") { await environment.projectionReports().allSatisfy(\.opened) }
+    }
+
     /// Issues a key with `scopes` and waits until the keys projection knows it.
     public func key(app: String = "opl", _ scopes: [String]) async throws -> String {
         let (key, event) = issuedKey(app: app, scopes: scopes)

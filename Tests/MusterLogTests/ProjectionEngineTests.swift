@@ -51,9 +51,12 @@ struct ProjectionEngineTests {
             // More events while it was down; the next run starts from the snapshot and catches up.
             _ = try await env.log.appendAll((0..<50).map { _ in AccountOpened.random() })
             let second = env.runner()
+            // Until it has loaded the snapshot and asked the log, its lag is unknown: not opened (`/ready` waits).
+            #expect(!second.status().opened && second.status().lag == 0)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await second.runUntilCancelled() }
                 try await eventually("second run caught up") { let c = await second.checkpoint; let up = await second.caughtUp; return c == 350 && up }
+                #expect(second.status().opened)
                 #expect(await second.state.balances.count == 350)
                 group.cancelAll()
             }

@@ -55,6 +55,9 @@ public actor ProjectionRunner<P: Projection> {
     public internal(set) var caughtUp = false { didSet { progressCell.withLock { $0.caughtUp = caughtUp } } }
     public internal(set) var lag: UInt64 = 0 { didSet { progressCell.withLock { $0.lag = lag } } }
     public private(set) var deadLettered = 0 { didSet { progressCell.withLock { $0.deadLettered = deadLettered } } }
+    /// Whether the fold has loaded what it keeps and asked the log how far behind it is; until
+    /// then `lag` says nothing and its routes answer "still opening".
+    public private(set) var opened = false { didSet { progressCell.withLock { $0.opened = opened } } }
     /// Events folded from the value this process appended (`AppendedEvents`), not read back from
     /// their stored bytes.
     public internal(set) var foldedFromAppends = 0
@@ -65,6 +68,7 @@ public actor ProjectionRunner<P: Projection> {
         var caughtUp = false
         var lag: UInt64 = 0
         var deadLettered = 0
+        var opened = false
     }
     private var savedCheckpoint: UInt64 = 0
     private var stall = Stall("projection")
@@ -261,6 +265,7 @@ public actor ProjectionRunner<P: Projection> {
         lag = info.numPending
         caughtUp = info.numPending == 0
         lagGauge.record(Double(lag))
+        opened = true
         stall.resumed(logger: logger)
     }
 
@@ -469,6 +474,9 @@ public struct ProjectionStatusReport: Sendable, Codable {
     public var lag: UInt64
     public var caughtUp: Bool
     public var deadLettered: Int
+    /// False until the fold has loaded what it keeps and asked the log how far behind it is (until
+    /// then `lag` is unknown): a process that just started is not ready while any fold is not open.
+    public var opened: Bool
 }
 
 extension ProjectionRunner: ProjectionStatus {
@@ -479,6 +487,6 @@ extension ProjectionRunner: ProjectionStatus {
         let progress = progressCell.withLock { $0 }
         return ProjectionStatusReport(name: P.name, version: P.version, checkpoint: currentCheckpoint, lag: progress.lag,
                                       caughtUp: progress.caughtUp && log.jetStream.connection.isConnected,
-                                      deadLettered: progress.deadLettered)
+                                      deadLettered: progress.deadLettered, opened: progress.opened)
     }
 }

@@ -5,7 +5,7 @@ import MusterNATS
 
 /// `/health` is liveness: the process serves HTTP. `/ready` says whether to send it traffic: the
 /// NATS connection is up, the log takes writes (as the last writes and the log watch found it),
-/// every projection is caught up or at most `tolerableLag` events behind, and each service's own
+/// every projection has opened and is caught up or at most `tolerableLag` events behind, and each service's own
 /// data is in place. Neither waits on NATS or on a fold: both read state kept as it changes, so
 /// they answer at once however the cluster is doing. `/metrics` has its own port (`MetricsRoutes`).
 public enum HealthRoutes {
@@ -51,7 +51,10 @@ public enum HealthRoutes {
         var reasons: [String] = []
         if natsStatus != .connected { reasons.append("NATS is \(natsStatus)") }
         if !log.reachable { reasons.append("the log is unreachable: \(log.reason ?? "no answer")") }
-        for report in reports where !report.caughtUp && report.lag > tolerableLag {
+        for report in reports where !report.opened {
+            reasons.append("projection \(report.name) is still opening")
+        }
+        for report in reports where report.opened && !report.caughtUp && report.lag > tolerableLag {
             reasons.append("projection \(report.name) is \(report.lag) events behind")
         }
         reasons += checks.compactMap { check in check.notReady().map { "\(check.name): \($0)" } }
