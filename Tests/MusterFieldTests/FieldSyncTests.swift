@@ -40,7 +40,7 @@ struct FieldSyncTests {
             let login = try await app.request("/api/field/auth/login", method: .post,
                                               json: #"{"org": "acme-build", "email": "\#(name)@acme.example", "password": "Hardhat-\#(name)-2026"}"#)
             #expect(login.status == .ok, "\(login.text)")
-            tokens[name] = try #require(login.json["accessToken"] as? String)
+            tokens[name] = try #require(login.json["accessToken"] as? String, "\(login.status): \(login.text)")
             ids[name] = account.personId
         }
         return Crew(manager: tokens["mia"] ?? "", ana: tokens["ana"] ?? "", ben: tokens["ben"] ?? "", anaId: ids["ana"] ?? "", benId: ids["ben"] ?? "")
@@ -154,7 +154,7 @@ struct FieldSyncTests {
                 Self.mutation("timeEntry", Self.entry, base: 0, at: now, #"{"projectId": "\#(Self.project)", "startTime": "\#(now)", "startSource": "geofence"}"#),
             ]))
             let first = try await app.request("/api/field/changes", headers: Self.bearer(crew.ana))
-            let cursor = try #require(first.json["cursor"] as? String)
+            let cursor = try #require(first.json["cursor"] as? String, "\(first.status): \(first.text)")
             #expect((first.json["records"] as? [[String: Any]])?.count == 2)
             let deleted = try await Self.push(app, crew.ana, Self.batch(device: Self.phone, sentAt: now, [
                 #"{"mutationId": "\#(UUID().uuidString)", "entity": "timeEntry", "id": "\#(Self.entry)", "baseVersion": 1, "fields": {}, "deleted": true, "changedAt": "\#(now)"}"#,

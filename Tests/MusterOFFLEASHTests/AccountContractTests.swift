@@ -284,7 +284,7 @@ struct AccountContractTests {
             let kid = try #require(fields["kid"] as? String)
             let jwks = try await app.request("/.well-known/jwks.json")
             #expect(jwks.status == .ok)
-            let keys = try #require(jwks.json["keys"] as? [[String: Any]])
+            let keys = try #require(jwks.json["keys"] as? [[String: Any]], "\(jwks.status): \(jwks.text)")
             #expect(keys.contains { $0["kid"] as? String == kid && $0["alg"] as? String == "ES256" && $0["crv"] as? String == "P-256" })
         }
     }

@@ -423,7 +423,7 @@ struct WalkerProfileTests {
             #expect(try await app.request("/walker/service-areas", method: .post, headers: walker, json: """
             {"name": "Line", "color": "#3B82F6", "polygon": [{"lat": 1, "lng": 1}, {"lat": 2, "lng": 2}]}
             """).status == .unprocessableContent)
-            let id = try #require(first.json["id"] as? String)
+            let id = try #require(first.json["id"] as? String, "\(first.status): \(first.text)")
             #expect(try await app.request("/walker/service-areas/\(id)", method: .delete, headers: customer).status == .notFound)
             let removed = try await app.request("/walker/service-areas/\(id)", method: .delete, headers: walker)
             #expect(removed.status == .ok && removed.json["success"] as? Bool == true)
@@ -688,7 +688,7 @@ struct BusinessesTests {
             #expect(created.json["slug"] as? String == "happy-paws" && created.json["name"] as? String == "Happy Paws" && created.json["id"] is String)
             let rival = AccountContractTests.bearer(try await AppScreensTests.customer(app, "rival@example.com"))
             let second = try await app.request("/walker/create-tenant", method: .post, headers: rival, json: #"{"business_name": "Happy Paws", "slug": "happy-paws"}"#)
-            let secondSlug = try #require(second.json["slug"] as? String)
+            let secondSlug = try #require(second.json["slug"] as? String, "\(second.status): \(second.text)")
             #expect(secondSlug != "happy-paws" && secondSlug.hasPrefix("happy-paws-"), "another business's address is never handed over")
             #expect(try await app.request("/walker/create-tenant", method: .post, headers: founder, json: #"{"business_name": "Hi", "slug": "hi"}"#).status == .unprocessableContent)
             // One person starts at most five.

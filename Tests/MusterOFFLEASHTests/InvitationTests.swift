@@ -44,8 +44,8 @@ struct InvitationTests {
                 let founder = AccountContractTests.bearer(try await AppScreensTests.customer(app, "founder@example.com"))
                 let created = try await app.request("/walker/create-tenant", method: .post, headers: founder, json: #"{"business_name": "Happy Paws"}"#)
                 let switched = try await app.request("/contexts/switch", method: .post, headers: founder,
-                                                     json: #"{"membership_id": "\#(try #require(created.json["membership_id"] as? String))"}"#)
-                let owner = AccountContractTests.bearer(try #require(switched.json["token"] as? String))
+                                                     json: #"{"membership_id": "\#(try #require(created.json["membership_id"] as? String, "\(created.status): \(created.text)"))"}"#)
+                let owner = AccountContractTests.bearer(try #require(switched.json["token"] as? String, "\(switched.status): \(switched.text)"))
                 let customer = AccountContractTests.bearer(try await AppScreensTests.customer(app, "casey@example.com"))
                 try await body(Rig(app: app, messages: recorder, owner: owner, customer: customer))
             }

@@ -26,7 +26,7 @@ struct ProximityAlertTests {
                 {"token": "\(String(format: "%064x", n))", "platform": "ios", "bundleId": "org.onlinepicketline.app", "cells": ["\(cell)"]}
                 """)
                 #expect(response.status == .created, "\(response.text)")
-                return try #require(response.json["deviceId"] as? String)
+                return try #require(response.json["deviceId"] as? String, "\(response.status): \(response.text)")
             }
             let near = try await register(1, cell: Geohash.encode(latitude: site.lat, longitude: site.lng, precision: 5))
             let coarse = try await register(2, cell: Geohash.encode(latitude: site.lat, longitude: site.lng, precision: 3))

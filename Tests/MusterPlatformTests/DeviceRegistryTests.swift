@@ -151,7 +151,7 @@ struct DeviceRegistryTests {
                                                    headers: [.authorization: "Bearer \(sam.accessToken)"], json: Self.registration())
             #expect(registered.status == .created, "\(registered.text)")
             #expect(registered.json["signedIn"] as? Bool == true)
-            let id = try #require(registered.json["deviceId"] as? String)
+            let id = try #require(registered.json["deviceId"] as? String, "\(registered.status): \(registered.text)")
             #expect(try await app.request("/api/devices/\(id)", headers: [.authorization: "Bearer \(kim.accessToken)"]).status == .notFound)
             #expect(try await app.request("/api/devices/\(id)", headers: [.authorization: "Bearer \(sam.accessToken)"]).status == .ok)
             #expect(try await app.request("/api/devices", method: .post, headers: [.authorization: "Bearer not-a-token"],

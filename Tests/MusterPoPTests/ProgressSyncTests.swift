@@ -66,7 +66,7 @@ struct ProgressSyncTests {
             #expect(Self.cards(merged)[13]?.views == 1)
 
             // Since the cursor, only what changed.
-            let cursor = try #require(merged.json["cursor"] as? Int)
+            let cursor = try #require(merged.json["cursor"] as? Int, "\(merged.status): \(merged.text)")
             _ = try await app.request("/api/pop/installs/\(Self.tablet)/changes", method: .post, key: key,
                                       json: Self.batch(sentAt: slow, [Self.card(14, views: 1, known: true, at: slow, deck: "sd-civics")]))
             let since = try await app.request("/api/pop/installs/\(Self.phone)/progress?since=\(cursor)", key: key)

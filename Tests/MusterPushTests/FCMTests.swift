@@ -49,7 +49,7 @@ struct FCMTests {
                     let sent = try await app.request("/api/push", method: .post, key: appKey, json: """
                     {"audience": {"deviceIds": ["\(device)"]}, "title": "Strike near you", "body": "Acme", "screen": "action", "id": "act_1"}
                     """)
-                    return try await PushFlowTests.completed(app, key: appKey, try #require(sent.json["pushId"] as? String))
+                    return try await PushFlowTests.completed(app, key: appKey, try #require(sent.json["pushId"] as? String, "\(sent.status): \(sent.text)"))
                 }
                 #expect(try await push()["delivered"] as? Int == 1)
                 let message = try #require(await recorder.deliveries.first?.message)

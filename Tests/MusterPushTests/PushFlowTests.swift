@@ -51,7 +51,7 @@ struct PushFlowTests {
                  "screen": "enrollment", "id": "enr_1", "imageUrl": "https://cdn.example.com/wave.png", "collapseId": "enrollment"}
                 """)
                 #expect(sent.status == .accepted, "\(sent.text)")
-                let pushId = try #require(sent.json["pushId"] as? String)
+                let pushId = try #require(sent.json["pushId"] as? String, "\(sent.status): \(sent.text)")
                 let done = try await Self.completed(app, key: pushKey, pushId)
                 #expect(done["delivered"] as? Int == 1 && done["failed"] as? Int == 0, "\(done)")
                 let delivery = try #require(await standIn.recorder.deliveries.first)
@@ -67,7 +67,7 @@ struct PushFlowTests {
                 let topic = try await app.request("/api/push", method: .post, key: pushKey, json: """
                 {"audience": {"topics": ["alerts"]}, "title": "Alert", "body": "Something happened"}
                 """)
-                let gone = try await Self.completed(app, key: pushKey, try #require(topic.json["pushId"] as? String))
+                let gone = try await Self.completed(app, key: pushKey, try #require(topic.json["pushId"] as? String, "\(topic.status): \(topic.text)"))
                 #expect(gone["failed"] as? Int == 1 && (gone["reasons"] as? [String: Int])?["Unregistered"] == 1, "\(gone)")
                 try await eventually("the device is invalidated") {
                     try await app.request("/api/devices/\(first.id)", key: deviceKey, headers: first.headers).json["status"] as? String == "invalidated"
@@ -212,7 +212,7 @@ struct PushFlowTests {
                 {"audience": {"everyone": true}, "title": "Reminder", "body": "Town hall tonight", "sendAt": "\(due)"}
                 """)
                 #expect(asked.status == .accepted && asked.json["status"] as? String == "scheduled", "\(asked.text)")
-                let pushId = try #require(asked.json["pushId"] as? String)
+                let pushId = try #require(asked.json["pushId"] as? String, "\(asked.status): \(asked.text)")
 
                 let env = app.env.environment
                 let (apns, http) = PushApp.apnsClient(env)

@@ -12,7 +12,7 @@ struct AppCompositionTests {
         try await apps.withTestApp(["ingest", "query"]) { app in
             let written = try await app.request("/tally/a", method: .post, json: #"{"amount": 3}"#)
             #expect(written.status == .created, "\(written.text)")
-            let sequence = try #require(written.json["sequence"] as? Int)
+            let sequence = try #require(written.json["sequence"] as? Int, "\(written.status): \(written.text)")
             try await app.settled("totals", at: UInt64(sequence))
             let read = try await app.request("/tally/a")
             #expect(read.status == .ok && read.json["total"] as? Int == 3, "\(read.text)")

@@ -31,7 +31,7 @@ struct DocumentScanTests {
             let bearer: HTTPFields = [.authorization: "Bearer \(sam.accessToken)"]
             let created = try await app.request("/api/shieldai/documents", method: .post, headers: bearer, json: Self.body())
             #expect(created.status == .created, "\(created.text)")
-            let id = try #require(created.json["documentId"] as? String)
+            let id = try #require(created.json["documentId"] as? String, "\(created.status): \(created.text)")
             let second = try await app.request("/api/shieldai/documents", method: .post, headers: bearer, json: Self.body(kind: "id", text: "DRIVER LICENSE"))
             let listed = try await app.request("/api/shieldai/documents", headers: bearer)
             let documents = try #require(try JSONSerialization.jsonObject(with: Data(listed.text.utf8)) as? [[String: Any]])
@@ -45,7 +45,7 @@ struct DocumentScanTests {
             #expect(try await app.request("/api/shieldai/documents/\(id)", method: .delete, headers: bearer).status == .noContent)
             #expect(try await store.info(scanned.image.digest) != nil)
             #expect(try await people.vault.open(String.self, scanned.sealedText, for: id) == nil, "the text's key is gone")
-            let otherID = try #require(second.json["documentId"] as? String)
+            let otherID = try #require(second.json["documentId"] as? String, "\(second.status): \(second.text)")
             #expect(try await app.request("/api/shieldai/documents/\(otherID)", method: .delete, headers: bearer).status == .noContent)
             #expect(try await store.info(scanned.image.digest) == nil, "the last holder's delete erases the image")
             #expect(try await app.request("/api/shieldai/documents", headers: bearer).text == "[]")

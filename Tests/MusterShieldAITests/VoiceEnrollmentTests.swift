@@ -34,7 +34,7 @@ struct VoiceEnrollmentTests {
             let bearer: HTTPFields = [.authorization: "Bearer \(sam.accessToken)"]
             let created = try await Self.upload(app, speech, headers: bearer)
             #expect(created.status == .created, "\(created.text)")
-            let id = try #require(created.json["enrollmentId"] as? String)
+            let id = try #require(created.json["enrollmentId"] as? String, "\(created.status): \(created.text)")
             #expect(created.json["status"] as? String == "ready")
 
             let status = try await app.request("/api/shieldai/voice-enrollments/\(id)", headers: bearer)

@@ -178,6 +178,7 @@ public final class NATSConnection: Sendable {
         let handle = self.handle
         // natsConnection_Close flushes and joins libnats's threads: not on the caller's thread.
         _ = try? await pool.run { natsConnection_Close(handle.pointer) }
+        events.closed() // closed now, whenever libnats's callback thread gets to say so
         await outgoing.close()
         await pool.shutdown()
     }

@@ -75,12 +75,17 @@ final class ConnectionEvents: Sendable {
         logger.info("NATS reconnected", metadata: ["url": "\(NATSConfiguration.redacted(url))"])
     }
 
+    /// Called by libnats's closed callback and by `finishClosing` once `natsConnection_Close` has
+    /// returned (libnats posts its callback to a thread of its own, which may run later): logged once.
     func closed() {
-        facts.withLock { facts in
-            facts.closed = true
-            facts.status = .closed
+        let first = facts.withLock { facts in
+            defer {
+                facts.closed = true
+                facts.status = .closed
+            }
+            return !facts.closed
         }
-        logger.info("NATS connection closed")
+        if first { logger.info("NATS connection closed") }
     }
 
     func publishFailed(_ error: NATSError) {
