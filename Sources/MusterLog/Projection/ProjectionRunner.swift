@@ -56,7 +56,7 @@ public actor ProjectionRunner<P: Projection> {
     public internal(set) var lag: UInt64 = 0 { didSet { progressCell.withLock { $0.lag = lag } } }
     public private(set) var deadLettered = 0 { didSet { progressCell.withLock { $0.deadLettered = deadLettered } } }
     /// Whether the fold has loaded what it keeps and asked the log how far behind it is; until
-    /// then `lag` says nothing and its routes answer "still opening".
+    /// then `lag` says nothing (and a fold that keeps tables answers reads with "still opening").
     public private(set) var opened = false { didSet { progressCell.withLock { $0.opened = opened } } }
     /// Events folded from the value this process appended (`AppendedEvents`), not read back from
     /// their stored bytes.

@@ -5,9 +5,10 @@ import MusterNATS
 
 /// `/health` is liveness: the process serves HTTP. `/ready` says whether to send it traffic: the
 /// NATS connection is up, the log takes writes (as the last writes and the log watch found it),
-/// every projection has opened and is caught up or at most `tolerableLag` events behind, and each service's own
-/// data is in place. Neither waits on NATS or on a fold: both read state kept as it changes, so
-/// they answer at once however the cluster is doing. `/metrics` has its own port (`MetricsRoutes`).
+/// every projection has opened and is caught up or at most `tolerableLag` events behind, and each
+/// service's own data is in place. Neither waits on NATS or on a fold: both read state kept as it
+/// changes, so they answer at once however the cluster is doing. `/metrics` has its own port
+/// (`MetricsRoutes`).
 public enum HealthRoutes {
     public struct Health: ResponseEncodable, Sendable { public var status: String }
 
