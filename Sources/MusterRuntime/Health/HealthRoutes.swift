@@ -52,11 +52,12 @@ public enum HealthRoutes {
         var reasons: [String] = []
         if natsStatus != .connected { reasons.append("NATS is \(natsStatus)") }
         if !log.reachable { reasons.append("the log is unreachable: \(log.reason ?? "no answer")") }
-        for report in reports where !report.opened {
-            reasons.append("projection \(report.name) is still opening")
-        }
-        for report in reports where report.opened && !report.caughtUp && report.lag > tolerableLag {
-            reasons.append("projection \(report.name) is \(report.lag) events behind")
+        for report in reports {
+            if !report.opened {
+                reasons.append("projection \(report.name) is still opening")
+            } else if !report.caughtUp && report.lag > tolerableLag {
+                reasons.append("projection \(report.name) is \(report.lag) events behind")
+            }
         }
         reasons += checks.compactMap { check in check.notReady().map { "\(check.name): \($0)" } }
         return Readiness(ready: reasons.isEmpty, reasons: reasons.isEmpty ? nil : reasons, nats: natsStatus.rawValue,
