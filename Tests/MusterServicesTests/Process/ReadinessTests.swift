@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import MusterAppTesting
 import MusterRuntime
@@ -17,6 +18,22 @@ struct ReadinessTests {
             let ready = try await app.request("/ready").json
             let folds = (ready["projections"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
             #expect(Set(folds).count == folds.count, "\(folds)")
+        }
+    }
+
+    /// A process whose folds have not opened yet is not ready, whatever their lag reads (0 until a
+    /// fold has asked the log): a load balancer would send it reads its folds cannot answer yet.
+    @Test func notReadyUntilEveryFoldHasOpened() async throws {
+        try await apps.withTestLog { env in
+            let modules = apps.modules(try ServiceRole.resolve(["ingest"]), environment: env.environment)
+            let app = Application(router: MusterHTTP.makeRouter(environment: env.environment, modules: modules))
+            try await app.test(.router) { client in
+                // The services (the folds among them) are not running.
+                let ready = try await client.execute(uri: "/ready", method: .get)
+                #expect(ready.status == .serviceUnavailable)
+                let text = String(buffer: ready.body)
+                #expect(text.contains("projection keys is still opening") && text.contains(#""opened":false"#), "\(text)")
+            }
         }
     }
 }
