@@ -1,5 +1,4 @@
 import Foundation
-import FoundationNetworking
 import GRDB
 import MusterAnalytics
 import MusterAppTesting
@@ -64,8 +63,8 @@ struct KillNineTests {
             struct Report: Decodable { var name: String; var checkpoint: UInt64 }
             var projections: [Report]
         }
-        guard let url = URL(string: "http://127.0.0.1:\(port)/ready"), let (body, _) = try? await URLSession.shared.data(from: url),
-              let ready = try? JSONDecoder().decode(Ready.self, from: body) else { return 0 }
+        guard let (_, body) = try? await MetricsTests.get("http://127.0.0.1:\(port)/ready"),
+              let ready = try? JSONDecoder().decode(Ready.self, from: Data(body.utf8)) else { return 0 }
         return ready.projections.first { $0.name == projection }?.checkpoint ?? 0
     }
 
