@@ -45,10 +45,10 @@ extension MusterApps {
                 for service in services { group.addTask { try await service.run() } }
                 try await env.foldsOpened()
                 if live {
-                    let app = MusterHTTP.makeApplication(environment: env.environment, modules: modules)
+                    let app = try MusterHTTP.makeApplication(environment: env.environment, modules: modules)
                     try await app.test(.live) { client in try await body(TestApp(env: env, client: client)) }
                 } else {
-                    let app = Application(router: MusterHTTP.makeRouter(environment: env.environment, modules: modules))
+                    let app = Application(router: try MusterHTTP.makeRouter(environment: env.environment, modules: modules))
                     try await app.test(.router) { client in try await body(TestApp(env: env, client: client)) }
                 }
                 group.cancelAll()
@@ -68,7 +68,7 @@ extension MusterApps {
             let modules = self.modules(try ServiceRole.resolve(names), environment: env.environment)
             let services = self.services(of: modules, environment: env.environment)
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let app = MusterHTTP.makeApplication(environment: env.environment, modules: modules) { port in portContinuation.yield(port) }
+            let app = try MusterHTTP.makeApplication(environment: env.environment, modules: modules) { port in portContinuation.yield(port) }
             let group = ServiceGroup(services: services + [app], logger: env.environment.logger)
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }

@@ -17,7 +17,7 @@ struct APIKeyHTTPTests {
     func withApp(_ body: @escaping @Sendable (any TestClientProtocol, TestLog, ProjectionRunner<KeysProjection>) async throws -> Void) async throws {
         try await apps.withTestLog { env in
             let modules = apps.modules(["ingest", "query"], environment: env.environment)
-            let app = Application(router: MusterHTTP.makeRouter(environment: env.environment, modules: modules))
+            let app = Application(router: try MusterHTTP.makeRouter(environment: env.environment, modules: modules))
             let keys = env.environment.projections.runner(KeysProjection.self)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for service in apps.services(of: modules, environment: env.environment) {

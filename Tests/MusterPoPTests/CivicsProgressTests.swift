@@ -68,7 +68,7 @@ struct CivicsProgressTests {
             // The organisers' page: the sign-in form, then (with a read:civics key) the hardest questions with their texts.
             let form = try await app.request("/pop/civics")
             #expect(form.status == .unauthorized && form.text.contains("action=\"/pop/civics/login\""))
-            let page = try await app.request("/pop/civics?deck=us-civics", headers: [.cookie: "muster_pop_organiser=\(key)"])
+            let page = try await app.request("/pop/civics?deck=us-civics", headers: [.cookie: "muster_session=\(key)"])
             #expect(page.status == .ok && page.text.contains("Hardest questions") && page.text.contains("supreme law of the land"), "\(page.text.prefix(300))")
             #expect(page.text.contains("<svg"))
         }

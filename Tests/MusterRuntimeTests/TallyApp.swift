@@ -50,7 +50,7 @@ struct TallyApp: MusterApp {
             let log = environment.log
             parts.appends([TallyAdded.self])
             parts.routes.append { routes in
-                routes.post("/tally/{id}") { request, context in
+                routes.post("/tally/{id}", access: .anyone) { request, context in
                     let addition = try await request.decode(as: Addition.self, context: context)
                     let id = try context.parameters.require("id")
                     let appended = try await log.append(TallyAdded(tallyId: id, amount: addition.amount))
@@ -60,14 +60,14 @@ struct TallyApp: MusterApp {
         case .query:
             let totals = environment.projections.runner(Totals.self)
             parts.routes.append { routes in
-                routes.get("/tally/{id}") { _, context in
+                routes.get("/tally/{id}", access: .anyone) { _, context in
                     let id = try context.parameters.require("id")
                     return try JSONResponse.make(.ok, Answer(total: await totals.state.totals[id] ?? 0))
                 }
             }
             // A WebSocket, so the query role's connections take the upgrade-capable pipeline (its
             // HTTP handlers come only after a first head): what `serve all` runs.
-            parts.webSockets.append(WebSocketRoute(path: "/tally/echo") { _ in
+            parts.webSockets.append(WebSocketRoute(path: "/tally/echo", access: .anyone) { _, _ in
                 .session { inbound, outbound, _ in
                     for try await message in inbound.messages(maxSize: 1 << 16) {
                         if case .text(let text) = message { try await outbound.write(.text(text)) }

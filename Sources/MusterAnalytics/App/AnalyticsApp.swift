@@ -19,9 +19,9 @@ public struct AnalyticsApp: MusterApp {
     public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .collector:
-            let (keys, collector) = (APIKeyDirectory.shared(in: environment), Collector(log: environment.log))
+            let collector = Collector(log: environment.log)
             parts.appends([ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self, CustomTracked.self, CrashRecorded.self])
-            parts.routes.append { CollectorRoutes.add(to: $0, keys: keys, collector: collector) }
+            parts.routes.append { CollectorRoutes.add(to: $0, collector: collector) }
         case .notifier:
             let runner = environment.projections.runner(AnalyticsProjection.self)
             parts.appends([AlertRaised.self, AlertResolved.self])
@@ -41,7 +41,7 @@ public struct AnalyticsApp: MusterApp {
             let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
             environment.sharing.register(rate, as: "analytics-reads")
             parts.routes.append { routes in
-                AnalyticsRoutes.add(to: routes, keys: keys, rate: rate, model: model)
+                AnalyticsRoutes.add(to: routes, rate: rate, model: model)
                 DashboardRoutes.add(to: routes, keys: keys, model: model)
             }
         case .ingest, .geocode, .moderation:

@@ -59,7 +59,7 @@ public struct AnalyticsReadModel: Sendable {
 enum AnalyticsQueries {
     /// The app whose data a key sees: its own; a `platform` key chooses with `?app=`.
     static func app(_ request: Request, _ client: AuthenticatedClient) throws -> String {
-        guard client.app == "platform" else { return client.app }
+        guard client.isOperator else { return client.app }
         let app = request.uri.queryParameters["app"].map(String.init) ?? "offleash"
         guard Subject.isToken(app) else { throw APIError(.badRequest, "app must be an app name") }
         return app

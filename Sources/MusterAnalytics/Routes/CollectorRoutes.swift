@@ -3,7 +3,6 @@ import Foundation
 public import Hummingbird
 import MusterEvents
 import MusterJSON
-public import MusterPlatform
 public import MusterRuntime
 import NIOFoundationEssentialsCompat
 
@@ -15,17 +14,16 @@ import NIOFoundationEssentialsCompat
 public enum CollectorRoutes {
     public static let maxBytes = 1 << 20
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, collector: Collector) {
-        routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: AnalyticsScopes.writeEvents)])
-            .post("/events") { request, context in
-                let client = try context.requireClient()
+    /// Any app's key with the scope: what it sends is its own app's.
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, collector: Collector) {
+        routes.post("/api/analytics/events", access: .key(nil, scope: AnalyticsScopes.writeEvents)) { request, context in
+                let client = try context.key()
                 let batch = try await decode(WireBatch.self, request)
                 let answer = try await mapped { try await collector.collect(batch, app: client.app, actor: client.id, receivedMillis: now()) }
                 return try JSONResponse.make(.ok, answer)
             }
-        routes.group("/api/analytics", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: AnalyticsScopes.writeCrashes)])
-            .post("/crashes") { request, context in
-                let client = try context.requireClient()
+        routes.post("/api/analytics/crashes", access: .key(nil, scope: AnalyticsScopes.writeCrashes)) { request, context in
+                let client = try context.key()
                 let batch = try await decode(WireCrashBatch.self, request)
                 let answer = try await mapped { try await collector.collect(batch, app: client.app, actor: client.id, receivedMillis: now()) }
                 return try JSONResponse.make(.ok, answer)

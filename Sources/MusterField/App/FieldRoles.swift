@@ -1,5 +1,19 @@
-/// The roles of the field app's people.
+import MusterPlatform
+public import MusterRuntime
+
+/// The roles of the field app's people: workers on site, and the managers who approve their time.
+public enum FieldRole: String, AppRole {
+    case worker, manager
+    public static var app: String { FieldRoutes.policy.app }
+}
+
+/// The roles' names as tokens and events carry them.
 public enum FieldRoles {
-    public static let worker = "worker", manager = "manager"
-    public static let all: Set<String> = [worker, manager]
+    public static let worker = FieldRole.worker.rawValue, manager = FieldRole.manager.rawValue
+    public static let all: Set<String> = Set(FieldRole.allCases.map(\.rawValue))
+}
+
+extension AccessRule {
+    /// A worker or a manager of a field company: most of the app's routes.
+    static let fieldPerson = AccessRule.person(anyRoleOf: FieldRole.self)
 }

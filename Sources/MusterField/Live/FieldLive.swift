@@ -38,27 +38,13 @@ public struct FieldLive: Sendable {
     }
 
     public var route: WebSocketRoute {
-        WebSocketRoute(path: Self.path) { request in
-            // Refused as the plain route refuses: 401 for a missing or bad token, 422 for a bad cursor.
-            guard let token = People.bearerToken(request.headerFields[.authorization]) else {
-                return .refused(APIError(.unauthorized, "missing bearer token"))
-            }
-            // The watch waits from the position at which the session was found live: a sign-out
-            // folded after this check then wakes it. (From its own later start, one folded in
-            // between left the socket open until the recheck.)
-            let claims: AccessClaims, checked: UInt64
-            do {
-                (claims, checked) = try await people.validateAtCheckpoint(token, app: FieldRoutes.policy.app)
-            } catch let error as any HTTPMappedError {
-                return .refused(error.apiError)
-            } catch {
-                return .refused(APIError.logUnavailable)
-            }
-            guard FieldRoles.all.contains(claims.role) else { return .refused(APIError(.forbidden, "this token is not a field worker's or manager's")) }
+        // Refused as the plain route refuses (the same rule): 401 for a missing or bad token, 422 for a bad cursor.
+        WebSocketRoute(path: Self.path, access: .fieldPerson) { request, caller in
+            guard let signedIn = caller.person.value else { return .refused(APIError(.unauthorized, "missing bearer token")) }
             guard let since = Self.since(request.path ?? "") else {
                 return .refused(APIError(.unprocessableContent, "since must be a cursor from an earlier answer"))
             }
-            let person = FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)
+            let person = FieldPerson(personId: signedIn.personId, orgId: signedIn.org, role: signedIn.role)
             return .session { inbound, outbound, _ in
                 sync.presence.arrived(person.personId)
                 defer { sync.presence.left(person.personId) }
@@ -66,7 +52,9 @@ public struct FieldLive: Sendable {
                     // The device says nothing the server needs; its close (or the pings' silence) ends the session.
                     group.addTask { for try await _ in inbound.messages(maxSize: 4096) {} }
                     group.addTask { try await send(to: person, from: since, outbound) }
-                    group.addTask { try await watch(token, expiring: claims.expiresAt, checkedAt: checked, outbound) }
+                    // The watch waits from the position at which the session was found live: a sign-out
+                    // folded after the upgrade's check then wakes it.
+                    group.addTask { try await watch(signedIn, outbound) }
                     try await group.next()
                     group.cancelAll()
                 }
@@ -98,30 +86,18 @@ public struct FieldLive: Sendable {
     /// again whenever the people fold moves (a sign-out or a forgetting is an event there), so an
     /// ended session's socket closes as soon as this process has folded the end, and at the latest
     /// at the recheck or the token's expiry. The device signs in again and reconnects with its cursor.
-    /// `checkpoint` is the people fold's position at which the token was found to hold.
-    func watch(_ token: String, expiring expiry: Date, checkedAt checkpoint: UInt64, _ outbound: WebSocketOutboundWriter) async throws {
-        var checkpoint = checkpoint
+    /// It starts from the people fold's position at which the session was found live.
+    func watch(_ person: SignedInPerson, _ outbound: WebSocketOutboundWriter) async throws {
+        var checkpoint = person.checkedAt
+        let expiry = person.expiresAt
         while true {
             let untilExpiry = Duration.milliseconds(Int64(max(0, expiry.timeIntervalSinceNow) * 1000))
             _ = await people.runner.waitUntilApplied(checkpoint + 1, timeout: min(untilExpiry, Self.recheck))
             try Task.checkCancellation()
             checkpoint = people.runner.currentCheckpoint
-            guard expiry > Date(), await holds(token) else { break }
+            guard expiry > Date(), await people.sessionIsLive(person) else { break }
         }
         try await outbound.close(.policyViolation, reason: "the access token expired or its session ended; sign in and reconnect")
-    }
-
-    /// Whether `token` still opens a session: only a verdict on the token ends one, not an outage
-    /// of what checks it (the socket is then left to the next check).
-    func holds(_ token: String) async -> Bool {
-        do {
-            _ = try await people.validate(token, app: FieldRoutes.policy.app)
-            return true
-        } catch let error as AccountError where error.code == .invalidToken {
-            return false
-        } catch {
-            return true
-        }
     }
 
     /// The `since` of `/api/field/live?since=…` (none: from the start); nil when it is no cursor.

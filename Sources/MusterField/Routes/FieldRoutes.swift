@@ -24,21 +24,21 @@ public enum FieldRoutes {
     public static let policy = People.TokenPolicy(app: "field", accessLifetime: .seconds(12 * 3600))
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, sync: FieldSync, people: People) {
-        routes.post("/api/field/auth/login") { request, context in
+        routes.post("/api/field/auth/login", access: .anyone) { request, context in
             let body = try await RequestJSON.decode(LoginRequest.self, from: request, maxBody: maxSmallBody)
             let signedIn = try await people.login(orgSlug: body.org, email: body.email, password: body.password,
                                                   address: people.clientAddress(request, context), policy: policy)
             guard FieldRoles.all.contains(signedIn.account.role) else { throw FieldError(.forbidden, "that account is not a worker's or a manager's") }
             return try JSONResponse.make(.ok, answer(signedIn))
         }
-        routes.post("/api/field/auth/refresh") { request, _ in
+        routes.post("/api/field/auth/refresh", access: .anyone) { request, context in
             let body = try await RequestJSON.decode(RefreshRequest.self, from: request, maxBody: maxSmallBody)
             guard body.refreshToken.utf8.count <= 512 else { throw APIError(.unauthorized, "invalid refresh token") }
             return try JSONResponse.make(.ok, answer(try await people.refresh(body.refreshToken, policy: policy)))
         }
 
-        routes.post("/api/field/mutations") { request, _ in
-            let person = try await person(request, people)
+        routes.post("/api/field/mutations", access: .fieldPerson) { request, context in
+            let person = try person(context)
             let body = try await RequestJSON.decode(PushRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let (outcomes, cursor) = try await sync.push(person, deviceId: body.deviceId, sentAt: body.sentAt,
                                                          mutations: body.mutations.map(\.mutation), received: Date())
@@ -46,15 +46,15 @@ public enum FieldRoutes {
             return try JSONResponse.make(.ok, PushAnswer(cursor: "\(cursor)", results: results), writtenBy: JSONBytesEncoder())
         }
         // Reached only when the WebSocket upgrade was not taken (`FieldLive`): say why.
-        routes.get(FieldLive.path) { request, _ -> Response in
-            _ = try await person(request, people)
+        routes.get(FieldLive.path, access: .fieldPerson) { request, context -> Response in
+            _ = try person(context)
             guard request.uri.queryParameters["since"].map({ PullCursor(String($0)) != nil }) ?? true else {
                 throw FieldError(.invalidField("since"), "since must be a cursor from an earlier answer")
             }
             throw APIError(.init(code: 426, reasonPhrase: "Upgrade Required"), "this is a WebSocket: connect with Upgrade: websocket")
         }
-        routes.get("/api/field/changes") { request, _ in
-            let person = try await person(request, people)
+        routes.get("/api/field/changes", access: .fieldPerson) { request, context in
+            let person = try person(context)
             let query = request.uri.queryParameters
             guard let since = query["since"].map({ PullCursor(String($0)) }) ?? PullCursor(position: 0) else {
                 throw FieldError(.invalidField("since"), "since must be a cursor from an earlier answer")
@@ -66,49 +66,47 @@ public enum FieldRoutes {
         }
 
         for (method, assigned) in [(HTTPRequest.Method.put, true), (.delete, false)] {
-            routes.on(method, "/api/field/projects/{projectId}/members/{personId}") { request, context in
-                let manager = try await person(request, people)
+            routes.on(method, "/api/field/projects/{projectId}/members/{personId}", access: .person(FieldRole.manager)) { _, context in
+                let manager = try person(context)
                 try await sync.assign(try context.parameters.require("personId"), to: try context.parameters.require("projectId"), assigned,
                                       by: manager, people: people)
                 return Response(status: .noContent)
             }
         }
-        routes.post("/api/field/time-entries/{entryId}/approve") { request, context in
-            try await sync.approve(entry: try context.parameters.require("entryId"), by: try await person(request, people))
+        routes.post("/api/field/time-entries/{entryId}/approve", access: .person(FieldRole.manager)) { request, context in
+            try await sync.approve(entry: try context.parameters.require("entryId"), by: try person(context))
             return Response(status: .noContent)
         }
-        routes.get("/api/field/conflicts") { request, _ in
+        routes.get("/api/field/conflicts", access: .person(FieldRole.manager)) { request, context in
             let status = request.uri.queryParameters["status"].map(String.init) ?? "open"
             guard status == "open" || status == "all" else {
                 throw FieldError(.invalidField("status"), "status must be open or all")
             }
             let all = status == "all"
-            let conflicts = try await sync.conflicts(of: try await person(request, people), includeDecided: all)
+            let conflicts = try await sync.conflicts(of: try person(context), includeDecided: all)
             return try JSONResponse.make(.ok, ConflictsAnswer(conflicts: conflicts.map(ConflictBody.init)))
         }
-        routes.post("/api/field/conflicts/{conflictId}/resolve") { request, context in
-            let manager = try await person(request, people)
-            try manager.requireManager("resolve conflicts") // before the body: a worker's answer is 403 whatever it sent
+        routes.post("/api/field/conflicts/{conflictId}/resolve", access: .person(FieldRole.manager)) { request, context in
+            let manager = try person(context)
             let body = try await RequestJSON.decode(ResolveRequest.self, from: request, maxBody: maxSmallBody, allowNulls: true)
             try await sync.resolve(try context.parameters.require("conflictId"), body.decision, values: body.values, by: manager, at: Date())
             return Response(status: .noContent)
         }
-        routes.get("/api/field/settings") { request, _ in
-            try JSONResponse.make(.ok, await sync.settings(of: try await person(request, people)))
+        routes.get("/api/field/settings", access: .fieldPerson) { request, context in
+            try JSONResponse.make(.ok, await sync.settings(of: try person(context)))
         }
-        routes.put("/api/field/settings") { request, _ in
-            let manager = try await person(request, people)
-            try manager.requireManager("change the company's settings") // before the body, as above
+        routes.put("/api/field/settings", access: .person(FieldRole.manager)) { request, context in
+            let manager = try person(context)
             let settings = try await RequestJSON.decode(CompanySettings.self, from: request, maxBody: maxSmallBody)
             try await sync.configure(settings, by: manager)
             return try JSONResponse.make(.ok, settings)
         }
-        routes.get("/api/field/timesheet") { request, _ in
-            let person = try await person(request, people)
+        routes.get("/api/field/timesheet", access: .fieldPerson) { request, context in
+            let person = try person(context)
             return try JSONResponse.make(.ok, try await timesheet(of: person, week: try week(request), sync: sync, people: people))
         }
-        routes.get("/api/field/timesheet.csv") { request, _ in
-            let person = try await person(request, people)
+        routes.get("/api/field/timesheet.csv", access: .fieldPerson) { request, context in
+            let person = try person(context)
             let answer = try await timesheet(of: person, week: try week(request), sync: sync, people: people)
             var text = CSVRow.line(["week", "worker", "person_id", "project", "project_id", "entry_id", "start", "end", "hours", "approved", "review"])
             for e in answer.entries {
@@ -122,13 +120,10 @@ public enum FieldRoutes {
         }
     }
 
-    /// The signed-in worker or manager of a field company (401 without a valid token, 403 for another app's account).
-    static func person(_ request: Request, _ people: People) async throws -> FieldPerson {
-        let claims = try await people.validate(request, app: policy.app)
-        guard FieldRoles.all.contains(claims.role) else {
-            throw FieldError(.forbidden, "this token is not a field worker's or manager's")
-        }
-        return FieldPerson(personId: claims.personId, orgId: claims.org, role: claims.role)
+    /// The signed-in worker or manager of a field company, as the route's rule admitted them.
+    static func person(_ context: MusterRequestContext) throws -> FieldPerson {
+        let person = try context.person()
+        return FieldPerson(personId: person.personId, orgId: person.org, role: person.role)
     }
 
     /// The week's timesheet with each worker's name.

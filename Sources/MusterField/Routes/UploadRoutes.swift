@@ -24,19 +24,19 @@ public enum UploadRoutes {
     static let knownVersions: Set<String> = ["3", "5", "6"]
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, uploads: FieldUploads, sync: FieldSync, people: People) {
-        routes.on(.options, "/api/field/uploads") { request, _ in
-            _ = try await FieldRoutes.person(request, people)
+        routes.on(.options, "/api/field/uploads", access: .fieldPerson) { request, context in
+            _ = try FieldRoutes.person(context)
             var headers = HTTPFields()
             headers[.uploadDraftInteropVersion] = interopVersion
             headers[.uploadLimit] = "max-size=\(FieldUploads.limits.maxBytes)"
             return try JSONResponse.make(.ok, FieldUploads.limits, headers: headers)
         }
-        routes.get("/api/field/upload-limits") { request, _ in
-            _ = try await FieldRoutes.person(request, people)
+        routes.get("/api/field/upload-limits", access: .fieldPerson) { request, context in
+            _ = try FieldRoutes.person(context)
             return try JSONResponse.make(.ok, FieldUploads.limits)
         }
-        routes.post("/api/field/uploads") { request, _ in
-            let person = try await FieldRoutes.person(request, people)
+        routes.post("/api/field/uploads", access: .fieldPerson) { request, context in
+            let person = try FieldRoutes.person(context)
             let type = (request.headers[.contentType] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             // The whole length, when the client knows it: Upload-Length, or a complete upload's Content-Length.
             let announced = try number(request.headers[.uploadLength], "Upload-Length")
@@ -44,29 +44,29 @@ public enum UploadRoutes {
             let token = try await uploads.create(for: person, type: type, length: length, token: request.headers[.musterUploadToken])
             return try await receive(request, into: token, at: 0, person: person, uploads: uploads, sync: sync, created: true)
         }
-        routes.on(.head, "/api/field/uploads/{token}") { request, context in
-            let person = try await FieldRoutes.person(request, people)
+        routes.on(.head, "/api/field/uploads/{token}", access: .fieldPerson) { request, context in
+            let person = try FieldRoutes.person(context)
             let offset = try await uploads.offset(try context.parameters.require("token"), for: person)
             var headers = progress(offset, complete: false)
             headers[.cacheControl] = "no-store"
             return Response(status: .noContent, headers: headers)
         }
-        routes.on(.patch, "/api/field/uploads/{token}") { request, context in
-            let person = try await FieldRoutes.person(request, people)
+        routes.on(.patch, "/api/field/uploads/{token}", access: .fieldPerson) { request, context in
+            let person = try FieldRoutes.person(context)
             guard let offset = try number(request.headers[.uploadOffset], "Upload-Offset") else {
                 throw FieldError(.invalidField("Upload-Offset"), "an append says where it starts: Upload-Offset")
             }
             return try await receive(request, into: try context.parameters.require("token"), at: offset, person: person, uploads: uploads, sync: sync, created: false)
         }
-        routes.delete("/api/field/uploads/{token}") { request, context in
-            let person = try await FieldRoutes.person(request, people)
+        routes.delete("/api/field/uploads/{token}", access: .fieldPerson) { request, context in
+            let person = try FieldRoutes.person(context)
             let token = try context.parameters.require("token")
             _ = try await uploads.offset(token, for: person) // only the owner's
             await uploads.cancel(token)
             return Response(status: .noContent, headers: [.uploadDraftInteropVersion: interopVersion])
         }
-        routes.get("/api/field/blobs/{digest}") { request, context in
-            let person = try await FieldRoutes.person(request, people)
+        routes.get("/api/field/blobs/{digest}", access: .fieldPerson) { request, context in
+            let person = try FieldRoutes.person(context)
             let digest = try context.parameters.require("digest").lowercased()
             guard await sync.canRead(digest, person), let (bytes, type) = try await uploads.read(digest) else {
                 throw FieldError(.notFound, "no photo or receipt \(digest.prefix(64)) on a record of yours")

@@ -27,14 +27,13 @@ public enum FeedbackRoutes {
     }
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
-        let people = walks.people
-        routes.post("/feedback") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.post("/feedback", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(FeedbackRequest.self, from: request, maxBody: 64 * 1024)
             let id = try await walks.submitFeedback(claims, type: body.type, title: body.title, description: body.description)
             return try JSONResponse.make(.created, Received(id: id))
         }
-        routes.get("/api/branding") { request, _ in
+        routes.get("/api/branding", access: .anyone) { request, context in
             let org = await walks.branding(host: request.head.authority)
             return try JSONResponse.make(.ok, Branding(companyName: org.companyName))
         }

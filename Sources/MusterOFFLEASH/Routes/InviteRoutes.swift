@@ -9,18 +9,21 @@ public enum InviteRoutes {
     static let maxBody = 4 * 1024
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks, invitations: Invitations) {
-        for (path, role, inviters) in [("/walker/invite", "walker", ["admin"]), ("/client/invite", "customer", ["walker", "admin"])] {
-            routes.post(path) { request, _ in
-                let claims = try await walks.people.validate(request, app: OFFLEASHApp.appName)
-                try walks.requireRole(claims, inviters)
+        let invites: [(path: String, role: OFFLEASHRole, inviters: AccessRule)] = [
+            ("/walker/invite", .walker, .person(OFFLEASHRole.admin)),
+            ("/client/invite", .customer, .person(OFFLEASHRole.walker, .admin)),
+        ]
+        for (path, role, inviters) in invites {
+            routes.post(path, access: inviters) { request, context in
+                let claims = try context.claims()
                 let body = try await RequestJSON.decode(InviteRequest.self, from: request, maxBody: maxBody)
-                try await invitations.invite(claims, contact: try Invitations.contact(email: body.email, phone: body.phone), role: role)
+                try await invitations.invite(claims, contact: try Invitations.contact(email: body.email, phone: body.phone), role: role.rawValue)
                 return try JSONResponse.make(.ok, InviteSentBody())
             }
         }
 
-        routes.post("/walker/join-tenant") { request, _ in
-            let claims = try await walks.people.validate(request, app: OFFLEASHApp.appName)
+        routes.post("/walker/join-tenant", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(JoinTenantRequest.self, from: request, maxBody: maxBody)
             let joined = try await invitations.accept(claims, code: body.inviteToken)
             return try JSONResponse.make(.ok, JoinedTenantBody(tenantName: joined.orgName, message: "Welcome to \(joined.orgName)"))

@@ -11,7 +11,7 @@ public enum SignInRoutes {
     public static func add(to routes: Routes<Router<MusterRequestContext>>, people: People, policy: People.TokenPolicy,
                            tokens: ProviderTokens, codes: PhoneCodes) {
         for provider in [IdentityProvider.apple, .google] {
-            routes.post("/auth/\(provider.rawValue)") { request, _ in
+            routes.post("/auth/\(provider.rawValue)", access: .anyone) { request, _ in
                 let body = try await RequestJSON.decode(ProviderSignInRequest.self, from: request, maxBody: maxBody)
                 let account = try await tokens.verify(body.idToken, provider: provider, nonce: body.nonce)
                 let signedIn = try await people.signIn(with: account, firstName: body.firstName, lastName: body.lastName,
@@ -19,12 +19,12 @@ public enum SignInRoutes {
                 return try JSONResponse.make(.ok, SignedInBody(signedIn))
             }
         }
-        routes.post("/auth/phone/send-code") { request, _ in
+        routes.post("/auth/phone/send-code", access: .anyone) { request, context in
             let body = try await RequestJSON.decode(SendCodeRequest.self, from: request, maxBody: maxBody)
             let expires = try await codes.send(to: body.phone.trimmingCharacters(in: .whitespaces), app: policy.app)
             return try JSONResponse.make(.ok, CodeSent(expiresAt: ContractDates.string(expires)))
         }
-        routes.post("/auth/phone/verify") { request, _ in
+        routes.post("/auth/phone/verify", access: .anyone) { request, context in
             let body = try await RequestJSON.decode(VerifyCodeRequest.self, from: request, maxBody: maxBody)
             let phone = body.phone.trimmingCharacters(in: .whitespaces)
             try await codes.verify(body.code, for: phone, app: policy.app)
@@ -33,22 +33,22 @@ public enum SignInRoutes {
                                                    orgSlug: body.orgSlug ?? OFFLEASHApp.defaultOrg, policy: policy)
             return try JSONResponse.make(.ok, PhoneSignedInBody(signedIn, phone: phone))
         }
-        routes.get("/users/me/identities") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/users/me/identities", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             return try JSONResponse.make(.ok, IdentityList(identities: try await people.identities(claims).map(IdentityBody.init)),
                                          headers: [.cacheControl: "private, no-store"])
         }
-        @Sendable func unlink(_ request: Request, _ identityId: String) async throws -> Response {
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        @Sendable func unlink(_ context: MusterRequestContext, _ identityId: String) async throws -> Response {
+            let claims = try context.claims()
             try await people.unlinkIdentity(claims, identityId: identityId)
             return Response(status: .noContent)
         }
-        routes.delete("/users/me/identities/{id}") { request, context in try await unlink(request, try context.parameters.require("id")) }
+        routes.delete("/users/me/identities/{id}", access: .offleashPerson) { _, context in try await unlink(context, try context.parameters.require("id")) }
         // `google` is the link route's own path: its DELETE is the {id} route's, named so that an
         // Allow header lists what the description says (no identity has the id `google`: 404).
-        routes.delete("/users/me/identities/google") { request, _ in try await unlink(request, "google") }
-        routes.post("/users/me/identities/google") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.delete("/users/me/identities/google", access: .offleashPerson) { _, context in try await unlink(context, "google") }
+        routes.post("/users/me/identities/google", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(LinkGoogleRequest.self, from: request, maxBody: maxBody)
             let account = try await tokens.verify(body.idToken, provider: .google)
             return try JSONResponse.make(.ok, IdentityLinkedBody(identity: IdentityBody(try await people.linkIdentity(claims, account))))

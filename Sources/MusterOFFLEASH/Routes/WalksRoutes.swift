@@ -12,43 +12,40 @@ public enum WalksRoutes {
     static let maxBody = 16 * 1024
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
-        let people = walks.people
 
-        routes.get("/services") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/services", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let active = request.uri.queryParameters.get("active")
             guard active == nil || active == "true" || active == "false" else { throw APIError(.badRequest, "active must be true or false") }
             let services = await walks.services(claims, activeOnly: active == "true")
             return try taggedJSON(request, services.map(ServiceBody.init))
         }
-        routes.post("/services") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
-            try walks.requireRole(claims, "admin") // before the body: another role's answer is 403 whatever it sent
+        routes.post("/services", access: .person(OFFLEASHRole.admin)) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(ServiceRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let service = try await walks.defineService(claims, serviceId: nil, fields(body))
             return try JSONResponse.make(.created, ServiceBody(service))
         }
-        routes.put("/services/{id}") { request, context in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
-            try walks.requireRole(claims, "admin")
+        routes.put("/services/{id}", access: .person(OFFLEASHRole.admin)) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(ServiceRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let service = try await walks.defineService(claims, serviceId: try context.parameters.require("id"), fields(body))
             return try JSONResponse.make(.ok, ServiceBody(service))
         }
 
-        routes.get("/locations") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/locations", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             return try JSONResponse.make(.ok, try await walks.locations(claims).map(LocationBody.init))
         }
-        routes.post("/locations") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.post("/locations", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(LocationRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             guard let details = body.details() else { throw APIError(.unprocessableContent, "latitude and longitude are required") }
             let view = try await walks.saveLocation(claims, locationId: nil, details, isDefault: body.isDefault)
             return try JSONResponse.make(.created, LocationBody(view))
         }
-        routes.put("/locations/{id}") { request, context in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.put("/locations/{id}", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let id = try context.parameters.require("id")
             let current = try await walks.location(claims, locationId: id) // whose, before what they sent
             let body = try await RequestJSON.decode(LocationRequest.self, from: request, maxBody: maxBody, allowNulls: true)
@@ -56,23 +53,22 @@ public enum WalksRoutes {
             let view = try await walks.saveLocation(claims, locationId: id, details, isDefault: body.isDefault)
             return try JSONResponse.make(.ok, LocationBody(view))
         }
-        routes.delete("/locations/{id}") { request, context in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.delete("/locations/{id}", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             try await walks.removeLocation(claims, locationId: try context.parameters.require("id"))
             return Response(status: .noContent)
         }
-        routes.put("/locations/{id}/default") { request, context in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.put("/locations/{id}/default", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             return try JSONResponse.make(.ok, LocationBody(try await walks.makeDefault(claims, locationId: try context.parameters.require("id"))))
         }
 
-        routes.get("/walkers") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/walkers", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             return try JSONResponse.make(.ok, try await walks.walkerList(claims).map { WalkerBody(id: $0.id, firstName: $0.firstName, lastName: $0.lastName) })
         }
-        routes.put("/walkers/{id}/roster") { request, context in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
-            try walks.requireRole(claims, "admin")
+        routes.put("/walkers/{id}/roster", access: .person(OFFLEASHRole.admin)) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(RosterRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             let shifts = try body.shifts.enumerated().map { index, shift in
                 guard let start = minutes(shift.start), let end = minutes(shift.end) else {
@@ -84,8 +80,8 @@ public enum WalksRoutes {
             return Response(status: .noContent)
         }
 
-        routes.get("/availability/slots") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/availability/slots", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let query = request.uri.queryParameters
             guard let serviceId = query.get("service_id"), let locationId = query.get("location_id"), let date = query.get("date") else {
                 throw APIError(.badRequest, "service_id, location_id and date (YYYY-MM-DD) are required")
@@ -97,8 +93,8 @@ public enum WalksRoutes {
             }))
         }
 
-        routes.post("/bookings") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.post("/bookings", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(BookingRequestBody.self, from: request, maxBody: maxBody, allowNulls: true)
             guard let start = ContractDates.parse(body.startTime) else {
                 throw APIError(.unprocessableContent, "start_time must be an ISO-8601 date-time")
@@ -110,44 +106,43 @@ public enum WalksRoutes {
                                                                             idempotencyKey: key))
             return try JSONResponse.make(.created, BookingBody(booking, listed: false))
         }
-        routes.post("/bookings/recurring") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.post("/bookings/recurring", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(RecurringRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             return try JSONResponse.make(.created, RecurringBody(try await walks.createSeries(claims, body.request)))
         }
-        routes.get("/bookings/recurring") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/bookings/recurring", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             return try JSONResponse.make(.ok, RecurringList(recurringBookings: try await walks.series(claims).map(RecurringBody.init)),
                                          headers: [.cacheControl: "private, no-store"])
         }
-        routes.delete("/bookings/recurring/{id}") { request, context in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.delete("/bookings/recurring/{id}", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let count = try await walks.cancelSeries(claims, seriesId: try context.parameters.require("id"))
             return try JSONResponse.make(.ok, SeriesCancelledBody(cancelledBookingsCount: count))
         }
-        routes.get("/bookings/customer") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/bookings/customer", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             return try JSONResponse.make(.ok, try await walks.bookings(claims, asWalker: false).map { BookingBody($0, listed: true) })
         }
-        routes.get("/bookings/walker") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/bookings/walker", access: .person(OFFLEASHRole.walker)) { request, context in
+            let claims = try context.claims()
             return try JSONResponse.make(.ok, try await walks.bookings(claims, asWalker: true).map { BookingBody($0, listed: true) })
         }
         for (action, change) in [("confirm", "confirmed"), ("cancel", "cancelled"), ("complete", "completed")] {
-            routes.post("/bookings/{id}/\(action)") { request, context in
-                let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+            routes.post("/bookings/{id}/\(action)", access: .offleashPerson) { request, context in
+                let claims = try context.claims()
                 let view = try await walks.change(claims, bookingId: try context.parameters.require("id"), to: change)
                 return try JSONResponse.make(.ok, BookingBody(view, listed: false))
             }
         }
         // A walker's calendar loads these beside /bookings/walker: [] rather than an error when none.
-        routes.get("/blocks") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.get("/blocks", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             return try JSONResponse.make(.ok, await walks.blocks(claims).map { BlockBody($0, walkerId: claims.personId) }, headers: [.cacheControl: "private, no-store"])
         }
-        routes.post("/blocks") { request, _ in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
-            try walks.requireRole(claims, "walker", "admin", "owner") // who, before what they sent
+        routes.post("/blocks", access: .person(OFFLEASHRole.walker, .admin)) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(BlockRequest.self, from: request, maxBody: maxBody, allowNulls: true)
             guard let start = ContractDates.parse(body.startTime) else { throw APIError(.unprocessableContent, "start_time must be an ISO-8601 date-time") }
             guard let end = ContractDates.parse(body.endTime) else { throw APIError(.unprocessableContent, "end_time must be an ISO-8601 date-time") }
@@ -155,8 +150,8 @@ public enum WalksRoutes {
             return try JSONResponse.make(.created, BlockBody(block, walkerId: claims.personId))
         }
 
-        routes.post("/bookings/{id}/reschedule") { request, context in
-            let claims = try await people.validate(request, app: OFFLEASHApp.appName)
+        routes.post("/bookings/{id}/reschedule", access: .offleashPerson) { request, context in
+            let claims = try context.claims()
             let body = try await RequestJSON.decode(RescheduleBody.self, from: request, maxBody: maxBody, allowNulls: true)
             // An unreadable time is judged after the booking is found to be the caller's: another
             // customer's booking answers 404 whatever the body holds.

@@ -20,19 +20,18 @@ public struct OPLApp: MusterApp {
         switch role {
         case .ingest:
             let opl = OPLParts.shared(in: environment)
-            let keys = keys
             parts.appends([ActionSubmitted.self, SnapshotSubmitted.self, DNSStatsReported.self])
-            parts.routes.append { MobileWriteRoutes.add(to: $0, keys: keys, rate: opl.writeRate, opl: opl.runner, log: environment.log) }
+            parts.routes.append { MobileWriteRoutes.add(to: $0, rate: opl.writeRate, opl: opl.runner, log: environment.log) }
         case .geocode:
             // Not OPLParts: geocoding reads no fold, and asking for OPLParts would run one.
-            let (geocoder, keys) = (Geocoder.shared(in: environment), keys)
+            let geocoder = Geocoder.shared(in: environment)
             let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
             environment.sharing.register(rate, as: "geocode-reads")
             parts.appends([ActionGeocoded.self])
             parts.readiness.append(ReadinessCheck("gazetteer") { geocoder.notReady })
             parts.services += [GazetteerLoader(geocoder: geocoder, logger: environment.logger),
                                GeocodeEnrichment.processor(geocoder: geocoder, log: environment.log, logger: environment.logger)]
-            parts.routes.append { GeocodeRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: OPLScopes.readMobile), rate: rate, geocoder: geocoder) }
+            parts.routes.append { GeocodeRoutes.add(to: $0, rate: rate, geocoder: geocoder) }
             parts.endpoints += GeocodeEndpoints.make(geocoder: geocoder)
         case .moderation:
             let opl = OPLParts.shared(in: environment)
@@ -45,14 +44,14 @@ public struct OPLApp: MusterApp {
             let people = People.shared(in: environment)
             parts.appends([SessionStarted.self, SessionRevoked.self])
             parts.routes.append { routes in
-                ModerationRoutes.add(to: routes, keys: keys, desk: desk)
+                ModerationRoutes.add(to: routes, desk: desk)
                 ModerationPageRoutes.add(to: routes, keys: keys, people: people, desk: desk)
             }
         case .query:
             let (opl, keys) = (OPLParts.shared(in: environment), keys)
             parts.fastPaths.append(MobileReadRoutes.fastPath(keys: keys, rate: opl.readRate, model: opl.model))
             parts.routes.append {
-                MobileReadRoutes.add(to: $0, keys: APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: OPLScopes.readMobile), rate: opl.readRate, model: opl.model)
+                MobileReadRoutes.add(to: $0, rate: opl.readRate, model: opl.model)
             }
         case .notifier:
             parts.appends([PushRequested.self])

@@ -1,7 +1,6 @@
 import Foundation
 public import Hummingbird
 import MusterGeo
-public import MusterPlatform
 public import MusterRuntime
 import NIOFoundationEssentialsCompat
 
@@ -42,10 +41,9 @@ public enum GeocodeRoutes {
         var message: String?
     }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyMiddleware, rate: RateLimiter,
-                           geocoder: Geocoder) {
-        let mobile = routes.group("/api/mobile", middleware: [keys, RateLimitMiddleware(rate)])
-        mobile.post("/geocode") { request, context in
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, rate: RateLimiter, geocoder: Geocoder) {
+        let mobile = routes.group("/api/mobile", middleware: [RateLimitMiddleware(rate)])
+        mobile.post("/geocode", access: MobileReadRoutes.access) { request, context in
             let bytes = try await request.body.collect(upTo: 16 * 1024)
             let body = try JSONDecoder().decode(ForwardRequest.self, from: bytes)
             try RequestJSON.refuseNulls(bytes)
@@ -66,7 +64,7 @@ public enum GeocodeRoutes {
                                  result: .init(latitude: found.latitude, longitude: found.longitude, displayName: found.displayName,
                                                confidence: found.confidence, source: found.source))
         }
-        mobile.post("/reverse-geocode") { request, context in
+        mobile.post("/reverse-geocode", access: MobileReadRoutes.access) { request, context in
             let body = try await JSONDecoder().decode(ReverseRequest.self, from: request.body.collect(upTo: 16 * 1024))
             guard body.latitude.isFinite, (-90...90).contains(body.latitude), body.longitude.isFinite, (-180...180).contains(body.longitude) else {
                 throw APIError(.unprocessableContent, "latitude must be -90…90 and longitude -180…180")

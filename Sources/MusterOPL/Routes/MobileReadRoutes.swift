@@ -13,10 +13,11 @@ public enum MobileReadRoutes {
     public static let defaultRadius = 160_934
     public static let maxRadius = 1_000_000
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyMiddleware, rate: RateLimiter,
-                           model: OPLReadModel) {
-        let mobile = routes.group("/api/mobile", middleware: [keys, RateLimitMiddleware(rate)])
-        mobile.get("/data") { request, _ in
+    static let access = AccessRule.key(OPLScopes.app, scope: OPLScopes.readMobile)
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, rate: RateLimiter, model: OPLReadModel) {
+        let mobile = routes.group("/api/mobile", middleware: [RateLimitMiddleware(rate)])
+        mobile.get("/data", access: access) { request, _ in
             let query = QueryParameters(request)
             let (key, lat, lng, radius, includeInactive) = try dataQuery(query)
             let answer = try await model.answer(key) { view in
@@ -28,7 +29,7 @@ public enum MobileReadRoutes {
             }
             return answer.response(to: request, clientHash: try query.hash())
         }
-        mobile.get("/active-strikes") { request, _ in
+        mobile.get("/active-strikes", access: access) { request, _ in
             let clientHash = try QueryParameters(request).hash()
             let answer = try await model.answer("active-strikes") { view in
                 var body = view.activeStrikes(generatedAt: Timestamp.string(view.builtAt))
@@ -39,8 +40,8 @@ public enum MobileReadRoutes {
             return answer.response(to: request, clientHash: clientHash)
         }
 
-        let blocklist = routes.group("/api", middleware: [keys, RateLimitMiddleware(rate)])
-        blocklist.get("/blocklist.json") { request, _ in
+        let blocklist = routes.group("/api", middleware: [RateLimitMiddleware(rate)])
+        blocklist.get("/blocklist.json", access: access) { request, _ in
             let query = QueryParameters(request)
             let (key, includeInactive, pages) = try blocklistQuery(query)
             let clientHash = try query.hash()

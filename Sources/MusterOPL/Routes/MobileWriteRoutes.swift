@@ -4,7 +4,6 @@ public import Hummingbird
 import MusterEvents
 import MusterJSON
 public import MusterLog
-public import MusterPlatform
 public import MusterRuntime
 import NIOFoundationEssentialsCompat
 
@@ -15,14 +14,11 @@ public enum MobileWriteRoutes {
     /// Submissions are small; anything near this is not a real client.
     static let maxBody = 64 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
+    public static func add(to routes: Routes<Router<MusterRequestContext>>,
                            rate: RateLimiter, opl: ProjectionRunner<OPLProjection>, log: EventLog) {
-        func group(_ path: String, _ scope: String) -> Routes<RouterGroup<MusterRequestContext>> {
-            routes.group(path, middleware: [APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: scope), RateLimitMiddleware(rate)])
-        }
-        let strike = group("/api/mobile", OPLScopes.submitStrike)
-        strike.post("/submit-strike") { request, context in
-            let client = try context.requireClient()
+        let mobile = routes.group("/api/mobile", middleware: [RateLimitMiddleware(rate)])
+        mobile.post("/submit-strike", access: .key(OPLScopes.app, scope: OPLScopes.submitStrike)) { request, context in
+            let client = try context.key()
             let body = try await decode(SubmitStrikeRequest.self, request, context)
             let id = try ids(request, client: client, prefix: "act_")
             let event = try submission(body, actionId: id.value, submittedBy: client.id)
@@ -30,9 +26,8 @@ public enum MobileWriteRoutes {
             return try JSONResponse.make(.created, SubmittedAnswer(message: "Submitted for moderation", id: id.value))
         }
 
-        let snapshot = group("/api/mobile", OPLScopes.gpsSnapshot)
-        snapshot.post("/gps-snapshot") { request, context in
-            let client = try context.requireClient()
+        mobile.post("/gps-snapshot", access: .key(OPLScopes.app, scope: OPLScopes.gpsSnapshot)) { request, context in
+            let client = try context.key()
             let body = try await decode(GPSSnapshotRequest.self, request, context)
             let action = await opl.read { $0.actions[body.actionId] }
             guard let action, action.status != .merged else { throw APIError(.notFound, "no action \(body.actionId.prefix(80))") }
@@ -46,9 +41,9 @@ public enum MobileWriteRoutes {
             return try JSONResponse.make(.created, SubmittedAnswer(message: "Snapshot submitted for moderation", id: id.value))
         }
 
-        let stats = group("/api/dns-stats", OPLScopes.dnsStats)
-        stats.post("/report") { request, context in
-            let client = try context.requireClient()
+        let stats = routes.group("/api/dns-stats", middleware: [RateLimitMiddleware(rate)])
+        stats.post("/report", access: .key(OPLScopes.app, scope: OPLScopes.dnsStats)) { request, context in
+            let client = try context.key()
             var report = try await decode(DNSStatsReported.self, request, context)
             report.reportedBy = client.id
             // Reports are periodic: each is new, an Idempotency-Key only guards against a resend.

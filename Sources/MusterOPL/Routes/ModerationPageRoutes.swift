@@ -6,13 +6,14 @@ public import MusterPlatform
 public import MusterRuntime
 
 /// The plain HTML moderation page at `/moderation`. A moderator signs in with their account (a
-/// person with the moderator role in an OPL organisation; the cookie then holds an 8-hour access
-/// token, and signing out ends its session) or with a key that has `moderate:opl`. Either is kept
-/// in an HttpOnly, SameSite=Strict cookie scoped to `/moderation` (Strict keeps other sites from
-/// posting decisions with it). Forms post back here and are answered with a redirect (303) to the
-/// page that shows the result.
+/// person with the moderator role in an OPL organisation; the session then holds an 8-hour access
+/// token, and signing out ends it) or with a key that has `moderate:opl`. Either is kept in the page
+/// session scoped to `/moderation` (`PageSession`: SameSite=Strict keeps other sites from posting
+/// decisions with it). Forms post back here and are answered with a redirect (303) to the page
+/// that shows the result.
 public enum ModerationPageRoutes {
-    static let cookie = KeyCookie(name: "muster_moderator", path: "/moderation")
+    static let session = PageSession(path: "/moderation")
+    static let access = AccessRule.page(scope: OPLScopes.moderate, roles: OPLRole.moderator)
 
     struct Form: Decodable {
         var key, email, password, org, reason, into, durationDays, urls, ownDomains, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
@@ -34,31 +35,26 @@ public enum ModerationPageRoutes {
     }
 
     /// Moderators' sessions: a working day.
-    static let policy = People.TokenPolicy(app: "opl", accessLifetime: .seconds(8 * 3600), refreshLifetime: .seconds(8 * 3600))
+    static let policy = People.TokenPolicy(app: OPLScopes.app, accessLifetime: .seconds(8 * 3600), refreshLifetime: .seconds(8 * 3600))
 
-    /// An access token rather than an API key (a key is `opl_` and hex; a JWT has two dots).
-    static func isToken(_ value: String) -> Bool { value.split(separator: ".", omittingEmptySubsequences: false).count == 3 }
+    /// Who decides, as decisions name them: the key's id, or `person:<id>`; nil when the page's
+    /// rule admitted nobody (the page then shows the sign-in form).
+    static func moderator(_ context: MusterRequestContext) -> String? {
+        switch context.principal {
+        case .key(_, let keyId): keyId
+        case .person(_, _, let personId, _): "person:\(personId)"
+        case .nobody, .device: nil
+        }
+    }
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, people: People, desk: ModerationDesk) {
-        let authenticator = keys
-        /// The moderator behind the cookie, or nil (then the page shows the sign-in form).
-        @Sendable func moderator(_ request: Request) async -> AuthenticatedClient? {
-            guard let value = cookie.key(in: request) else { return nil }
-            if isToken(value) {
-                guard let claims = try? await people.validate(value, app: policy.app), claims.role == "moderator" else { return nil }
-                return AuthenticatedClient(id: "person:\(claims.personId)", app: "opl", scopes: [OPLScopes.moderate])
-            }
-            guard let client = try? await authenticator.authenticate(value), client.scopes.contains(OPLScopes.moderate) else { return nil }
-            return client
-        }
-
-        routes.get("/moderation") { request, _ in
-            guard let client = await moderator(request) else { return signIn(nil) }
+        routes.get("/moderation", access: access) { request, context in
+            guard let moderator = moderator(context) else { return signIn(nil) }
             let filter = try ModerationRoutes.queueFilter(QueryParameters(request))
             let queue = await desk.runner.read { ModerationQueue(state: $0, filter: filter) }
-            return html(ModerationPage.queue(queue, filter: filter, moderator: client.id, notice: notice(request)))
+            return html(ModerationPage.queue(queue, filter: filter, moderator: moderator, notice: notice(request)))
         }
-        routes.post("/moderation/login") { request, context in
+        routes.post("/moderation/login", access: .anyone) { request, context in
             let f = try await form(request)
             if let email = f.email, !email.isEmpty {
                 let signedIn: People.SignedIn
@@ -68,37 +64,35 @@ public enum ModerationPageRoutes {
                 } catch let error as AccountError {
                     return signIn(error.code == .wrongCredentials ? "Wrong email or password." : error.message)
                 }
-                guard signedIn.account.role == "moderator" else {
+                guard OPLRole(rawValue: signedIn.account.role) == .moderator else {
                     return signIn("That account is not a moderator's.")
                 }
-                return redirect("/moderation", headers: cookie.signIn(signedIn.accessToken))
+                return redirect("/moderation", headers: session.signIn(signedIn.accessToken))
             }
             let key = f.key?.trimmingCharacters(in: .whitespaces) ?? ""
-            guard let client = try? await authenticator.authenticate(key), client.scopes.contains(OPLScopes.moderate) else {
+            guard (try? await keys.authenticate(key, app: OPLScopes.app, scope: OPLScopes.moderate)) != nil else {
                 return signIn("That key is unknown, revoked, or lacks moderate:opl.")
             }
-            return redirect("/moderation", headers: cookie.signIn(key))
+            return redirect("/moderation", headers: session.signIn(key))
         }
-        routes.post("/moderation/logout") { request, _ in
+        routes.post("/moderation/logout", access: .anyone) { _, context in
             // Signing out of an account ends its session, not only the cookie.
-            if let value = cookie.key(in: request), isToken(value), let claims = try? await people.validate(value, app: policy.app) {
-                try? await people.logout(claims)
-            }
-            return redirect("/moderation", headers: cookie.signOut)
+            if case .person(let person)? = context.caller.page.value { try? await people.logout(AccessClaims(person)) }
+            return redirect("/moderation", headers: session.signOut)
         }
-        routes.get("/moderation/actions/:id") { request, context in
-            guard await moderator(request) != nil else { return signIn(nil) }
+        routes.get("/moderation/actions/:id", access: access) { request, context in
+            guard moderator(context) != nil else { return signIn(nil) }
             let action = try await desk.action(try context.parameters.require("id"))
             return html(ModerationPage.action(action, rules: desk.rules, notice: notice(request)))
         }
-        routes.get("/moderation/snapshots/:id") { request, context in
-            guard await moderator(request) != nil else { return signIn(nil) }
+        routes.get("/moderation/snapshots/:id", access: access) { request, context in
+            guard moderator(context) != nil else { return signIn(nil) }
             let snapshot = try await desk.snapshot(try context.parameters.require("id"))
             let action = await desk.runner.read { $0.actions[snapshot.actionId] }
             return html(ModerationPage.snapshot(snapshot, action: action, notice: notice(request)))
         }
-        routes.post("/moderation/actions/:id/:decision") { request, context in
-            guard let client = await moderator(request) else { return signIn(nil) }
+        routes.post("/moderation/actions/:id/:decision", access: access) { request, context in
+            guard let moderator = moderator(context) else { return signIn(nil) }
             let id = try context.parameters.require("id")
             let decision = try context.parameters.require("decision")
             let f = try await form(request)
@@ -110,12 +104,12 @@ public enum ModerationPageRoutes {
                     let action = try await desk.action(id)
                     let draft = ModerationPage.BlocklistDraft(urls: lines(f.urls), ownDomains: lines(f.ownDomains))
                     return html(ModerationPage.action(action, rules: desk.rules, draft: draft, notice: nil))
-                case "approve": _ = try await desk.approve(id, edits: approveEdits(f), moderator: client.id)
-                case "reject": _ = try await desk.reject(id, plain, moderator: client.id)
-                case "reopen": _ = try await desk.reopen(id, plain, moderator: client.id)
-                case "merge": _ = try await desk.merge(id, plain, moderator: client.id)
-                case "end": _ = try await desk.end(id, plain, moderator: client.id)
-                case "extend": _ = try await desk.extend(id, plain, moderator: client.id)
+                case "approve": _ = try await desk.approve(id, edits: approveEdits(f), moderator: moderator)
+                case "reject": _ = try await desk.reject(id, plain, moderator: moderator)
+                case "reopen": _ = try await desk.reopen(id, plain, moderator: moderator)
+                case "merge": _ = try await desk.merge(id, plain, moderator: moderator)
+                case "end": _ = try await desk.end(id, plain, moderator: moderator)
+                case "extend": _ = try await desk.extend(id, plain, moderator: moderator)
                 default: throw APIError(.notFound, "no decision \(decision.prefix(40))")
                 }
             } catch let error as APIError {
@@ -123,8 +117,8 @@ public enum ModerationPageRoutes {
             }
             return redirect("/moderation/actions/\(id)?done=\(decision)")
         }
-        routes.post("/moderation/snapshots/:id/:decision") { request, context in
-            guard let client = await moderator(request) else { return signIn(nil) }
+        routes.post("/moderation/snapshots/:id/:decision", access: access) { request, context in
+            guard let moderator = moderator(context) else { return signIn(nil) }
             let id = try context.parameters.require("id")
             let decision = try context.parameters.require("decision")
             let f = try await form(request)
@@ -133,8 +127,8 @@ public enum ModerationPageRoutes {
                 case "approve":
                     _ = try await desk.approveSnapshot(id, SnapshotApproval(reason: f.reason, type: f.type, name: f.siteName,
                                                                             notificationRadius: f.notificationRadius.flatMap { Int($0) }),
-                                                       moderator: client.id)
-                case "reject": _ = try await desk.rejectSnapshot(id, DecisionRequest(reason: f.reason), moderator: client.id)
+                                                       moderator: moderator)
+                case "reject": _ = try await desk.rejectSnapshot(id, DecisionRequest(reason: f.reason), moderator: moderator)
                 default: throw APIError(.notFound, "no decision \(decision.prefix(40))")
                 }
             } catch let error as APIError {

@@ -1,7 +1,6 @@
 import Foundation
 public import Hummingbird
 import MusterLog
-public import MusterPlatform
 public import MusterRuntime
 import NIOFoundationEssentialsCompat
 
@@ -15,22 +14,24 @@ public enum ModerationRoutes {
         var sequence: UInt64
     }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, desk: ModerationDesk) {
-        let api = routes.group("/api/moderation", middleware: [APIKeyMiddleware(keys: keys, app: OPLScopes.app, scope: OPLScopes.moderate)])
-        api.get("/queue") { request, _ in
+    static let access = AccessRule.key(OPLScopes.app, scope: OPLScopes.moderate)
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, desk: ModerationDesk) {
+        let api = routes.group("/api/moderation")
+        api.get("/queue", access: access) { request, _ in
             let filter = try queueFilter(QueryParameters(request))
             return JSONResponseBody(await desk.runner.read { ModerationQueue(state: $0, filter: filter) })
         }
-        api.get("/actions/:id") { _, context in
+        api.get("/actions/:id", access: access) { _, context in
             JSONResponseBody(try await desk.action(try context.parameters.require("id")))
         }
-        api.get("/snapshots/:id") { _, context in
+        api.get("/snapshots/:id", access: access) { _, context in
             JSONResponseBody(try await desk.snapshot(try context.parameters.require("id")))
         }
-        api.post("/actions/:id/:decision") { request, context in
+        api.post("/actions/:id/:decision", access: access) { request, context in
             let id = try context.parameters.require("id")
             let decision = try context.parameters.require("decision")
-            let moderator = try context.requireClient().id
+            let moderator = try context.key().id
             let body = try await request.body.collect(upTo: 256 * 1024)
             try RequestJSON.refuseControlCharacters(body)
             let decoder = JSONDecoder()
@@ -47,10 +48,10 @@ public enum ModerationRoutes {
             }
             return try JSONResponse.make(.ok, Decided(id: id, decision: decision, sequence: sequence))
         }
-        api.post("/snapshots/:id/:decision") { request, context in
+        api.post("/snapshots/:id/:decision", access: access) { request, context in
             let id = try context.parameters.require("id")
             let decision = try context.parameters.require("decision")
-            let moderator = try context.requireClient().id
+            let moderator = try context.key().id
             let body = try await request.body.collect(upTo: 64 * 1024)
             try RequestJSON.refuseControlCharacters(body)
             let empty = body.readableBytes == 0

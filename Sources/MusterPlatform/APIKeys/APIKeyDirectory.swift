@@ -1,4 +1,5 @@
 import Foundation
+public import HTTPTypes
 import MusterEvents
 public import MusterLog
 public import MusterRuntime
@@ -53,4 +54,20 @@ public final class APIKeyDirectory: Sendable {
         }
         return client
     }
+}
+
+extension APIKeyDirectory {
+    /// The client of a presented key, if it is `app`'s (any app's when nil) and carries `scope`:
+    /// for sign-in forms, which take a key as typed. Requests' keys are proved by the
+    /// authentication step (`PlatformAuthenticator`) and admitted by their route's `AccessRule`.
+    public func authenticate(_ presented: String?, app: String?, scope: String?) async throws -> AuthenticatedClient {
+        let client = try await authenticate(presented)
+        if let app, client.app != app { throw KeyError(.otherApp, "this API key is not for \(app)") }
+        if let scope, !client.scopes.contains(scope) { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
+        return client
+    }
+}
+
+extension HTTPField.Name {
+    public static let apiKey = HTTPField.Name("X-API-Key")!
 }

@@ -37,20 +37,20 @@ public enum PlatformRoutes {
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
                            environment: MusterEnvironment) {
-        let anyKey = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: nil)])
-        anyKey.get("/whoami") { _, context in
-            let client = try context.requireClient()
+        let platform = routes.group("/api/platform")
+        platform.get("/whoami", access: .key(nil, scope: nil)) { _, context in
+            let client = try context.key()
             return WhoAmI(keyId: client.id, app: client.app, scopes: client.scopes.sorted())
         }
-        anyKey.get("/whoami/:scope") { _, context in
-            let client = try context.requireClient()
+        platform.get("/whoami/:scope", access: .key(nil, scope: nil)) { _, context in
+            let client = try context.key()
             let scope = try context.parameters.require("scope")
             guard client.scopes.contains(scope) else { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
             return ScopeCheck(keyId: client.id, scope: scope, granted: true)
         }
 
-        let admin = routes.group("/api/platform", middleware: [APIKeyMiddleware(keys: keys, app: "platform", scope: adminScope)])
-        admin.get("/keys") { _, _ in
+        let admin = AccessRule.key(PlatformApp.appName, scope: adminScope)
+        platform.get("/keys", access: admin) { _, _ in
             let entries = await keys.runner.read { state in
                 state.keys.values.sorted { $0.sequence < $1.sequence }.map {
                     KeyListing.Entry(keyId: $0.keyId, app: $0.app, keyPrefix: $0.keyPrefix, issuedAt: $0.issuedAt, scopes: $0.scopes,
@@ -59,7 +59,7 @@ public enum PlatformRoutes {
             }
             return KeyListing(count: entries.count, keys: entries)
         }
-        admin.get("/projections") { _, _ in
+        platform.get("/projections", access: admin) { _, _ in
             let reports = await environment.projectionReports()
             return ProjectionListing(projections: reports)
         }

@@ -7,7 +7,8 @@ public import MusterRuntime
 /// keys are public at `/.well-known/jwks.json`), and validated appends over NATS for scripts in
 /// any language.
 public struct PlatformApp: MusterApp {
-    public let name = "platform"
+    public static let appName = Access.operatorApp
+    public var name: String { Self.appName }
     public var events: EventCatalog { .platform }
     public var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self, DevicesProjection.self] }
     /// Operators' keys (`platform_…`) only.
@@ -18,16 +19,19 @@ public struct PlatformApp: MusterApp {
     public init() {}
 
     public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+        // Every role's routes stand behind the one authentication step (the notifier serves none
+        // but health, and so runs no keys fold for it).
+        if role != .notifier { parts.authenticator = PlatformAuthenticator(environment: environment) }
         switch role {
         case .ingest:
             parts.endpoints.append(LogAppendEndpoint.make(log: environment.log))
             parts.appends.append("events.>") // the endpoint appends any type the catalog knows
             let people = People.shared(in: environment)
             parts.routes.append { JWKSRoutes.add(to: $0, people: people) }
-            let devices = Devices.shared(in: environment), keys = APIKeyDirectory.shared(in: environment)
+            let devices = Devices.shared(in: environment)
             parts.routes.append { routes in
-                DeviceRoutes.add(to: routes, devices: devices, keys: keys, people: people)
-                DeviceRoutes.addTRPC(to: routes, devices: devices, keys: keys, people: people)
+                DeviceRoutes.add(to: routes, devices: devices)
+                DeviceRoutes.addTRPC(to: routes, devices: devices)
             }
         case .query:
             let keys = APIKeyDirectory.shared(in: environment)

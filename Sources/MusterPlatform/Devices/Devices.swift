@@ -1,6 +1,7 @@
 import Foundation
 public import MusterEvents
 public import MusterLog
+import MusterRuntime
 
 /// Why a device operation was refused, in domain terms; `DeviceErrorCode+HTTP` gives the answers.
 public typealias DeviceError = DomainError<DeviceErrorCode>

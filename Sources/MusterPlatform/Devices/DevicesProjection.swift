@@ -1,5 +1,6 @@
 public import MusterEvents
 public import MusterLog
+public import MusterRuntime
 
 /// Every app's push registrations: who gets a push sent to a token, a person, a topic, a cell or
 /// a whole app. In memory (one entry per installation).

@@ -1,5 +1,6 @@
 public import Foundation
 public import JWTKit
+public import MusterRuntime
 
 /// The claims of an access token (an ES256 JWT with the signing key's `kid` in its header).
 public struct AccessClaims: JWTPayload, Equatable {
@@ -39,6 +40,9 @@ public struct AccessClaims: JWTPayload, Equatable {
     public func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
     }
+
+    /// The person as `Access.permits` compares them with an owner.
+    public var principal: Principal { .person(app: app, org: org, personId: personId, role: role) }
 
     /// Whether the token is one of `app`'s: its `app` claim and, when present, its audience.
     public func isFor(app expected: String) -> Bool {

@@ -28,15 +28,15 @@ public struct PoPApp: MusterApp {
             let civics = environment.projections.runner(CivicsProjection.self)
             parts.appends([ProgressSynced.self, InstallLinked.self, InstallUnlinked.self, NewsletterSubscribed.self, NewsletterUnsubscribed.self])
             parts.routes.append { routes in
-                PoPRoutes.add(to: routes, sync: sync, keys: keys, people: people)
-                NewsletterRoutes.add(to: routes, newsletter: newsletter, keys: keys, people: people)
+                PoPRoutes.add(to: routes, sync: sync)
+                NewsletterRoutes.add(to: routes, newsletter: newsletter, people: people)
                 // Organisers sign in here (a sign-in is a session event, and the query role never appends).
                 CivicsPageRoutes.add(to: routes, runner: civics, config: config, keys: keys, people: people)
             }
         case .query:
             let config = Self.config(environment)
-            let (keys, civics) = (APIKeyDirectory.shared(in: environment), environment.projections.runner(CivicsProjection.self))
-            parts.routes.append { CivicsRoutes.add(to: $0, runner: civics, config: config, keys: keys) }
+            let civics = environment.projections.runner(CivicsProjection.self)
+            parts.routes.append { CivicsRoutes.add(to: $0, runner: civics, config: config) }
         case .geocode, .moderation, .collector, .notifier:
             break
         }

@@ -7,33 +7,33 @@ public import MusterRuntime
 
 /// The organisers' page at `/pop/civics`: the hardest questions with their texts, how many
 /// devices know how much, daily activity, and every question's counts, per organisation and deck.
-/// Organisers sign in with their account (the organiser role in a PoP organisation; the cookie
-/// holds an 8-hour access token and signing out ends its session) or a key with `read:civics`.
+/// Organisers sign in with their account (the organiser role in a PoP organisation; the page
+/// session holds an 8-hour access token and signing out ends it) or a key with `read:civics`.
 public enum CivicsPageRoutes {
-    static let cookie = KeyCookie(name: "muster_pop_organiser", path: "/pop")
-    static let policy = People.TokenPolicy(app: "pop", accessLifetime: .seconds(8 * 3600), refreshLifetime: .seconds(8 * 3600))
+    static let session = PageSession(path: "/pop")
+    static let access = AccessRule.page(scope: PoPRoutes.readScope, roles: PoPRole.organiser)
+    static let policy = People.TokenPolicy(app: PoPRoutes.app, accessLifetime: .seconds(8 * 3600), refreshLifetime: .seconds(8 * 3600))
 
     struct Form: Decodable { var key, email, password, org: String? }
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, runner: ProjectionRunner<CivicsProjection>, config: PoPConfig,
                            keys: APIKeyDirectory, people: People) {
         /// The organisation the visitor may see (nil: every one, for a key), or nil when not signed in.
-        @Sendable func visitor(_ request: Request) async -> (signedIn: Bool, org: String?) {
-            guard let value = cookie.key(in: request) else { return (false, nil) }
-            if value.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
-                guard let claims = try? await people.validate(value, app: policy.app), claims.role == "organiser",
-                      let org = await people.runner.read({ $0.orgs[claims.org] }), org.app == "pop" else { return (false, nil) }
+        @Sendable func visitor(_ context: MusterRequestContext) async -> (signedIn: Bool, org: String?) {
+            switch context.principal {
+            case .key: return (true, nil)
+            case .person(_, let orgId, _, _):
+                guard let org = await people.runner.read({ $0.orgs[orgId] }), org.app == PoPRoutes.app else { return (false, nil) }
                 return (true, org.slug)
+            case .nobody, .device: return (false, nil)
             }
-            guard (try? await keys.authenticate(value, app: PoPRoutes.app, scope: PoPRoutes.readScope)) != nil else { return (false, nil) }
-            return (true, nil)
         }
         @Sendable func signIn(_ message: String?) -> Response {
             HTMLResponse.page(CivicsPage.login(message: message, orgs: config.orgs), status: .unauthorized)
         }
 
-        routes.get("/pop/civics") { request, _ in
-            let who = await visitor(request)
+        routes.get("/pop/civics", access: access) { request, context in
+            let who = await visitor(context)
             guard who.signedIn else { return signIn(nil) }
             var query = try CivicsQuery(request, config: config)
             if let own = who.org { query.org = own } // an organiser sees their own organisation
@@ -44,7 +44,7 @@ public enum CivicsPageRoutes {
             }
             return HTMLResponse.page(html)
         }
-        routes.post("/pop/civics/login") { request, context in
+        routes.post("/pop/civics/login", access: .anyone) { request, context in
             let body = try await request.body.collect(upTo: 16 * 1024)
             let form = try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
             if let email = form.email, !email.isEmpty {
@@ -55,20 +55,19 @@ public enum CivicsPageRoutes {
                 } catch let error as AccountError {
                     return signIn(error.code == .wrongCredentials ? "Wrong email or password." : error.message)
                 }
-                guard signedIn.account.role == "organiser" else { return signIn("That account is not an organiser's.") }
-                return HTMLResponse.redirect("/pop/civics", headers: cookie.signIn(signedIn.accessToken))
+                guard PoPRole(rawValue: signedIn.account.role) == .organiser else { return signIn("That account is not an organiser's.") }
+                return HTMLResponse.redirect("/pop/civics", headers: session.signIn(signedIn.accessToken))
             }
             let key = form.key?.trimmingCharacters(in: .whitespaces) ?? ""
             guard (try? await keys.authenticate(key, app: PoPRoutes.app, scope: PoPRoutes.readScope)) != nil else {
                 return signIn("That key is unknown, revoked, or lacks read:civics.")
             }
-            return HTMLResponse.redirect("/pop/civics", headers: cookie.signIn(key))
+            return HTMLResponse.redirect("/pop/civics", headers: session.signIn(key))
         }
-        routes.post("/pop/civics/logout") { request, _ in
-            if let value = cookie.key(in: request), value.split(separator: ".").count == 3, let claims = try? await people.validate(value, app: policy.app) {
-                try? await people.logout(claims)
-            }
-            return HTMLResponse.redirect("/pop/civics", headers: cookie.signOut)
+        routes.post("/pop/civics/logout", access: .anyone) { _, context in
+            // Signing out of an account ends its session, not only the cookie.
+            if case .person(let person)? = context.caller.page.value { try? await people.logout(AccessClaims(person)) }
+            return HTMLResponse.redirect("/pop/civics", headers: session.signOut)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 public import Hummingbird
 public import MusterLog
-public import MusterPlatform
+import MusterPlatform
 public import MusterRuntime
 
 /// The civics-progress reads (scope `read:civics`), served by the query role:
@@ -10,22 +10,23 @@ public import MusterRuntime
 /// that studied each day), each with `?org=` to narrow to one organisation.
 public enum CivicsRoutes {
     public static func add(to routes: Routes<Router<MusterRequestContext>>, runner: ProjectionRunner<CivicsProjection>,
-                           config: PoPConfig, keys: APIKeyDirectory) {
-        let reads = routes.group("/api/pop/civics", middleware: [APIKeyMiddleware(keys: keys, app: PoPRoutes.app, scope: PoPRoutes.readScope)])
+                           config: PoPConfig) {
+        let reads = routes.group("/api/pop/civics")
+        let access = AccessRule.key(PoPRoutes.app, scope: PoPRoutes.readScope)
         @Sendable func report<T: Encodable & Sendable>(_ request: Request, _ body: @escaping @Sendable (CivicsReport, CivicsQuery) -> T) async throws -> Response {
             let query = try CivicsQuery(request, config: config)
             return try JSONResponse.make(.ok, await runner.read { body(CivicsReport(state: $0, config: config), query) })
         }
-        reads.get("/orgs") { _, _ in
+        reads.get("/orgs", access: access) { _, _ in
             let today = CivicsQuery.today()
             return try JSONResponse.make(.ok, await runner.read { CivicsReport(state: $0, config: config).orgRows(today: today) })
         }
-        reads.get("/questions") { request, _ in try await report(request) { $0.questions(org: $1.org, deck: $1.deck) } }
-        reads.get("/hardest") { request, _ in
+        reads.get("/questions", access: access) { request, _ in try await report(request) { $0.questions(org: $1.org, deck: $1.deck) } }
+        reads.get("/hardest", access: access) { request, _ in
             try await report(request) { $0.hardest(org: $1.org, deck: $1.deck, minDevices: $1.minDevices, limit: $1.limit) }
         }
-        reads.get("/known") { request, _ in try await report(request) { $0.known(org: $1.org, deck: $1.deck) } }
-        reads.get("/active") { request, _ in
+        reads.get("/known", access: access) { request, _ in try await report(request) { $0.known(org: $1.org, deck: $1.deck) } }
+        reads.get("/active", access: access) { request, _ in
             let today = CivicsQuery.today()
             return try await report(request) { $0.active(org: $1.org, days: $1.days, today: today) }
         }

@@ -18,9 +18,8 @@ import NIOCore
 public enum NewsletterRoutes {
     public static let exportScope = "export:newsletter"
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, newsletter: Newsletter, keys: APIKeyDirectory, people: People) {
-        routes.group("/api/pop/newsletter", middleware: [APIKeyMiddleware(keys: keys, app: PoPRoutes.app, scope: PoPRoutes.writeScope)])
-            .post("/signups") { request, _ in
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, newsletter: Newsletter, people: People) {
+        routes.post("/api/pop/newsletter/signups", access: .key(PoPRoutes.app, scope: PoPRoutes.writeScope)) { request, _ in
                 let body = try await RequestJSON.decode(SignupRequest.self, from: request, maxBody: 8 * 1024)
                 let signup = Newsletter.Signup(id: body.id, name: body.name, email: body.email, signupDate: body.signupDate, org: body.org)
                 let id = body.id.lowercased()
@@ -34,14 +33,14 @@ public enum NewsletterRoutes {
                     return try JSONResponse.make(.ok, SignupAnswer(id: id, status: "duplicate", unsubscribeUrl: nil))
                 }
             }
-        routes.get("/pop/unsubscribe") { request, _ in
+        routes.get("/pop/unsubscribe", access: .anyone) { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             guard Newsletter.isTokenShaped(token) else {
                 return HTMLResponse.page(NewsletterPage.failed(Newsletter.cutLink), status: .unprocessableContent)
             }
             return HTMLResponse.page(NewsletterPage.confirm(token: token))
         }
-        routes.post("/pop/unsubscribe") { request, _ in
+        routes.post("/pop/unsubscribe", access: .anyone) { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             do {
                 let org = try await newsletter.unsubscribe(token: token)
@@ -51,9 +50,9 @@ public enum NewsletterRoutes {
                 return HTMLResponse.page(NewsletterPage.failed(answer.message), status: answer.status)
             }
         }
-        routes.get("/api/pop/newsletter.csv") { request, context in
+        routes.get("/api/pop/newsletter.csv", access: .keyOrPerson(PoPRoutes.app, scope: exportScope)) { request, context in
             let org = request.uri.queryParameters["org"].map(String.init) ?? newsletter.config.orgs.first?.slug ?? ""
-            try await exporter(request, org: org, keys: keys, people: people)
+            try await exporter(context, org: org, people: people)
             guard newsletter.config.org(org) != nil else { throw PoPError(.invalidField("org"), "org names no organisation this server has") }
             let base = origin(request)
             var headers = HTTPFields()
@@ -69,18 +68,16 @@ public enum NewsletterRoutes {
         }
     }
 
-    /// Who may export `org`'s list: its organisers, or the app's key with `export:newsletter`.
-    static func exporter(_ request: Request, org: String, keys: APIKeyDirectory, people: People) async throws {
-        if request.headers[.authorization] != nil {
-            let claims = try await people.validate(request, app: PoPRoutes.app)
-            // Any sign-in route's token will do: what counts is the role in that PoP organisation.
-            let member = await people.runner.read { $0.orgs[claims.org] }
-            guard claims.role == "organiser" else { throw PoPError(.forbidden, "only organisers export newsletter lists") }
-            // Another organisation's list is as unknown as none.
-            guard member?.app == "pop", member?.slug == org else { throw PoPError(.notFound, "no newsletter list \(org.prefix(64)) of yours") }
-            return
-        }
-        _ = try await keys.authenticate(request.headers[.apiKey], app: PoPRoutes.app, scope: exportScope)
+    /// Who may export `org`'s list: the app's key with `export:newsletter` (the route's rule), or
+    /// a person who organises that organisation.
+    static func exporter(_ context: MusterRequestContext, org: String, people: People) async throws {
+        guard case .person = context.principal else { return }
+        let person = try context.person()
+        // Any sign-in route's token will do: what counts is the role in that PoP organisation.
+        guard person.holds(PoPRole.organiser) else { throw PoPError(.forbidden, "only organisers export newsletter lists") }
+        let member = await people.runner.read { $0.orgs[person.org] }
+        // Another organisation's list is as unknown as none.
+        guard member?.app == PoPRoutes.app, member?.slug == org else { throw PoPError(.notFound, "no newsletter list \(org.prefix(64)) of yours") }
     }
 
     /// The URL the caller reached us by (through the gateway: the host and scheme it forwarded).

@@ -2,7 +2,7 @@ import Foundation
 public import Hummingbird
 import MusterEvents
 import MusterJSON
-public import MusterPlatform
+import MusterPlatform
 public import MusterRuntime
 
 /// PoP's progress sync under `/api/pop/installs/{installId}`: `POST …/changes` (scope
@@ -18,28 +18,25 @@ public enum PoPRoutes {
     /// 500 changes of a few hundred bytes each, with room.
     static let maxBody = 512 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, sync: CivicsSync, keys: APIKeyDirectory, people: People) {
-        let writes = routes.group("/api/pop/installs", middleware: [APIKeyMiddleware(keys: keys, app: app, scope: writeScope)])
-        writes.post("/{installId}/changes") { request, context in
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, sync: CivicsSync) {
+        let installs = routes.group("/api/pop/installs")
+        installs.post("/{installId}/changes", access: .key(app, scope: writeScope)) { request, context in
             let installId = try context.parameters.require("installId").lowercased()
             let body = try await RequestJSON.decode(ChangesRequest.self, from: request, maxBody: maxBody)
             let (outcomes, cursor) = try await sync.push(installId: installId, org: body.org, sentAt: body.sentAt, changes: body.changes, received: Date())
             return try JSONResponse.make(.ok, ChangesAnswer(body.changes, outcomes: outcomes, cursor: cursor), writtenBy: JSONBytesEncoder())
         }
-        writes.post("/{installId}/link") { request, context in
+        installs.post("/{installId}/link", access: .keyAndPerson(app, scope: writeScope)) { _, context in
             let installId = try context.parameters.require("installId").lowercased()
-            let claims = try await people.validate(request, app: app)
-            try await sync.link(installId: installId, personId: claims.personId)
+            try await sync.link(installId: installId, personId: try context.person().personId)
             return try JSONResponse.make(.ok, LinkAnswer(installId: installId, linked: true))
         }
-        writes.delete("/{installId}/link") { request, context in
+        installs.delete("/{installId}/link", access: .keyAndPerson(app, scope: writeScope)) { _, context in
             let installId = try context.parameters.require("installId").lowercased()
-            let claims = try await people.validate(request, app: app)
-            try await sync.unlink(installId: installId, personId: claims.personId)
+            try await sync.unlink(installId: installId, personId: try context.person().personId)
             return try JSONResponse.make(.ok, LinkAnswer(installId: installId, linked: false))
         }
-        let reads = routes.group("/api/pop/installs", middleware: [APIKeyMiddleware(keys: keys, app: app, scope: readScope)])
-        reads.get("/{installId}/progress") { request, context in
+        installs.get("/{installId}/progress", access: .key(app, scope: readScope)) { request, context in
             let installId = try context.parameters.require("installId").lowercased()
             let since = request.uri.queryParameters["since"].map(String.init)
             guard let cursor = since.map({ UInt64($0) }) ?? 0 else {

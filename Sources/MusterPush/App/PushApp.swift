@@ -21,10 +21,9 @@ public struct PushApp: MusterApp {
     public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .ingest:
-            let keys = APIKeyDirectory.shared(in: environment)
             let pushes = Pushes(log: environment.log, devices: environment.projections.runner(DevicesProjection.self))
             parts.appends([PushRequested.self])
-            parts.routes.append { PushRoutes.addSend(to: $0, pushes: pushes, keys: keys) }
+            parts.routes.append { PushRoutes.addSend(to: $0, pushes: pushes) }
         case .notifier:
             parts.appends([PushDispatched.self, PushDelivered.self, PushFailed.self, PushCompleted.self, DeviceInvalidated.self])
             let (apns, apnsHTTP) = Self.apnsClient(environment)
@@ -34,9 +33,8 @@ public struct PushApp: MusterApp {
                                                  log: environment.log, apns: apns, fcm: fcm, http: [apnsHTTP, fcmHTTP].compactMap { $0 },
                                                  logger: environment.logger))
         case .query:
-            let keys = APIKeyDirectory.shared(in: environment)
             let reports = PushReports(pushes: environment.projections.runner(PushesProjection.self))
-            parts.routes.append { PushRoutes.addStatus(to: $0, reports: reports, keys: keys) }
+            parts.routes.append { PushRoutes.addStatus(to: $0, reports: reports) }
         case .geocode, .moderation, .collector:
             break
         }

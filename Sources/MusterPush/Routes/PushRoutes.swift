@@ -1,7 +1,7 @@
 import HTTPTypes
 public import Hummingbird
 import MusterEvents
-public import MusterPlatform
+import MusterPlatform
 public import MusterRuntime
 
 /// `POST /api/push` (ingest) asks for a push to devices, people, topics or a whole app, now, at
@@ -11,10 +11,12 @@ public enum PushRoutes {
     public static let scope = "push:send"
     static let maxBody = 64 * 1024
 
-    public static func addSend(to routes: Routes<Router<MusterRequestContext>>, pushes: Pushes, keys: APIKeyDirectory) {
-        let group = routes.group("/api", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: scope)])
-        group.post("/push") { request, context in
-            let client = try context.requireClient()
+    /// Any app's key with `push:send`: what it sends to is its own app's (an operator's, the app it names).
+    static let access = AccessRule.key(nil, scope: scope)
+
+    public static func addSend(to routes: Routes<Router<MusterRequestContext>>, pushes: Pushes) {
+        routes.post("/api/push", access: access) { request, context in
+            let client = try context.key()
             let body = try await RequestJSON.decode(PushRequestBody.self, from: request, maxBody: maxBody)
             let key = request.headers[.idempotencyKey]
             if let key, !(1...200).contains(key.count) { throw APIError(.badRequest, "Idempotency-Key must be 1 to 200 characters") }
@@ -30,11 +32,9 @@ public enum PushRoutes {
         }
     }
 
-    public static func addStatus(to routes: Routes<Router<MusterRequestContext>>, reports: PushReports, keys: APIKeyDirectory) {
-        let group = routes.group("/api", middleware: [APIKeyMiddleware(keys: keys, app: nil, scope: scope)])
-        group.get("/push/{pushId}") { _, context in
-            let client = try context.requireClient()
-            let push = try await reports.status(try context.parameters.require("pushId"), app: client.app)
+    public static func addStatus(to routes: Routes<Router<MusterRequestContext>>, reports: PushReports) {
+        routes.get("/api/push/{pushId}", access: access) { _, context in
+            let push = try await reports.status(try context.parameters.require("pushId"), for: context.principal)
             return try JSONResponse.make(.ok, PushStatusAnswer(push))
         }
     }
@@ -42,7 +42,7 @@ public enum PushRoutes {
     static func makeRequest(_ body: PushRequestBody, client: AuthenticatedClient, pushes: Pushes,
                             idempotencyKey: String?) async throws -> PushRequested {
         let app: String
-        if client.app == "platform" {
+        if client.isOperator {
             guard let named = body.app else { throw PushError(.invalidField("app"), "app is required with an operator's key") }
             app = named
         } else {

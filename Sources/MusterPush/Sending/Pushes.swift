@@ -2,6 +2,7 @@ import Foundation
 public import MusterEvents
 public import MusterLog
 public import MusterPlatform
+public import MusterRuntime
 
 /// Why a push was refused, in domain terms; `PushErrorCode+HTTP` gives the answers.
 public typealias PushError = DomainError<PushErrorCode>
@@ -87,9 +88,9 @@ public struct PushReports: Sendable {
         self.pushes = pushes
     }
 
-    /// The push, for a key of its app (or an operator's).
-    public func status(_ pushId: String, app: String) async throws -> PushesProjection.Push {
-        guard let push = await pushes.read({ $0.pushes[pushId] }), push.request.app == app || app == "platform" else {
+    /// The push, for a key of its app (or an operator's); another app's is as unknown as none.
+    public func status(_ pushId: String, for caller: Principal) async throws -> PushesProjection.Push {
+        guard let push = await pushes.read({ $0.pushes[pushId] }), Access.permits(caller, ResourceOwner(app: push.request.app)) else {
             throw PushError(.unknownPush, "no push \(pushId.prefix(40))")
         }
         return push

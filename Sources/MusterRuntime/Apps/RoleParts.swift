@@ -22,6 +22,8 @@ public struct RoleParts: Sendable {
     public var interimAnswers: [InterimAnswer] = []
     /// What must be in place before the role takes traffic (`/ready` waits for each).
     public var readiness: [ReadinessCheck] = []
+    /// The authentication step's prover of credentials: the platform sets it, once for every role.
+    public var authenticator: (any RequestAuthenticator)?
     /// Subject filters of the events the role appends (`events.opl.action.*.geocoded.v1`): what
     /// its NATS user must be allowed to publish, and all it should be (`deploy/nats/permissions.conf`
     /// is checked against them).

@@ -21,4 +21,5 @@ struct RoleService: MusterServiceModule {
     func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { parts.webSockets }
     func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer] { parts.interimAnswers }
     func readiness(in environment: MusterEnvironment) -> [ReadinessCheck] { parts.readiness }
+    func authenticator(in environment: MusterEnvironment) -> (any RequestAuthenticator)? { parts.authenticator }
 }

@@ -21,22 +21,36 @@ public enum HTMLResponse {
     }
 }
 
-/// A person's API key kept for a group of pages after they sign in: HttpOnly (no script reads
-/// it), SameSite=Strict (no other site posts with it), scoped to the pages' path, for 8 hours.
-public struct KeyCookie: Sendable {
-    public let name: String
+/// The one page session: after a group of pages' sign-in form, the visitor's API key or access
+/// token is kept in the `muster_session` cookie, HttpOnly (no script reads it), SameSite=Strict (no
+/// other site posts with it), scoped to the pages' path (so each group has its own), for 8 hours.
+/// The authentication step proves it (`Caller.page`); a page's `AccessRule.page` admits it.
+public struct PageSession: Sendable {
+    public static let cookieName = "muster_session"
     public let path: String
 
-    public init(name: String, path: String) {
-        self.name = name
+    public init(path: String) {
         self.path = path
     }
 
-    public func key(in request: Request) -> String? { request.cookies[name]?.value }
-
-    /// `Set-Cookie` after a sign-in with `key`.
-    public func signIn(_ key: String) -> HTTPFields { [.setCookie: "\(name)=\(key); Path=\(path); HttpOnly; SameSite=Strict; Max-Age=28800"] }
+    /// `Set-Cookie` after a sign-in with `credential` (a key or an access token).
+    public func signIn(_ credential: String) -> HTTPFields {
+        [.setCookie: "\(Self.cookieName)=\(credential); Path=\(path); HttpOnly; SameSite=Strict; Max-Age=28800"]
+    }
 
     /// `Set-Cookie` that forgets it.
-    public var signOut: HTTPFields { [.setCookie: "\(name)=; Path=\(path); HttpOnly; SameSite=Strict; Max-Age=0"] }
+    public var signOut: HTTPFields { [.setCookie: "\(Self.cookieName)=; Path=\(path); HttpOnly; SameSite=Strict; Max-Age=0"] }
+
+    /// The session cookie's value in a request's `Cookie` headers, if it has one that is not empty.
+    public static func credential(in headers: HTTPFields) -> String? {
+        for header in headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let pair = pair.drop { $0 == " " }
+                guard pair.hasPrefix(cookieName + "=") else { continue }
+                let value = pair.dropFirst(cookieName.count + 1)
+                return value.isEmpty ? nil : String(value)
+            }
+        }
+        return nil
+    }
 }

@@ -4,28 +4,39 @@ import HummingbirdWebSocket
 import Logging
 
 /// The HTTP application of one `muster` process: every selected service's routes on one port,
-/// behind the request-metrics and error-body middleware (`/metrics` itself is on its own port).
+/// behind the request-metrics, error-body and authentication middleware (`/metrics` itself is on
+/// its own port).
 public enum MusterHTTP {
-    public static func makeRouter(environment: MusterEnvironment, modules: [any MusterServiceModule]) -> Router<MusterRequestContext> {
+    /// Throws `UndeclaredAccess` if a route was added without an access rule: the process does not start.
+    public static func makeRouter(environment: MusterEnvironment, modules: [any MusterServiceModule]) throws -> Router<MusterRequestContext> {
         let router = Router(context: MusterRequestContext.self)
         // A span per request, continuing a caller's `traceparent`; its appends carry it on.
         if environment.configuration.tracing { router.add(middleware: TracingMiddleware()) }
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ErrorBodyMiddleware(routes: environment.routes))
+        // Inside the error bodies: a refusal the authenticator records is answered by a route's rule.
+        router.add(middleware: AuthenticationMiddleware(authenticator(environment: environment, modules: modules)))
         let routes = Routes(router, table: environment.routes)
         HealthRoutes.add(to: routes, environment: environment, checks: modules.flatMap { $0.readiness(in: environment) })
         for module in modules { module.addRoutes(to: routes, environment: environment) }
+        for socket in modules.flatMap({ $0.webSockets(in: environment) }) { environment.routes.record(.get, socket.path, access: socket.access) }
+        try environment.routes.requireDeclared(router)
         return router
     }
 
+    static func authenticator(environment: MusterEnvironment, modules: [any MusterServiceModule]) -> any RequestAuthenticator {
+        modules.lazy.compactMap { $0.authenticator(in: environment) }.first ?? NoCredentials()
+    }
+
     public static func makeApplication(environment: MusterEnvironment, modules: [any MusterServiceModule],
-                                       onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let router = makeRouter(environment: environment, modules: modules)
+                                       onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
+        let router = try makeRouter(environment: environment, modules: modules)
         let fastPaths = FastPath.handlers(modules.flatMap { $0.fastPaths(in: environment) })
         let interimAnswers = InterimAnswerHandler.handlers(modules.flatMap { $0.interimAnswers(in: environment) })
         let gate = ConnectionGate.factory(environment.configuration.connectionLimits)
         let connectionGuard = ConnectionGuardHandler.factory(environment.configuration.connectionLimits)
         let webSockets = modules.flatMap { $0.webSockets(in: environment) }
+        let authenticator = authenticator(environment: environment, modules: modules)
         var logger = environment.logger
         logger[metadataKey: "component"] = "http"
         // New handlers for every connection: the gate on raw bytes first of all (FastPathChannel),
@@ -40,7 +51,7 @@ public enum MusterHTTP {
                 // Pings keep a silent socket's NAT mapping alive and find a phone that went away.
                 configuration: .init(http1: http1, ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30)))),
                 shouldUpgrade: { request, channel, _ in
-                    switch await WebSocketRoute.answer(for: request, in: webSockets) {
+                    switch await WebSocketRoute.answer(for: request, in: webSockets, authenticator: authenticator) {
                     case .session(let session):
                         return .upgrade([:]) { inbound, outbound, context in try await session(inbound, outbound, context.logger) }
                     case .refused(let error):

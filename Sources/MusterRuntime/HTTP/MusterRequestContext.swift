@@ -1,9 +1,9 @@
 public import Foundation
 public import Hummingbird
 
-/// The app client or person a request acts for, once authenticated.
+/// An app's API key, once proved: its id, its app, and the scopes it may use.
 public struct AuthenticatedClient: Sendable, Equatable {
-    /// API key id (`key_…`) or user id.
+    /// API key id (`key_…`), or `person:<id>` for a page visitor signed in as a person.
     public var id: String
     /// The app the key was issued for (`opl`, `pop`, …).
     public var app: String
@@ -19,13 +19,15 @@ public struct AuthenticatedClient: Sendable, Equatable {
 /// The request context of every Muster route.
 public struct MusterRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    public var client: AuthenticatedClient?
+    /// What the request's credentials proved (`AuthenticationMiddleware`, before any route).
+    public var caller = Caller()
+    /// Whom the route acts for, as its `AccessRule` admitted the caller (`.nobody` on public routes).
+    public var principal = Principal.nobody
     /// The peer's IP address (the gateway's, behind one), for limits per address.
     public var remoteAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        client = nil
         remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 
@@ -35,9 +37,17 @@ public struct MusterRequestContext: RequestContext {
     /// Shared, configured once: stable key order, unescaped slashes in URLs.
     public var responseEncoder: JSONEncoder { JSONResponse.encoder }
 
-    /// The authenticated client; routes behind the key middleware can rely on it.
-    public func requireClient() throws -> AuthenticatedClient {
-        guard let client else { throw APIError(.unauthorized, "missing API key") }
+    /// The key the route admitted (its rule is `key`, `key-or-person` without a token, or
+    /// `key-and-person`).
+    public func key() throws -> AuthenticatedClient {
+        guard let client = caller.key.value else { throw APIError(.unauthorized, "missing API key: send it in the X-API-Key header") }
         return client
+    }
+
+    /// The person the route admitted (its rule is `person`, `key-and-person`, or `key-or-person`
+    /// with a token).
+    public func person() throws -> SignedInPerson {
+        guard case .person = principal, let person = caller.person.value else { throw APIError(.unauthorized, "missing bearer token") }
+        return person
     }
 }

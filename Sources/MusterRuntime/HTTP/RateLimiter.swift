@@ -89,7 +89,7 @@ public final class RateLimiter: Sendable {
 }
 
 /// Refuses a client over its limit with 429 and `Retry-After`. Runs after authentication, so the
-/// bucket is the API key's.
+/// bucket is the API key's; a request without a proved key passes to its route, whose rule refuses it.
 public struct RateLimitMiddleware: RouterMiddleware {
     public typealias Context = MusterRequestContext
     let limiter: RateLimiter
@@ -97,7 +97,7 @@ public struct RateLimitMiddleware: RouterMiddleware {
     public init(_ limiter: RateLimiter) { self.limiter = limiter }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let wait = limiter.take(context.client?.id ?? "anonymous") {
+        if let client = context.caller.key.value, let wait = limiter.take(client.id) {
             throw APIError(.tooManyRequests, "rate limit of \(limiter.perMinute) requests a minute reached; retry in \(wait) s",
                            headers: [.retryAfter: "\(wait)"])
         }

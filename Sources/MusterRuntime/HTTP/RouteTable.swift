@@ -1,27 +1,36 @@
 public import Hummingbird
 import Synchronization
 
-/// Every route the process serves, recorded as it is added, so a test can hold the router and
-/// `schemas/openapi.yaml` to each other.
+/// Every route the process serves, recorded with its access rule as it is added, so a test can
+/// hold the router and `schemas/openapi.yaml` to each other, and the process can refuse to start
+/// with a route nobody declared access for (`requireDeclared`).
 public final class RouteTable: Sendable {
     public struct Route: Sendable, Hashable, Comparable {
         public var method: String
         /// OpenAPI form: `/api/platform/whoami/{scope}`.
         public var path: String
         public static func < (a: Route, b: Route) -> Bool { (a.path, a.method) < (b.path, b.method) }
+
+        public init(method: String, path: String) {
+            self.method = method
+            self.path = path
+        }
     }
 
-    private let recorded = Mutex<Set<Route>>([])
+    private let recorded = Mutex<[Route: AccessRule]>([:])
     public init() {}
 
-    public var routes: [Route] { recorded.withLock { $0.sorted() } }
+    public var routes: [Route] { recorded.withLock { $0.keys.sorted() } }
+
+    /// Each route's declared rule.
+    public var rules: [Route: AccessRule] { recorded.withLock { $0 } }
 
     /// The methods some route serves at `path` (`{name}` segments match any one segment), for a
     /// 405's `Allow` when the path exists but the method does not.
     public func allowedMethods(at path: String) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return recorded.withLock { routes in
-            Set(routes.filter { route in
+            Set(routes.keys.filter { route in
                 let pattern = route.path.split(separator: "/", omittingEmptySubsequences: false)
                 return pattern.count == segments.count
                     && zip(pattern, segments).allSatisfy { p, s in p == s || (p.hasPrefix("{") && p.hasSuffix("}") && !s.isEmpty) }
@@ -29,10 +38,32 @@ public final class RouteTable: Sendable {
         }
     }
 
-    func record(_ method: HTTPRequest.Method, _ path: String) {
-        // Hummingbird writes parameters as `:name`; OpenAPI as `{name}`.
-        let openAPIPath = "/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
-        recorded.withLock { _ = $0.insert(Route(method: method.rawValue.lowercased(), path: openAPIPath)) }
+    /// Records a route and who may call it (a WebSocket's upgrade too: `WebSocketRoute`).
+    public func record(_ method: HTTPRequest.Method, _ path: String, access: AccessRule) {
+        recorded.withLock { $0[Route(method: method.rawValue.lowercased(), path: Self.openAPIPath(path))] = access }
+    }
+
+    /// Hummingbird writes parameters as `:name` (or `{name}`); OpenAPI as `{name}`.
+    static func openAPIPath(_ path: String) -> String {
+        "/" + path.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+    }
+
+    /// Throws when `router` serves a route this table holds no access rule for: one added around
+    /// `Routes`, which would answer whoever calls. The process then does not start.
+    public func requireDeclared<Context>(_ router: Router<Context>) throws {
+        let declared = recorded.withLock { Set($0.keys) }
+        let undeclared = router.routes.map { Route(method: $0.method.rawValue.lowercased(), path: Self.openAPIPath($0.path.description)) }
+            .filter { !declared.contains($0) }
+        guard undeclared.isEmpty else { throw UndeclaredAccess(routes: undeclared.sorted()) }
+    }
+}
+
+/// Routes served without a declared access rule: a programming error that stops the process
+/// before it takes traffic, naming each.
+public struct UndeclaredAccess: Error, CustomStringConvertible {
+    public var routes: [RouteTable.Route]
+    public var description: String {
+        "routes without an access rule: " + routes.map { "\($0.method.uppercased()) \($0.path)" }.joined(separator: ", ")
     }
 }
 
@@ -56,29 +87,48 @@ public struct Routes<Router: RouterMethods> {
         return Routes<RouterGroup<Context>>(group, table: table, prefix: prefix + path)
     }
 
-    public func on(_ method: HTTPRequest.Method, _ path: String,
-                   use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
-        table.record(method, prefix + path)
+    /// Adds a route that `access` admits callers to: the rule is checked against the request's
+    /// `Caller` before `handler` runs, and the principal it admits is the context's `principal`.
+    public func on(_ method: HTTPRequest.Method, _ path: String, access: AccessRule,
+                   use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
+        table.record(method, prefix + path, access: access)
+        router.on(RouterPath(path), method: method) { request, context in
+            var context = context
+            context.principal = try access.admit(context.caller)
+            return try await handler(request, context)
+        }
+    }
+
+    /// Adds a route declared as `access` whose handler admits the caller itself (tRPC, whose
+    /// refusals have a shape of their own).
+    func on(_ method: HTTPRequest.Method, _ path: String, admittingItself access: AccessRule,
+            use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
+        table.record(method, prefix + path, access: access)
         router.on(RouterPath(path), method: method, use: handler)
     }
 
-    public func get(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
-        on(.get, path, use: handler)
+    public func get(_ path: String, access: AccessRule,
+                    use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
+        on(.get, path, access: access, use: handler)
     }
 
-    public func post(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
-        on(.post, path, use: handler)
+    public func post(_ path: String, access: AccessRule,
+                     use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
+        on(.post, path, access: access, use: handler)
     }
 
-    public func delete(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
-        on(.delete, path, use: handler)
+    public func delete(_ path: String, access: AccessRule,
+                       use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
+        on(.delete, path, access: access, use: handler)
     }
 
-    public func put(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
-        on(.put, path, use: handler)
+    public func put(_ path: String, access: AccessRule,
+                    use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
+        on(.put, path, access: access, use: handler)
     }
 
-    public func patch(_ path: String, use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) {
-        on(.patch, path, use: handler)
+    public func patch(_ path: String, access: AccessRule,
+                      use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
+        on(.patch, path, access: access, use: handler)
     }
 }

@@ -6,19 +6,23 @@ public import Hummingbird
 /// `{"result":{"data": output}}` (`{"result":{"data":{"json": output}}}`), and a failure is
 /// `{"error":{"message","code","data":{"code","httpStatus","path"}}}` (under `json` likewise) with
 /// that HTTP status. The procedure's errors are the same ones the REST routes answer with.
-/// `authorize` decides who calls before the body is read, so a caller who may not call gets its
-/// 401 or 403 whatever it sent.
+/// `access` admits the caller before the body is read, so a caller who may not call gets its 401
+/// or 403 (in tRPC's shape) whatever it sent; `authorize` turns the admitted caller into the
+/// procedure's (a device's owner, say), also before the body.
 public enum TRPC {
     public static func mutation<Caller: Sendable, Input: Decodable & Sendable, Output: Encodable & Sendable>(
-        _ procedure: String, on routes: Routes<Router<MusterRequestContext>>, maxBody: Int,
-        authorize: @escaping @Sendable (Request) async throws -> Caller,
+        _ procedure: String, on routes: Routes<Router<MusterRequestContext>>, access: AccessRule, maxBody: Int,
+        authorize: @escaping @Sendable (MusterRequestContext) async throws -> Caller,
         _ handler: @escaping @Sendable (Input, Caller, Request) async throws -> Output
     ) {
-        routes.post("/trpc/\(procedure)") { request, context in
+        // Admitted here rather than by the route, so a refusal has tRPC's shape too.
+        routes.on(.post, "/trpc/\(procedure)", admittingItself: access) { request, context in
             var superjson = false
             do {
                 return try await ErrorBodyMiddleware<MusterRequestContext>().handle(request, context: context) { request, context in
-                    let caller = try await authorize(request)
+                    var context = context
+                    context.principal = try access.admit(context.caller)
+                    let caller = try await authorize(context)
                     let input = try await RequestJSON.decode(Envelope<Input>.self, from: request, maxBody: maxBody)
                     superjson = input.superjson
                     let output = try await handler(input.value, caller, request)

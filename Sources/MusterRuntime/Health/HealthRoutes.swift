@@ -37,9 +37,9 @@ public enum HealthRoutes {
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment,
                            checks: [ReadinessCheck] = []) {
-        routes.get("/health") { _, _ in Health(status: "ok") }
+        routes.get("/health", access: .anyone) { _, _ in Health(status: "ok") }
 
-        routes.get("/ready") { _, _ -> Response in
+        routes.get("/ready", access: .anyone) { _, _ -> Response in
             let body = await readiness(environment: environment, checks: checks)
             return try JSONResponse.make(body.ready ? .ok : .serviceUnavailable, body)
         }

@@ -55,6 +55,11 @@ public final class MusterEnvironment: Sendable {
         }
     }
 
+    /// The process's one `T` if some role made it while the process was composed; never makes one.
+    public func existing<T: Sendable>(_ type: T.Type = T.self) -> T? {
+        sharedParts.withLock { $0[ObjectIdentifier(T.self)] } as? T
+    }
+
     /// The status of every projection this process runs, in the order they were asked for.
     public func projectionReports() async -> [ProjectionStatusReport] {
         var reports: [ProjectionStatusReport] = []

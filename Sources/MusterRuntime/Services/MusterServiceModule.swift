@@ -22,6 +22,8 @@ public protocol MusterServiceModule: Sendable {
     func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer]
     /// What must be in place before the service takes traffic (`/ready`).
     func readiness(in environment: MusterEnvironment) -> [ReadinessCheck]
+    /// What proves a request's credentials (the platform's keys and people), if this module brings it.
+    func authenticator(in environment: MusterEnvironment) -> (any RequestAuthenticator)?
 }
 
 extension MusterServiceModule {
@@ -32,4 +34,5 @@ extension MusterServiceModule {
     public func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { [] }
     public func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer] { [] }
     public func readiness(in environment: MusterEnvironment) -> [ReadinessCheck] { [] }
+    public func authenticator(in environment: MusterEnvironment) -> (any RequestAuthenticator)? { nil }
 }

@@ -44,7 +44,7 @@ public enum MusterProcess {
             throw error
         }
         let modules = apps.modules(names, environment: environment)
-        let http = MusterHTTP.makeApplication(environment: environment, modules: modules, onServerRunning: onServerRunning)
+        let http = try MusterHTTP.makeApplication(environment: environment, modules: modules, onServerRunning: onServerRunning)
         var discovery: [any Service] = []
         for (index, module) in modules.enumerated() {
             let endpoints = module.endpoints(in: environment) + (index == 0 ? ProjectionEndpoints.make(environment: environment) : [])

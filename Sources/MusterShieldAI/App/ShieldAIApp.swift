@@ -22,7 +22,7 @@ public struct ShieldAIApp: MusterApp {
         case .ingest:
             let voices = VoiceEnrollments(log: environment.log, runner: environment.projections.runner(ShieldAIProjection.self),
                                           devices: environment.projections.runner(DevicesProjection.self), blobs: Blobs.shared(in: environment))
-            let (keys, people) = (APIKeyDirectory.shared(in: environment), People.shared(in: environment))
+            let people = People.shared(in: environment)
             let devices = Devices.shared(in: environment)
             let documents = DocumentScans(log: environment.log, runner: environment.projections.runner(ShieldAIProjection.self),
                                           blobs: Blobs.shared(in: environment), vault: people.vault)
@@ -31,8 +31,8 @@ public struct ShieldAIApp: MusterApp {
             parts.services.append(EventProcessor(name: "shieldai-forgetting", filterSubjects: ShieldAIForgetting.filterSubjects,
                                                  log: environment.log, logger: environment.logger, handler: forgetting.handle))
             parts.routes.append { routes in
-                VoiceRoutes.add(to: routes, voices: voices, keys: keys, people: people, devices: devices)
-                DocumentRoutes.add(to: routes, documents: documents, keys: keys, people: people, devices: devices)
+                VoiceRoutes.add(to: routes, voices: voices, devices: devices)
+                DocumentRoutes.add(to: routes, documents: documents, devices: devices)
             }
         case .geocode, .moderation, .collector, .notifier, .query:
             break

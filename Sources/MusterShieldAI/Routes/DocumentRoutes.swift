@@ -12,22 +12,23 @@ public enum DocumentRoutes {
     public static let scope = "documents:scan"
     static let maxBody = DocumentScans.maxImageBytes * 4 / 3 + 512 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, documents: DocumentScans, keys: APIKeyDirectory, people: People,
-                           devices: Devices) {
-        routes.post("/api/shieldai/documents") { request, _ in
-            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, devices: devices, scope: scope)
+    static let access = AccessRule.keyOrPerson(ShieldAIApp.appName, scope: scope)
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, documents: DocumentScans, devices: Devices) {
+        routes.post("/api/shieldai/documents", access: access) { request, context in
+            let owner = try await VoiceRoutes.owner(context, devices: devices)
             let body = try await RequestJSON.decode(DocumentRequest.self, from: request, maxBody: maxBody)
             guard let image = Data(base64Encoded: body.image) else { throw DocumentError(.invalidField("image"), "image must be base64") }
             let opened = try await documents.scan(image: Array(image), declaredType: body.contentType, ocrText: body.ocrText ?? "",
                                                   kind: body.kind, owner: owner)
             return try JSONResponse.make(.created, DocumentAnswer(opened))
         }
-        routes.get("/api/shieldai/documents") { request, _ in
-            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, devices: devices, scope: scope)
+        routes.get("/api/shieldai/documents", access: access) { _, context in
+            let owner = try await VoiceRoutes.owner(context, devices: devices)
             return try JSONResponse.make(.ok, try await documents.list(owner).map(DocumentAnswer.init))
         }
-        routes.delete("/api/shieldai/documents/{id}") { request, context in
-            let owner = try await VoiceRoutes.owner(request, keys: keys, people: people, devices: devices, scope: scope)
+        routes.delete("/api/shieldai/documents/{id}", access: access) { _, context in
+            let owner = try await VoiceRoutes.owner(context, devices: devices)
             try await documents.delete(try context.parameters.require("id"), owner: owner)
             return Response(status: .noContent)
         }

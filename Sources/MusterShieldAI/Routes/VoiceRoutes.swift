@@ -15,10 +15,11 @@ public enum VoiceRoutes {
     public static let scope = "voice:enroll"
     static let wavTypes: Set<String> = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"]
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, voices: VoiceEnrollments, keys: APIKeyDirectory, people: People,
-                           devices: Devices) {
-        routes.post("/api/shieldai/voice-enrollments") { request, _ in
-            let owner = try await owner(request, keys: keys, people: people, devices: devices)
+    static let access = AccessRule.keyOrPerson(ShieldAIApp.appName, scope: scope)
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, voices: VoiceEnrollments, devices: Devices) {
+        routes.post("/api/shieldai/voice-enrollments", access: access) { request, context in
+            let owner = try await owner(context, devices: devices)
             let type = request.headers[.contentType].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
             guard let type, wavTypes.contains(type) else {
                 throw VoiceError(.unsupportedType, "send the recording as the body with Content-Type: audio/wav")
@@ -27,12 +28,12 @@ public enum VoiceRoutes {
             let enrollment = try await voices.enroll(wav, owner: owner, idempotencyKey: request.headers[.idempotencyKey])
             return try JSONResponse.make(.created, EnrollmentAnswer(enrollment))
         }
-        routes.get("/api/shieldai/voice-enrollments/{id}") { request, context in
-            let owner = try await owner(request, keys: keys, people: people, devices: devices)
+        routes.get("/api/shieldai/voice-enrollments/{id}", access: access) { _, context in
+            let owner = try await owner(context, devices: devices)
             return try JSONResponse.make(.ok, EnrollmentAnswer(try await voices.enrollment(try context.parameters.require("id"), owner: owner)))
         }
-        TRPC.mutation("voiceprint.createEnrollment", on: routes, maxBody: WAVInspection.maxBytes * 4 / 3 + 1024,
-                      authorize: { try await owner($0, keys: keys, people: people, devices: devices) }) {
+        TRPC.mutation("voiceprint.createEnrollment", on: routes, access: access, maxBody: WAVInspection.maxBytes * 4 / 3 + 1024,
+                      authorize: { try await owner($0, devices: devices) }) {
             (input: TRPCEnrollment, owner, request) in
             guard input.audio.utf8.count <= WAVInspection.maxBytes * 4 / 3 + 4, let data = Data(base64Encoded: input.audio) else {
                 throw VoiceError(.invalidAudio(rule: "riff-wave"), "audio must be the WAV file in base64")
@@ -63,10 +64,10 @@ public enum VoiceRoutes {
     }
 
     /// The person of a ShieldAI token, or (with ShieldAI's key) the registered installation that
-    /// `X-Device-Id` names and `X-Device-Secret` proves; another app's key or token is 401.
-    static func owner(_ request: Request, keys: APIKeyDirectory, people: People, devices: Devices,
-                      scope: String = scope) async throws -> Owner {
-        let caller = try await DeviceRoutes.caller(request, keys: keys, people: people, app: ShieldAIApp.appName, scope: scope)
+    /// `X-Device-Id` names and `X-Device-Secret` proves; the route's rule refused another app's
+    /// key or token (401).
+    static func owner(_ context: MusterRequestContext, devices: Devices) async throws -> Owner {
+        let caller = try DeviceRoutes.caller(context)
         if let personId = caller.personId { return Owner(personId: personId) }
         guard let claimed = caller.deviceId, caller.secret != nil else {
             throw APIError(.badRequest, "with an app key, send X-Device-Id and X-Device-Secret: the installation's registration answered both")

@@ -15,15 +15,32 @@ struct OpenAPITests {
         let documented = try JSONDecoder().decode([Operation].self, from: Data(result.output.utf8))
         try await apps.withTestLog { env in
             let modules = apps.modules(ServiceRole.names, environment: env.environment)
-            _ = MusterHTTP.makeRouter(environment: env.environment, modules: modules)
+            _ = try MusterHTTP.makeRouter(environment: env.environment, modules: modules)
             let served = Set(env.environment.routes.routes.map { "\($0.method.uppercased()) \($0.path)" })
             let listed = Set(documented.map { "\($0.method.uppercased()) \($0.path)" })
             #expect(served.subtracting(listed).isEmpty, "routes missing from schemas/openapi.yaml: \(served.subtracting(listed).sorted())")
             #expect(listed.subtracting(served).isEmpty, "documented routes the router lacks: \(listed.subtracting(served).sorted())")
+            // Each route's rule, as registered, is the one its description declares.
+            let rules = env.environment.routes.rules
+            for operation in documented {
+                guard let rule = rules[RouteTable.Route(method: operation.method.lowercased(), path: operation.path)] else { continue }
+                #expect(Self.sameAccess(rule.description, operation.access),
+                        "\(operation.method.uppercased()) \(operation.path): registered as \(rule), described as \(operation.access)")
+            }
             // Everything under /api/ takes a key or a token, but OFFLEASH's branding (public by its contract).
             for operation in documented where operation.path.hasPrefix("/api/") && operation.access != "public" {
                 #expect(operation.statuses.contains("401"), "\(operation.path) must document its 401")
             }
         }
+    }
+
+    /// Whether a registered rule and an `x-access` say the same: the same words, roles in any order.
+    static func sameAccess(_ registered: String, _ described: String) -> Bool {
+        func parts(_ access: String) -> [String] {
+            var parts = access.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            if parts.first == "person", parts.count == 3 { parts[2] = parts[2].split(separator: ",").sorted().joined(separator: ",") }
+            return parts
+        }
+        return parts(registered) == parts(described)
     }
 }

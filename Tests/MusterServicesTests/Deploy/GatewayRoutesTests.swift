@@ -29,13 +29,13 @@ struct GatewayRoutesTests {
     static let upstreams = ["ingest", "geocode", "moderation", "collector", "query"]
 
     /// `"GET /api/mobile/data"` → the roles that serve it, each role composed alone.
-    static func servingRoles(_ env: TestLog) -> [String: Set<String>] {
+    static func servingRoles(_ env: TestLog) throws -> [String: Set<String>] {
         var serving: [String: Set<String>] = [:]
         for role in ServiceRole.allCases {
             let environment = MusterEnvironment(configuration: env.environment.configuration, logger: env.environment.logger,
                                                 connection: env.connection, catalog: apps.catalog,
                                                 metrics: env.environment.metrics, source: "test", keyScopes: apps.keyScopes)
-            _ = MusterHTTP.makeRouter(environment: environment, modules: apps.modules([role.name], environment: environment))
+            _ = try MusterHTTP.makeRouter(environment: environment, modules: apps.modules([role.name], environment: environment))
             for route in environment.routes.routes { serving["\(route.method.uppercased()) \(route.path)", default: []].insert(role.name) }
         }
         return serving
@@ -46,7 +46,7 @@ struct GatewayRoutesTests {
         try #require(result.status == 0, "openapi check failed: \(result.error)")
         let operations = try JSONDecoder().decode([OpenAPITests.Operation].self, from: Data(result.output.utf8))
         try #require(operations.count > 20)
-        let serving = try await apps.withTestLog { Self.servingRoles($0) }
+        let serving = try await apps.withTestLog { try Self.servingRoles($0) }
 
         let (ports, portsContinuation) = AsyncStream.makeStream(of: (String, Int).self)
         let standIns = Self.upstreams.map { name in

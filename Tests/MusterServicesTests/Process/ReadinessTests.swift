@@ -26,7 +26,7 @@ struct ReadinessTests {
     @Test func notReadyUntilEveryFoldHasOpened() async throws {
         try await apps.withTestLog { env in
             let modules = apps.modules(try ServiceRole.resolve(["ingest"]), environment: env.environment)
-            let app = Application(router: MusterHTTP.makeRouter(environment: env.environment, modules: modules))
+            let app = Application(router: try MusterHTTP.makeRouter(environment: env.environment, modules: modules))
             try await app.test(.router) { client in
                 // The services (the folds among them) are not running.
                 let ready = try await client.execute(uri: "/ready", method: .get)

@@ -13,43 +13,46 @@ public enum DeviceRoutes {
     public static let registerScope = "devices:register"
     static let maxBody = 16 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, devices: Devices, keys: APIKeyDirectory, people: People) {
-        routes.post("/api/devices") { request, _ in
-            let caller = try await caller(request, keys: keys, people: people)
+    /// A person of any app, or any app's key with `devices:register`: each registers its own app's installations.
+    static let access = AccessRule.keyOrPerson(nil, scope: registerScope)
+
+    public static func add(to routes: Routes<Router<MusterRequestContext>>, devices: Devices) {
+        routes.post("/api/devices", access: access) { request, context in
+            let caller = try caller(context)
             let body = try await RequestJSON.decode(DeviceRequest.self, from: request, maxBody: maxBody)
             let registered = try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey])
             return try JSONResponse.make(registered.changed ? .created : .ok, DeviceAnswer(registered))
         }
-        routes.get("/api/devices/{deviceId}") { request, context in
-            let caller = try await caller(request, keys: keys, people: people, deviceId: try deviceID(context))
+        routes.get("/api/devices/{deviceId}", access: access) { _, context in
+            let caller = try caller(context, deviceId: try deviceID(context))
             return try JSONResponse.make(.ok, DeviceAnswer(try await devices.device(try deviceID(context), for: caller)))
         }
-        routes.patch("/api/devices/{deviceId}") { request, context in
-            let caller = try await caller(request, keys: keys, people: people, deviceId: try deviceID(context))
+        routes.patch("/api/devices/{deviceId}", access: access) { request, context in
+            let caller = try caller(context, deviceId: try deviceID(context))
             let body = try await RequestJSON.decode(DeviceUpdateRequest.self, from: request, maxBody: maxBody)
             let device = try await devices.update(try deviceID(context), for: caller) { body.apply(to: &$0) }
             return try JSONResponse.make(.ok, DeviceAnswer(device))
         }
-        routes.delete("/api/devices/{deviceId}") { request, context in
-            let caller = try await caller(request, keys: keys, people: people, deviceId: try deviceID(context))
+        routes.delete("/api/devices/{deviceId}", access: access) { _, context in
+            let caller = try caller(context, deviceId: try deviceID(context))
             try await devices.unregister(try deviceID(context), for: caller)
             return Response(status: .noContent)
         }
     }
 
-    /// Who calls a route that a person or the app itself may call: the person of an access token
-    /// when one is sent (of `app`, or of any app when nil), else the app's key, which must have
-    /// `scope` (and be `app`'s). The installation's `X-Device-Id` (or `deviceId`, the path's) and
-    /// `X-Device-Secret` come along, for `Devices` to check against the device.
-    public static func caller(_ request: Request, keys: APIKeyDirectory, people: People, app: String? = nil,
-                              scope: String = registerScope, deviceId: String? = nil) async throws -> DeviceCaller {
-        let claimed = deviceId ?? request.headers[.deviceID], secret = request.headers[.deviceSecret]
-        if request.headers[.authorization] != nil {
-            let claims = try await people.validate(request, app: app)
-            return DeviceCaller(app: claims.app, personId: claims.personId, actor: "person:\(claims.personId)", org: claims.org,
-                                role: claims.role, deviceId: claimed, secret: secret)
+    /// Who calls a route that a person or the app itself may call (its rule `key-or-person`): the
+    /// person the rule admitted, else the app's key. The installation the caller says it is (its
+    /// `X-Device-Id`, or `deviceId`, the path's, and `X-Device-Secret`) comes along, for `Devices`
+    /// to prove against the device.
+    public static func caller(_ context: MusterRequestContext, deviceId: String? = nil) throws -> DeviceCaller {
+        let installation = context.caller.installation
+        let claimed = deviceId ?? installation?.deviceId, secret = installation?.secret
+        if case .person = context.principal {
+            let person = try context.person()
+            return DeviceCaller(app: person.app, personId: person.personId, actor: "person:\(person.personId)", org: person.org,
+                                role: person.role, deviceId: claimed, secret: secret)
         }
-        let client = try await keys.authenticate(request.headers[.apiKey], app: app, scope: scope)
+        let client = try context.key()
         return DeviceCaller(app: client.app, personId: nil, actor: client.id, deviceId: claimed, secret: secret)
     }
 
@@ -70,9 +73,9 @@ extension Devices {
 
 extension DeviceRoutes {
     /// ShieldAI's `api.notification.registerDevice`, in tRPC's shape (`TRPC`), over the same registry.
-    public static func addTRPC(to routes: Routes<Router<MusterRequestContext>>, devices: Devices, keys: APIKeyDirectory, people: People) {
-        TRPC.mutation("notification.registerDevice", on: routes, maxBody: maxBody,
-                      authorize: { try await caller($0, keys: keys, people: people) }) { (body: DeviceRequest, caller, request) in
+    public static func addTRPC(to routes: Routes<Router<MusterRequestContext>>, devices: Devices) {
+        TRPC.mutation("notification.registerDevice", on: routes, access: access, maxBody: maxBody,
+                      authorize: { try caller($0) }) { (body: DeviceRequest, caller, request) in
             DeviceAnswer(try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey]))
         }
     }

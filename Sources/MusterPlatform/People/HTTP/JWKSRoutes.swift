@@ -7,7 +7,7 @@ public enum JWKSRoutes {
     struct KeySet: Encodable { var keys: [JSONWebKey] }
 
     public static func add(to routes: Routes<Router<MusterRequestContext>>, people: People) {
-        routes.get("/.well-known/jwks.json") { _, _ in
+        routes.get("/.well-known/jwks.json", access: .anyone) { _, _ in
             try JSONResponse.make(.ok, KeySet(keys: try await people.signing.publicKeys()),
                                   headers: [.cacheControl: "public, max-age=300"])
         }

@@ -1,9 +1,9 @@
-/// Who is calling, once authenticated (`../shared/DESIGN.md`, "Who may touch what"). Every key,
+/// Who is calling, once authenticated (`docs/security.md`). Every key,
 /// token and device is bound to exactly one app.
 public enum Principal: Sendable, Equatable {
     /// No credential, or none that held.
     case nobody
-    /// An app's API key: `app` and the key's id (scopes are checked by `APIKeyMiddleware`).
+    /// An app's API key: `app` and the key's id (its scopes are checked by the route's `AccessRule`).
     case key(app: String, keyId: String)
     /// A person's access token, for `app`, in organisation `org`, with `role`.
     case person(app: String, org: String, personId: String, role: String)

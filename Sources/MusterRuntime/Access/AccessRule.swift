@@ -1,0 +1,169 @@
+import HTTPTypes
+
+/// Who may call a route, declared where the route is registered (`Routes.on(_:_:access:use:)`)
+/// and checked there, before the handler, against what the authentication step proved
+/// (`Caller`). Its `description` is the route's `x-access` in `schemas/openapi.yaml`, and a test
+/// holds the two to each other.
+///
+/// Answers: 401 when a needed credential is missing, refused, or another app's; 403 when a key
+/// lacks the scope or a person's role is not one the route admits. What the caller may touch once
+/// admitted is `Access.permits`'s to say (another owner's thing is 404).
+public struct AccessRule: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// Anyone: no credential needed (`public`).
+        case anyone = "public"
+        /// An HTML page; its own sign-in form answers a visitor who is not signed in (`page`).
+        case page
+        /// An app's API key with a scope (`key`).
+        case key
+        /// A person's access token with one of some roles (`person`).
+        case person
+        /// Either a person's token (any role) or a key with the scope; the token wins when sent.
+        case keyOrPerson = "key-or-person"
+        /// Both: the app's key with the scope, and a person's token.
+        case keyAndPerson = "key-and-person"
+    }
+
+    public let kind: Kind
+    /// The app whose credentials are admitted; nil for a service every app shares (`*`), where a
+    /// caller of any app touches its own app's things.
+    public let app: String?
+    /// The scope a key must carry (nil: any key of the app).
+    public let scope: String?
+    /// The roles as declared (for `x-access`), nil for any role of the app.
+    public let roles: [String]?
+    /// A page's: whether a person (with one of `roles`) may sign in to it, besides a key with `scope`.
+    let admitsPeople: Bool
+    /// A page's: whether a script may send its key as `X-API-Key` instead of signing in.
+    let admitsKeyHeader: Bool
+    /// Every role admitted: the declared ones and those that count as holding them.
+    let admittedRoles: Set<String>?
+
+    init(_ kind: Kind, app: String?, scope: String? = nil, roles: [String]? = nil, admittedRoles: Set<String>? = nil,
+         admitsPeople: Bool = true, admitsKeyHeader: Bool = false) {
+        self.kind = kind
+        self.admitsPeople = admitsPeople
+        self.admitsKeyHeader = admitsKeyHeader
+        self.app = app
+        self.scope = scope
+        self.roles = roles
+        self.admittedRoles = admittedRoles
+    }
+
+    /// Anyone may call.
+    public static let anyone = AccessRule(.anyone, app: nil)
+
+    /// HTML pages for a key of `app` (nil: of any app) with `scope`, signed in through the page
+    /// session, or sent as `X-API-Key` by a script when `keyHeader`. The page answers its sign-in
+    /// form to anyone else (its principal is then `.nobody`).
+    public static func page(_ app: String?, scope: String, keyHeader: Bool = false) -> AccessRule {
+        AccessRule(.page, app: app, scope: scope, admitsPeople: false, admitsKeyHeader: keyHeader)
+    }
+
+    /// HTML pages for a person of `Role.app` with one of `roles`, or a key of the app with `scope`.
+    public static func page<Role: AppRole>(scope: String, roles: Role...) -> AccessRule {
+        AccessRule(.page, app: Role.app, scope: scope, roles: roles.map(\.rawValue), admittedRoles: Role.admitted(by: roles))
+    }
+
+    /// An API key of `app` (nil: of any app) carrying `scope` (nil: any key).
+    public static func key(_ app: String?, scope: String?) -> AccessRule { AccessRule(.key, app: app, scope: scope) }
+
+    /// A person of `Role.app` holding one of `roles`.
+    public static func person<Role: AppRole>(_ roles: Role...) -> AccessRule {
+        AccessRule(.person, app: Role.app, roles: roles.map(\.rawValue), admittedRoles: Role.admitted(by: roles))
+    }
+
+    /// A person of `Role.app` in any of its roles.
+    public static func person<Role: AppRole>(anyRoleOf _: Role.Type) -> AccessRule {
+        AccessRule(.person, app: Role.app, admittedRoles: Set(Role.allCases.map(\.rawValue)))
+    }
+
+    /// A person's token of `app` (nil: of any app), or else a key of it with `scope`.
+    public static func keyOrPerson(_ app: String?, scope: String) -> AccessRule { AccessRule(.keyOrPerson, app: app, scope: scope) }
+
+    /// The app's key with `scope` and a person's token of the same app.
+    public static func keyAndPerson(_ app: String, scope: String) -> AccessRule { AccessRule(.keyAndPerson, app: app, scope: scope) }
+
+    /// The `x-access` form: `public`, `page:APP`, `key:APP:SCOPE`, `person:APP:ROLES`,
+    /// `key-or-person:APP:SCOPE`, `key-and-person:APP:SCOPE` (`*` for any app or any role).
+    public var description: String {
+        let app = self.app ?? "*"
+        switch kind {
+        case .anyone: return "public"
+        case .page: return "page:\(app)"
+        case .key: return "key:\(app):\(scope ?? "")"
+        case .person: return "person:\(app):\(roles?.joined(separator: ",") ?? "*")"
+        case .keyOrPerson, .keyAndPerson: return "\(kind.rawValue):\(app):\(scope ?? "")"
+        }
+    }
+
+    // MARK: Admission
+
+    /// The principal the route acts for, or the refusal the caller gets.
+    public func admit(_ caller: Caller) throws -> Principal {
+        switch kind {
+        case .anyone:
+            return .nobody
+        case .page:
+            // Not signed in is no error: the page shows its sign-in form to `.nobody`.
+            return admitVisitor(caller) ?? .nobody
+        case .key:
+            return try admitKey(caller).principal
+        case .person:
+            return try admitPerson(caller).principal
+        case .keyOrPerson:
+            if !caller.person.isAbsent { return try admitPerson(caller).principal }
+            return try admitKey(caller).principal
+        case .keyAndPerson:
+            _ = try admitKey(caller)
+            return try admitPerson(caller).principal
+        }
+    }
+
+    func admitVisitor(_ caller: Caller) -> Principal? {
+        switch caller.page.value ?? (admitsKeyHeader ? caller.key.value.map(PageVisitor.key) : nil) {
+        case .key(let client)?:
+            guard app.map({ $0 == client.app }) ?? true, scope.map(client.scopes.contains) ?? true else { return nil }
+            return client.principal
+        case .person(let person)?:
+            guard admitsPeople, app.map({ $0 == person.app }) ?? true, admittedRoles.map({ $0.contains(person.role) }) ?? true else { return nil }
+            return person.principal
+        case nil:
+            return nil
+        }
+    }
+
+    func admitKey(_ caller: Caller) throws -> AuthenticatedClient {
+        let client: AuthenticatedClient
+        switch caller.key {
+        case .absent: throw APIError(.unauthorized, "missing API key: send it in the X-API-Key header")
+        case .refused(let error): throw error
+        case .proved(let proved): client = proved
+        }
+        if let app, client.app != app { throw APIError(.unauthorized, "this API key is not for \(app)") }
+        if let scope, !client.scopes.contains(scope) { throw APIError(.forbidden, "API key lacks scope \(scope)") }
+        return client
+    }
+
+    func admitPerson(_ caller: Caller) throws -> SignedInPerson {
+        let person: SignedInPerson
+        switch caller.person {
+        case .absent: throw APIError(.unauthorized, "missing bearer token")
+        case .refused(let error): throw error
+        case .proved(let proved): person = proved
+        }
+        if let app, person.app != app { throw APIError(.unauthorized, "this token is not for \(app)") }
+        if let admittedRoles, !admittedRoles.contains(person.role) {
+            let needed = roles ?? admittedRoles.sorted()
+            throw APIError(.forbidden, "this needs the \(needed.joined(separator: " or ")) role")
+        }
+        return person
+    }
+}
+
+extension AuthenticatedClient {
+    public var principal: Principal { .key(app: app, keyId: id) }
+
+    /// An operator's key, which acts for whichever app a request names (`Access.operatorApp`).
+    public var isOperator: Bool { app == Access.operatorApp }
+}
