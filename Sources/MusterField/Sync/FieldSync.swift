@@ -2,6 +2,7 @@ import Crypto
 public import Foundation
 public import MusterEvents
 public import MusterLog
+public import MusterRuntime
 
 /// Why a field request was refused, in domain terms; `FieldErrorCode+HTTP` gives the answers.
 public typealias FieldError = DomainError<FieldErrorCode>
@@ -33,7 +34,10 @@ public struct FieldPerson: Sendable, Equatable {
         self.role = role
     }
 
-    public var isManager: Bool { role == FieldRoles.manager }
+    /// The person as `Access.permits` compares them with an owner.
+    public var principal: Principal { .person(app: FieldRole.app, org: orgId, personId: personId, role: role) }
+
+    public var isManager: Bool { FieldRole(rawValue: role) == .manager }
 
     func requireManager(_ what: String) throws {
         guard isManager else { throw FieldError(.forbidden, "only managers \(what)") }

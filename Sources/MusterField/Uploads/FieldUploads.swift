@@ -4,6 +4,7 @@ public import Foundation
 import MusterEvents
 public import MusterNATS
 public import MusterPlatform
+import MusterRuntime
 public import NIOCore
 
 /// Photos and receipts, uploaded resumably: an upload is a file in the data folder that grows by
@@ -258,7 +259,8 @@ public actor FieldUploads {
     }
 
     private func upload(_ token: String, for person: FieldPerson) async throws -> Upload {
-        guard (try? Validate.uuid(token, field: "")) != nil, let upload = await description(token), upload.personId == person.personId else {
+        guard (try? Validate.uuid(token, field: "")) != nil, let upload = await description(token),
+              Access.permits(person.principal, ResourceOwner(app: FieldRole.app, org: upload.orgId, personId: upload.personId)) else {
             throw FieldError(.notFound, "no upload \(token.prefix(40)) of yours; start again")
         }
         return upload

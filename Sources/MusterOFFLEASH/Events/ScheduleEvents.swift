@@ -58,7 +58,7 @@ public struct WalkChanged: EventPayload {
         try Validate.uuid(bookingId, field: "/bookingId")
         try Validate.uuid(walkerId, field: "/walkerId")
         try Validate.oneOf(change, Self.changes, field: "/change")
-        try Validate.oneOf(by, ["customer", "walker", "admin"], field: "/by")
+        try Validate.oneOf(by, Set([OFFLEASHRole.customer, .walker, .admin].map(\.rawValue)), field: "/by")
         if change == "rescheduled" {
             guard let start, let end else { throw EventValidationError(field: "/start", "a reschedule needs start and end") }
             try Validate.timestamp(start, field: "/start")

@@ -21,7 +21,11 @@ public enum SignInRoutes {
         }
         routes.post("/auth/phone/send-code", access: .anyone) { request, context in
             let body = try await RequestJSON.decode(SendCodeRequest.self, from: request, maxBody: maxBody)
-            let expires = try await codes.send(to: body.phone.trimmingCharacters(in: .whitespaces), app: policy.app)
+            // Only into one of OFFLEASH's businesses (404 otherwise, and no text is sent).
+            _ = try await people.organisation(body.orgSlug ?? OFFLEASHApp.defaultOrg, app: policy.app)
+            let expires = try await codes.send(to: body.phone.trimmingCharacters(in: .whitespaces), app: policy.app) { code in
+                "Your OFFLEASH code is \(code) and expires in 10 minutes."
+            }
             return try JSONResponse.make(.ok, CodeSent(expiresAt: ContractDates.string(expires)))
         }
         routes.post("/auth/phone/verify", access: .anyone) { request, context in

@@ -12,7 +12,7 @@ extension Walks {
     /// Takes time off for the calling walker: no new booking overlaps it. Appended with the
     /// schedule's last sequence expected, like a booking.
     public func block(_ claims: AccessClaims, reason: String?, start: Int64, end: Int64) async throws -> OFFLEASHProjection.Block {
-        try requireRole(claims, "walker", "admin", "owner")
+        try requireRole(claims, .walker, .admin)
         guard start < end else { throw OFFLEASHError(.invalidField("end_time"), "end_time must be after start_time") }
         guard end - start <= 366 * 86_400_000 else { throw OFFLEASHError(.invalidField("end_time"), "a block is at most a year long") }
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty ?? "Break"

@@ -3,6 +3,7 @@ import MusterEvents
 import MusterNATS
 import MusterLog
 public import MusterPlatform
+import MusterRuntime
 
 /// A booking as answers show it.
 public struct BookingView: Sendable, Equatable {
@@ -43,13 +44,13 @@ extension Walks {
     /// the slot first the log refuses, the fold catches up and the next walker is tried. A retry
     /// with the same `Idempotency-Key` answers the booking it made.
     public func book(_ claims: AccessClaims, _ request: BookingRequest, now: Date = Date()) async throws -> BookingView {
-        try requireRole(claims, "customer", "admin")
+        try requireRole(claims, .customer, .admin)
         let (bookingId, dedupe) = await identity(of: request, customer: claims.personId)
         if let earlier = try await existingBooking(bookingId, customer: claims.personId) { return earlier }
 
         let (service, location) = await runner.read { ($0.services[request.serviceId], $0.locations[request.locationId]) }
-        guard let service, service.orgId == claims.org, service.isActive else { throw OFFLEASHError(.notFound, "no active service \(request.serviceId.prefix(64))") }
-        guard let location, location.customerId == claims.personId else { throw OFFLEASHError(.notFound, "no location \(request.locationId.prefix(64))") }
+        guard let service, claims.belongs(to: service.orgId), service.isActive else { throw OFFLEASHError(.notFound, "no active service \(request.serviceId.prefix(64))") }
+        guard let location, claims.owns(location.customerId) else { throw OFFLEASHError(.notFound, "no location \(request.locationId.prefix(64))") }
         guard request.start > Timestamp.millis(now) else { throw OFFLEASHError(.invalidField("start_time"), "start_time must be in the future") }
         try Self.checkWindow(request.start, now: now)
         let end = request.start + Int64(service.durationMinutes) * 60_000
@@ -106,8 +107,8 @@ extension Walks {
     /// walker works and has nothing booked for the service's whole duration.
     public func slots(_ claims: AccessClaims, serviceId: String, locationId: String, date: String, now: Date = Date()) async throws -> [Slot] {
         let (service, location) = await runner.read { ($0.services[serviceId], $0.locations[locationId]) }
-        guard let service, service.orgId == claims.org, service.isActive else { throw OFFLEASHError(.notFound, "no active service \(serviceId.prefix(64))") }
-        guard let location, location.customerId == claims.personId || claims.role == "admin" else {
+        guard let service, claims.belongs(to: service.orgId), service.isActive else { throw OFFLEASHError(.notFound, "no active service \(serviceId.prefix(64))") }
+        guard let location, claims.owns(location.customerId) || claims.holds(.admin) else {
             throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")
         }
         _ = location
@@ -131,9 +132,9 @@ extension Walks {
 
     /// The customer's bookings (`asWalker` false) or the walker's, soonest first.
     public func bookings(_ claims: AccessClaims, asWalker: Bool) async throws -> [BookingView] {
-        if asWalker { try requireRole(claims, "walker") }
+        if asWalker { try requireRole(claims, .walker) }
         let (found, onlyPets) = await runner.read { state in
-            let found = state.bookings.values.filter { asWalker ? $0.walkerId == claims.personId : $0.customerId == claims.personId }
+            let found = state.bookings.values.filter { claims.owns(asWalker ? $0.walkerId : $0.customerId) }
             // Each customer's pet when they have exactly one: one pass over the pets for the whole list.
             let customers = Set(found.map(\.customerId))
             var pets: [String: [String]] = [:]
@@ -155,15 +156,21 @@ extension Walks {
         for _ in 0..<8 {
             guard let booking = await runner.read({ $0.bookings[bookingId] }) else { throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))") }
             let orgOfWalker = await people.runner.read { $0.people[booking.walkerId]?.orgId }
-            let role: String
-            switch claims.role {
-            case "customer" where booking.customerId == claims.personId && ["cancelled", "rescheduled"].contains(change): role = "customer"
-            case "walker" where booking.walkerId == claims.personId && ["confirmed", "cancelled", "completed"].contains(change): role = "walker"
-            case "admin" where orgOfWalker == claims.org: role = "admin"
-            default:
-                if booking.customerId != claims.personId && booking.walkerId != claims.personId && claims.role != "admin" {
-                    throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))")
-                }
+            // Whose it is: its customer's, its walker's, and for its business's admins the business's.
+            // Anyone else, whatever their role, is told it does not exist.
+            let isCustomer = claims.owns(booking.customerId), isWalker = claims.owns(booking.walkerId)
+            let isAdmin = claims.holds(.admin) && claims.belongs(to: orgOfWalker)
+            guard isCustomer || isWalker || isAdmin else { throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))") }
+            // What each of them may do with it.
+            let role = OFFLEASHRole(rawValue: claims.role)
+            let by: OFFLEASHRole
+            if role == .customer, isCustomer, ["cancelled", "rescheduled"].contains(change) {
+                by = .customer
+            } else if role == .walker, isWalker, ["confirmed", "cancelled", "completed"].contains(change) {
+                by = .walker
+            } else if isAdmin {
+                by = .admin
+            } else {
                 throw OFFLEASHError(.forbidden, "a \(claims.role) may not make a booking \(change)")
             }
             let allowed: Set<String> = switch change {
@@ -172,7 +179,7 @@ extension Walks {
             default: ["pending", "confirmed"]
             }
             guard allowed.contains(booking.status) else { throw OFFLEASHError(.conflict, "the booking is \(booking.status)") }
-            var event = WalkChanged(bookingId: bookingId, walkerId: booking.walkerId, change: change, start: nil, end: nil, by: role)
+            var event = WalkChanged(bookingId: bookingId, walkerId: booking.walkerId, change: change, start: nil, end: nil, by: by.rawValue)
             if change == "rescheduled" {
                 guard let newStart else { throw OFFLEASHError(.invalidField("scheduled_start"), "scheduled_start must be an ISO-8601 date-time") }
                 guard newStart > Timestamp.millis(now) else { throw OFFLEASHError(.invalidField("scheduled_start"), "scheduled_start must be in the future") }

@@ -28,7 +28,7 @@ extension Walks {
     /// The customer's locations, oldest first; a location whose box no longer opens (the customer
     /// was forgotten) is left out.
     public func locations(_ claims: AccessClaims) async throws -> [LocationView] {
-        let stored = await runner.read { state in state.locations.values.filter { $0.customerId == claims.personId } }
+        let stored = await runner.read { state in state.locations.values.filter { claims.owns($0.customerId) } }
             .sorted { $0.createdSequence < $1.createdSequence }
         var views: [LocationView] = []
         for location in stored {
@@ -43,13 +43,13 @@ extension Walks {
     public func saveLocation(_ claims: AccessClaims, locationId: String?, _ raw: LocationDetails, isDefault: Bool?) async throws -> LocationView {
         let details = try Self.checked(raw)
         let existing = await runner.read { state in locationId.flatMap { state.locations[$0] } }
-        if let locationId, existing?.customerId != claims.personId { throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))") }
+        if let locationId, !(existing.map { claims.owns($0.customerId) } ?? false) { throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))") }
         let normalised = [details.address, details.city, details.state, details.zipCode]
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }.joined(separator: "\n")
         let addressKey = try await people.keyedHash("offleash-address\n\(claims.personId)\n\(normalised)")
         let (taken, hasAny) = await runner.read { state in
-            (state.locations.values.contains { $0.customerId == claims.personId && $0.addressKey == addressKey && $0.locationId != locationId },
-             state.locations.values.contains { $0.customerId == claims.personId })
+            (state.locations.values.contains { claims.owns($0.customerId) && $0.addressKey == addressKey && $0.locationId != locationId },
+             state.locations.values.contains { claims.owns($0.customerId) })
         }
         guard !taken else { throw OFFLEASHError(.duplicate, "You already saved this address") }
         // A new location's id comes from its address, and it is appended expecting that
@@ -86,14 +86,14 @@ extension Walks {
     }
 
     public func removeLocation(_ claims: AccessClaims, locationId: String) async throws {
-        guard await runner.read({ $0.locations[locationId]?.customerId }) == claims.personId else {
+        guard let owner = await runner.read({ $0.locations[locationId]?.customerId }), claims.owns(owner) else {
             throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")
         }
         try await append(LocationRemoved(locationId: locationId, customerId: claims.personId), actor: claims.personId)
     }
 
     public func makeDefault(_ claims: AccessClaims, locationId: String) async throws -> LocationView {
-        guard await runner.read({ $0.locations[locationId]?.customerId }) == claims.personId else {
+        guard let owner = await runner.read({ $0.locations[locationId]?.customerId }), claims.owns(owner) else {
             throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")
         }
         try await append(LocationDefaulted(locationId: locationId, customerId: claims.personId), actor: claims.personId)

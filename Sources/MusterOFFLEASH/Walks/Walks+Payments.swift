@@ -18,7 +18,7 @@ extension Walks {
 
     /// The caller's saved methods, oldest first.
     public func cards(_ claims: AccessClaims) async -> [OFFLEASHProjection.Card] {
-        await runner.read { state in state.cards.values.filter { $0.saved.customerId == claims.personId && $0.saved.orgId == claims.org } }
+        await runner.read { state in state.cards.values.filter { claims.owns($0.saved.customerId, in: $0.saved.orgId) } }
             .sorted { $0.createdSequence < $1.createdSequence }
     }
 
@@ -32,7 +32,7 @@ extension Walks {
             guard let expMonth, (1...12).contains(expMonth) else { throw OFFLEASHError(.invalidField("card_exp_month"), "card_exp_month must be 1 to 12") }
             guard let expYear, (2000...2100).contains(expYear) else { throw OFFLEASHError(.invalidField("card_exp_year"), "card_exp_year must be a four-digit year") }
         }
-        let hasAny = await runner.read { state in state.cards.values.contains { $0.saved.customerId == claims.personId } }
+        let hasAny = await runner.read { state in state.cards.values.contains { claims.owns($0.saved.customerId) } }
         let card = CardSaved(methodId: UUID().uuidString.lowercased(), customerId: claims.personId, orgId: claims.org, methodType: methodType,
                              brand: brand.map { String($0.lowercased().prefix(32)) }.flatMap { $0.isEmpty ? nil : $0 }, lastFour: methodType == "card" ? lastFour : nil,
                              expMonth: methodType == "card" ? expMonth : nil, expYear: methodType == "card" ? expYear : nil,
@@ -44,7 +44,7 @@ extension Walks {
     }
 
     public func changeCard(_ claims: AccessClaims, methodId: String, to change: String) async throws -> OFFLEASHProjection.Card? {
-        guard let card = await runner.read({ $0.cards[methodId] }), card.saved.customerId == claims.personId else {
+        guard let card = await runner.read({ $0.cards[methodId] }), claims.owns(card.saved.customerId) else {
             throw OFFLEASHError(.notFound, "no payment method \(methodId.prefix(64))")
         }
         try await append(CardChanged(methodId: methodId, customerId: claims.personId, change: change), actor: claims.personId)
@@ -80,7 +80,7 @@ extension Walks {
             let (booking, transactions) = await runner.read { state in
                 (state.bookings[bookingId], (state.transactionsByBooking[bookingId] ?? []).compactMap { state.transactions[$0] })
             }
-            guard let booking, booking.customerId == claims.personId else { throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))") }
+            guard let booking, claims.owns(booking.customerId) else { throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))") }
             guard booking.status != "cancelled" else { throw OFFLEASHError(.conflict, "That walk was cancelled") }
             guard !transactions.contains(where: { ["succeeded", "refunded"].contains($0.status) }) else { throw OFFLEASHError(.conflict, "That walk is paid already") }
             let price = try await preview(org: claims.org, subtotalCents: booking.priceCents, tipCents: tipCents)
@@ -104,7 +104,7 @@ extension Walks {
     /// again (the app retries), it answers what the first confirm recorded; a decline is a 402
     /// with the provider's message, and the booking can be paid again with another card.
     public func confirm(_ claims: AccessClaims, transactionId: String, methodId: String) async throws -> OFFLEASHProjection.Transaction {
-        guard let transaction = await runner.read({ $0.transactions[transactionId] }), transaction.priced.customerId == claims.personId else {
+        guard let transaction = await runner.read({ $0.transactions[transactionId] }), claims.owns(transaction.priced.customerId) else {
             throw OFFLEASHError(.notFound, "no transaction \(transactionId.prefix(64))")
         }
         switch transaction.status {
@@ -112,7 +112,7 @@ extension Walks {
         case "failed": throw OFFLEASHError(.declined, transaction.failureReason ?? "The payment was declined")
         default: break
         }
-        guard let card = await runner.read({ $0.cards[methodId] }), card.saved.customerId == claims.personId else {
+        guard let card = await runner.read({ $0.cards[methodId] }), claims.owns(card.saved.customerId) else {
             throw OFFLEASHError(.notFound, "no payment method \(methodId.prefix(64))")
         }
         let outcome = try await payments.charge(PaymentCharge(idempotencyKey: transactionId, amountCents: transaction.priced.totalCents,
@@ -137,7 +137,7 @@ extension Walks {
     /// Refunds the whole total of a succeeded payment, once: the paying customer or an admin.
     public func refund(_ claims: AccessClaims, transactionId: String) async throws -> OFFLEASHProjection.Transaction {
         guard let transaction = await runner.read({ $0.transactions[transactionId] }),
-              transaction.priced.customerId == claims.personId || (claims.role == "admin" && transaction.priced.orgId == claims.org) else {
+              claims.ownsOrAdministers(transaction.priced.customerId, in: transaction.priced.orgId) else {
             throw OFFLEASHError(.notFound, "no transaction \(transactionId.prefix(64))")
         }
         guard transaction.status == "succeeded", let reference = transaction.providerReference else {
@@ -160,13 +160,13 @@ extension Walks {
     /// The caller's transactions, as customer or as walker, newest first.
     public func transactions(_ claims: AccessClaims) async -> [OFFLEASHProjection.Transaction] {
         await runner.read { state in
-            state.transactions.values.filter { ($0.priced.customerId == claims.personId || $0.priced.walkerId == claims.personId) && $0.priced.orgId == claims.org }
+            state.transactions.values.filter { claims.owns($0.priced.customerId, in: $0.priced.orgId) || claims.owns($0.priced.walkerId, in: $0.priced.orgId) }
         }.sorted { $0.priced.transactionId > $1.priced.transactionId }.sorted { $0.createdAt > $1.createdAt }
     }
 
     public func transaction(_ claims: AccessClaims, transactionId: String) async throws -> OFFLEASHProjection.Transaction {
         guard let transaction = await runner.read({ $0.transactions[transactionId] }),
-              transaction.priced.customerId == claims.personId || transaction.priced.walkerId == claims.personId else {
+              claims.owns(transaction.priced.customerId) || claims.owns(transaction.priced.walkerId) else {
             throw OFFLEASHError(.notFound, "no transaction \(transactionId.prefix(64))")
         }
         return transaction

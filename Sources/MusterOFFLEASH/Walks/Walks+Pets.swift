@@ -46,7 +46,7 @@ public struct PetView: Sendable, Equatable {
 extension Walks {
     /// The customer's pets in the token's organisation, oldest first.
     public func pets(_ claims: AccessClaims) async throws -> [PetView] {
-        let stored = await runner.read { state in state.pets.values.filter { $0.customerId == claims.personId && $0.orgId == claims.org } }
+        let stored = await runner.read { state in state.pets.values.filter { claims.owns($0.customerId, in: $0.orgId) } }
             .sorted { $0.createdSequence < $1.createdSequence }
         var views: [PetView] = []
         for pet in stored {
@@ -58,7 +58,7 @@ extension Walks {
 
     /// One of the caller's pets; another's is as unknown as none.
     public func pet(_ claims: AccessClaims, petId: String) async throws -> PetView {
-        guard let pet = await runner.read({ $0.pets[petId] }), pet.customerId == claims.personId, pet.orgId == claims.org,
+        guard let pet = await runner.read({ $0.pets[petId] }), claims.owns(pet.customerId, in: pet.orgId),
               let details = try await people.vault.open(PetDetails.self, pet.sealed, for: claims.personId) else {
             throw OFFLEASHError(.notFound, "no pet \(petId.prefix(64))")
         }

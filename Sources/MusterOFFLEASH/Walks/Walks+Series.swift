@@ -33,10 +33,10 @@ extension Walks {
     /// skipped). 409 when no walker can take any. The same series asked for again (the app sends
     /// no key) answers the one made, until it is cancelled.
     public func createSeries(_ claims: AccessClaims, _ request: SeriesRequest, now: Date = Date()) async throws -> SeriesView {
-        try requireRole(claims, "customer", "admin")
+        try requireRole(claims, .customer, .admin)
         let (service, location) = await runner.read { ($0.services[request.serviceId], $0.locations[request.locationId]) }
-        guard let service, service.orgId == claims.org, service.isActive else { throw OFFLEASHError(.notFound, "no active service \(request.serviceId.prefix(64))") }
-        guard let location, location.customerId == claims.personId else { throw OFFLEASHError(.notFound, "no location \(request.locationId.prefix(64))") }
+        guard let service, claims.belongs(to: service.orgId), service.isActive else { throw OFFLEASHError(.notFound, "no active service \(request.serviceId.prefix(64))") }
+        guard let location, claims.owns(location.customerId) else { throw OFFLEASHError(.notFound, "no location \(request.locationId.prefix(64))") }
         let plan = try Self.plan(request)
         let seriesId = await seriesIdentity(request, customer: claims.personId, minuteOfDay: plan.minuteOfDay)
         if let made = await runner.read({ $0.series[seriesId] }), !made.cancelled { return try await seriesView(made, now: now) }
@@ -108,7 +108,7 @@ extension Walks {
 
     /// The customer's series, newest first.
     public func series(_ claims: AccessClaims, now: Date = Date()) async throws -> [SeriesView] {
-        let mine = await runner.read { state in state.series.values.filter { $0.created.customerId == claims.personId && $0.created.orgId == claims.org } }
+        let mine = await runner.read { state in state.series.values.filter { claims.owns($0.created.customerId, in: $0.created.orgId) } }
             .sorted { ($0.sequence, $0.created.seriesId) > ($1.sequence, $1.created.seriesId) }
         var views: [SeriesView] = []
         for series in mine { views.append(try await seriesView(series, now: now)) }
@@ -118,7 +118,7 @@ extension Walks {
     /// Cancels every walk of the series still to come (past ones are kept), then the series.
     /// Only its customer; only while it is active.
     public func cancelSeries(_ claims: AccessClaims, seriesId: String, now: Date = Date()) async throws -> Int {
-        guard let series = await runner.read({ $0.series[seriesId] }), series.created.customerId == claims.personId else {
+        guard let series = await runner.read({ $0.series[seriesId] }), claims.owns(series.created.customerId) else {
             throw OFFLEASHError(.notFound, "no recurring series \(seriesId.prefix(64))")
         }
         guard try await seriesView(series, now: now).status == "active" else { throw OFFLEASHError(.conflict, "the series is not active") }

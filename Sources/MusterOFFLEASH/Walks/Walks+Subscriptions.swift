@@ -38,12 +38,12 @@ extension Walks {
 
     /// The caller's subscriptions, newest first.
     public func customerSubscriptions(_ claims: AccessClaims) async -> [OFFLEASHProjection.Stamped<SubscriptionDefined>] {
-        await runner.read { state in state.subscriptions.values.filter { $0.value.customerId == claims.personId && $0.value.orgId == claims.org } }
+        await runner.read { state in state.subscriptions.values.filter { stamped in stamped.value.customerId.map { claims.owns($0, in: stamped.value.orgId) } == true } }
             .sorted { $0.sequence > $1.sequence }
     }
 
     public func customerSubscription(_ claims: AccessClaims, id: String) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
-        guard let found = await runner.read({ $0.subscriptions[id] }), found.value.customerId == claims.personId else {
+        guard let found = await runner.read({ $0.subscriptions[id] }), found.value.customerId.map({ claims.owns($0) }) == true else {
             throw OFFLEASHError(.notFound, "no subscription \(id.prefix(64))")
         }
         return found
@@ -55,7 +55,7 @@ extension Walks {
         guard SubscriptionDefined.intervals.contains(request.interval) else { throw OFFLEASHError(.invalidField("interval"), "interval must be week, month or year") }
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
         if let serviceId = request.serviceId {
-            guard await runner.read({ $0.services[serviceId]?.orgId }) == claims.org else { throw OFFLEASHError(.notFound, "no service \(serviceId.prefix(64))") }
+            guard claims.belongs(to: await runner.read({ $0.services[serviceId]?.orgId })) else { throw OFFLEASHError(.notFound, "no service \(serviceId.prefix(64))") }
         }
         let id = Self.derivedID("subscription", claims.personId, request.serviceId ?? "", name.lowercased())
         let (start, end) = Self.period(from: now, interval: request.interval, count: request.intervalCount ?? 1)
@@ -75,12 +75,12 @@ extension Walks {
 
     /// The organisation's own plan; owners and admins.
     public func tenantSubscription(_ claims: AccessClaims) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined>? {
-        try requireRole(claims, "admin", "owner")
+        try requireRole(claims, .admin)
         return await runner.read { $0.subscriptions[Self.derivedID("tenant-subscription", claims.org)] }
     }
 
     public func subscribeTenant(_ claims: AccessClaims, tier: String, billingPeriod: String, now: Date = Date()) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
-        try requireRole(claims, "admin", "owner")
+        try requireRole(claims, .admin)
         guard let plan = FeeTier.all.first(where: { $0.tier == tier }) else { throw OFFLEASHError(.invalidField("plan_tier"), "plan_tier must be free, professional, business or enterprise") }
         guard ["monthly", "annual"].contains(billingPeriod) else { throw OFFLEASHError(.invalidField("billing_period"), "billing_period must be monthly or annual") }
         let interval = billingPeriod == "annual" ? "year" : "month"

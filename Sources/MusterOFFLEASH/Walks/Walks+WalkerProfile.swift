@@ -54,7 +54,7 @@ public struct WalkerProfileEdit: Sendable, Equatable {
 extension Walks {
     /// The caller's profile; an empty one until they first save it. Walkers, admins and owners.
     public func walkerProfile(_ claims: AccessClaims, now: Date = Date()) async throws -> WalkerProfileView {
-        try requireRole(claims, "walker", "admin", "owner")
+        try requireRole(claims, .walker, .admin)
         guard let stored = await runner.read({ $0.walkerProfiles[claims.personId] }),
               let details = try await people.vault.open(WalkerProfileDetails.self, stored.value.sealed, for: claims.personId) else {
             let time = Timestamp.string(millis: Timestamp.millis(now), fraction: false)
@@ -64,7 +64,7 @@ extension Walks {
     }
 
     public func saveWalkerProfile(_ claims: AccessClaims, _ edit: WalkerProfileEdit) async throws -> WalkerProfileView {
-        try requireRole(claims, "walker", "admin", "owner")
+        try requireRole(claims, .walker, .admin)
         for _ in 0..<3 {
             var details = try await walkerProfile(claims).details
             let expected = await runner.read { $0.walkerProfiles[claims.personId]?.sequence }
@@ -101,8 +101,8 @@ extension Walks {
 
     /// The caller's service areas, by priority.
     public func serviceAreas(_ claims: AccessClaims) async throws -> [OFFLEASHProjection.Stamped<ServiceAreaSaved>] {
-        try requireRole(claims, "walker", "admin", "owner")
-        return await runner.read { state in state.areas.values.filter { $0.value.walkerId == claims.personId && $0.value.orgId == claims.org } }
+        try requireRole(claims, .walker, .admin)
+        return await runner.read { state in state.areas.values.filter { claims.owns($0.value.walkerId, in: $0.value.orgId) } }
             .sorted { ($0.value.priority, $0.sequence) < ($1.value.priority, $1.sequence) }
     }
 
@@ -110,7 +110,7 @@ extension Walks {
     /// name and polygon from the same walker is the same area.
     public func saveServiceArea(_ claims: AccessClaims, name: String, color: String, polygon: [ServiceAreaSaved.Point], isActive: Bool,
                                 priority: Int, priceAdjustmentPercent: Int) async throws -> OFFLEASHProjection.Stamped<ServiceAreaSaved> {
-        try requireRole(claims, "walker", "admin", "owner")
+        try requireRole(claims, .walker, .admin)
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard polygon.count >= 3 else { throw OFFLEASHError(.invalidField("polygon"), "an area needs at least 3 points") }
         let shape = polygon.map { "\($0.lat),\($0.lng)" }.joined(separator: ";")
@@ -129,7 +129,7 @@ extension Walks {
     }
 
     public func removeServiceArea(_ claims: AccessClaims, areaId: String) async throws {
-        guard await runner.read({ $0.areas[areaId]?.value.walkerId }) == claims.personId else {
+        guard let walker = await runner.read({ $0.areas[areaId]?.value.walkerId }), claims.owns(walker) else {
             throw OFFLEASHError(.notFound, "no service area \(areaId.prefix(64))")
         }
         try await append(ServiceAreaRemoved(areaId: areaId, walkerId: claims.personId), actor: claims.personId)

@@ -32,7 +32,7 @@ public final class Walks: Sendable {
     /// The organisation's services by name; only active ones when `activeOnly`.
     public func services(_ claims: AccessClaims, activeOnly: Bool) async -> [ServiceDefined] {
         await runner.read { state in
-            state.services.values.filter { $0.orgId == claims.org && (!activeOnly || $0.isActive) }
+            state.services.values.filter { claims.belongs(to: $0.orgId) && (!activeOnly || $0.isActive) }
         }.sorted { ($0.name, $0.serviceId) < ($1.name, $1.serviceId) }
     }
 
@@ -46,9 +46,9 @@ public final class Walks: Sendable {
 
     /// Creates (`serviceId` nil) or changes a service; admins only.
     public func defineService(_ claims: AccessClaims, serviceId: String?, _ fields: ServiceFields) async throws -> ServiceDefined {
-        try requireRole(claims, "admin")
+        try requireRole(claims, .admin)
         if let serviceId {
-            guard await runner.read({ $0.services[serviceId]?.orgId }) == claims.org else {
+            guard claims.belongs(to: await runner.read({ $0.services[serviceId]?.orgId })) else {
                 throw OFFLEASHError(.notFound, "no service \(serviceId.prefix(64))")
             }
         }
@@ -64,7 +64,7 @@ public final class Walks: Sendable {
 
     /// Sets when a walker works; admins only.
     public func setRoster(_ claims: AccessClaims, walkerId: String, timeZone: String, shifts: [WalkerRostered.Shift]) async throws {
-        try requireRole(claims, "admin")
+        try requireRole(claims, .admin)
         guard await walkers(org: claims.org).contains(walkerId) else { throw OFFLEASHError(.notFound, "no walker \(walkerId.prefix(64))") }
         guard TimeZone(identifier: timeZone) != nil else { throw OFFLEASHError(.invalidField("time_zone"), "unknown time zone \(timeZone.prefix(64))") }
         try await append(WalkerRostered(walkerId: walkerId, orgId: claims.org, timeZone: timeZone, shifts: shifts), actor: claims.personId)
@@ -74,9 +74,9 @@ public final class Walks: Sendable {
     func walkers(org: String) async -> [String] {
         await people.runner.read { state in
             // Walkers whose sign-in belongs to the business, and those who joined or started it.
-            let own = state.people.filter { $0.value.orgId == org && $0.value.role == "walker" && !$0.value.forgotten }.keys
+            let own = state.people.filter { $0.value.orgId == org && $0.value.role == OFFLEASHRole.walker.rawValue && !$0.value.forgotten }.keys
             let joined = state.memberships.filter { person, held in
-                state.people[person]?.forgotten == false && held.contains { $0.orgId == org && ["walker", "owner"].contains($0.role) }
+                state.people[person]?.forgotten == false && held.contains { $0.orgId == org && [OFFLEASHRole.walker, .owner].map(\.rawValue).contains($0.role) }
             }.keys
             return Set(own).union(joined).sorted()
         }
@@ -85,13 +85,11 @@ public final class Walks: Sendable {
     // MARK: Plumbing
 
     /// The caller's role is one of `roles`; a business's owner may do what its admins may.
-    public func requireRole(_ claims: AccessClaims, _ roles: String...) throws {
-        try requireRole(claims, roles)
-    }
-
-    public func requireRole(_ claims: AccessClaims, _ roles: [String]) throws {
-        guard roles.contains(claims.role) || (claims.role == "owner" && roles.contains("admin")) else {
-            throw OFFLEASHError(.forbidden, "this needs the \(roles.joined(separator: " or ")) role")
+    /// The domain's own rule where a route's `AccessRule` is not the only way in (the domain is
+    /// called from more than one route, or from the command line).
+    public func requireRole(_ claims: AccessClaims, _ roles: OFFLEASHRole...) throws {
+        guard roles.contains(where: claims.holds) else {
+            throw OFFLEASHError(.forbidden, "this needs the \(roles.map(\.rawValue).joined(separator: " or ")) role")
         }
     }
 

@@ -67,7 +67,7 @@ struct MembershipBody: Encodable {
         organizationId = membership.orgId
         organizationName = membership.orgName
         organizationSlug = membership.orgSlug
-        role = ["walker", "admin", "owner"].contains(membership.role) ? membership.role : "customer"
+        role = [OFFLEASHRole.walker, .admin, .owner].map(\.rawValue).contains(membership.role) ? membership.role : OFFLEASHRole.customer.rawValue
         // Any text is accepted here; whole seconds all the same.
         joinedAt = ContractDates.seconds(membership.joinedAt)
     }

@@ -50,7 +50,7 @@ extension People {
                 throw IdentityError(.invalidToken, "Google has not verified this account's email")
             }
             let email = account.email ?? (account.provider == .phone
-                ? "\(account.subject.filter(\.isNumber))@phone.\(policy.app).app" : "\(account.subject)@privaterelay.appleid.com")
+                ? AccountRules.phoneStandIn(account.subject, app: policy.app) : "\(account.subject)@privaterelay.appleid.com")
             let org = try await organisation(orgSlug, app: policy.app)
             let accountKey = try await self.accountKey(orgId: org.orgId, email: email)
             var made: (PeopleProjection.Account, PersonalData)

@@ -40,8 +40,10 @@ public actor PhoneCodes {
         phone.first == "+" && (10...15).contains(phone.count - 1) && phone.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// Sends a new code to `phone` and answers when it expires.
-    public func send(to phone: String, app: String, now: Date = Date()) async throws -> Date {
+    /// Sends a new code to `phone` and answers when it expires. `text` words the message around
+    /// the code (the app's: the platform names no app). The caller has checked that the
+    /// organisation signed in to is one whose app signs people in by phone: a text costs money.
+    public func send(to phone: String, app: String, text: @Sendable (_ code: String) -> String, now: Date = Date()) async throws -> Date {
         guard Self.isE164(phone) else { throw IdentityError(.invalidField("phone"), "phone must be + and 10 to 15 digits, like +15555550123") }
         guard let sms else { throw IdentityError(.notConfigured, "Sign-in by phone is not configured here") }
         let key = try await people.keyedHash("phone-code\n\(app)\n\(phone)")
@@ -61,7 +63,7 @@ public actor PhoneCodes {
             code = ""
         }
         guard !code.isEmpty else { throw IdentityError(.conflict, "Codes for this number changed meanwhile; try again") }
-        try await sms.send(to: phone, body: "Your OFFLEASH code is \(code) and expires in 10 minutes.")
+        try await sms.send(to: phone, body: text(code))
         return Date(timeIntervalSince1970: Double(nowMillis + Self.validity) / 1000)
     }
 

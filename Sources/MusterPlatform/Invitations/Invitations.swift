@@ -2,6 +2,7 @@ import Crypto
 public import Foundation
 import MusterEvents
 import MusterLog
+import MusterRuntime
 
 /// Invitations to join an organisation: sent by email or text message, joined with the code the
 /// message carries. Only the code's SHA-256 and a keyed hash of the contact are ever stored.
@@ -121,7 +122,7 @@ public struct Invitations: Sendable {
         guard let (invitation, org) = await people.runner.read({ state in
             state.invitations[codeHash].flatMap { invitation in state.orgs[invitation.orgId].map { (invitation, $0) } }
         }), org.app == claims.app, invitation.expiresAt > Timestamp.millis(now),
-            invitation.acceptedBy == nil || invitation.acceptedBy == claims.personId else { throw invalid }
+            invitation.acceptedBy.map({ Self.acceptedBy(claims, $0) }) ?? true else { throw invalid }
         let held = await people.memberships(claims)
         if held.contains(where: { $0.orgId == org.orgId }) {
             throw InvitationError(.conflict, "You are a member of \(org.name) already")
@@ -138,7 +139,7 @@ public struct Invitations: Sendable {
                 // Used meanwhile: by this person's other tap (then the membership follows), or by someone else.
                 let last = try await people.log.lastSequence(app: "platform", aggregate: "invitation", id: invitation.contactKey) ?? 0
                 _ = await people.runner.waitUntilApplied(last, timeout: People.settle)
-                guard await people.runner.read({ $0.invitations[codeHash]?.acceptedBy }) == claims.personId else { throw invalid }
+                guard let by = await people.runner.read({ $0.invitations[codeHash]?.acceptedBy }), Self.acceptedBy(claims, by) else { throw invalid }
             }
         }
         let membership = try await people.grantMembership(claims, orgId: org.orgId, role: invitation.role)
@@ -165,5 +166,10 @@ public struct Invitations: Sendable {
 
     static func hash(_ code: String) -> String {
         SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Whether a code accepted by `person` is the caller's own to use again (a retry of their join).
+    static func acceptedBy(_ claims: AccessClaims, _ person: String) -> Bool {
+        Access.permits(claims.principal, ResourceOwner(app: claims.app, personId: person))
     }
 }

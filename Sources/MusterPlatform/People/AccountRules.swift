@@ -18,6 +18,19 @@ public enum AccountRules {
         return email
     }
 
+    /// The address an account made by phone sign-in stands under (`<digits>@phone.<app>.app`):
+    /// reserved, so nobody registers a number's address before its owner signs in with it.
+    public static func phoneStandIn(_ phone: String, app: String) -> String {
+        "\(phone.filter(\.isNumber))@phone.\(app).app"
+    }
+
+    /// Whether `email` is under a phone sign-in's reserved domain (`phone.<app>.app`, any app).
+    public static func isReserved(_ email: String) -> Bool {
+        let domain = normalisedEmail(email).split(separator: "@").last ?? ""
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count == 3 && labels[0] == "phone" && labels[2] == "app"
+    }
+
     /// How lookups see an address: trimmed and lowercased.
     public static func normalisedEmail(_ email: String) -> String { email.trimmingWhitespace.lowercased() }
 

@@ -157,6 +157,9 @@ public final class People: Sendable {
         guard let email = AccountRules.email(registration.email) else {
             throw AccountError(.invalidField("email"), "Please enter a valid email address")
         }
+        guard !AccountRules.isReserved(email) else {
+            throw AccountError(.invalidField("email"), "This address is reserved for signing in by phone; sign in with the phone number instead")
+        }
         let firstName = registration.firstName.trimmingWhitespace, lastName = registration.lastName.trimmingWhitespace
         guard (1...100).contains(firstName.count) else { throw AccountError(.invalidField("first_name"), "First name is required (at most 100 characters)") }
         guard (1...100).contains(lastName.count) else { throw AccountError(.invalidField("last_name"), "Last name is required (at most 100 characters)") }
@@ -417,7 +420,8 @@ public final class People: Sendable {
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
     }
 
-    func organisation(_ slug: String, app: String?) async throws -> PeopleProjection.Org {
+    /// The organisation `slug` names, if it is `app`'s (any app's when nil); `.unknownOrganisation` (404) otherwise.
+    public func organisation(_ slug: String, app: String?) async throws -> PeopleProjection.Org {
         guard let org = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }), app.map({ org.app == $0 }) ?? true else {
             throw AccountError(.unknownOrganisation, "Unknown organization \(slug.prefix(64))")
         }

@@ -3,6 +3,7 @@ public import MusterEvents
 public import MusterLog
 import MusterNATS
 public import MusterPlatform
+public import MusterRuntime
 
 /// Why a document was refused, in domain terms; `DocumentErrorCode+HTTP` gives the answers.
 public typealias DocumentError = DomainError<DocumentErrorCode>
@@ -68,8 +69,9 @@ public struct DocumentScans: Sendable {
         return Opened(documentId: id, kind: kind, contentType: type, sizeBytes: image.count, ocrText: ocrText, createdAt: createdAt)
     }
 
-    public func list(_ owner: Owner) async throws -> [Opened] {
-        let documents = await runner.read { state in state.documents.values.filter { $0.scan.owner == owner } }
+    /// The caller's documents: those `Access.permits` says are theirs.
+    public func list(_ caller: Principal) async throws -> [Opened] {
+        let documents = await runner.read { state in state.documents.values.filter { Access.permits(caller, $0.scan.owner.resource) } }
         var opened: [Opened] = []
         for document in documents.sorted(by: { $0.sequence < $1.sequence }) {
             let scan = document.scan
@@ -81,11 +83,11 @@ public struct DocumentScans: Sendable {
 
     /// Deletes the document: its text's key is erased, then its image (unless another live
     /// document holds the same bytes), then the deletion is recorded.
-    public func delete(_ documentId: String, owner: Owner) async throws {
-        guard let document = await runner.read({ $0.documents[documentId] }), document.scan.owner == owner else {
+    public func delete(_ documentId: String, by caller: Principal) async throws {
+        guard let document = await runner.read({ $0.documents[documentId] }), Access.permits(caller, document.scan.owner.resource) else {
             throw DocumentError(.unknownDocument, "no document \(documentId.prefix(40))")
         }
-        try await erase(document, actor: owner.actor)
+        try await erase(document, actor: document.scan.owner.actor)
     }
 
     /// Erases every live document of a forgotten person.

@@ -20,16 +20,16 @@ public enum DocumentRoutes {
             let body = try await RequestJSON.decode(DocumentRequest.self, from: request, maxBody: maxBody)
             guard let image = Data(base64Encoded: body.image) else { throw DocumentError(.invalidField("image"), "image must be base64") }
             let opened = try await documents.scan(image: Array(image), declaredType: body.contentType, ocrText: body.ocrText ?? "",
-                                                  kind: body.kind, owner: owner)
+                                                  kind: body.kind, owner: owner.owner)
             return try JSONResponse.make(.created, DocumentAnswer(opened))
         }
         routes.get("/api/shieldai/documents", access: access) { _, context in
             let owner = try await VoiceRoutes.owner(context, devices: devices)
-            return try JSONResponse.make(.ok, try await documents.list(owner).map(DocumentAnswer.init))
+            return try JSONResponse.make(.ok, try await documents.list(owner.principal).map(DocumentAnswer.init))
         }
         routes.delete("/api/shieldai/documents/{id}", access: access) { _, context in
             let owner = try await VoiceRoutes.owner(context, devices: devices)
-            try await documents.delete(try context.parameters.require("id"), owner: owner)
+            try await documents.delete(try context.parameters.require("id"), by: owner.principal)
             return Response(status: .noContent)
         }
     }

@@ -25,12 +25,12 @@ public enum VoiceRoutes {
                 throw VoiceError(.unsupportedType, "send the recording as the body with Content-Type: audio/wav")
             }
             let wav = try await readWAV(request.body)
-            let enrollment = try await voices.enroll(wav, owner: owner, idempotencyKey: request.headers[.idempotencyKey])
+            let enrollment = try await voices.enroll(wav, owner: owner.owner, idempotencyKey: request.headers[.idempotencyKey])
             return try JSONResponse.make(.created, EnrollmentAnswer(enrollment))
         }
         routes.get("/api/shieldai/voice-enrollments/{id}", access: access) { _, context in
             let owner = try await owner(context, devices: devices)
-            return try JSONResponse.make(.ok, EnrollmentAnswer(try await voices.enrollment(try context.parameters.require("id"), owner: owner)))
+            return try JSONResponse.make(.ok, EnrollmentAnswer(try await voices.enrollment(try context.parameters.require("id"), for: owner.principal)))
         }
         TRPC.mutation("voiceprint.createEnrollment", on: routes, access: access, maxBody: WAVInspection.maxBytes * 4 / 3 + 1024,
                       authorize: { try await owner($0, devices: devices) }) {
@@ -38,7 +38,7 @@ public enum VoiceRoutes {
             guard input.audio.utf8.count <= WAVInspection.maxBytes * 4 / 3 + 4, let data = Data(base64Encoded: input.audio) else {
                 throw VoiceError(.invalidAudio(rule: "riff-wave"), "audio must be the WAV file in base64")
             }
-            return EnrollmentAnswer(try await voices.enroll(Array(data), owner: owner, idempotencyKey: request.headers[.idempotencyKey]))
+            return EnrollmentAnswer(try await voices.enroll(Array(data), owner: owner.owner, idempotencyKey: request.headers[.idempotencyKey]))
         }
     }
 
@@ -66,14 +66,14 @@ public enum VoiceRoutes {
     /// The person of a ShieldAI token, or (with ShieldAI's key) the registered installation that
     /// `X-Device-Id` names and `X-Device-Secret` proves; the route's rule refused another app's
     /// key or token (401).
-    static func owner(_ context: MusterRequestContext, devices: Devices) async throws -> Owner {
+    static func owner(_ context: MusterRequestContext, devices: Devices) async throws -> Asking {
         let caller = try DeviceRoutes.caller(context)
-        if let personId = caller.personId { return Owner(personId: personId) }
+        if let personId = caller.personId { return Asking(owner: Owner(personId: personId), principal: context.principal) }
         guard let claimed = caller.deviceId, caller.secret != nil else {
             throw APIError(.badRequest, "with an app key, send X-Device-Id and X-Device-Secret: the installation's registration answered both")
         }
         let device = try await devices.device(claimed, for: caller) // 404 unless the secret is this device's
-        return Owner(deviceId: device.deviceId)
+        return Asking(owner: Owner(deviceId: device.deviceId), principal: .device(app: device.app, deviceId: device.deviceId))
     }
 }
 

@@ -3,6 +3,7 @@ public import MusterEvents
 public import MusterLog
 import MusterNATS
 public import MusterPlatform
+public import MusterRuntime
 import MusterPush
 
 /// Why a voice enrollment was refused, in domain terms; `VoiceErrorCode+HTTP` gives the answers.
@@ -87,8 +88,8 @@ public struct VoiceEnrollments: Sendable {
         }
     }
 
-    public func enrollment(_ id: String, owner: Owner) async throws -> ShieldAIProjection.Enrollment {
-        guard let found = await runner.read({ $0.enrollments[id] }), found.enrollment.owner == owner else {
+    public func enrollment(_ id: String, for caller: Principal) async throws -> ShieldAIProjection.Enrollment {
+        guard let found = await runner.read({ $0.enrollments[id] }), Access.permits(caller, found.enrollment.owner.resource) else {
             throw VoiceError(.unknownEnrollment, "no enrollment \(id.prefix(40))")
         }
         return found
