@@ -35,6 +35,7 @@ let package = Package(
     products: [
         .executable(name: "muster", targets: ["muster"]),
         .executable(name: "muster-bench", targets: ["muster-bench"]),
+        .executable(name: "muster-standins", targets: ["muster-standins"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
@@ -219,7 +220,6 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -363,6 +363,35 @@ let package = Package(
             swiftSettings: swiftSettings,
             linkerSettings: allocator
         ),
+        // Local servers that answer as the providers Muster calls but cannot reach here (APNs, FCM,
+        // sign-in keys, SMS and mail, Stripe): for tests, the demo and `make run APNS=standin …`.
+        // Nothing of the production `muster` depends on them (a test checks its binary).
+        .target(
+            name: "MusterStandIns",
+            dependencies: [
+                "MusterJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "muster-standins",
+            dependencies: [
+                "MusterPush", "MusterStandIns",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Test support: a real nats-server with JetStream on a free port in a temporary folder, paths in the repository, raw sockets.
         .target(
             name: "MusterTesting",
@@ -482,7 +511,7 @@ let package = Package(
         .testTarget(
             name: "MusterPushTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
+                "MusterStandIns", "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -529,7 +558,7 @@ let package = Package(
         .testTarget(
             name: "MusterOFFLEASHTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                "MusterStandIns", "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -557,7 +586,7 @@ let package = Package(
         .testTarget(
             name: "MusterServicesTests",
             dependencies: [
-                "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
+                "MusterStandIns", "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -584,7 +613,7 @@ if fuzzExecutable {
     package.targets.append(.executableTarget(
         name: "MusterFuzz",
         dependencies: [
-            "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPoP", "MusterPush", "MusterShieldAI", "MusterField", "MusterServices", "CFuzzerDriver",
+            "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPoP", "MusterPush", "MusterShieldAI", "MusterField", "MusterServices", "MusterStandIns", "CFuzzerDriver",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MUSTER=.build/release/muster
+STANDINS=.build/release/muster-standins
 DURATION=${BENCH_WRK_SECONDS:-10}
 CORES=$(nproc)
 work=$(mktemp -d)
@@ -22,9 +23,9 @@ start_nats
 pids+=("$nats_pid")
 port=$(free_port)
 IDENTITY_PORT=$(free_port) SMS_PORT=$(free_port)
-$MUSTER identity-standin --port "$IDENTITY_PORT" >/dev/null 2>&1 &
+$STANDINS identity --port "$IDENTITY_PORT" >/dev/null 2>&1 &
 pids+=($!)
-$MUSTER sms-standin --port "$SMS_PORT" >/dev/null 2>&1 &
+$STANDINS sms --port "$SMS_PORT" >/dev/null 2>&1 &
 pids+=($!)
 export MUSTER_APPLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/apple/keys" MUSTER_GOOGLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/google/keys"
 export MUSTER_SMS_URL="http://127.0.0.1:$SMS_PORT" MUSTER_SMS_ACCOUNT=ACbench MUSTER_SMS_TOKEN=bench

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench, pushes (issue 14), against the local APNs stand-in (`muster apns-standin`, release, HTTP/2 over TLS):
+# make bench, pushes (issue 14), against the local APNs stand-in (`muster-standins apns`, release, HTTP/2 over TLS):
 #  * pushes/s through Muster (POST /api/push to every device of an app -> the notifier's dispatcher ->
 #    one HTTP/2 connection to the stand-in -> an outcome event per device) against h2load driving the
 #    same stand-in directly over one connection with 100 streams (target >= 0.5x);
@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MUSTER=.build/release/muster
+STANDINS=.build/release/muster-standins
 BENCH=.build/release/muster-bench
 DEVICES=${BENCH_PUSH_DEVICES:-20000}
 NEARBY=${BENCH_PROXIMITY_DEVICES:-10000}
@@ -22,7 +23,7 @@ scripts/make-certs.sh "$work/tls" >/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/AuthKey.p8" 2>/dev/null
 apns_port=$(free_port)
 # No --apns-key: the stand-in checks the token's shape and age, not its signature, for both sides alike.
-$MUSTER apns-standin --port "$apns_port" --cert "$work/tls/cert.pem" --key "$work/tls/key.pem" >"$work/standin.log" 2>&1 &
+$STANDINS apns --port "$apns_port" --cert "$work/tls/cert.pem" --key "$work/tls/key.pem" >"$work/standin.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" >/dev/null 2>&1 && break; sleep 0.05; done
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import MusterAppTesting
 import MusterPlatform
+import MusterStandIns
 import Testing
 
 /// What a hostile caller found, each shown closed: a business's admin learning of another

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import MusterStandIns
 import MusterAppTesting
 import MusterPlatform
 import MusterRuntime

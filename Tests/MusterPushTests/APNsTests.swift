@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import MusterStandIns
 import MusterAppTesting
 import MusterNATS
 @testable import MusterPush

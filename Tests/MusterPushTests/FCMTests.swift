@@ -2,6 +2,7 @@ import CryptoExtras
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MusterStandIns
 import MusterAppTesting
 import MusterPlatform
 @testable import MusterPush

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import MusterStandIns
 import MusterAppTesting
 @testable import MusterEvents
 import MusterLog

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import MusterStandIns
 import MusterPush
 import MusterRuntime
 import MusterTesting

@@ -7,7 +7,7 @@ import NIOHTTP1
 /// Charges and refunds through Stripe's API: `POST /v1/payment_intents` (confirmed at once, no
 /// redirects) and `POST /v1/refunds`, form-encoded, a secret key as bearer, the transaction as
 /// `Idempotency-Key` (asked twice, Stripe answers the first result). The real Stripe with a
-/// test key, or `muster payments-standin`, which answers the same way, through this code.
+/// test key, or `muster-standins payments`, which answers the same way, through this code.
 ///
 /// The app collects no card token, so a charge names one of Stripe's test payment methods by the
 /// card's last four digits (`pm_card_chargeDeclined` for 0002, …); production needs a payment

@@ -67,7 +67,7 @@ struct ProviderIDToken: JWTPayload {
 /// Verifies Apple's and Google's ID tokens: the signature against the provider's published keys
 /// (fetched from the configured URL, kept an hour, fetched again for an unknown key id at most
 /// once a minute), the issuer, the audience (the app's ids), expiry, and the nonce when one is
-/// expected. The keys' URL is configuration, so tests and the demo use `muster identity-standin`.
+/// expected. The keys' URL is configuration, so tests and the demo use `muster-standins identity`.
 public actor ProviderTokens {
     public struct Provider: Sendable {
         public var issuers: Set<String>

@@ -7,7 +7,7 @@ import NIOHTTP1
 
 /// Sends text messages through a Twilio-compatible Messages API: `POST <base>/2010-04-01/Accounts/
 /// <account>/Messages.json`, form-encoded `To`, `From`, `Body`, HTTP basic auth with the account
-/// and its token. The real provider in production; `muster sms-standin` in tests and the demo,
+/// and its token. The real provider in production; `muster-standins sms` in tests and the demo,
 /// through this same code.
 public struct SMSClient: Sendable {
     public let baseURL: String

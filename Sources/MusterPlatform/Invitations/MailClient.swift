@@ -6,7 +6,7 @@ import NIOFoundationEssentialsCompat
 import NIOHTTP1
 
 /// Sends plain-text email through a SendGrid-compatible Mail Send API: `POST <base>/v3/mail/send`
-/// with a bearer API key, answered 202. The real provider in production; `muster sms-standin`
+/// with a bearer API key, answered 202. The real provider in production; `muster-standins sms`
 /// (which answers like Twilio's two APIs, texts and mail) in tests and the demo, through this code.
 public struct MailClient: Sendable {
     public let baseURL: String

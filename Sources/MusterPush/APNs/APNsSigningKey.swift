@@ -1,5 +1,6 @@
 public import Crypto
 public import Foundation
+import MusterJSON
 
 /// The team's token-signing key (the `.p8` file from Apple's developer site) and the provider
 /// tokens it signs: ES256 JWTs with the key id in the header and the team and issue time as claims.
@@ -28,19 +29,4 @@ public struct APNsSigningKey: Sendable {
     }
 
     public var publicKey: P256.Signing.PublicKey { key.publicKey }
-}
-
-/// Base64 with the URL alphabet and no padding, as JWTs write it.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: Substring) -> [UInt8]? {
-        guard text.utf8.count <= 8192 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map(Array.init)
-    }
 }

@@ -1,5 +1,6 @@
 public import CryptoExtras
 public import Foundation
+import MusterJSON
 
 /// A Google service account (the JSON file Firebase's console gives): who signs the JWT that is
 /// exchanged for an FCM access token, and with which RSA key (RS256).

@@ -60,7 +60,7 @@ public struct MusterConfiguration: Sendable {
     public var signIn = SignInSettings()
     /// Where invitations to join an organisation go by email, and the link they carry.
     public var invitations = InvitationSettings()
-    /// Where OFFLEASH's checkouts are charged: Stripe's API, or `muster payments-standin`.
+    /// Where OFFLEASH's checkouts are charged: Stripe's API, or `muster-standins payments`.
     public var payments = PaymentSettings()
     /// Bound on finishing in-flight work after SIGTERM.
     public var shutdownGrace: Duration = .seconds(15)
@@ -299,7 +299,7 @@ public struct SignInSettings: Sendable, Equatable {
     public var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
     public var googleAudiences = ["120633628567-nhecmop27e3cvnpofm6592h6ithf9rdo.apps.googleusercontent.com"]
     /// A Twilio-compatible Messages API (`<url>/2010-04-01/Accounts/<account>/Messages.json`): the
-    /// real one, or `muster sms-standin`. None: phone sign-in answers 503.
+    /// real one, or `muster-standins sms`. None: phone sign-in answers 503.
     public var smsURL: String?
     public var smsAccount = ""
     public var smsToken = ""
@@ -309,7 +309,7 @@ public struct SignInSettings: Sendable, Equatable {
 }
 
 /// Where invitations go: email through a SendGrid-compatible Mail Send API (`<url>/v3/mail/send`,
-/// the real one or `muster sms-standin`; none: invitations by email answer 503), texts through
+/// the real one or `muster-standins sms`; none: invitations by email answer 503), texts through
 /// the SMS provider of phone sign-in.
 public struct InvitationSettings: Sendable, Equatable {
     public var mailURL: String?

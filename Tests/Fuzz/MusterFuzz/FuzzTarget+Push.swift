@@ -1,4 +1,5 @@
 import Foundation
+import MusterStandIns
 import MusterEvents
 import MusterJSON
 @testable import MusterRuntime

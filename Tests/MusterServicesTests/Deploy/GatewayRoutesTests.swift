@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import MusterStandIns
 import MusterAppTesting
 import MusterRuntime
 import MusterTesting

@@ -18,6 +18,11 @@ struct KillNineTests {
         ProcessInfo.processInfo.environment["MUSTER_BIN"] ?? Repository.path(".build/debug/muster")
     }
 
+    /// The stand-ins' program, beside `muster` (never part of it).
+    static var standIns: String {
+        URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("muster-standins").path
+    }
+
     /// Appends `total` events made by `event(i)` in chunks of 10k, to bound memory, each acknowledged.
     func appendInChunks<P: EventPayload>(_ total: Int, to log: EventLog, _ event: (Int) -> P) async throws {
         var appended = 0

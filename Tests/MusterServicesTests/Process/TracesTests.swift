@@ -145,8 +145,8 @@ struct TracesTests {
         try #require(key.status == 0, "openssl: \(key.error)")
         let standInPort = try freePort()
         let standIn = Process()
-        standIn.executableURL = URL(fileURLWithPath: KillNineTests.binary)
-        standIn.arguments = ["apns-standin", "--port", "\(standInPort)", "--cert", folder.appendingPathComponent("cert.pem").path,
+        standIn.executableURL = URL(fileURLWithPath: KillNineTests.standIns)
+        standIn.arguments = ["apns", "--port", "\(standInPort)", "--cert", folder.appendingPathComponent("cert.pem").path,
                              "--key", folder.appendingPathComponent("key.pem").path, "--apns-key", p8]
         standIn.standardOutput = FileHandle.nullDevice
         standIn.standardError = FileHandle.nullDevice

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Hummingbird
-import MusterOFFLEASH
+import MusterStandIns
 
-/// `muster payments-standin`: answers like Stripe's payment intents and refunds and keeps what it
+/// `muster-standins payments`: answers like Stripe's payment intents and refunds and keeps what it
 /// charged, for `make run PAYMENTS=standin`, demos and tests. Never a production part.
 struct PaymentsStandInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "payments-standin",
+        commandName: "payments",
         abstract: "Answer like Stripe's API (payment intents, refunds; plain HTTP) on this machine, for demos. No money moves.",
         discussion: "Point Muster at it with MUSTER_PAYMENTS_URL=http://127.0.0.1:PORT and MUSTER_PAYMENTS_KEY=sk_test_…; GET /standin/payments lists the charges.")
 

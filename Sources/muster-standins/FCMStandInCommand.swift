@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import MusterPush
+import MusterStandIns
 
-/// `muster fcm-standin`: a local server that answers like Google's token endpoint and FCM HTTP v1,
+/// `muster-standins fcm`: a local server that answers like Google's token endpoint and FCM HTTP v1,
 /// for `make run FCM=standin` and demos. Never a production part.
 struct FCMStandInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fcm-standin",
+        commandName: "fcm",
         abstract: "Answer like FCM HTTP v1 and Google's token endpoint (plain HTTP) on this machine, for demos.",
         discussion: """
         Give the notifier a service-account file whose token_uri is http://127.0.0.1:PORT/token

@@ -3,12 +3,13 @@ import Crypto
 import Foundation
 import Hummingbird
 import MusterPush
+import MusterStandIns
 
-/// `muster apns-standin`: a local server that answers like APNs, for `make run APNS=standin`, demos
+/// `muster-standins apns`: a local server that answers like APNs, for `make run APNS=standin`, demos
 /// and the bench. Never a production part.
 struct APNsStandInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "apns-standin",
+        commandName: "apns",
         abstract: "Answer like Apple's push service (HTTP/2 over TLS) on this machine, for demos and tests.",
         discussion: """
         Point the notifier at it with MUSTER_APNS_SANDBOX_URL / MUSTER_APNS_PRODUCTION_URL=https://127.0.0.1:PORT and

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
-import MusterPlatform
+import MusterStandIns
 
-/// `muster identity-standin`: answers like Apple's and Google's sign-in key endpoints and mints
+/// `muster-standins identity`: answers like Apple's and Google's sign-in key endpoints and mints
 /// their ID tokens, for `make run`, demos and tests. Never a production part.
 struct IdentityStandInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "identity-standin",
+        commandName: "identity",
         abstract: "Publish Apple- and Google-shaped sign-in keys and mint ID tokens (plain HTTP) on this machine, for demos.",
         discussion: """
         Point Muster at it with MUSTER_APPLE_KEYS_URL=http://127.0.0.1:PORT/apple/keys and
@@ -30,11 +30,11 @@ struct IdentityStandInCommand: AsyncParsableCommand {
     }
 }
 
-/// `muster sms-standin`: answers like Twilio's Messages API and SendGrid's Mail Send API and keeps
+/// `muster-standins sms`: answers like Twilio's Messages API and SendGrid's Mail Send API and keeps
 /// what it was asked to send (phone codes, invitations).
 struct SMSStandInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sms-standin",
+        commandName: "sms",
         abstract: "Answer like Twilio's Messages API and SendGrid's Mail Send API (plain HTTP) on this machine and keep the messages, for demos.",
         discussion: "Point Muster at it with MUSTER_SMS_URL and MUSTER_MAIL_URL=http://127.0.0.1:PORT; GET /standin/messages lists what it was asked to send.")
 

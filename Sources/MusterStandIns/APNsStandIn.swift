@@ -147,15 +147,15 @@ public enum APNsStandIn {
 }
 
 /// Reads a provider token as APNs does: ES256 over `header.claims`, `iat` no older than an hour.
-enum ProviderToken {
-    enum Verdict { case valid, invalid, expired }
+package enum ProviderToken {
+    package enum Verdict { case valid, invalid, expired }
 
     struct Claims: Decodable {
         var iss: String
         var iat: Int64
     }
 
-    static func verify(_ token: String, publicKey: P256.Signing.PublicKey?, now: Date = Date()) -> Verdict {
+    package static func verify(_ token: String, publicKey: P256.Signing.PublicKey?, now: Date = Date()) -> Verdict {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= 4096, parts.count == 3, let claimBytes = Base64URL.decode(parts[1]),
               let claims = try? JSONBytesDecoder().decode(Claims.self, from: claimBytes) else { return .invalid }
