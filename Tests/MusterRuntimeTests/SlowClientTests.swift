@@ -22,6 +22,7 @@ struct SlowClientTests {
             configuration.connectionLimits.bodyTimeout = .seconds(1)
             configuration.connectionLimits.idleTimeout = .seconds(1)
             configuration.connectionLimits.maxConnections = max
+            configuration.connectionLimits.maxPerAddress = max // the slow clients stand for many clients here
         }
     }
 

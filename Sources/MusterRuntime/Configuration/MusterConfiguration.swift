@@ -91,6 +91,7 @@ public struct MusterConfiguration: Sendable {
         case bodyTimeout = "MUSTER_HTTP_BODY_TIMEOUT"
         case idleTimeout = "MUSTER_HTTP_IDLE_TIMEOUT"
         case maxConnections = "MUSTER_HTTP_MAX_CONNECTIONS"
+        case maxConnectionsPerAddress = "MUSTER_HTTP_MAX_CONNECTIONS_PER_ADDRESS"
         case metricsPort = "MUSTER_METRICS_PORT"
         case offleashTokenLifetime = "MUSTER_OFFLEASH_TOKEN_SECONDS"
         case loginAttemptsPerAddress = "MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS"
@@ -186,6 +187,9 @@ public struct MusterConfiguration: Sendable {
         case .maxConnections:
             guard let n = Int(value), (1...1_000_000).contains(n) else { throw ConfigurationError("\(given) must be from 1 to 1000000") }
             connectionLimits.maxConnections = n
+        case .maxConnectionsPerAddress:
+            guard let n = Int(value), (1...1_000_000).contains(n) else { throw ConfigurationError("\(given) must be from 1 to 1000000") }
+            connectionLimits.maxPerAddress = n
         case .metricsPort:
             if value == "off" { metricsPort = nil; return }
             guard let port = Int(value), (0...65535).contains(port) else { throw ConfigurationError("\(given) is not a port (or off)") }

@@ -3,10 +3,12 @@ import MusterNATS
 import NIOCore
 import Synchronization
 
-/// Shared by every connection of one server: how many are open, the limits, and where closes
-/// are counted.
+/// Shared by every connection of one server: how many are open, and from each client address,
+/// the limits, and where closes are counted.
 final class ConnectionCount: Sendable {
     let open = Atomic<Int>(0)
+    /// Open connections by client address (trusted proxies' are not counted here).
+    private let byAddress = Mutex<[String: Int]>([:])
     let limits: ConnectionLimits
     let closed: @Sendable (String) -> Void
 
@@ -14,13 +16,32 @@ final class ConnectionCount: Sendable {
         self.limits = limits
         self.closed = closed
     }
+
+    /// Takes one of `address`'s share; false when it holds its share already (nothing taken).
+    func take(_ address: String) -> Bool {
+        byAddress.withLock { counts in
+            let held = counts[address, default: 0]
+            guard held < limits.perAddress else { return false }
+            counts[address] = held + 1
+            return true
+        }
+    }
+
+    func release(_ address: String) {
+        byAddress.withLock { counts in
+            let held = counts[address, default: 0]
+            if held <= 1 { counts[address] = nil } else { counts[address] = held - 1 }
+        }
+    }
 }
 
 /// First in every connection's pipeline, on the raw bytes, before anything that decodes HTTP (a
 /// WebSocket-capable pipeline adds its HTTP handlers only once a first head was decoded, so a
 /// guard behind the decoder never saw a client that sent nothing, or a head trickled a byte at
 /// a time). It enforces:
-/// - the bound on open connections: one past it is closed as it is accepted;
+/// - the bound on open connections: one past it is closed as it is accepted, and so is one past
+///   its client address's share of the bound (`ConnectionLimits.perAddress`), unless the address
+///   is a trusted proxy's;
 /// - the head timeout: a head must be complete `headTimeout` after the connection opened, or
 ///   after the first byte that follows an answer, however slowly its bytes arrive;
 /// - the keep-alive idle limit: after an answer, the next request must start within `idleTimeout`;
@@ -52,6 +73,8 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     private(set) var phase: Phase = .inRequest
     private var scanner = RequestHeadScanner()
     private var counted = false
+    /// The client address whose share this connection holds, if it holds one.
+    private var sharing: String?
     private var context: ChannelHandlerContext?
     private var timer: Scheduled<Void>?
     private var timerFiresAt: NIODeadline?
@@ -66,6 +89,13 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
             close(context, reason: "over_limit")
             return
         }
+        if let address = context.channel.remoteAddress?.ipAddress, !count.limits.exempt.contains(address) {
+            guard count.take(address) else {
+                close(context, reason: "over_address_limit")
+                return
+            }
+            sharing = address
+        }
         awaitHead(context)
     }
 
@@ -77,6 +107,10 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
         if counted {
             counted = false
             count.open.wrappingSubtract(1, ordering: .relaxed)
+        }
+        if let address = sharing {
+            sharing = nil
+            count.release(address)
         }
     }
 

@@ -17,6 +17,14 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var idleTimeout: Duration = .seconds(60)
     /// Connections open at once; one more is closed as soon as it is accepted.
     public var maxConnections = 4096
+    /// Connections one client address may hold at once, so that one client cannot take every
+    /// connection from the others (default: a quarter of `maxConnections`). Addresses of trusted
+    /// proxies (`exempt`: the gateway, whose connections are many clients') are not held to it.
+    public var maxPerAddress: Int?
+    public var exempt = TrustedProxies()
+
+    /// The share of the bound one address may hold.
+    public var perAddress: Int { maxPerAddress ?? max(1, maxConnections / 4) }
 
     public init() {}
 }

@@ -33,7 +33,10 @@ public enum MusterHTTP {
         let router = try makeRouter(environment: environment, modules: modules)
         let fastPaths = FastPath.handlers(modules.flatMap { $0.fastPaths(in: environment) })
         let interimAnswers = InterimAnswerHandler.handlers(modules.flatMap { $0.interimAnswers(in: environment) })
-        let gate = ConnectionGate.factory(environment.configuration.connectionLimits)
+        // A client's share of the connections is its address's; a trusted proxy carries many clients.
+        var limits = environment.configuration.connectionLimits
+        limits.exempt = environment.configuration.trustedProxies
+        let gate = ConnectionGate.factory(limits)
         let connectionGuard = ConnectionGuardHandler.factory(environment.configuration.connectionLimits)
         let webSockets = modules.flatMap { $0.webSockets(in: environment) }
         let authenticator = authenticator(environment: environment, modules: modules)
