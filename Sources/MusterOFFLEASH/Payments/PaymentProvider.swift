@@ -13,7 +13,7 @@ public protocol PaymentProvider: Sendable {
 public struct PaymentCharge: Sendable, Equatable {
     public var idempotencyKey: String
     public var amountCents: Int
-    /// What the app saved: brand and last four digits (no card number: see README).
+    /// What the app saved: brand and last four digits (no card number: docs/apps/offleash.md).
     public var brand: String?
     public var lastFour: String?
     public var methodType: String

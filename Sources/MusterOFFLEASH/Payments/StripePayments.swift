@@ -11,7 +11,7 @@ import NIOHTTP1
 ///
 /// The app collects no card token, so a charge names one of Stripe's test payment methods by the
 /// card's last four digits (`pm_card_chargeDeclined` for 0002, …); production needs a payment
-/// method saved with Stripe's own card form (README, "Payments").
+/// method saved with Stripe's own card form (docs/apps/offleash.md, "Payments").
 public struct StripePayments: PaymentProvider {
     public let name = "stripe"
     public let baseURL: String

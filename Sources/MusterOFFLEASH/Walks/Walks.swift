@@ -12,7 +12,7 @@ public final class Walks: Sendable {
     public let log: EventLog
     public let runner: ProjectionRunner<OFFLEASHProjection>
     public let people: People
-    /// What charges checkouts: Stripe's API (or its stand-in) when configured (README, "Payments").
+    /// What charges checkouts: Stripe's API (or its stand-in) when configured (docs/apps/offleash.md, "Payments").
     public let payments: any PaymentProvider
     /// The customer fee of every checkout, in hundredths of a percent (the repo's Free plan: 3 %).
     public let customerFeeBasisPoints: Int

@@ -8,7 +8,7 @@ extension BlocklistRules {
     /// it back). The filter ends in `^`, a separator or the URL's end, so `||facebook.com/acme^`
     /// takes `/acme`, `/acme/…` and `/acme?…` on every subdomain and never `/acmeprobe`. The
     /// regex has no way to say the same with characters the filter reads literally, so it also
-    /// matches `/acmeprobe`: the one over-match left (README, "How the OPL blocklists match").
+    /// matches `/acmeprobe`: the one over-match left (docs/apps/opl.md, "How the OPL blocklists match").
     ///
     /// A `?` is a quantifier to the regex and a literal to the filter, so a page with a query
     /// has two entries: `…php\?id=7` for the regex (its filter holds a backslash, which no URL

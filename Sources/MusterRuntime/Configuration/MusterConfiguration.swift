@@ -9,7 +9,7 @@ public struct MusterConfiguration: Sendable {
     public var natsURL = "nats://127.0.0.1:4222"
     public var natsCredentials: String?
     /// libnats pings every `natsPingInterval` and calls a server dead after `natsMaxPingsOut`
-    /// unanswered (README, "What an app sees when NATS fails").
+    /// unanswered (docs/operations.md, "What an app sees when NATS fails").
     public var natsPingInterval: Duration = .seconds(1)
     public var natsMaxPingsOut = 3
     /// How long a write waits for the log's ack before it is answered 503.
