@@ -48,7 +48,7 @@ if [ "${APNS:-}" = "standin" ]; then
   dir=$DATA/apns-standin
   scripts/make-certs.sh "$dir" >/dev/null
   [ -s "$dir/AuthKey.p8" ] || openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/AuthKey.p8" 2>/dev/null
-  .build/debug/muster apns-standin --port "$APNS_PORT" --cert "$dir/cert.pem" --key "$dir/key.pem" --apns-key "$dir/AuthKey.p8" &
+  .build/debug/muster-standins apns --port "$APNS_PORT" --cert "$dir/cert.pem" --key "$dir/key.pem" --apns-key "$dir/AuthKey.p8" &
   standin_pid=$!
   export MUSTER_APNS_KEY_FILE="$dir/AuthKey.p8" MUSTER_APNS_KEY_ID=DEMOKEY001 MUSTER_APNS_TEAM_ID=DEMOTEAM01
   export MUSTER_APNS_SANDBOX_URL="https://127.0.0.1:$APNS_PORT" MUSTER_APNS_PRODUCTION_URL="https://127.0.0.1:$APNS_PORT"
@@ -71,7 +71,7 @@ print(json.dumps({"type": "service_account", "project_id": "muster-demo", "priva
                   "client_email": "notifier@muster-demo.iam.gserviceaccount.com",
                   "token_uri": f"http://127.0.0.1:{sys.argv[2]}/token"}))
 PY
-  .build/debug/muster fcm-standin --port "$FCM_PORT" --service-account "$dir/service-account.json" &
+  .build/debug/muster-standins fcm --port "$FCM_PORT" --service-account "$dir/service-account.json" &
   fcm_pid=$!
   export MUSTER_FCM_SERVICE_ACCOUNT="$dir/service-account.json" MUSTER_FCM_URL="http://127.0.0.1:$FCM_PORT"
   FCM_INFO="  android: FCM stand-in at http://127.0.0.1:$FCM_PORT (what it received: curl http://127.0.0.1:$FCM_PORT/standin/deliveries)"
@@ -83,8 +83,8 @@ fi
 SIGNIN_INFO="  sign-in: Apple, Google and phone sign-in are not configured here (make run SIGNIN=standin starts local stand-ins)"
 if [ "${SIGNIN:-}" = "standin" ]; then
   IDENTITY_PORT=${IDENTITY_PORT:-2199} SMS_PORT=${SMS_PORT:-2200}
-  .build/debug/muster identity-standin --port "$IDENTITY_PORT" & signin_pids="$signin_pids $!"
-  .build/debug/muster sms-standin --port "$SMS_PORT" & signin_pids="$signin_pids $!"
+  .build/debug/muster-standins identity --port "$IDENTITY_PORT" & signin_pids="$signin_pids $!"
+  .build/debug/muster-standins sms --port "$SMS_PORT" & signin_pids="$signin_pids $!"
   export MUSTER_APPLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/apple/keys" MUSTER_GOOGLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/google/keys"
   export MUSTER_SMS_URL="http://127.0.0.1:$SMS_PORT" MUSTER_SMS_ACCOUNT=ACdemo MUSTER_SMS_TOKEN=demo
   export MUSTER_MAIL_URL="http://127.0.0.1:$SMS_PORT" MUSTER_MAIL_KEY=SG.demo   # the same stand-in answers like SendGrid: invitations
@@ -96,7 +96,7 @@ fi
 PAYMENTS_INFO="  payments: none configured (make run PAYMENTS=standin starts a local stand-in of Stripe's API; or set MUSTER_PAYMENTS_URL, _KEY)"
 if [ "${PAYMENTS:-}" = "standin" ]; then
   PAYMENTS_PORT=${PAYMENTS_PORT:-2201}
-  .build/debug/muster payments-standin --port "$PAYMENTS_PORT" & signin_pids="$signin_pids $!"
+  .build/debug/muster-standins payments --port "$PAYMENTS_PORT" & signin_pids="$signin_pids $!"
   export MUSTER_PAYMENTS_URL="http://127.0.0.1:$PAYMENTS_PORT" MUSTER_PAYMENTS_KEY=sk_test_demo
   PAYMENTS_INFO="  payments: Stripe stand-in at http://127.0.0.1:$PAYMENTS_PORT (what it charged: curl http://127.0.0.1:$PAYMENTS_PORT/standin/payments)"
 fi

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import MusterStandIns
 import MusterAppTesting
+import MusterOFFLEASH
 import MusterPlatform
 import MusterRuntime
 import Testing
@@ -170,7 +171,7 @@ struct InvitationTests {
             let code = try #require(await rig.code(for: "late@example.com"))
             let people = People.shared(in: rig.app.env.environment)
             let late = try await people.validate(try await AppScreensTests.customer(rig.app, "late@example.com"), app: "offleash")
-            let invitations = Invitations(people: people, sms: nil, mail: nil, link: nil)
+            let invitations = Invitations(people: people, sms: nil, mail: nil, link: nil, wording: OFFLEASHApp.invitationWording)
             await #expect(throws: InvitationError.self) {
                 _ = try await invitations.accept(late, code: code, now: Date().addingTimeInterval(7 * 86_400 + 60))
             }

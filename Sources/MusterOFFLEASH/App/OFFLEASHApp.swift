@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 public import MusterEvents
 public import MusterLog
-import MusterPlatform
+package import MusterPlatform
 public import MusterRuntime
 
 /// OFFLEASH, dog-walking bookings: accounts over the platform's people, the services catalog,
@@ -38,7 +38,7 @@ public struct OFFLEASHApp: MusterApp {
             let invites = environment.configuration.invitations
             let invitations = Invitations(people: people, sms: sms,
                                           mail: invites.mailURL.map { MailClient(baseURL: $0, key: invites.mailKey, from: invites.mailFrom) },
-                                          link: invites.link)
+                                          link: invites.link, wording: Self.invitationWording)
             parts.appends([IdentityLinked.self, IdentityUnlinked.self, OrgCreated.self, MembershipGranted.self,
                            InvitationSent.self, InvitationAccepted.self, InvitationWithdrawn.self])
             parts.appends([AccountRegistered.self, AccountReleased.self, AccountChanged.self, PersonForgotten.self,
@@ -63,4 +63,12 @@ public struct OFFLEASHApp: MusterApp {
             break
         }
     }
+
+    /// OFFLEASH's invitations: a walker is asked to walk dogs for the business, a customer to book walks with it.
+    package static let invitationWording = Invitations.Wording(
+        subject: { org in "Join \(org) on OFFLEASH" },
+        text: { org, role, join in
+            let what = OFFLEASHRole(rawValue: role) == .walker ? "walk dogs for \(org)" : "book walks with \(org)"
+            return "You're invited to \(what) on OFFLEASH. \(join). It expires in 7 days."
+        })
 }

@@ -95,13 +95,15 @@ public enum MobileReadRoutes {
 
     /// The hot path in the channel pipeline: a known key sending back the hash of a cached
     /// answer gets its 304 without becoming a task. Anything else (unknown key, new data, a
-    /// malformed query, an empty rate bucket) goes the ordinary way, which answers the same.
+    /// malformed query, an empty rate bucket) goes the ordinary way, which answers the same. The
+    /// key is one the authentication step already proved (`rememberedClient` never waits or looks
+    /// up), and the routes' own rule admits it: the two paths cannot disagree on who may read.
     public static func fastPath(keys: APIKeyDirectory, rate: RateLimiter, model: OPLReadModel) -> FastPath {
         let targets = TargetKeys()
         return FastPath(name: "opl-not-modified") { request in
             guard let target = request.path, let (key, hash) = targets.key(of: target) else { return nil }
             guard let presented = request.headerFields.sole(.apiKey),
-                  let client = keys.rememberedClient(presented), client.scopes.contains(OPLScopes.readMobile),
+                  let client = keys.rememberedClient(presented), (try? access.admit(Caller(key: .proved(client)))) != nil,
                   let answer = model.cachedAnswer(key),
                   answer.matches(hash: hash, ifNoneMatch: request.headerFields.sole(.ifNoneMatch)),
                   rate.takeIfAvailable(client.id) else { return nil }

@@ -19,6 +19,20 @@ public struct Invitations: Sendable {
         case phone(String)
     }
 
+    /// What an invitation says, in the words of the app that sends it (the platform names no app).
+    public struct Wording: Sendable {
+        /// An email's subject, for the organisation's name.
+        public var subject: @Sendable (_ org: String) -> String
+        /// The message, for the organisation, the role offered, and how to join (the link or the code).
+        public var text: @Sendable (_ org: String, _ role: String, _ join: String) -> String
+
+        public init(subject: @escaping @Sendable (_ org: String) -> String,
+                    text: @escaping @Sendable (_ org: String, _ role: String, _ join: String) -> String) {
+            self.subject = subject
+            self.text = text
+        }
+    }
+
     /// What joining made.
     public struct Joined: Sendable {
         public var orgName: String
@@ -33,9 +47,10 @@ public struct Invitations: Sendable {
     let inviters = OnePerKey()
     /// The invite link's start (the code is appended), when the app has one; else the message carries the code alone.
     let link: String?
+    let wording: Wording
 
-    public init(people: People, sms: SMSClient?, mail: MailClient?, link: String?) {
-        (self.people, self.sms, self.mail, self.link) = (people, sms, mail, link)
+    public init(people: People, sms: SMSClient?, mail: MailClient?, link: String?, wording: Wording) {
+        (self.people, self.sms, self.mail, self.link, self.wording) = (people, sms, mail, link, wording)
     }
 
     /// Exactly one of `email` and `phone`: an email by the app's rule, or a phone number of 10 to 15
@@ -147,11 +162,10 @@ public struct Invitations: Sendable {
     }
 
     func deliver(_ code: String, to contact: Contact, org: String, role: String) async throws {
-        let what = role == "walker" ? "walk dogs for \(org)" : "book walks with \(org)"
         let join = link.map { "Open \($0)\(code) on your phone to join" } ?? "Your invite code: \(code)"
-        let text = "You're invited to \(what) on OFFLEASH. \(join). It expires in 7 days."
+        let text = wording.text(org, role, join)
         switch contact {
-        case .email(let email): try await mail?.send(to: email, subject: "Join \(org) on OFFLEASH", body: text)
+        case .email(let email): try await mail?.send(to: email, subject: wording.subject(org), body: text)
         case .phone(let phone):
             do { try await sms?.send(to: phone, body: text) } catch { throw InvitationError(.providerUnavailable, "The text message could not be sent; try again") }
         }

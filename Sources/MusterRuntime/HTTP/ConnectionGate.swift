@@ -2,6 +2,9 @@ import Metrics
 import MusterNATS
 import NIOCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Shared by every connection of one server: how many are open, and from each client address,
 /// the limits, and where closes are counted.
@@ -86,12 +89,12 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
         counted = true
         let open = count.open.wrappingAdd(1, ordering: .relaxed).newValue
         guard open <= count.limits.maxConnections else {
-            close(context, reason: "over_limit")
+            refuse(context, reason: "over_limit")
             return
         }
         if let address = context.channel.remoteAddress?.ipAddress, !count.limits.exempt.contains(address) {
             guard count.take(address) else {
-                close(context, reason: "over_address_limit")
+                refuse(context, reason: "over_address_limit")
                 return
             }
             sharing = address
@@ -166,6 +169,15 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
         bytes.writeString("Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
         context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
         close(context, reason: "head_too_large")
+    }
+
+    /// A connection over a bound, closed with a reset: a client that reconnects as soon as it is
+    /// closed costs the server no FIN exchange and no TIME_WAIT socket each time.
+    private func refuse(_ context: ChannelHandlerContext, reason: String) {
+        if let socket = context.channel as? any SocketOptionProvider {
+            _ = socket.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+        }
+        close(context, reason: reason)
     }
 
     private func close(_ context: ChannelHandlerContext, reason: String) {
