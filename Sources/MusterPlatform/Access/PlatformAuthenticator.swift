@@ -42,10 +42,17 @@ public struct PlatformAuthenticator: RequestAuthenticator {
     }
 
     func person(bearer authorization: String) async -> Caller.Proof<SignedInPerson> {
-        guard let token = People.bearerToken(authorization) else {
+        guard let token = Self.bearerToken(authorization) else {
             return .refused(AccountError(.invalidToken, "missing bearer token"))
         }
         return await person(token: token)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (the scheme in any case).
+    public static func bearerToken(_ header: String?) -> String? {
+        guard let header, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = String(header.dropFirst(7)).trimmingWhitespace
+        return token.isEmpty ? nil : token
     }
 
     /// A page session's credential: an access token (a JWT has two dots), else a key.

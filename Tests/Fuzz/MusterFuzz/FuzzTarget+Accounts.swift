@@ -14,7 +14,7 @@ extension FuzzTarget {
             require(email.first?.isWhitespace != true && email.last?.isWhitespace != true, "an accepted email is trimmed")
         }
         _ = AccountRules.passwordProblem(text)
-        if let token = People.bearerToken(text) { require(!token.isEmpty, "a bearer token is never empty") }
+        if let token = PlatformAuthenticator.bearerToken(text) { require(!token.isEmpty, "a bearer token is never empty") }
         if let session = People.refreshSessionID(text) { require(session.utf8.count == 36, "a refresh token names a UUID") }
         if let minute = SeriesPlan.minuteOfDay(text) { require((0..<1440).contains(minute), "a clock time is within a day: \(minute)") }
         if let minutes = WalksRoutes.minutes(text) { require((0...1440).contains(minutes), "a shift time is within a day: \(minutes)") }

@@ -17,22 +17,6 @@ extension People {
         }
     }
 
-    /// The access token of `Authorization: Bearer …`, validated as one of `app`'s (401 when
-    /// missing, bad, or another app's).
-    public func validate(_ request: Request, app: String?) async throws -> AccessClaims {
-        guard let token = Self.bearerToken(request.headers[.authorization]) else {
-            throw AccountError(.invalidToken, "missing bearer token")
-        }
-        return try await validate(token, app: app)
-    }
-
-    /// The token of an `Authorization: Bearer <token>` header (the scheme in any case).
-    public static func bearerToken(_ header: String?) -> String? {
-        guard let header, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
-        let token = String(header.dropFirst(7)).trimmingWhitespace
-        return token.isEmpty ? nil : token
-    }
-
     /// The address a sign-in comes from, for the attempt limits: the connection's peer, or, when
     /// the peer is a trusted proxy (`MUSTER_TRUSTED_PROXIES`: the gateway), the client its
     /// `X-Forwarded-For` names (`TrustedProxies.clientAddress`).
