@@ -15,7 +15,8 @@ let fuzzExecutable = fuzzing || Context.environment["MUSTER_FUZZ"] == "smoke"
 
 // MemberImportVisibility: a file sees only the members of modules it imports itself, so each
 // target's dependency list is what its files really use; InternalImportsByDefault: an import is
-// internal unless a file's public API shows the module's types (`public import`). As Hummingbird builds.
+// internal unless a file's package declarations show the module's types (`package import`). As
+// Hummingbird builds. The package ships programs, not a library: nothing is `public`.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),

@@ -1,6 +1,6 @@
 import Foundation
 import MusterEvents
-public import MusterLog
+package import MusterLog
 import MusterNATS
 import MusterRuntime
 
@@ -9,14 +9,14 @@ import MusterRuntime
 /// stores nothing twice); copy each refused one, redacted, to the DLQ with its reason.
 ///
 /// The answer is given only after every good event is acknowledged by the log.
-public struct Collector: Sendable {
-    public static let maxEvents = 500
-    public let log: EventLog
-    public let redactor = Redactor()
+package struct Collector: Sendable {
+    package static let maxEvents = 500
+    package let log: EventLog
+    package let redactor = Redactor()
 
-    public init(log: EventLog) { self.log = log }
+    package init(log: EventLog) { self.log = log }
 
-    public func collect(_ batch: WireBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
+    package func collect(_ batch: WireBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
         let clock = try Self.clock(sentAt: batch.sentAt, receivedMillis: receivedMillis)
         let context = batch.context.logContext(app: app, redactor: redactor)
         // Measured as the description measures (Unicode scalars), like every new event.
@@ -32,7 +32,7 @@ public struct Collector: Sendable {
         return try await store(items, app: app, actor: actor, kind: "events")
     }
 
-    public func collect(_ batch: WireCrashBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
+    package func collect(_ batch: WireCrashBatch, app: String, actor: String, receivedMillis: Int64) async throws -> CollectAnswer {
         let clock = try Self.clock(sentAt: batch.sentAt, receivedMillis: receivedMillis)
         let items = batch.reports.map { item in
             item.result.mapError { Rejection(error: $0, raw: item.raw) }.flatMap { report in
@@ -141,13 +141,13 @@ public struct Collector: Sendable {
 }
 
 /// A batch refused as a whole.
-public struct BatchError: Error, Sendable, CustomStringConvertible {
-    public enum Code: Sendable { case badRequest, unprocessable, tooLarge, unavailable }
-    public var code: Code
-    public var message: String
-    public init(_ code: Code, _ message: String) {
+package struct BatchError: Error, Sendable, CustomStringConvertible {
+    package enum Code: Sendable { case badRequest, unprocessable, tooLarge, unavailable }
+    package var code: Code
+    package var message: String
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
-    public var description: String { message }
+    package var description: String { message }
 }

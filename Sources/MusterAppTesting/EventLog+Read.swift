@@ -1,10 +1,10 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterNATS
 
 extension EventLog {
     /// Every event on `filter`, in order, read through a throwaway consumer.
-    public func read(filter: String) async throws -> [RecordedEvent] {
+    package func read(filter: String) async throws -> [RecordedEvent] {
         var config = ConsumerConfig(durableName: "test_read_\(UInt32.random(in: 0...UInt32.max))")
         config.ackPolicy = .none
         config.filterSubject = filter

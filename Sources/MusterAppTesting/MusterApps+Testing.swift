@@ -1,15 +1,15 @@
 import Hummingbird
 import HummingbirdTesting
 import MusterNATS
-public import MusterRuntime
-public import MusterTesting
+package import MusterRuntime
+package import MusterTesting
 import ServiceLifecycle
 
 /// How a test target runs the apps it tests: `let apps = MusterApps([PlatformApp(), OPLApp()])`,
 /// then `apps.withTestApp(["ingest"]) { app in … }`.
 extension MusterApps {
     /// Runs `body` with a fresh log; everything is torn down afterwards.
-    public func withTestLog<T>(on cluster: NATSTestCluster? = nil, _ configure: (inout MusterConfiguration) -> Void = { _ in },
+    package func withTestLog<T>(on cluster: NATSTestCluster? = nil, _ configure: (inout MusterConfiguration) -> Void = { _ in },
                                _ body: (TestLog) async throws -> T) async throws -> T {
         let env = try await TestLog.start(apps: self, on: cluster, configure)
         do {
@@ -26,7 +26,7 @@ extension MusterApps {
     /// router and their long-running parts (folds, processors) running.
     /// - Parameter live: serve on a real socket with the process's own application (fast paths in
     ///   the channel pipeline included) instead of calling the router directly.
-    public func withTestApp(_ names: [String] = ["all"], live: Bool = false, configure: (inout MusterConfiguration) -> Void = { _ in },
+    package func withTestApp(_ names: [String] = ["all"], live: Bool = false, configure: (inout MusterConfiguration) -> Void = { _ in },
                             _ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
         try await withTestLog({ configuration in
             if live {
@@ -58,7 +58,7 @@ extension MusterApps {
 
     /// The process's own HTTP application on a real socket, without a test client of its own (whose
     /// keep-alive connection would meet the server's idle limit): `body` gets the port.
-    public func withLiveServer(_ names: [String] = ["all"], on cluster: NATSTestCluster? = nil,
+    package func withLiveServer(_ names: [String] = ["all"], on cluster: NATSTestCluster? = nil,
                                configure: (inout MusterConfiguration) -> Void = { _ in },
                                _ body: @escaping @Sendable (TestLog, Int) async throws -> Void) async throws {
         try await withTestLog(on: cluster, { configuration in

@@ -1,12 +1,12 @@
 import MusterEvents
-public import MusterPlatform
+package import MusterPlatform
 
 extension People {
     /// `createOrganisation`, asked again while it answers "still being recorded" (`.loading`, an HTTP
     /// 503 with Retry-After), as its callers are told to: beside the whole suite on two cores the
     /// people fold has taken longer than the 10 s an operator's call waits for it.
     @discardableResult
-    public func createOrganisationPatiently(slug: String, app: String, name: String) async throws -> PeopleProjection.Org {
+    package func createOrganisationPatiently(slug: String, app: String, name: String) async throws -> PeopleProjection.Org {
         let deadline = ContinuousClock.now + .seconds(90)
         while true {
             do {

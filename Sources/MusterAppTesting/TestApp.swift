@@ -1,28 +1,28 @@
 import Foundation
-public import HTTPTypes
-public import HummingbirdTesting
-public import MusterLog
+package import HTTPTypes
+package import HummingbirdTesting
+package import MusterLog
 import MusterPlatform
 import NIOCore
 import NIOFoundationEssentialsCompat
 
 /// A composed process on a fresh log, as a test talks to it: the log, and a client for its routes.
-public struct TestApp: Sendable {
-    public let env: TestLog
-    public let client: any TestClientProtocol
+package struct TestApp: Sendable {
+    package let env: TestLog
+    package let client: any TestClientProtocol
 
-    public var log: EventLog { env.log }
+    package var log: EventLog { env.log }
 
-    public func settled(_ name: String, at sequence: UInt64) async throws {
+    package func settled(_ name: String, at sequence: UInt64) async throws {
         try await env.settled(name, at: sequence)
     }
 
-    public func key(app: String = "opl", _ scopes: [String]) async throws -> String {
+    package func key(app: String = "opl", _ scopes: [String]) async throws -> String {
         try await env.key(app: app, scopes)
     }
 
     @discardableResult
-    public func request(_ uri: String, method: HTTPRequest.Method = .get, key: String? = nil, headers: HTTPFields = [:],
+    package func request(_ uri: String, method: HTTPRequest.Method = .get, key: String? = nil, headers: HTTPFields = [:],
                         json: String? = nil) async throws -> TestResponse {
         var headers = headers
         if let key { headers[.apiKey] = key }
@@ -32,23 +32,23 @@ public struct TestApp: Sendable {
 }
 
 extension TestResponse {
-    public var text: String { String(buffer: body) }
-    public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
-    public var errorMessage: String { json["error"] as? String ?? "<no {error} body: \(text.prefix(200))>" }
+    package var text: String { String(buffer: body) }
+    package var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
+    package var errorMessage: String { json["error"] as? String ?? "<no {error} body: \(text.prefix(200))>" }
 }
 
 /// An installation as its registration answered it: its id and the secret it proves itself with.
-public struct RegisteredDevice: Sendable {
-    public var id: String
-    public var secret: String
+package struct RegisteredDevice: Sendable {
+    package var id: String
+    package var secret: String
 
     /// `X-Device-Id` and `X-Device-Secret`, as the installation sends them.
-    public var headers: HTTPFields {
+    package var headers: HTTPFields {
         [.deviceID: id, .deviceSecret: secret]
     }
 
     /// The device a registration's answer names, if it made one.
-    public init?(_ response: TestResponse) {
+    package init?(_ response: TestResponse) {
         guard let id = response.json["deviceId"] as? String, let secret = response.json["deviceSecret"] as? String else { return nil }
         self.id = id
         self.secret = secret

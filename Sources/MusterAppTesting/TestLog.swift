@@ -1,26 +1,26 @@
-public import Foundation
+package import Foundation
 import Logging
 import MusterEvents
-public import MusterLog
-public import MusterNATS
-public import MusterPlatform
-public import MusterRuntime
-public import MusterTesting
+package import MusterLog
+package import MusterNATS
+package import MusterPlatform
+package import MusterRuntime
+package import MusterTesting
 import Prometheus
 
 /// A real nats-server (or a cluster of them), a connection, the log with its streams, and a data
 /// folder: all fresh, for the apps a test composes.
-public struct TestLog: Sendable {
+package struct TestLog: Sendable {
     /// The server, or a cluster's first node.
-    public let server: NATSTestServer
-    public let cluster: NATSTestCluster?
-    public let connection: NATSConnection
-    public let environment: MusterEnvironment
-    public let dataDirectory: URL
-    public var log: EventLog { environment.log }
+    package let server: NATSTestServer
+    package let cluster: NATSTestCluster?
+    package let connection: NATSConnection
+    package let environment: MusterEnvironment
+    package let dataDirectory: URL
+    package var log: EventLog { environment.log }
 
     /// - Parameter cluster: run on these nodes with the log replicated on each; a fresh server otherwise.
-    public static func start(apps: MusterApps, on cluster: NATSTestCluster? = nil,
+    package static func start(apps: MusterApps, on cluster: NATSTestCluster? = nil,
                              _ configure: (inout MusterConfiguration) -> Void = { _ in }) async throws -> TestLog {
         let server: NATSTestServer
         if let first = cluster?.nodes.first { server = first } else { server = try await NATSTestServer.start() }
@@ -43,7 +43,7 @@ public struct TestLog: Sendable {
                        dataDirectory: URL(fileURLWithPath: configuration.dataDirectory))
     }
 
-    public func stop() async {
+    package func stop() async {
         await connection.close()
         if let cluster { cluster.stop() } else { server.stop() }
     }
@@ -51,7 +51,7 @@ public struct TestLog: Sendable {
 
 extension TestLog {
     /// Waits until projection `name` has folded the event at `sequence`.
-    public func settled(_ name: String, at sequence: UInt64) async throws {
+    package func settled(_ name: String, at sequence: UInt64) async throws {
         try await eventually("\(name) at \(sequence)") {
             await environment.projectionReports().first { $0.name == name }.map { $0.checkpoint >= sequence } ?? false
         }
@@ -60,12 +60,12 @@ extension TestLog {
     /// Waits until every fold of the process has opened (what `/ready` waits for before a load
     /// balancer sends traffic): a request sooner would meet "still opening", a 503 its client is told
     /// to retry, and on a loaded machine a fold's first open can outlast a test's setup.
-    public func foldsOpened() async throws {
+    package func foldsOpened() async throws {
         try await eventually("every fold open") { await environment.projectionReports().allSatisfy(\.opened) }
     }
 
     /// Issues a key with `scopes` and waits until the keys projection knows it.
-    public func key(app: String = "opl", _ scopes: [String]) async throws -> String {
+    package func key(app: String = "opl", _ scopes: [String]) async throws -> String {
         let (key, event) = issuedKey(app: app, scopes: scopes)
         try await settled("keys", at: try await log.append(event).sequence)
         return key
@@ -73,7 +73,7 @@ extension TestLog {
 }
 
 /// Makes an issued-key event with a real key.
-public func issuedKey(app: String = "opl", scopes: [String]) -> (key: String, event: APIKeyIssued) {
+package func issuedKey(app: String = "opl", scopes: [String]) -> (key: String, event: APIKeyIssued) {
     let (key, keyId) = APIKey.generate(app: app)
     return (key, APIKeyIssued(keyId: keyId, app: app, scopes: scopes, keyHash: APIKey.hash(key), keyPrefix: APIKey.prefix(key)))
 }

@@ -1,32 +1,32 @@
-public import ArgumentParser
+package import ArgumentParser
 import Foundation
-public import Logging
+package import Logging
 import MusterEvents
-public import MusterLog
+package import MusterLog
 import MusterNATS
-public import MusterRuntime
+package import MusterRuntime
 import MusterServices
 
 /// Options every command (`muster`, `muster-bench`) shares. Flags win over MUSTER_* variables, which win over defaults.
-public struct CommonOptions: ParsableArguments, Sendable {
+package struct CommonOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: "NATS server URL (MUSTER_NATS_URL; default nats://127.0.0.1:4222).")
-    public var natsURL: String?
+    package var natsURL: String?
 
     @Option(name: .long, help: "NATS credentials file (MUSTER_NATS_CREDS).")
-    public var natsCreds: String?
+    package var natsCreds: String?
 
     @Option(name: .long, help: "Folder for projection snapshots (MUSTER_DATA_DIR; default .data/muster).")
-    public var dataDir: String?
+    package var dataDir: String?
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical (MUSTER_LOG_LEVEL).")
-    public var logLevel: String?
+    package var logLevel: String?
 
     @Option(name: .long, help: "Name of this process's projection consumers (MUSTER_INSTANCE; default local).")
-    public var instance: String?
+    package var instance: String?
 
-    public init() {}
+    package init() {}
 
-    public func configuration() throws -> MusterConfiguration {
+    package func configuration() throws -> MusterConfiguration {
         var config = try MusterConfiguration.fromEnvironment()
         try config.set(.natsURL, flag: natsURL, source: "--nats-url")
         try config.set(.natsCredentials, flag: natsCreds, source: "--nats-creds")
@@ -36,7 +36,7 @@ public struct CommonOptions: ParsableArguments, Sendable {
         return config
     }
 
-    public func logger(_ config: MusterConfiguration, label: String = "muster") -> Logger {
+    package func logger(_ config: MusterConfiguration, label: String = "muster") -> Logger {
         var logger = Logger(label: label)
         logger.logLevel = config.logLevel
         return logger
@@ -44,7 +44,7 @@ public struct CommonOptions: ParsableArguments, Sendable {
 
     /// Connects and opens the log (creating its streams if this is a fresh server, never changing
     /// the settings the services gave them: replicas, retention), then runs `body`.
-    public func withLog<T: Sendable>(quiet: Bool = true, _ body: (EventLog, MusterConfiguration, Logger) async throws -> T) async throws -> T {
+    package func withLog<T: Sendable>(quiet: Bool = true, _ body: (EventLog, MusterConfiguration, Logger) async throws -> T) async throws -> T {
         var config = try configuration()
         if quiet && logLevel == nil { config.logLevel = .warning }
         let logger = logger(config)
@@ -70,18 +70,18 @@ public struct CommonOptions: ParsableArguments, Sendable {
 
 extension MusterConfiguration {
     /// A flag overrides the environment only when it was given.
-    public mutating func set(_ setting: Setting, flag: String?, source: String) throws {
+    package mutating func set(_ setting: Setting, flag: String?, source: String) throws {
         if let flag { try set(setting, flag, source: source) }
     }
 }
 
 /// Writes to standard error.
-public func printError(_ text: String) {
+package func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 /// A failure the user can act on: printed as is, exit status 1.
-public struct CommandFailure: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct CommandFailure: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

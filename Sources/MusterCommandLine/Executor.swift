@@ -8,7 +8,7 @@ import NIOPosix
 /// `MUSTER_EXECUTOR=dispatch` keeps the default executor. `muster` and `muster-bench` both do, so
 /// the benchmarks measure what production runs. The price: a loop runs every queued task before it
 /// reads its sockets again, so long CPU-bound work (folds, rebuilds, processors) runs `onFoldThreads`.
-public func installMusterExecutor() {
+package func installMusterExecutor() {
     if ProcessInfo.processInfo.environment["MUSTER_EXECUTOR"] != "dispatch" {
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }

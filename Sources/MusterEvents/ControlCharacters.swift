@@ -6,7 +6,7 @@ import MusterJSON
 /// Tab and newline are text; every other C0 control, DEL and the C1 controls are not. The check
 /// runs on the bytes an append is about to store, which covers every text field of every event
 /// type in one place, and never on stored events (what a log already holds is folded as it is).
-public enum ControlCharacters {
+package enum ControlCharacters {
     enum Component {
         case key([UInt8])
         case index(Int)
@@ -15,11 +15,11 @@ public enum ControlCharacters {
     /// The JSON pointer (`/data/action/description`) of the first string, or object key, that
     /// holds a control character other than tab and newline; nil when there is none. Reads any
     /// bytes without trapping: malformed JSON yields a best-effort pointer or nil.
-    public static func firstField(inJSON bytes: [UInt8]) -> String? {
+    package static func firstField(inJSON bytes: [UInt8]) -> String? {
         bytes.withUnsafeBufferPointer { firstField(in: $0) }
     }
 
-    public static func firstField(inJSON raw: UnsafeRawBufferPointer) -> String? {
+    package static func firstField(inJSON raw: UnsafeRawBufferPointer) -> String? {
         firstField(in: raw.bindMemory(to: UInt8.self))
     }
 
@@ -29,11 +29,11 @@ public enum ControlCharacters {
 
     /// The JSON pointer of the first `null` value, or nil when there is none: request bodies
     /// leave an absent field out, so a `null` is a value of the wrong type.
-    public static func firstNull(inJSON raw: UnsafeRawBufferPointer) -> String? {
+    package static func firstNull(inJSON raw: UnsafeRawBufferPointer) -> String? {
         scan(raw.bindMemory(to: UInt8.self), findingNull: true)
     }
 
-    public static func firstNull(inJSON bytes: [UInt8]) -> String? {
+    package static func firstNull(inJSON bytes: [UInt8]) -> String? {
         bytes.withUnsafeBufferPointer { scan($0, findingNull: true) }
     }
 
@@ -162,7 +162,7 @@ public enum ControlCharacters {
     }
 
     /// A control character other than tab and newline: C0, DEL or C1.
-    public static func isControl(_ scalar: UInt32) -> Bool {
+    package static func isControl(_ scalar: UInt32) -> Bool {
         (scalar < 0x20 && scalar != 0x09 && scalar != 0x0A) || (0x7F...0x9F).contains(scalar)
     }
 

@@ -1,28 +1,28 @@
-public import Foundation
+package import Foundation
 import MusterJSON
 
 /// An event read back from the log, decoded, validated and upcast to its type's newest major.
-public struct RecordedEvent: Sendable {
+package struct RecordedEvent: Sendable {
     /// Position in the `EVENTS` stream.
-    public var sequence: UInt64
-    public var subject: String
-    public var id: String
-    public var source: String
-    public var time: String
-    public var actor: String?
-    public var traceparent: String?
+    package var sequence: UInt64
+    package var subject: String
+    package var id: String
+    package var source: String
+    package var time: String
+    package var actor: String?
+    package var traceparent: String?
     /// The type as it was written; `payload` may be a newer major after upcasting.
-    public var storedType: EventType
-    public var aggregateID: String
-    public var payload: any EventPayload
+    package var storedType: EventType
+    package var aggregateID: String
+    package var payload: any EventPayload
 
-    public var type: EventType { payload.eventType }
-    public func payload<P: EventPayload>(as type: P.Type) -> P? { payload as? P }
+    package var type: EventType { payload.eventType }
+    package func payload<P: EventPayload>(as type: P.Type) -> P? { payload as? P }
 }
 
 /// Every event type Muster knows, registered once, with the upcasters that turn an old major into
 /// the newest one, so that projections only ever see the newest shape.
-public struct EventCatalog: Sendable {
+package struct EventCatalog: Sendable {
     struct Entry: Sendable {
         var type: EventType
         var swiftType: String
@@ -46,22 +46,22 @@ public struct EventCatalog: Sendable {
     /// entry without building an `EventType` (strings and a hash of each) for every event folded.
     private var byNameHash: [Int: [Entry]] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Registers a type. Registering one twice is a programming error.
-    public mutating func register<P: EventPayload>(_ type: P.Type) {
+    package mutating func register<P: EventPayload>(_ type: P.Type) {
         insert(entry(for: type, upcast: nil, target: nil))
     }
 
     /// Registers an older major of a type together with the step that makes it the next major.
-    public mutating func register<Old: EventPayload, New: EventPayload>(_ type: Old.Type, upcast: @escaping @Sendable (Old) -> New) {
+    package mutating func register<Old: EventPayload, New: EventPayload>(_ type: Old.Type, upcast: @escaping @Sendable (Old) -> New) {
         precondition(Old.eventType.family == New.eventType.family && New.eventType.major > Old.eventType.major,
                      "an upcaster goes from one major of a type to a later one of the same type")
         insert(entry(for: type, upcast: { upcast($0 as! Old) }, target: New.eventType))
     }
 
     /// Adds every type of another catalog (one per domain module).
-    public mutating func merge(_ other: EventCatalog) {
+    package mutating func merge(_ other: EventCatalog) {
         for entry in other.entries.values { insert(entry) }
     }
 
@@ -121,19 +121,19 @@ public struct EventCatalog: Sendable {
 
     /// The header an append stamps an event with once it passed validation (its type's
     /// `validationDigest`); `decode` takes its value.
-    public static let validatedHeader = "Muster-Validated"
+    package static let validatedHeader = "Muster-Validated"
 
     /// Every registered type, oldest first within a family.
-    public var types: [EventType] { entries.keys.sorted() }
-    public func contains(_ type: EventType) -> Bool { entries[type] != nil }
-    public func swiftTypeName(_ type: EventType) -> String? { entries[type]?.swiftType }
+    package var types: [EventType] { entries.keys.sorted() }
+    package func contains(_ type: EventType) -> Bool { entries[type] != nil }
+    package func swiftTypeName(_ type: EventType) -> String? { entries[type]?.swiftType }
     /// The Swift type registered for `type` (tools and tests that work on every type).
-    public func payloadType(_ type: EventType) -> (any EventPayload.Type)? { entries[type]?.payloadType }
+    package func payloadType(_ type: EventType) -> (any EventPayload.Type)? { entries[type]?.payloadType }
     /// The major an old type is upcast to, if any.
-    public func upcastTarget(of type: EventType) -> EventType? { entries[type]?.upcastTarget }
+    package func upcastTarget(of type: EventType) -> EventType? { entries[type]?.upcastTarget }
 
     /// The newest major registered for a family (`platform.apikey.revoked` → v2).
-    public func newest(_ family: String) -> EventType? {
+    package func newest(_ family: String) -> EventType? {
         entries.keys.filter { $0.family == family }.max { $0.major < $1.major }
     }
 
@@ -148,7 +148,7 @@ public struct EventCatalog: Sendable {
     }
 
     /// Decodes and validates only the `data` of an event (what `muster publish` takes).
-    public func decodeData(_ type: EventType, from json: Data) throws -> any EventPayload {
+    package func decodeData(_ type: EventType, from json: Data) throws -> any EventPayload {
         guard let entry = entries[type] else { throw EventDecodingError.unknownType(type.description) }
         let payload: any EventPayload
         do { payload = try entry.decodeData(json) } catch let error as DecodingError {
@@ -170,7 +170,7 @@ public struct EventCatalog: Sendable {
     /// not read as its type still fails. Without it (a raw publish, an older schema) the event is
     /// validated as any other. The header is trusted as far as publishing to `events.>` is: only
     /// Muster's writing services and the operator may (deploy/nats/permissions.conf).
-    public func decode(subject: String, sequence: UInt64, payload: Data, validated: String? = nil) throws -> RecordedEvent {
+    package func decode(subject: String, sequence: UInt64, payload: Data, validated: String? = nil) throws -> RecordedEvent {
         var utf8 = subject
         let entry: Entry, aggregateID: String
         if let found = utf8.withUTF8({ self.entry(subject: $0) }) {
@@ -203,12 +203,12 @@ public struct EventCatalog: Sendable {
 }
 
 /// Why an event could not be read.
-public enum EventDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum EventDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
     case badSubject(String)
     case unknownType(String)
     case invalid(EventValidationError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badSubject(let subject): "subject \(subject) is not events.<app>.<aggregate>.<id>.<event>.v<major>"
         case .unknownType(let type): "unknown event type \(type)"

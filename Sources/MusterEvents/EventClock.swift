@@ -6,28 +6,28 @@
 /// applies with its envelope's `sent_at`. A batch kept offline for days is fine; one whose events
 /// claim to come after the batch was sent, or from more than `maxAge` before, is not. The
 /// collector and PoP's progress sync both use it.
-public struct EventClock: Sendable {
-    public static let maxAge: Int64 = 30 * 86_400_000
+package struct EventClock: Sendable {
+    package static let maxAge: Int64 = 30 * 86_400_000
     /// Tolerated `created_at` after `sent_at` (clock readings jitter a little).
-    public static let tolerance: Int64 = 60_000
+    package static let tolerance: Int64 = 60_000
 
-    public let receivedMillis: Int64
-    public let sentMillis: Int64
+    package let receivedMillis: Int64
+    package let sentMillis: Int64
 
     /// nil when `sent_at` is not a timestamp.
-    public init?(sentAt: String, receivedMillis: Int64) {
+    package init?(sentAt: String, receivedMillis: Int64) {
         guard let sent = Timestamp.millis(sentAt) else { return nil }
         self.sentMillis = sent
         self.receivedMillis = receivedMillis
     }
 
     /// The device's skew: positive when the device clock is ahead of the server's.
-    public var skewMillis: Int64 { sentMillis - receivedMillis }
+    package var skewMillis: Int64 { sentMillis - receivedMillis }
 
-    public func correct(_ deviceMillis: Int64) -> Int64 { receivedMillis - (sentMillis - deviceMillis) }
+    package func correct(_ deviceMillis: Int64) -> Int64 { receivedMillis - (sentMillis - deviceMillis) }
 
     /// Why a device time cannot be placed, or nil when it can.
-    public func problem(with created: Int64) -> String? {
+    package func problem(with created: Int64) -> String? {
         if created > sentMillis + Self.tolerance { return "is after the batch's sent_at" }
         if sentMillis - created > Self.maxAge { return "is more than 30 days before the batch's sent_at" }
         return nil

@@ -1,9 +1,9 @@
-public import Foundation
-public import MusterJSON
+package import Foundation
+package import MusterJSON
 
 /// A payload type read from the stored form by hand, for the few types a profile shows hot
 /// (a test holds each equal to its `Decodable` conformance on random payloads).
-public protocol StoredFieldsDecodable: Sendable {
+package protocol StoredFieldsDecodable: Sendable {
     init(storedFields: JSONFields) throws
 }
 
@@ -13,7 +13,7 @@ public protocol StoredFieldsDecodable: Sendable {
 /// them equal on every registered event type).
 extension EventEnvelope {
     /// Reads a stored envelope.
-    public static func decodeStored(_ bytes: Data) throws -> EventEnvelope {
+    package static func decodeStored(_ bytes: Data) throws -> EventEnvelope {
         try decodeStored(bytes, handWritten: Payload.self as? any StoredFieldsDecodable.Type)
     }
 
@@ -48,7 +48,7 @@ extension EventEnvelope {
 
     /// Writes the stored form: keys in order, nil attributes left out, as the synthesized
     /// conformance and Foundation's `.sortedKeys` write them.
-    public func encodeStored() throws -> Data {
+    package func encodeStored() throws -> Data {
         try Self.encoder.encodeObjectData { object in
             try object.string("actor", actor)
             if let handWritten = data as? any JSONObjectEncodable {

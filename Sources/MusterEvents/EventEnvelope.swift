@@ -1,23 +1,23 @@
-public import Foundation
+package import Foundation
 
 /// A CloudEvents 1.0 event in structured JSON mode, as stored in the log.
 ///
 /// Extensions: `traceparent` (W3C trace context) and `actor`, the acting key or user id (never raw PII).
-public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable {
-    public var specversion: String
-    public var id: String
-    public var source: String
-    public var type: String
+package struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable {
+    package var specversion: String
+    package var id: String
+    package var source: String
+    package var type: String
     /// The aggregate id.
-    public var subject: String
-    public var time: String
-    public var datacontenttype: String
-    public var dataschema: String
-    public var traceparent: String?
-    public var actor: String?
-    public var data: Payload
+    package var subject: String
+    package var time: String
+    package var datacontenttype: String
+    package var dataschema: String
+    package var traceparent: String?
+    package var actor: String?
+    package var data: Payload
 
-    public init(id: String = EventID.make(), source: String, time: Date = Date(), traceparent: String? = nil,
+    package init(id: String = EventID.make(), source: String, time: Date = Date(), traceparent: String? = nil,
                 actor: String? = nil, data: Payload) {
         specversion = "1.0"
         self.id = id
@@ -52,7 +52,7 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
     static var contentType: String { "application/json" }
 
     /// The envelope's own rules: CloudEvents' required attributes, and agreement with the payload type.
-    public func validate() throws {
+    package func validate() throws {
         guard specversion == "1.0" else { throw EventValidationError(field: "/specversion", "must be \"1.0\"") }
         // Bytes first: counting characters walks the whole text, and an id of 128 bytes or fewer has at most 128.
         guard !id.isEmpty, id.utf8.count <= 128 || id.count <= 128 else { throw EventValidationError(field: "/id", "must be 1 to 128 characters") }
@@ -76,10 +76,10 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
 
 /// Event ids: time-ordered and unique without coordination: `evt_`, 48-bit milliseconds and 64
 /// random bits, in 28 lowercase hex digits.
-public enum EventID {
+package enum EventID {
     /// An id with 64 bits drawn from the system's generator: one system call an id. The log's
     /// appends take theirs from an `EventIDSource` instead.
-    public static func make(now: Date = Date()) -> String {
+    package static func make(now: Date = Date()) -> String {
         var system = SystemRandomNumberGenerator()
         return spell(now: now, random: system.next())
     }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Synchronization
 
 /// Event ids for one log writer without a system call each (`getrandom`, behind `EventID.make`,
@@ -9,16 +9,16 @@ import Synchronization
 /// two ids of one source repeat (before 2^64 of them), and two sources collide no more often than
 /// two independent random draws do. The bits are not a secret: nothing uses an event id as one,
 /// and an `Idempotency-Key`'s message id (`family:key`) can never equal an `evt_` id.
-public final class EventIDSource: Sendable {
+package final class EventIDSource: Sendable {
     private let seed: UInt64
     private let count = Atomic<UInt64>(0)
 
-    public init() {
+    package init() {
         var system = SystemRandomNumberGenerator()
         seed = system.next()
     }
 
-    public func make(now: Date = Date()) -> String {
+    package func make(now: Date = Date()) -> String {
         let n = count.wrappingAdd(1, ordering: .relaxed).newValue
         return EventID.spell(now: now, random: Self.mix(seed &+ n &* 0x9E37_79B9_7F4A_7C15))
     }

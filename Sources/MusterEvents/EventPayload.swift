@@ -2,7 +2,7 @@
 ///
 /// `validate()` holds the rules JSON Schema states beyond shape (patterns, ranges, lengths), so
 /// that the Swift type and `schemas/events/…` refuse the same documents; a test keeps them agreed.
-public protocol EventPayload: Codable, Sendable, Equatable {
+package protocol EventPayload: Codable, Sendable, Equatable {
     static var eventType: EventType { get }
     /// The aggregate this event belongs to; it becomes a subject token.
     var aggregateID: String { get }
@@ -10,30 +10,30 @@ public protocol EventPayload: Codable, Sendable, Equatable {
 }
 
 extension EventPayload {
-    public func validate() throws {}
-    public var eventType: EventType { Self.eventType }
+    package func validate() throws {}
+    package var eventType: EventType { Self.eventType }
 }
 
 /// An event refused by its type's rules, naming the field (as a JSON pointer) and why.
-public struct EventValidationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var field: String
-    public var reason: String
+package struct EventValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var field: String
+    package var reason: String
 
-    public init(field: String, _ reason: String) {
+    package init(field: String, _ reason: String) {
         self.field = field
         self.reason = reason
     }
 
-    public var description: String { "\(field.isEmpty ? "/" : field): \(reason)" }
+    package var description: String { "\(field.isEmpty ? "/" : field): \(reason)" }
 }
 
 /// Small checks that mirror JSON Schema keywords, each naming its field.
-public enum Validate {
+package enum Validate {
     /// ASCII classes for the patterns event types use. (Swift `Regex` costs tens of
     /// microseconds a match; these run on every append and every replayed event.)
-    public enum CharacterClass: Sendable {
+    package enum CharacterClass: Sendable {
         case lowerHex, lowerAlpha, lowerAlphanumericDash, digit
-        public func contains(_ byte: UInt8) -> Bool {
+        package func contains(_ byte: UInt8) -> Bool {
             switch self {
             case .lowerHex: (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102)
             case .lowerAlpha: byte >= 97 && byte <= 122
@@ -44,7 +44,7 @@ public enum Validate {
     }
 
     /// `^<prefix><class>{count}$`, e.g. `key_` + 16 lowercase hex.
-    public static func prefixed(_ value: String, _ prefix: String, _ characters: CharacterClass, count: Int,
+    package static func prefixed(_ value: String, _ prefix: String, _ characters: CharacterClass, count: Int,
                                 field: String, _ what: String) throws {
         var utf8 = Substring(value).utf8
         guard utf8.starts(with: prefix.utf8) else { throw EventValidationError(field: field, "must be \(what)") }
@@ -55,7 +55,7 @@ public enum Validate {
     }
 
     /// `^<left>+<separator><right>+$` (or exactly `rightCount` on the right), e.g. `read:mobile`.
-    public static func pair(_ value: String, _ left: CharacterClass, _ separator: UInt8, _ right: CharacterClass,
+    package static func pair(_ value: String, _ left: CharacterClass, _ separator: UInt8, _ right: CharacterClass,
                             rightCount: Int? = nil, field: String, _ what: String) throws {
         let bytes = Array(value.utf8)
         guard let split = bytes.firstIndex(of: separator), split > 0, split < bytes.count - 1,
@@ -68,9 +68,9 @@ public enum Validate {
     /// True while an append checks a new event: text is then measured in Unicode scalars, as
     /// JSON Schema's `maxLength` counts. Stored events are measured as they were when written
     /// (in characters, never more than scalars), so a log written before this rule still folds.
-    @TaskLocal public static var measuresScalars = false
+    @TaskLocal package static var measuresScalars = false
 
-    public static func length(_ value: String, _ range: ClosedRange<Int>, field: String) throws {
+    package static func length(_ value: String, _ range: ClosedRange<Int>, field: String) throws {
         // Neither characters nor scalars outnumber UTF-8 bytes, and a text of one byte or more has
         // one or more of each: with the byte count in a range from 0 or 1, both counts are in it,
         // and nothing needs walking (most text is short ASCII; the walk was 1.5 % of a replay).
@@ -81,17 +81,17 @@ public enum Validate {
         }
     }
 
-    public static func count<C: Collection>(_ value: C, _ range: ClosedRange<Int>, field: String) throws {
+    package static func count<C: Collection>(_ value: C, _ range: ClosedRange<Int>, field: String) throws {
         guard range.contains(value.count) else {
             throw EventValidationError(field: field, "must have \(range.lowerBound) to \(range.upperBound) items")
         }
     }
 
-    public static func unique<T: Hashable>(_ values: [T], field: String) throws {
+    package static func unique<T: Hashable>(_ values: [T], field: String) throws {
         guard Set(values).count == values.count else { throw EventValidationError(field: field, "items must be unique") }
     }
 
-    public static func oneOf(_ value: String, _ allowed: Set<String>, field: String) throws {
+    package static func oneOf(_ value: String, _ allowed: Set<String>, field: String) throws {
         guard allowed.contains(value) else {
             throw EventValidationError(field: field, "must be one of \(allowed.sorted().joined(separator: ", "))")
         }
@@ -99,7 +99,7 @@ public enum Validate {
 
     /// A lowercase UUID as Muster writes ids of people, organisations and sessions
     /// (`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`).
-    public static func uuid(_ value: String, field: String) throws {
+    package static func uuid(_ value: String, field: String) throws {
         // Reads the UTF-8 in place: every event's ids pass here, and a copy per call showed in profiles.
         var value = value
         guard value.withUTF8(isUUID) else { throw EventValidationError(field: field, "must be a lowercase UUID") }
@@ -115,7 +115,7 @@ public enum Validate {
     }
 
     /// Standard base64 with padding (`^[A-Za-z0-9+/]+={0,2}$`), `range` characters long.
-    public static func base64(_ value: String, _ range: ClosedRange<Int>, field: String) throws {
+    package static func base64(_ value: String, _ range: ClosedRange<Int>, field: String) throws {
         let bytes = Array(value.utf8)
         let body = bytes.prefix { $0 != UInt8(ascii: "=") }
         let isBase64: (UInt8) -> Bool = { b in
@@ -129,7 +129,7 @@ public enum Validate {
 
     /// RFC 3339 date-time in UTC with a `Z`, as Muster writes them (`2026-02-10T19:23:45Z`,
     /// optionally with up to 9 fraction digits): `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$`.
-    public static func timestamp(_ value: String, field: String) throws {
+    package static func timestamp(_ value: String, field: String) throws {
         // In place, one pass for the shape and one for the calendar: a synced batch of 500
         // flashcards carries a thousand of these.
         var value = value
@@ -159,12 +159,12 @@ public enum Validate {
 /// or a double made in code, may not be). A projection in the process that appended such an event
 /// folds the value it appended instead of reading the stored bytes back (`AppendedEvents` in
 /// MusterLog). Claim it with a test or fuzz target that reads the stored text back to the value.
-public protocol StoredExactly: EventPayload {}
+package protocol StoredExactly: EventPayload {}
 
 extension EventEnvelope {
     /// The event as `EventCatalog.decode` reads it back from the log at `sequence`, for a payload
     /// whose stored text decodes to an equal value (`StoredExactly`) and a type without upcast.
-    public func recorded(sequence: UInt64, subject: String) -> RecordedEvent {
+    package func recorded(sequence: UInt64, subject: String) -> RecordedEvent {
         RecordedEvent(sequence: sequence, subject: subject, id: id, source: source, time: time, actor: actor,
                       traceparent: traceparent, storedType: Payload.eventType, aggregateID: data.aggregateID, payload: data)
     }

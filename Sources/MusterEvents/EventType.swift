@@ -3,15 +3,15 @@
 /// Its subject in the log is `events.<app>.<aggregate>.<aggregateId>.<event>.v<major>`, so filters
 /// by app, aggregate or event are NATS wildcards and one aggregate's history is
 /// `events.<app>.<aggregate>.<id>.>`.
-public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable {
-    public let app: String
-    public let aggregate: String
-    public let event: String
-    public let major: Int
+package struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable {
+    package let app: String
+    package let aggregate: String
+    package let event: String
+    package let major: Int
     /// `platform.apikey.issued.v1`; spelled once, since every decoded event compares its `type` with it.
-    public let description: String
+    package let description: String
 
-    public init(app: String, aggregate: String, event: String, major: Int) {
+    package init(app: String, aggregate: String, event: String, major: Int) {
         self.app = app
         self.aggregate = aggregate
         self.event = event
@@ -21,13 +21,13 @@ public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable
     }
 
     // The name says everything else (its parts hold no dots), so equality and hashing look at it alone.
-    public static func == (lhs: EventType, rhs: EventType) -> Bool { lhs.description == rhs.description }
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+    package static func == (lhs: EventType, rhs: EventType) -> Bool { lhs.description == rhs.description }
+    package func hash(into hasher: inout Hasher) { hasher.combine(description) }
     /// `platform.apikey.issued`, the same across majors.
-    public var family: String { "\(app).\(aggregate).\(event)" }
+    package var family: String { "\(app).\(aggregate).\(event)" }
 
     /// Parses `platform.apikey.issued.v1`.
-    public init?(_ name: String) {
+    package init?(_ name: String) {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[3].hasPrefix("v"), let major = Int(parts[3].dropFirst()), major > 0,
               parts[0..<3].allSatisfy(Subject.isToken) else { return nil }
@@ -35,33 +35,33 @@ public struct EventType: Hashable, Sendable, CustomStringConvertible, Comparable
     }
 
     /// The subject of this event for one aggregate.
-    public func subject(aggregateID: String) -> String {
+    package func subject(aggregateID: String) -> String {
         "events.\(app).\(aggregate).\(aggregateID).\(event).v\(major)"
     }
 
     /// Every event of this type, whatever its aggregate: what a NATS permission must allow.
-    public var subjectFilter: String { subject(aggregateID: "*") }
+    package var subjectFilter: String { subject(aggregateID: "*") }
 
     /// Every event of one aggregate, whatever its type: the optimistic-concurrency filter.
-    public func aggregateFilter(aggregateID: String) -> String {
+    package func aggregateFilter(aggregateID: String) -> String {
         "events.\(app).\(aggregate).\(aggregateID).>"
     }
 
     /// Where the JSON Schema of this type lives, relative to the repository root (every stored
     /// envelope's `dataschema`: spelled once, and shared by each envelope made or read).
-    public let schemaPath: String
+    package let schemaPath: String
 
     /// The digest of the rules an event of this type is validated against (its schema file and
     /// the envelope's), as `scripts/schema_digests.py` wrote them; nil for a type without a schema.
-    public var validationDigest: String? { SchemaDigests.byPath[schemaPath] }
+    package var validationDigest: String? { SchemaDigests.byPath[schemaPath] }
 
-    public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.description < rhs.description }
+    package static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.description < rhs.description }
 }
 
 /// Subjects of the log.
-public enum Subject {
+package enum Subject {
     /// A subject token as Muster allows it: letters, digits, `-` and `_`, at most 128 characters.
-    public static func isToken(_ token: Substring) -> Bool {
+    package static func isToken(_ token: Substring) -> Bool {
         // Every allowed character is one UTF-8 byte, so the byte count is the character count.
         !token.isEmpty && token.utf8.count <= 128 && token.utf8.allSatisfy(isTokenByte)
     }
@@ -71,10 +71,10 @@ public enum Subject {
         (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 45 || byte == 95
     }
 
-    public static func isToken(_ token: String) -> Bool { isToken(Substring(token)) }
+    package static func isToken(_ token: String) -> Bool { isToken(Substring(token)) }
 
     /// Splits `events.<app>.<aggregate>.<id>.<event>.v<major>` into its type and aggregate id.
-    public static func parse(_ subject: String) -> (type: EventType, aggregateID: String)? {
+    package static func parse(_ subject: String) -> (type: EventType, aggregateID: String)? {
         var subject = subject
         return subject.withUTF8 { bytes in
             guard let parts = Parts(bytes) else { return nil }

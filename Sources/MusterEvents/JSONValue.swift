@@ -1,13 +1,13 @@
 import Foundation
-public import MusterJSON
+package import MusterJSON
 
 /// Any JSON value, kept as it came: the `data` of an append over NATS before its typed decode, the
 /// DLQ copy of an analytics event the collector could not read. Integers stay integers, so a
 /// 64-bit id survives the round trip.
-public indirect enum JSONValue: Codable, Sendable, Equatable {
+package indirect enum JSONValue: Codable, Sendable, Equatable {
     case null, bool(Bool), integer(Int64), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         switch try JSONScalar(decoder) {
         case .null?: self = .null
@@ -31,7 +31,7 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
         else { self = .object(try c.decode([String: JSONValue].self)) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .null: try c.encodeNil()
@@ -45,7 +45,7 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
     }
 
     /// A scalar as a value; nil for a container (its contents were not read).
-    public init?(scalar: JSONScalar) {
+    package init?(scalar: JSONScalar) {
         switch scalar {
         case .null: self = .null
         case .bool(let v): self = .bool(v)
@@ -57,7 +57,7 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
     }
 
     /// The value as a scalar; nil for a container.
-    public var scalar: JSONScalar? {
+    package var scalar: JSONScalar? {
         switch self {
         case .null: .null
         case .bool(let v): .bool(v)
@@ -69,13 +69,13 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
     }
 
     /// What an encodable value looks like as JSON (nil if it cannot be encoded).
-    public init?(encoding value: some Encodable) {
+    package init?(encoding value: some Encodable) {
         guard let data = try? JSONEncoder().encode(value), let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
         self = json
     }
 
     /// `id` of an object, when it is a string.
-    public var id: String? {
+    package var id: String? {
         if case .object(let o) = self, case .string(let id)? = o["id"] { return id }
         return nil
     }
@@ -83,7 +83,7 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
 
 // Literals, so a fold's tests and fixtures read as the JSON they stand for (`["amount": "42.50", "radius": 100]`).
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
 }

@@ -1,20 +1,20 @@
-public import Foundation
+package import Foundation
 
 /// Timestamps as Muster writes and reads them, without `DateFormatter` (these run once per
 /// analytics event, hundreds of thousands of times in a replay).
-public enum Timestamp {
+package enum Timestamp {
     /// `2026-02-10T19:23:45Z`: UTC, no fraction, as the apps' decoders expect.
-    public static func string(_ date: Date) -> String {
+    package static func string(_ date: Date) -> String {
         string(millis: millis(date), fraction: false)
     }
 
     /// Whole milliseconds since 1970 (rounded down).
-    public static func millis(_ date: Date) -> Int64 {
+    package static func millis(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// `2026-02-10T19:23:45.120Z` (or without the fraction).
-    public static func string(millis: Int64, fraction: Bool = true) -> String {
+    package static func string(millis: Int64, fraction: Bool = true) -> String {
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         let ms = Int(millis - seconds * 1000)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -56,12 +56,12 @@ public enum Timestamp {
     /// Milliseconds since 1970 of an RFC 3339 date-time: `YYYY-MM-DDTHH:MM:SS`, an optional
     /// fraction of any length (kept to the millisecond), then `Z` or `±HH:MM`. Nil for anything
     /// else, including days the calendar does not have (`2026-02-31`).
-    public static func millis(_ text: String) -> Int64? {
+    package static func millis(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { millis(utf8: $0) }
     }
 
-    public static func millis(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func millis(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
         func digits(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
             var value = 0
@@ -109,7 +109,7 @@ public enum Timestamp {
     }
 
     /// Days in a month of the proleptic Gregorian calendar.
-    public static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -119,7 +119,7 @@ public enum Timestamp {
 
     /// Milliseconds since 1970 of a calendar day `YYYY-MM-DD` at midnight UTC, or nil when the
     /// text is not one or the calendar has no such day.
-    public static func millis(day text: String) -> Int64? {
+    package static func millis(day text: String) -> Int64? {
         // Asked first for every start date a view or check reads: a date-time leaves here without allocating.
         guard text.utf8.count == 10 else { return nil }
         let b = Array(text.utf8)

@@ -1,20 +1,20 @@
 import Foundation
 
 /// A place found for an address, or for coordinates.
-public struct GeocodeResult: Sendable, Equatable, Codable {
-    public var latitude: Double
-    public var longitude: Double
-    public var displayName: String
+package struct GeocodeResult: Sendable, Equatable, Codable {
+    package var latitude: Double
+    package var longitude: Double
+    package var displayName: String
     /// 0…1: 0.9 a ZIP centroid, 0.8 a town, lower when a street address fell back to its town or ZIP.
-    public var confidence: Double
+    package var confidence: Double
     /// `geonames`, `zip`, or the upstream's name.
-    public var source: String
-    public var city: String?
-    public var state: String?
-    public var zipCode: String?
-    public var country: String?
+    package var source: String
+    package var city: String?
+    package var state: String?
+    package var zipCode: String?
+    package var country: String?
 
-    public init(latitude: Double, longitude: Double, displayName: String, confidence: Double, source: String, city: String? = nil,
+    package init(latitude: Double, longitude: Double, displayName: String, confidence: Double, source: String, city: String? = nil,
                 state: String? = nil, zipCode: String? = nil, country: String? = nil) {
         self.latitude = latitude
         self.longitude = longitude
@@ -30,16 +30,16 @@ public struct GeocodeResult: Sendable, Equatable, Codable {
 
 extension Gazetteer {
     /// What an address string says, read from the end: `[street,] city[,] [state] [zip]`.
-    public struct ParsedAddress: Sendable, Equatable {
-        public var street: String?
-        public var city: String?
-        public var state: String?
-        public var zip: String?
+    package struct ParsedAddress: Sendable, Equatable {
+        package var street: String?
+        package var city: String?
+        package var state: String?
+        package var zip: String?
     }
 
     /// Reads "Rapid City, SD", "Rapid City, South Dakota", "57701", "Rapid City SD 57701" and
     /// "123 Main St, Rapid City, SD 57701".
-    public static func parse(_ address: String) -> ParsedAddress {
+    package static func parse(_ address: String) -> ParsedAddress {
         var parsed = ParsedAddress()
         var parts = address.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         if parts.last.map({ ["usa", "us", "united states", "united states of america"].contains($0.lowercased()) }) == true { parts.removeLast() }
@@ -75,7 +75,7 @@ extension Gazetteer {
 
     /// Address → coordinates, offline. A street address falls back to its ZIP or town with a
     /// lower confidence (the gazetteer holds no streets).
-    public func forward(_ address: String) -> GeocodeResult? {
+    package func forward(_ address: String) -> GeocodeResult? {
         let parsed = Self.parse(address)
         let hasStreet = parsed.street != nil
         if let zipCode = parsed.zip, let zip = zips[zipCode] {

@@ -3,11 +3,11 @@ import Foundation
 extension Gazetteer {
     /// How far the nearest town may be for a reverse answer: farther (open sea, `0,0`) is "no
     /// result", which the apps show as "not found", rather than a town hundreds of km away.
-    public static let reverseLimit: Double = 100_000
+    package static let reverseLimit: Double = 100_000
 
     /// Coordinates → the nearest town within `reverseLimit` (and, in the US, the nearest ZIP
     /// centroid within 30 km).
-    public func reverse(latitude: Double, longitude: Double) -> GeocodeResult? {
+    package func reverse(latitude: Double, longitude: Double) -> GeocodeResult? {
         guard latitude.isFinite, longitude.isFinite,
               let index = placeTree.nearest(toLat: latitude, lng: longitude, within: Self.reverseLimit)?.element else { return nil }
         let place = places[index]

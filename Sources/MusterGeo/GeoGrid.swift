@@ -1,7 +1,7 @@
 import Foundation
 
 /// Great-circle distance in metres (haversine on the mean Earth radius).
-public func distanceMeters(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
+package func distanceMeters(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
     let r = 6_371_008.8
     let dLat = (lat2 - lat1) * .pi / 180
     let dLng = (lng2 - lng1) * .pi / 180
@@ -10,9 +10,9 @@ public func distanceMeters(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng
 }
 
 /// Points bucketed in one-degree cells, for "everything within R metres of here".
-public struct GeoGrid<Element: Sendable>: Sendable {
+package struct GeoGrid<Element: Sendable>: Sendable {
     private var cells: [Int: [Int]] = [:]
-    public private(set) var items: [(lat: Double, lng: Double, element: Element)] = []
+    package private(set) var items: [(lat: Double, lng: Double, element: Element)] = []
 
     private static func cell(_ lat: Double, _ lng: Double) -> Int {
         let row = Int(floor(min(max(lat, -90), 89.999))) + 90
@@ -20,15 +20,15 @@ public struct GeoGrid<Element: Sendable>: Sendable {
         return row * 360 + column
     }
 
-    public init() {}
+    package init() {}
 
-    public mutating func insert(lat: Double, lng: Double, _ element: Element) {
+    package mutating func insert(lat: Double, lng: Double, _ element: Element) {
         cells[Self.cell(lat, lng), default: []].append(items.count)
         items.append((lat, lng, element))
     }
 
     /// Every element within `radius` metres, with its distance, nearest first.
-    public func within(_ radius: Double, ofLat lat: Double, lng: Double) -> [(distance: Double, element: Element)] {
+    package func within(_ radius: Double, ofLat lat: Double, lng: Double) -> [(distance: Double, element: Element)] {
         let dLat = radius / 111_000 + 1
         let cosLat = max(cos(min(abs(lat) + dLat, 89.9) * .pi / 180), 0.01)
         let dLng = min(radius / (111_000 * cosLat) + 1, 180)

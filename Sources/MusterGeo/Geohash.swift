@@ -2,11 +2,11 @@ import Foundation
 
 /// Geohash cells (base 32, 5 bits a character): what OPL's apps register for proximity alerts
 /// instead of a position. Pure.
-public enum Geohash {
+package enum Geohash {
     static let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz".utf8)
 
     /// The cell of `precision` characters (1 to 12) that holds the point.
-    public static func encode(latitude: Double, longitude: Double, precision: Int) -> String {
+    package static func encode(latitude: Double, longitude: Double, precision: Int) -> String {
         var lat = (-90.0, 90.0), lng = (-180.0, 180.0)
         var bits: [UInt8] = [], value: UInt8 = 0, count = 0, even = true
         let latitude = min(max(latitude, -90), 90), longitude = min(max(longitude, -180), 180)
@@ -26,7 +26,7 @@ public enum Geohash {
     }
 
     /// The size of a cell in degrees: (latitude, longitude).
-    public static func cellSize(precision: Int) -> (lat: Double, lng: Double) {
+    package static func cellSize(precision: Int) -> (lat: Double, lng: Double) {
         let total = 5 * min(max(precision, 1), 12)
         let lngBits = (total + 1) / 2, latBits = total / 2
         return (180 / pow(2, Double(latBits)), 360 / pow(2, Double(lngBits)))
@@ -34,7 +34,7 @@ public enum Geohash {
 
     /// Every cell of `precision` that comes within `radius` metres of the point, at most `limit`
     /// of them (the nearest first when there are more).
-    public static func covering(latitude: Double, longitude: Double, radius: Double, precision: Int, limit: Int = 5000) -> [String] {
+    package static func covering(latitude: Double, longitude: Double, radius: Double, precision: Int, limit: Int = 5000) -> [String] {
         guard latitude.isFinite, longitude.isFinite, radius.isFinite, radius >= 0 else { return [] }
         let radius = min(radius, 20_037_508) // half the Earth's circumference: every cell is covered
         let size = cellSize(precision: precision)

@@ -3,7 +3,7 @@ import Foundation
 /// Nearest-point search on the sphere: points as unit vectors in a static 3-d tree, so the
 /// straight-line (chord) nearest is the great-circle nearest, near the poles and across the
 /// date line alike. Built once, read-only after.
-public struct KDTree<Element: Sendable>: Sendable {
+package struct KDTree<Element: Sendable>: Sendable {
     /// Nodes in implicit layout: the median of each range is its node; left half, right half.
     private var xyz: [SIMD3<Double>] = []
     private var elements: [Element] = []
@@ -16,7 +16,7 @@ public struct KDTree<Element: Sendable>: Sendable {
 
     static var earthRadius: Double { 6_371_008.8 }
 
-    public init(_ points: [(lat: Double, lng: Double, element: Element)]) {
+    package init(_ points: [(lat: Double, lng: Double, element: Element)]) {
         var items = points.map { (Self.vector($0.lat, $0.lng), $0.element) }
         axes = [UInt8](repeating: 0, count: items.count)
         build(&items, 0..<items.count)
@@ -59,7 +59,7 @@ public struct KDTree<Element: Sendable>: Sendable {
     }
 
     /// The element nearest to (lat, lng) within `limit` metres, with its distance.
-    public func nearest(toLat lat: Double, lng: Double, within limit: Double = .infinity) -> (element: Element, distance: Double)? {
+    package func nearest(toLat lat: Double, lng: Double, within limit: Double = .infinity) -> (element: Element, distance: Double)? {
         guard !xyz.isEmpty else { return nil }
         let target = Self.vector(lat, lng)
         let chordLimit = limit.isFinite ? 2 * sin(min(limit / Self.earthRadius, .pi) / 2) : 2.0001

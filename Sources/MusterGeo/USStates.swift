@@ -1,8 +1,8 @@
 import Foundation
 
 /// US states, DC and territories: postal code ↔ name (GeoNames writes names, ZIP data codes).
-public enum USStates {
-    public static let byCode: [String: String] = [
+package enum USStates {
+    package static let byCode: [String: String] = [
         "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
         "CT": "Connecticut", "DE": "Delaware", "DC": "Washington, D.C.", "FL": "Florida", "GA": "Georgia", "HI": "Hawaii",
         "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
@@ -16,7 +16,7 @@ public enum USStates {
     ]
 
     /// Lowercased name (and common variants) → code.
-    public static let byName: [String: String] = {
+    package static let byName: [String: String] = {
         var names: [String: String] = [:]
         for (code, name) in byCode { names[name.lowercased()] = code }
         names["district of columbia"] = "DC"
@@ -26,7 +26,7 @@ public enum USStates {
     }()
 
     /// `SD`, `sd`, `South Dakota` → `SD`.
-    public static func code(_ text: some StringProtocol) -> String? {
+    package static func code(_ text: some StringProtocol) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.count == 2, byCode[trimmed.uppercased()] != nil { return trimmed.uppercased() }
         return byName[trimmed.lowercased()]

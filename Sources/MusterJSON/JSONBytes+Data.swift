@@ -1,19 +1,19 @@
-public import FoundationEssentials
+package import FoundationEssentials
 
 extension JSONBytesDecoder {
-    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try data.withUnsafeBytes { try decode(type, from: $0) }
     }
 }
 
 extension JSONBytesEncoder {
     /// As `encode`, copied once from the encoder's buffer into the `Data` (not through an array).
-    public func encodeData<T: Encodable>(_ value: T) throws -> Data {
+    package func encodeData<T: Encodable>(_ value: T) throws -> Data {
         try withEncoded(value) { state in state.out.withBytes { Data(buffer: $0) } }
     }
 
     /// As `encodeObject`, copied once into the `Data`.
-    public func encodeObjectData(_ body: (inout JSONObjectWriter) throws -> Void) throws -> Data {
+    package func encodeObjectData(_ body: (inout JSONObjectWriter) throws -> Void) throws -> Data {
         try withObject(body) { state in state.out.withBytes { Data(buffer: $0) } }
     }
 }

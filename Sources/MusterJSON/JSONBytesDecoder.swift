@@ -2,12 +2,12 @@
 /// `init(from:)` reads straight from the tokens and the bytes. Errors are `DecodingError`s with
 /// the coding path, as Foundation's `JSONDecoder` throws them; a text that is not JSON is a
 /// `.dataCorrupted` whose underlying error is the `JSONError` saying why.
-public struct JSONBytesDecoder: Sendable {
-    public var limits = JSONLimits()
+package struct JSONBytesDecoder: Sendable {
+    package var limits = JSONLimits()
 
-    public init() {}
+    package init() {}
 
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
         try withRoot(of: bytes) { try T(from: $0) }
     }
 
@@ -27,12 +27,12 @@ public struct JSONBytesDecoder: Sendable {
         }
     }
 
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try bytes.withUnsafeBytes { try decode(type, from: $0) }
     }
 
     /// Checks that `bytes` are one JSON text within the limits, decoding nothing.
-    public func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
+    package func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
         _ = try JSONScanner.scan(bytes.assumingMemoryBound(to: UInt8.self), limits: limits)
     }
 }

@@ -2,15 +2,15 @@
 /// object whose keys came out of order is put in order when it closes, so the output is
 /// deterministic. Whole numbers are written digit by digit, floating point in its shortest exact
 /// form, strings as UTF-8 with only `"`, `\` and control characters escaped.
-public struct JSONBytesEncoder: Sendable {
+package struct JSONBytesEncoder: Sendable {
     /// Every object's keys in byte order (the log stores events this way).
-    public var sortedKeys = true
+    package var sortedKeys = true
     /// Writes `/` as `\/` (Foundation's default; nothing needs it).
-    public var escapesSlashes = false
+    package var escapesSlashes = false
 
-    public init() {}
+    package init() {}
 
-    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    package func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         try withEncoded(value) { $0.out.array }
     }
 

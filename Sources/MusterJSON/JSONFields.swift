@@ -2,7 +2,7 @@
 /// stored envelope, the most frequent event types) instead of through a `Decodable`. Valid only
 /// inside the call that gives it. Reads like `decodeIfPresent`: a missing member and `null` are
 /// nil, a member of another type is a `DecodingError` with its path.
-public struct JSONFields {
+package struct JSONFields {
     let decoder: TapeDecoder
 
     init(decoder: TapeDecoder) { self.decoder = decoder }
@@ -10,7 +10,7 @@ public struct JSONFields {
     /// The members of the object `decoder` reads, when it is MusterJSON's own decoder: a
     /// `Decodable` whose bulk is read by hand (a request of 500 records) takes this way, and its
     /// synthesized-like reading otherwise (nil). Not an object: the error a keyed container throws.
-    public init?(_ decoder: any Decoder) throws {
+    package init?(_ decoder: any Decoder) throws {
         guard let tape = decoder as? TapeDecoder else { return nil }
         try tape.expect(.object, [String: Int].self, at: tape.index, key: nil)
         self.decoder = tape
@@ -22,7 +22,7 @@ public struct JSONFields {
     /// The string under `key`. When it reads the same as `expected`, it is given back as
     /// `expected` itself: a value every event repeats (an envelope's type or schema) then costs a
     /// compare, not a new string.
-    public func string(_ key: StaticString, sharing expected: String? = nil) throws -> String? {
+    package func string(_ key: StaticString, sharing expected: String? = nil) throws -> String? {
         guard let index = find(key) else { return nil }
         let document = decoder.document
         guard document.tokens[index].kind == .string else { return try decoder.string(at: index, key: JSONKey(key)) }
@@ -33,7 +33,7 @@ public struct JSONFields {
 
     /// The string under `key` as UTF-8 (unescaped), handed to `body` where it lies: a value the
     /// reader only parses (a timestamp) then makes no `String`.
-    public func withString<R>(_ key: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
+    package func withString<R>(_ key: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
         guard let index = find(key) else { return nil }
         let document = decoder.document
         guard document.tokens[index].kind == .string else {
@@ -44,7 +44,7 @@ public struct JSONFields {
         return try document.unescapedBytes(at: index).withUnsafeBufferPointer(body)
     }
 
-    public func int(_ key: StaticString) throws -> Int? {
+    package func int(_ key: StaticString) throws -> Int? {
         guard let index = find(key) else { return nil }
         let document = decoder.document
         if document.tokens[index].kind == .number, !document.tokens[index].flag, let value = JSONNumbers.integer(Int.self, document.raw(index)) {
@@ -54,18 +54,18 @@ public struct JSONFields {
     }
 
     /// A finite number as `Double` reads it (the nearest value, as Foundation's decoder does).
-    public func double(_ key: StaticString) throws -> Double? {
+    package func double(_ key: StaticString) throws -> Double? {
         guard let index = find(key) else { return nil }
         return try decoder.floatingPoint(Double.self, at: index, key: JSONKey(key))
     }
 
-    public func bool(_ key: StaticString) throws -> Bool? {
+    package func bool(_ key: StaticString) throws -> Bool? {
         guard let index = find(key) else { return nil }
         return try decoder.bool(at: index, key: JSONKey(key))
     }
 
     /// The object under `key`, read by hand too; nil when missing or null.
-    public func object(_ key: StaticString) throws -> JSONFields? {
+    package func object(_ key: StaticString) throws -> JSONFields? {
         guard let index = find(key) else { return nil }
         try decoder.expect(.object, [String: Int].self, at: index, key: JSONKey(key))
         return JSONFields(decoder: decoder.child(index, key: JSONKey(key)))
@@ -73,7 +73,7 @@ public struct JSONFields {
 
     /// Each object of the array under `key`, read by hand too; nil when missing or null. An element
     /// that is not an object is the `DecodingError` a `Decodable` array would throw.
-    public func objects<R>(_ key: StaticString, _ body: (JSONFields) throws -> R) throws -> [R]? {
+    package func objects<R>(_ key: StaticString, _ body: (JSONFields) throws -> R) throws -> [R]? {
         guard let index = find(key) else { return nil }
         let name = JSONKey(key)
         try decoder.expect(.array, [Any].self, at: index, key: name)
@@ -94,7 +94,7 @@ public struct JSONFields {
     /// The members of the object under `key`, in their stored order, each as a scalar: a map of
     /// plain values (a record's changed fields) read without a `Decodable` per value. Containers
     /// are named (`.array`, `.object`), not read. Nil when missing or null.
-    public func scalars(_ key: StaticString) throws -> [(name: String, value: JSONScalar)]? {
+    package func scalars(_ key: StaticString) throws -> [(name: String, value: JSONScalar)]? {
         guard let index = find(key) else { return nil }
         let name = JSONKey(key)
         try decoder.expect(.object, [String: Int].self, at: index, key: name)
@@ -111,13 +111,13 @@ public struct JSONFields {
     }
 
     /// Decodes the value under `key` with its `Decodable` conformance.
-    public func decode<T: Decodable>(_ type: T.Type, _ key: StaticString) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, _ key: StaticString) throws -> T {
         guard let index = find(key) else { throw missing(key) }
         return try decoder.decodeValue(type, at: index, key: JSONKey(key))
     }
 
     /// `value`, or the error a `Decodable` throws for a missing required member.
-    public func required<T>(_ value: T?, _ key: StaticString) throws -> T {
+    package func required<T>(_ value: T?, _ key: StaticString) throws -> T {
         guard let value else { throw missing(key) }
         return value
     }
@@ -138,7 +138,7 @@ public struct JSONFields {
 
 extension JSONBytesDecoder {
     /// Scans `bytes`, which must be one object, and hands its members to `body`.
-    public func withFields<R>(of bytes: UnsafeRawBufferPointer, _ body: (JSONFields) throws -> R) throws -> R {
+    package func withFields<R>(of bytes: UnsafeRawBufferPointer, _ body: (JSONFields) throws -> R) throws -> R {
         try withRoot(of: bytes) { root in
             try root.expect(.object, [String: Int].self, at: 0, key: nil)
             return try body(JSONFields(decoder: root))

@@ -1,44 +1,44 @@
 /// Writes one object member by member, for the few hot writers that lay out their fields by hand
 /// (the stored envelope). Members given in key order are written as they come; otherwise the
 /// object is put in order when it closes, as the encoder does.
-public struct JSONObjectWriter {
+package struct JSONObjectWriter {
     let state: EncodingState
     let id: Int
 
-    public mutating func string(_ key: String, _ value: String?) throws {
+    package mutating func string(_ key: String, _ value: String?) throws {
         guard let value else { return }
         try begin(key)
         state.writeStringValue(value)
     }
 
-    public mutating func int(_ key: String, _ value: Int?) throws {
+    package mutating func int(_ key: String, _ value: Int?) throws {
         guard let value else { return }
         try begin(key)
         state.writeInteger(value)
     }
 
     /// A `UInt64` (a log sequence) as the encoder writes one: digit by digit up to `Int.max`, past it through `Codable`.
-    public mutating func int(_ key: String, _ value: UInt64?) throws {
+    package mutating func int(_ key: String, _ value: UInt64?) throws {
         guard let value else { return }
         guard let int = Int(exactly: value) else { return try encode(key, value) }
         try self.int(key, int)
     }
 
     /// A finite number in its shortest exact form; NaN and the infinities are an `EncodingError`.
-    public mutating func double(_ key: String, _ value: Double?) throws {
+    package mutating func double(_ key: String, _ value: Double?) throws {
         guard let value else { return }
         try begin(key)
         try state.writeFloat(value, [JSONKey(stringValue: key)])
     }
 
-    public mutating func bool(_ key: String, _ value: Bool?) throws {
+    package mutating func bool(_ key: String, _ value: Bool?) throws {
         guard let value else { return }
         try begin(key)
         state.writeBool(value)
     }
 
     /// A scalar as the encoder writes the same value (null included); a container is an error.
-    public mutating func scalar(_ key: String, _ value: JSONScalar) throws {
+    package mutating func scalar(_ key: String, _ value: JSONScalar) throws {
         try begin(key)
         switch value {
         case .null: state.writeNull()
@@ -51,13 +51,13 @@ public struct JSONObjectWriter {
         }
     }
 
-    public mutating func encode<T: Encodable>(_ key: String, _ value: T) throws {
+    package mutating func encode<T: Encodable>(_ key: String, _ value: T) throws {
         try begin(key)
         try state.encodeValue(value, parent: nil, key: JSONKey(stringValue: key))
     }
 
     /// A nested object whose members `body` writes.
-    public mutating func object(_ key: String, _ body: (inout JSONObjectWriter) throws -> Void) throws {
+    package mutating func object(_ key: String, _ body: (inout JSONObjectWriter) throws -> Void) throws {
         try begin(key)
         var child = JSONObjectWriter(state: state, id: state.open(object: true))
         try body(&child)
@@ -65,7 +65,7 @@ public struct JSONObjectWriter {
     }
 
     /// An array of objects, one per element, whose members `body` writes.
-    public mutating func objects<S: Sequence>(_ key: String, _ elements: S, _ body: (inout JSONObjectWriter, S.Element) throws -> Void) throws {
+    package mutating func objects<S: Sequence>(_ key: String, _ elements: S, _ body: (inout JSONObjectWriter, S.Element) throws -> Void) throws {
         try begin(key)
         let array = state.open(object: false)
         for element in elements {
@@ -78,7 +78,7 @@ public struct JSONObjectWriter {
     }
 
     /// An array of strings, in the sequence's order.
-    public mutating func strings<S: Sequence<String>>(_ key: String, _ values: S) throws {
+    package mutating func strings<S: Sequence<String>>(_ key: String, _ values: S) throws {
         try begin(key)
         let array = state.open(object: false)
         for value in values {
@@ -97,13 +97,13 @@ public struct JSONObjectWriter {
 /// (which other encoders still use), where it is written whole: at the top level, and as a stored
 /// event's `data`. For the few big answers and events of hot paths; its members must come out as
 /// the conformance writes them, and a test holds the bytes equal.
-public protocol JSONObjectEncodable: Encodable {
+package protocol JSONObjectEncodable: Encodable {
     func encodeMembers(_ object: inout JSONObjectWriter) throws
 }
 
 extension JSONBytesEncoder {
     /// One object whose members `body` writes.
-    public func encodeObject(_ body: (inout JSONObjectWriter) throws -> Void) throws -> [UInt8] {
+    package func encodeObject(_ body: (inout JSONObjectWriter) throws -> Void) throws -> [UInt8] {
         try withObject(body) { $0.out.array }
     }
 

@@ -2,13 +2,13 @@
 /// JSON value (`JSONValue`) would otherwise learn by trying each type in turn, each failed try
 /// building an error with its coding path (a profile of the field app's pushes put that at a third
 /// of the server's time). Containers are named, not read: the caller decodes their contents.
-public enum JSONScalar: Sendable, Equatable {
+package enum JSONScalar: Sendable, Equatable {
     case null, bool(Bool), integer(Int64), number(Double), string(String), array, object
 
     /// The value `decoder` stands on when `decoder` is MusterJSON's own; nil for any other decoder.
     /// Numbers read as the typed decodes do: a whole number (`1.0` and `1e2` too) that fits in
     /// `Int64` is an integer, any other finite number a `Double`.
-    public init?(_ decoder: any Decoder) throws {
+    package init?(_ decoder: any Decoder) throws {
         guard let tape = decoder as? TapeDecoder else { return nil }
         try self.init(tape, at: tape.index, key: nil)
     }

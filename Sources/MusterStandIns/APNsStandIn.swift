@@ -1,7 +1,7 @@
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import HummingbirdHTTP2
 import MusterJSON
 import NIOCore
@@ -15,36 +15,36 @@ import NIOSSL
 ///
 /// Control routes (not Apple's): `GET /standin/deliveries`, `POST /standin/unregister/<token>`,
 /// `POST /standin/fail?status=503&reason=ServiceUnavailable&count=3` (the next answers).
-public enum APNsStandIn {
-    public struct Delivery: Codable, Sendable, Equatable {
-        public var token: String
-        public var topic: String
-        public var pushType: String
-        public var priority: String
-        public var apnsId: String
-        public var collapseId: String?
-        public var expiration: String?
+package enum APNsStandIn {
+    package struct Delivery: Codable, Sendable, Equatable {
+        package var token: String
+        package var topic: String
+        package var pushType: String
+        package var priority: String
+        package var apnsId: String
+        package var collapseId: String?
+        package var expiration: String?
         /// The payload as sent (JSON text).
-        public var payload: String
+        package var payload: String
     }
 
     /// What the stand-in has seen, and what it has been told to do.
-    public actor Recorder {
-        public private(set) var deliveries: [Delivery] = []
+    package actor Recorder {
+        package private(set) var deliveries: [Delivery] = []
         /// Requests of any outcome (deliveries and refusals).
-        public private(set) var requests = 0
+        package private(set) var requests = 0
         var gone: [String: Int64] = [:]
         var failures: [(status: Int, reason: String)] = []
         /// Keep the last this many deliveries (a bench sends hundreds of thousands).
         let keep: Int
 
-        public init(keep: Int = 100_000) { self.keep = keep }
+        package init(keep: Int = 100_000) { self.keep = keep }
 
-        public func unregister(_ token: String, at millis: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
+        package func unregister(_ token: String, at millis: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
             gone[token.lowercased()] = millis
         }
 
-        public func failNext(_ count: Int, status: Int, reason: String) {
+        package func failNext(_ count: Int, status: Int, reason: String) {
             failures += Array(repeating: (status, reason), count: max(0, min(count, 10_000)))
         }
 
@@ -62,7 +62,7 @@ public enum APNsStandIn {
     }
 
     /// The router; `publicKey` verifies provider tokens (nil accepts any well-formed one).
-    public static func router(recorder: Recorder, publicKey: P256.Signing.PublicKey?) -> Router<BasicRequestContext> {
+    package static func router(recorder: Recorder, publicKey: P256.Signing.PublicKey?) -> Router<BasicRequestContext> {
         let router = Router()
         router.post("/3/device/{token}") { request, context in
             let token = try context.parameters.require("token").lowercased()
@@ -137,7 +137,7 @@ public enum APNsStandIn {
     }
 
     /// The server: HTTP/2 over TLS with the given certificate and key (PEM files).
-    public static func application(host: String, port: Int, certificate: String, key: String, recorder: Recorder,
+    package static func application(host: String, port: Int, certificate: String, key: String, recorder: Recorder,
                                    publicKey: P256.Signing.PublicKey?) throws -> some ApplicationProtocol {
         let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
         let tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))

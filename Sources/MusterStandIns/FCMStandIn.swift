@@ -1,7 +1,7 @@
-public import CryptoExtras
+package import CryptoExtras
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterJSON
 import NIOCore
 
@@ -11,26 +11,26 @@ import NIOCore
 /// FCM's error details) for tokens marked gone. Google's servers cannot exist here; the client
 /// code that talks to this is the production path. Control routes (not Google's):
 /// `GET /standin/deliveries`, `POST /standin/unregister/<token>`.
-public enum FCMStandIn {
-    public struct Delivery: Codable, Sendable, Equatable {
-        public var token: String
-        public var message: String
+package enum FCMStandIn {
+    package struct Delivery: Codable, Sendable, Equatable {
+        package var token: String
+        package var message: String
     }
 
-    public actor Recorder {
-        public private(set) var deliveries: [Delivery] = []
-        public private(set) var tokensIssued = 0
+    package actor Recorder {
+        package private(set) var deliveries: [Delivery] = []
+        package private(set) var tokensIssued = 0
         var gone: Set<String> = []
         var issued: Set<String> = []
         var failures: [Int] = []
 
-        public init() {}
+        package init() {}
 
-        public func unregister(_ token: String) { gone.insert(token) }
+        package func unregister(_ token: String) { gone.insert(token) }
         /// The next `count` sends answer `status` (503, 429, 401).
-        public func failNext(_ count: Int, status: Int) { failures += Array(repeating: status, count: max(0, min(count, 1000))) }
+        package func failNext(_ count: Int, status: Int) { failures += Array(repeating: status, count: max(0, min(count, 1000))) }
         /// Forgets every access token issued (as if they expired).
-        public func expireAccessTokens() { issued.removeAll() }
+        package func expireAccessTokens() { issued.removeAll() }
 
         func issue() -> String {
             tokensIssued += 1
@@ -53,7 +53,7 @@ public enum FCMStandIn {
         var message: Message
     }
 
-    public static func router(recorder: Recorder, publicKey: _RSA.Signing.PublicKey?) -> Router<BasicRequestContext> {
+    package static func router(recorder: Recorder, publicKey: _RSA.Signing.PublicKey?) -> Router<BasicRequestContext> {
         let router = Router()
         router.post("/token") { request, _ in
             let form = String(buffer: try await request.body.collect(upTo: 16 * 1024))

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import JWTKit
 import NIOCore
 import NIOFoundationEssentialsCompat
@@ -11,19 +11,19 @@ import NIOFoundationEssentialsCompat
 /// `GET /google/keys`, the shape of `appleid.apple.com/auth/keys` and Google's `oauth2/v3/certs`),
 /// and mints ID tokens with the provider's issuer (`POST /standin/token`, not Apple's or Google's:
 /// on a phone their SDKs hand the app the token). The verifying code is the production path.
-public enum IdentityStandIn {
+package enum IdentityStandIn {
     /// What a test or the demo asks to be signed.
-    public struct TokenRequest: Codable, Sendable {
-        public var provider: String
-        public var sub: String
-        public var email: String?
-        public var emailVerified: Bool?
-        public var aud: String?
+    package struct TokenRequest: Codable, Sendable {
+        package var provider: String
+        package var sub: String
+        package var email: String?
+        package var emailVerified: Bool?
+        package var aud: String?
         /// Seconds until it expires (negative: already expired).
-        public var expiresIn: Int?
-        public var nonce: String?
+        package var expiresIn: Int?
+        package var nonce: String?
 
-        public init(provider: String, sub: String, email: String? = nil, emailVerified: Bool? = nil, aud: String? = nil,
+        package init(provider: String, sub: String, email: String? = nil, emailVerified: Bool? = nil, aud: String? = nil,
                     expiresIn: Int? = nil, nonce: String? = nil) {
             (self.provider, self.sub, self.email, self.emailVerified, self.aud, self.expiresIn, self.nonce) =
                 (provider, sub, email, emailVerified, aud, expiresIn, nonce)
@@ -48,10 +48,10 @@ public enum IdentityStandIn {
     }
 
     /// The providers' keys (one ES256 key each), made at start.
-    public final class Keys: Sendable {
+    package final class Keys: Sendable {
         let apple = ES256PrivateKey()
         let google = ES256PrivateKey()
-        public init() {}
+        package init() {}
 
         func key(_ provider: String) -> ES256PrivateKey? { provider == "apple" ? apple : provider == "google" ? google : nil }
 
@@ -68,7 +68,7 @@ public enum IdentityStandIn {
         }
 
         /// A signed ID token, as Apple (`email_verified` a string) or Google (a boolean, written as a string too: both verify) issue.
-        public func token(_ request: TokenRequest) async throws -> String? {
+        package func token(_ request: TokenRequest) async throws -> String? {
             guard let key = key(request.provider) else { return nil }
             let now = Date()
             let issuer = request.provider == "apple" ? "https://appleid.apple.com" : "https://accounts.google.com"
@@ -83,7 +83,7 @@ public enum IdentityStandIn {
         }
     }
 
-    public static func router(keys: Keys) -> Router<BasicRequestContext> {
+    package static func router(keys: Keys) -> Router<BasicRequestContext> {
         let router = Router()
         for provider in ["apple", "google"] {
             router.get("/\(provider)/keys") { _, _ in

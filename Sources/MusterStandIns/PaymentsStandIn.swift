@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import NIOCore
 
 /// A local server that answers like Stripe's API for what `StripePayments` calls, for tests and
@@ -10,23 +10,23 @@ import NIOCore
 /// refunds a succeeded intent up to its amount; both replay the first answer for a repeated
 /// `Idempotency-Key`, as Stripe does. `GET /standin/payments` lists intents and refunds;
 /// `POST /standin/fail?count=N` makes the next N calls answer 500. No money moves anywhere.
-public enum PaymentsStandIn {
-    public struct Intent: Codable, Sendable, Equatable {
-        public var id: String
-        public var amount: Int
-        public var paymentMethod: String
-        public var status: String
-        public var refunded: Int
+package enum PaymentsStandIn {
+    package struct Intent: Codable, Sendable, Equatable {
+        package var id: String
+        package var amount: Int
+        package var paymentMethod: String
+        package var status: String
+        package var refunded: Int
     }
 
-    public actor Ledger {
-        public private(set) var intents: [String: Intent] = [:]
-        public private(set) var refunds: [String: Int] = [:]
+    package actor Ledger {
+        package private(set) var intents: [String: Intent] = [:]
+        package private(set) var refunds: [String: Int] = [:]
         var replies: [String: (UInt16, Data)] = [:]
         var failures = 0
-        public init() {}
+        package init() {}
 
-        public func failNext(_ count: Int) { failures = max(0, min(count, 1000)) }
+        package func failNext(_ count: Int) { failures = max(0, min(count, 1000)) }
 
         func failing() -> Bool {
             if failures > 0 { failures -= 1; return true }
@@ -83,7 +83,7 @@ public enum PaymentsStandIn {
         }
     }
 
-    public static func router(ledger: Ledger) -> Router<BasicRequestContext> {
+    package static func router(ledger: Ledger) -> Router<BasicRequestContext> {
         let router = Router()
         router.post("/v1/payment_intents") { request, _ in
             try await answer(request, ledger) { form in .charge(amount: Int(form["amount"] ?? "") ?? 0, method: form["payment_method"] ?? "") }

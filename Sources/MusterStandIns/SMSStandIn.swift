@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import NIOCore
 
 /// A local server that answers like Twilio's Messages API and its SendGrid Mail Send API, for
@@ -9,12 +9,12 @@ import NIOCore
 /// JSON, a bearer key required) answers 202. Both record the message; `GET /standin/messages`
 /// lists them (a mail with its `subject`), `POST /standin/fail?count=N` makes the next N answer 503.
 /// Nothing is sent anywhere.
-public enum SMSStandIn {
-    public struct Message: Codable, Sendable, Equatable {
-        public var to: String
-        public var from: String
-        public var body: String
-        public var subject: String?
+package enum SMSStandIn {
+    package struct Message: Codable, Sendable, Equatable {
+        package var to: String
+        package var from: String
+        package var body: String
+        package var subject: String?
     }
 
     /// The part of SendGrid's Mail Send body the stand-in reads.
@@ -28,11 +28,11 @@ public enum SMSStandIn {
         var content: [Content]
     }
 
-    public actor Recorder {
-        public private(set) var messages: [Message] = []
+    package actor Recorder {
+        package private(set) var messages: [Message] = []
         var failures = 0
-        public init() {}
-        public func failNext(_ count: Int) { failures = max(0, min(count, 1000)) }
+        package init() {}
+        package func failNext(_ count: Int) { failures = max(0, min(count, 1000)) }
         func answer() -> Bool {
             if failures > 0 { failures -= 1; return false }
             return true
@@ -43,7 +43,7 @@ public enum SMSStandIn {
         }
     }
 
-    public static func router(recorder: Recorder) -> Router<BasicRequestContext> {
+    package static func router(recorder: Recorder) -> Router<BasicRequestContext> {
         let router = Router()
         router.post("/2010-04-01/Accounts/:account/Messages.json") { request, _ in
             guard request.headers[.authorization]?.hasPrefix("Basic ") == true else { return Response(status: .unauthorized) }

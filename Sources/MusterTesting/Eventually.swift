@@ -2,7 +2,7 @@
 /// directly: another process, a server's state.) The default waits for readiness, not speed: when
 /// the whole suite starts at once on two cores, a first answer took over 20 s (a test that must
 /// fail sooner says so).
-public func eventually(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
+package func eventually(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return }

@@ -2,7 +2,7 @@ import Glibc
 
 /// A loopback TCP port nobody listens on just now (the kernel's pick; another process can take it
 /// before the caller binds it: rare, and `NATSTestCluster.start` tries again when it happens).
-public func freePort() throws -> Int {
+package func freePort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TestServerError("socket: \(errno)") }
     defer { close(fd) }

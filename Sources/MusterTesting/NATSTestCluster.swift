@@ -2,10 +2,10 @@ import Foundation
 
 /// Three (or more) real nats-servers on loopback, routed into one JetStream cluster, each in a
 /// temporary folder of its own. A node can crash and restart on its own port with its storage.
-public final class NATSTestCluster: Sendable {
+package final class NATSTestCluster: Sendable {
     /// The nodes, in order; node `i` runs with server name `names[i]`.
-    public let nodes: [NATSTestServer]
-    public let names: [String]
+    package let nodes: [NATSTestServer]
+    package let names: [String]
 
     private init(nodes: [NATSTestServer], names: [String]) {
         self.nodes = nodes
@@ -13,9 +13,9 @@ public final class NATSTestCluster: Sendable {
     }
 
     /// Every node's client URL, as `MUSTER_NATS_URL` takes a list.
-    public var urls: String { nodes.map(\.url).joined(separator: ",") }
+    package var urls: String { nodes.map(\.url).joined(separator: ",") }
 
-    public func node(named name: String) -> NATSTestServer? {
+    package func node(named name: String) -> NATSTestServer? {
         names.firstIndex(of: name).map { nodes[$0] }
     }
 
@@ -23,7 +23,7 @@ public final class NATSTestCluster: Sendable {
     /// known before any node listens, so the ports are picked free and can be taken by another
     /// process meanwhile (it happened: "bind: address already in use" on a router port, a test
     /// failed): then the whole cluster starts again on new ports.
-    public static func start(size: Int = 3, name: String = "muster-test") async throws -> NATSTestCluster {
+    package static func start(size: Int = 3, name: String = "muster-test") async throws -> NATSTestCluster {
         var attempt = 1
         while true {
             do {
@@ -53,7 +53,7 @@ public final class NATSTestCluster: Sendable {
         return NATSTestCluster(nodes: nodes, names: names)
     }
 
-    public func stop() {
+    package func stop() {
         for node in nodes { node.stop() }
     }
 

@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 import Glibc
 import Synchronization
 
 /// A real `nats-server` with JetStream, started for a test on a free port in a temporary folder
 /// and removed with it.
-public final class NATSTestServer: Sendable {
-    public let url: String
-    public let directory: URL
+package final class NATSTestServer: Sendable {
+    package let url: String
+    package let directory: URL
     let arguments: [String]
     let environment: [String: String]
     /// The running server; a restart replaces it (same port, same storage).
@@ -21,7 +21,7 @@ public final class NATSTestServer: Sendable {
     }
 
     /// The binary: `$NATS_SERVER_BIN`, the project's pinned copy in `.tools/`, or one on `PATH`.
-    public static func binary() throws -> String {
+    package static func binary() throws -> String {
         if let explicit = ProcessInfo.processInfo.environment["NATS_SERVER_BIN"] { return explicit }
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
@@ -37,7 +37,7 @@ public final class NATSTestServer: Sendable {
     }
 
     /// Starts a server and waits until it accepts clients.
-    public static func start(extraArguments: [String] = [], environment: [String: String] = [:]) async throws -> NATSTestServer {
+    package static func start(extraArguments: [String] = [], environment: [String: String] = [:]) async throws -> NATSTestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("muster-nats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let arguments = ["-a", "127.0.0.1", "-js", "-sd", directory.appendingPathComponent("js").path,
@@ -77,17 +77,17 @@ public final class NATSTestServer: Sendable {
     }
 
     /// Stops the server but keeps its storage, as an outage would (`restart()` brings it back).
-    public func halt() async throws {
+    package func halt() async throws {
         try await process.withLock { $0 }.stop(within: .seconds(30), "nats-server (SIGTERM)")
     }
 
     /// Kills the server with SIGKILL, as a crash or an OOM kill would; storage stays.
-    public func crash() async throws {
+    package func crash() async throws {
         try await process.withLock { $0 }.stop(signal: SIGKILL, "nats-server (SIGKILL)")
     }
 
     /// Starts the server again on the same port with the same storage.
-    public func restart() async throws {
+    package func restart() async throws {
         try await halt()
         guard let port = url.split(separator: ":").last.map(String.init) else { throw TestServerError("no port in \(url)") }
         let (process, _) = try await Self.launch(arguments + ["-p", port], directory: directory, environment: environment)
@@ -96,7 +96,7 @@ public final class NATSTestServer: Sendable {
 
     /// Kills the server (SIGKILL: nothing of it is kept) and removes its folder. Never waits for
     /// the process (a `defer` calls this, on a thread of the concurrency pool): the kernel ends it.
-    public func stop() {
+    package func stop() {
         let process = self.process.withLock { $0 }
         if process.ending == nil { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
@@ -105,7 +105,7 @@ public final class NATSTestServer: Sendable {
     deinit { stop() }
 }
 
-public struct TestServerError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct TestServerError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

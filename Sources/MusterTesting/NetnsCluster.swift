@@ -8,27 +8,27 @@ import Synchronization
 /// real network would cut it: its link taken down, or its traffic with its peers dropped while
 /// clients still reach it. Everything made (namespaces, links, the bridge, the one iptables rule)
 /// is removed by `stop()`. Needs root and `ip`; `start` throws `NetnsUnavailable` otherwise.
-public final class NetnsCluster: Sendable {
-    public struct Node: Sendable {
-        public let name: String
-        public let namespace: String
+package final class NetnsCluster: Sendable {
+    package struct Node: Sendable {
+        package let name: String
+        package let namespace: String
         /// The host end of the node's veth pair, on the bridge.
-        public let hostLink: String
-        public let address: String
-        public var url: String { "nats://\(address):4222" }
-        public var monitor: String { "http://\(address):8222" }
+        package let hostLink: String
+        package let address: String
+        package var url: String { "nats://\(address):4222" }
+        package var monitor: String { "http://\(address):8222" }
         let directory: URL
         let arguments: [String]
     }
 
-    public let nodes: [Node]
+    package let nodes: [Node]
     let bridge: String
     let bridgeAddress: String
     let processes: Mutex<[String: Process]>
     let forwardRule: [String]?
 
     /// Every node's client URL, as `MUSTER_NATS_URL` takes a list.
-    public var urls: String { nodes.map(\.url).joined(separator: ",") }
+    package var urls: String { nodes.map(\.url).joined(separator: ",") }
 
     private init(nodes: [Node], bridge: String, bridgeAddress: String, forwardRule: [String]?) {
         self.nodes = nodes
@@ -38,10 +38,10 @@ public final class NetnsCluster: Sendable {
         self.forwardRule = forwardRule
     }
 
-    public func node(named name: String) -> Node? { nodes.first { $0.name == name } }
+    package func node(named name: String) -> Node? { nodes.first { $0.name == name } }
 
     /// Whether this machine lets the test make namespaces: root, iproute2, and one made and removed.
-    public static let available: Bool = {
+    package static let available: Bool = {
         guard getuid() == 0 else { return false }
         let probe = "muster-probe-\(getpid())"
         guard (try? run(["ip", "netns", "add", probe])) != nil else { return false }
@@ -50,7 +50,7 @@ public final class NetnsCluster: Sendable {
     }()
 
     /// Makes the network and starts a server in every namespace, routed into one JetStream cluster.
-    public static func start(size: Int = 3, name: String = "muster-partition") async throws -> NetnsCluster {
+    package static func start(size: Int = 3, name: String = "muster-partition") async throws -> NetnsCluster {
         guard getuid() == 0 else { throw NetnsUnavailable("network namespaces need root (the tests run as root in CI)") }
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") || FileManager.default.isExecutableFile(atPath: "/sbin/ip") else {
             throw NetnsUnavailable("`ip` (iproute2) is not installed")
@@ -99,7 +99,7 @@ public final class NetnsCluster: Sendable {
     }
 
     /// Starts (or restarts) a node's server inside its namespace and waits until it takes clients.
-    public func launch(_ node: Node) async throws {
+    package func launch(_ node: Node) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
         // `ip netns exec` enters the namespace and execs the server: the pid is the server's.
@@ -119,15 +119,15 @@ public final class NetnsCluster: Sendable {
     }
 
     /// SIGKILL, as a crash would; its storage stays for `launch`.
-    public func crash(_ node: Node) async throws {
+    package func crash(_ node: Node) async throws {
         try await processes.withLock({ $0[node.name] })?.stop(signal: SIGKILL, "nats-server \(node.name) (SIGKILL)")
     }
 
     /// Takes the node's link down: it is cut from everyone, silently (no reset reaches anybody).
-    public func cutOff(_ node: Node) throws { try Self.run(["ip", "link", "set", node.hostLink, "down"]) }
+    package func cutOff(_ node: Node) throws { try Self.run(["ip", "link", "set", node.hostLink, "down"]) }
 
     /// Drops everything between the node and its peers; clients (the bridge's address) still reach it.
-    public func cutFromPeers(_ node: Node) throws {
+    package func cutFromPeers(_ node: Node) throws {
         for peer in nodes where peer.name != node.name {
             try Self.run(["ip", "netns", "exec", node.namespace, "iptables", "-A", "INPUT", "-s", peer.address, "-j", "DROP"])
             try Self.run(["ip", "netns", "exec", node.namespace, "iptables", "-A", "OUTPUT", "-d", peer.address, "-j", "DROP"])
@@ -135,19 +135,19 @@ public final class NetnsCluster: Sendable {
     }
 
     /// Undoes `cutOff` and `cutFromPeers`.
-    public func heal(_ node: Node) throws {
+    package func heal(_ node: Node) throws {
         try Self.run(["ip", "link", "set", node.hostLink, "up"])
         try Self.run(["ip", "netns", "exec", node.namespace, "iptables", "-F"])
     }
 
     /// The last lines of a node's server log (what a failed test prints).
-    public func logTail(_ node: Node, lines: Int = 40) -> [String] {
+    package func logTail(_ node: Node, lines: Int = 40) -> [String] {
         let text = (try? String(contentsOf: node.directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).map(String.init)
     }
 
     /// Stops every server and removes all the test made.
-    public func stop() {
+    package func stop() {
         let running = processes.withLock { processes in
             defer { processes.removeAll() }
             return Array(processes.values)
@@ -215,7 +215,7 @@ public final class NetnsCluster: Sendable {
 }
 
 /// The test network cannot be made here (not root, no iproute2, no namespaces): the test skips.
-public struct NetnsUnavailable: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct NetnsUnavailable: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

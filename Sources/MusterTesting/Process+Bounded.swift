@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 
 /// Runs a program to its end and returns its exit status and what it printed. Its output goes to
 /// files rather than pipes (a pipe nobody drains stops a chatty program once it holds 64 KiB), and
 /// past `limit` it is killed and this throws.
-public func runToEnd(_ executable: String, _ arguments: [String], in directory: URL? = nil,
+package func runToEnd(_ executable: String, _ arguments: [String], in directory: URL? = nil,
                      environment: [String: String]? = nil, input: Data? = nil,
                      within limit: Duration = .seconds(300)) async throws -> (status: Int32, output: String, error: String) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("muster-run-\(UUID().uuidString)")

@@ -1,13 +1,13 @@
-public import Foundation
+package import Foundation
 import Glibc
 import Synchronization
 
 /// How a program ended.
-public enum ProcessEnding: Sendable, Equatable, CustomStringConvertible {
+package enum ProcessEnding: Sendable, Equatable, CustomStringConvertible {
     case exited(Int32)
     case killed(signal: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .exited(let status): "exited \(status)"
         case .killed(let signal): "killed by signal \(signal)"
@@ -26,7 +26,7 @@ extension Process {
 
     /// Runs the program, never while another test spawns one. `prepare` runs first, under the
     /// same lock: make a `Pipe` there, so that no spawn elsewhere inherits it.
-    public func runAlone(_ prepare: (Process) throws -> Void = { _ in }) throws {
+    package func runAlone(_ prepare: (Process) throws -> Void = { _ in }) throws {
         try Self.spawning.withLock { _ in
             try prepare(self)
             try run()
@@ -37,7 +37,7 @@ extension Process {
     /// which leaves the child for Foundation to reap), so that it is known once the program has
     /// ended whatever holds Foundation's socket, and without holding a thread (`waitUntilExit`
     /// runs the calling thread's run loop until then: on a concurrency pool of two, a hang).
-    public var ending: ProcessEnding? {
+    package var ending: ProcessEnding? {
         var info = siginfo_t()
         if waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0 {
             guard info._sifields._sigchld.si_pid == processIdentifier else { return nil } // still running
@@ -53,7 +53,7 @@ extension Process {
     /// it is killed (SIGKILL) and the wait throws: a stuck program fails its test instead of
     /// hanging the whole run.
     @discardableResult
-    public func waitForExit(within limit: Duration, _ what: String) async throws -> ProcessEnding {
+    package func waitForExit(within limit: Duration, _ what: String) async throws -> ProcessEnding {
         if let ending = await ended(within: limit) { return ending }
         kill(processIdentifier, SIGKILL)
         _ = await ended(within: .seconds(30)) // SIGKILL is not refused; a process stuck in the kernel may take a moment
@@ -61,7 +61,7 @@ extension Process {
     }
 
     /// Sends SIGTERM (or `signal`) and waits, at most `limit`, for the program to end; then SIGKILL.
-    public func stop(signal: Int32 = SIGTERM, within limit: Duration = .seconds(30), _ what: String) async throws {
+    package func stop(signal: Int32 = SIGTERM, within limit: Duration = .seconds(30), _ what: String) async throws {
         guard ending == nil else { return }
         kill(processIdentifier, signal)
         try await waitForExit(within: limit, what)

@@ -1,12 +1,12 @@
 import Glibc
 
 /// A blocking TCP client socket on loopback, closed when released.
-public final class RawSocket: Sendable {
-    public let fd: Int32
+package final class RawSocket: Sendable {
+    package let fd: Int32
 
     /// Connects to `port` on 127.0.0.1, from `source` (another loopback address, 127.0.0.2, to be
     /// another client) when given.
-    public init(port: Int, from source: String? = nil) throws {
+    package init(port: Int, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket: \(errno)") }
         if let source {
@@ -32,11 +32,11 @@ public final class RawSocket: Sendable {
 
     deinit { if fd >= 0 { close(fd) } }
 
-    public func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
-    public func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -46,7 +46,7 @@ public final class RawSocket: Sendable {
     }
 
     /// What arrives within `wait` (empty if nothing, or the connection ended).
-    public func receive(wait: Duration = .seconds(2)) -> String {
+    package func receive(wait: Duration = .seconds(2)) -> String {
         var timeout = timeval(tv_sec: Int(wait.components.seconds), tv_usec: Int(wait.components.attoseconds / 1_000_000_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -54,11 +54,11 @@ public final class RawSocket: Sendable {
         return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
     }
 
-    public enum State: Sendable { case open, closed, reset }
+    package enum State: Sendable { case open, closed, reset }
 
     /// Whether the server has closed its end (a read returns end-of-file after any answer it
     /// sent), the connection was reset, or it is still open.
-    public func state(wait: Duration = .milliseconds(200)) -> State {
+    package func state(wait: Duration = .milliseconds(200)) -> State {
         var timeout = timeval(tv_sec: Int(wait.components.seconds), tv_usec: Int(wait.components.attoseconds / 1_000_000_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -69,5 +69,5 @@ public final class RawSocket: Sendable {
         }
     }
 
-    public func isClosedByPeer(wait: Duration = .milliseconds(200)) -> Bool { state(wait: wait) != .open }
+    package func isClosedByPeer(wait: Duration = .milliseconds(200)) -> Bool { state(wait: wait) != .open }
 }

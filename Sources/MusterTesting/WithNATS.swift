@@ -1,9 +1,9 @@
 import Foundation
 import Logging
-public import MusterNATS
+package import MusterNATS
 
 /// Runs `body` with a fresh nats-server and a connection to it; both are gone afterwards.
-public func withNATS<T>(_ body: (NATSConnection, NATSTestServer) async throws -> T) async throws -> T {
+package func withNATS<T>(_ body: (NATSConnection, NATSTestServer) async throws -> T) async throws -> T {
     let server = try await NATSTestServer.start()
     defer { server.stop() }
     var logger = Logger(label: "test")

@@ -1,7 +1,7 @@
-public import Logging
+package import Logging
 import MusterEvents
-public import MusterLog
-public import ServiceLifecycle
+package import MusterLog
+package import ServiceLifecycle
 
 /// Records what the alert rules decided: watches the analytics fold and appends
 /// `analytics.alert.raised.v1` / `.resolved.v1` for each transition the log does not hold yet.
@@ -9,19 +9,19 @@ public import ServiceLifecycle
 /// Safe to run in several processes, and after a replay: an alert's id comes from the rule's own
 /// history (see `AlertRules.alertID`), a raise is appended only to an alert with no events, and
 /// each append carries a message id, so the same decision is recorded once.
-public struct AlertPublisher: Service {
+package struct AlertPublisher: Service {
     let runner: ProjectionRunner<AnalyticsProjection>
     let log: EventLog
     let logger: Logger
     var interval: Duration = .milliseconds(500)
 
-    public init(runner: ProjectionRunner<AnalyticsProjection>, log: EventLog, logger: Logger) {
+    package init(runner: ProjectionRunner<AnalyticsProjection>, log: EventLog, logger: Logger) {
         self.runner = runner
         self.log = log
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             var published: UInt64 = 0
             while !Task.isCancelled {

@@ -3,20 +3,20 @@ import Crypto
 import MusterEvents
 
 /// A rule's change of mind: start firing, or stop.
-public struct AlertTransition: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable { case raised, resolved }
-    public var kind: Kind
-    public var alertId: String
-    public var rule: AlertRule
-    public var app: String
-    public var target: String
+package struct AlertTransition: Codable, Sendable, Equatable {
+    package enum Kind: String, Codable, Sendable { case raised, resolved }
+    package var kind: Kind
+    package var alertId: String
+    package var rule: AlertRule
+    package var app: String
+    package var target: String
     /// The minute (since 1970) the rule was evaluated at.
-    public var minute: Int64
-    public var windowMinutes: Int64
-    public var observed: Double
-    public var threshold: Double
-    public var count: Int
-    public var message: String
+    package var minute: Int64
+    package var windowMinutes: Int64
+    package var observed: Double
+    package var threshold: Double
+    package var count: Int
+    package var message: String
 }
 
 /// The alert rules as a pure state machine over event time, in minutes: fed every API call and
@@ -26,19 +26,19 @@ public struct AlertTransition: Codable, Sendable, Equatable {
 /// Each app has a clock: the latest minute any of its events happened at. Rules are evaluated
 /// at that clock, over the window ending there; an offline batch from days ago fills in the
 /// charts but does not fire today's alerts.
-public struct AlertRules: Codable, Sendable, Equatable {
-    public struct Settings: Codable, Sendable, Equatable {
+package struct AlertRules: Codable, Sendable, Equatable {
+    package struct Settings: Codable, Sendable, Equatable {
         /// Error rate: more than `errorRate` of an endpoint's requests failed in `errorWindow`
         /// minutes, counted only when it had at least `minRequests`.
-        public var errorRate = 0.05
-        public var errorWindow: Int64 = 5
-        public var minRequests = 20
+        package var errorRate = 0.05
+        package var errorWindow: Int64 = 5
+        package var minRequests = 20
         /// Crash spike: crashes in the last `crashWindow` minutes at least `spikeFactor` times the
         /// usual rate over the day before, and at least `minCrashes`.
-        public var crashWindow: Int64 = 60
-        public var spikeFactor = 3.0
-        public var minCrashes = 5
-        public init() {}
+        package var crashWindow: Int64 = 60
+        package var spikeFactor = 3.0
+        package var minCrashes = 5
+        package init() {}
     }
 
     struct Counts: Codable, Sendable, Equatable {
@@ -46,7 +46,7 @@ public struct AlertRules: Codable, Sendable, Equatable {
         var failed = 0
     }
 
-    public var settings = Settings()
+    package var settings = Settings()
     /// app → latest minute.
     var clock: [String: Int64] = [:]
     /// app → endpoint → minute → counts (only the last `errorWindow` minutes are kept).
@@ -59,11 +59,11 @@ public struct AlertRules: Codable, Sendable, Equatable {
     /// minute still gets two alerts).
     var raisedCount: [String: [String: Int]] = [:]
 
-    public init(settings: Settings = Settings()) { self.settings = settings }
+    package init(settings: Settings = Settings()) { self.settings = settings }
 
-    public func isFiring(app: String, target: String) -> Bool { firing[app]?[target] != nil }
+    package func isFiring(app: String, target: String) -> Bool { firing[app]?[target] != nil }
 
-    public mutating func apiCall(app: String, endpoint: String, minute: Int64, failed: Bool) -> [AlertTransition] {
+    package mutating func apiCall(app: String, endpoint: String, minute: Int64, failed: Bool) -> [AlertTransition] {
         if clock[app].map({ minute > $0 - settings.errorWindow }) ?? true {
             var counts = requests[app]?[endpoint]?[minute] ?? Counts()
             counts.total += 1
@@ -73,7 +73,7 @@ public struct AlertRules: Codable, Sendable, Equatable {
         return advance(app: app, to: minute, touched: endpoint)
     }
 
-    public mutating func crash(app: String, minute: Int64) -> [AlertTransition] {
+    package mutating func crash(app: String, minute: Int64) -> [AlertTransition] {
         if clock[app].map({ minute > $0 - settings.crashWindow - 1440 }) ?? true {
             crashes[app, default: [:]][minute, default: 0] += 1
         }
@@ -81,7 +81,7 @@ public struct AlertRules: Codable, Sendable, Equatable {
     }
 
     /// Any other event of the app moves its clock, so alerts resolve when things calm down.
-    public mutating func tick(app: String, minute: Int64) -> [AlertTransition] {
+    package mutating func tick(app: String, minute: Int64) -> [AlertTransition] {
         advance(app: app, to: minute, touched: nil)
     }
 

@@ -1,10 +1,10 @@
-public import Foundation
-public import MusterRuntime
+package import Foundation
+package import MusterRuntime
 
 /// The alert in each webhook's shape: Muster's JSON, a Slack message, or a PagerDuty Events v2
 /// event (a raise triggers, a resolve closes the incident with the same dedup key).
 extension AlertWebhookBody {
-    public func encoded(for target: AlertWebhookTarget) throws -> Data {
+    package func encoded(for target: AlertWebhookTarget) throws -> Data {
         switch target.format {
         case .json:
             return try JSONEncoder().encode(self)

@@ -1,10 +1,10 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
-public import Logging
-public import MusterEvents
+package import Logging
+package import MusterEvents
 import MusterLog
-public import MusterRuntime
-public import NIOCore
+package import MusterRuntime
+package import NIOCore
 import NIOHTTP1
 
 /// Delivers alert events to the configured webhooks as JSON (`AlertWebhookBody`), at least once.
@@ -14,27 +14,27 @@ import NIOHTTP1
 /// its own backoff and files it in the DLQ after its last attempt. A webhook may thus see an alert
 /// twice; `alert_id` + `status` identify it. Alerts recorded more than `maxAge` ago are not news:
 /// a webhook added to a long-running log does not hear its whole history.
-public struct WebhookNotifier: Sendable {
-    public let targets: [AlertWebhookTarget]
-    public var maxAge: Duration = .seconds(24 * 3600)
-    public var attempts = 4
-    public var firstDelay: Duration = .milliseconds(500)
-    public var timeout: TimeAmount = .seconds(5)
+package struct WebhookNotifier: Sendable {
+    package let targets: [AlertWebhookTarget]
+    package var maxAge: Duration = .seconds(24 * 3600)
+    package var attempts = 4
+    package var firstDelay: Duration = .milliseconds(500)
+    package var timeout: TimeAmount = .seconds(5)
     let client: HTTPClient
     let logger: Logger
 
-    public init(targets: [AlertWebhookTarget], client: HTTPClient = .shared, logger: Logger) {
+    package init(targets: [AlertWebhookTarget], client: HTTPClient = .shared, logger: Logger) {
         self.targets = targets
         self.client = client
         self.logger = logger
     }
 
-    public struct DeliveryError: Error, CustomStringConvertible {
-        public var description: String
+    package struct DeliveryError: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The processor's handler.
-    public func handle(_ event: RecordedEvent) async throws {
+    package func handle(_ event: RecordedEvent) async throws {
         guard let body = AlertWebhookBody(event) else { return }
         if let recorded = Timestamp.millis(event.time),
            Double(Int64(Date().timeIntervalSince1970 * 1000) - recorded) > Double(maxAge.components.seconds) * 1000 {
@@ -79,26 +79,26 @@ public struct WebhookNotifier: Sendable {
 }
 
 /// What a webhook receives.
-public struct AlertWebhookBody: Codable, Sendable, Equatable {
-    public var alertId: String
-    public var status: String
-    public var rule: String
-    public var app: String
-    public var target: String
-    public var message: String
-    public var observed: Double
-    public var threshold: Double?
-    public var count: Int
-    public var windowStart: String?
-    public var windowEnd: String?
-    public var resolvedAt: String?
+package struct AlertWebhookBody: Codable, Sendable, Equatable {
+    package var alertId: String
+    package var status: String
+    package var rule: String
+    package var app: String
+    package var target: String
+    package var message: String
+    package var observed: Double
+    package var threshold: Double?
+    package var count: Int
+    package var windowStart: String?
+    package var windowEnd: String?
+    package var resolvedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case alertId = "alert_id", status, rule, app, target, message, observed, threshold, count, windowStart = "window_start",
              windowEnd = "window_end", resolvedAt = "resolved_at"
     }
 
-    public init?(_ event: RecordedEvent) {
+    package init?(_ event: RecordedEvent) {
         switch event.payload {
         case let e as AlertRaised:
             self.init(alertId: e.alertId, status: "raised", rule: e.rule.rawValue, app: e.app, target: e.target, message: e.message,
@@ -112,7 +112,7 @@ public struct AlertWebhookBody: Codable, Sendable, Equatable {
         }
     }
 
-    public init(alertId: String, status: String, rule: String, app: String, target: String, message: String, observed: Double,
+    package init(alertId: String, status: String, rule: String, app: String, target: String, message: String, observed: Double,
                 threshold: Double?, count: Int, windowStart: String?, windowEnd: String?, resolvedAt: String?) {
         self.alertId = alertId
         self.status = status

@@ -1,22 +1,22 @@
 import Logging
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// Analytics and crashes for every app: collection (collector), alert rules and their delivery
 /// (notifier), and the reports and dashboards (query).
-public struct AnalyticsApp: MusterApp {
-    public let name = "analytics"
-    public var events: EventCatalog { .analytics }
-    public var projections: [any Projection.Type] { [AnalyticsProjection.self, FunnelProjection.self] }
-    public var scopes: [String] { [] }
+package struct AnalyticsApp: MusterApp {
+    package let name = "analytics"
+    package var events: EventCatalog { .analytics }
+    package var projections: [any Projection.Type] { [AnalyticsProjection.self, FunnelProjection.self] }
+    package var scopes: [String] { [] }
     /// Every app's events and crashes come through the collector, under that app's key.
-    public var sharedScopes: [String] { AnalyticsScopes.all }
+    package var sharedScopes: [String] { AnalyticsScopes.all }
 
-    public init() {}
+    package init() {}
 
-    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+    package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .collector:
             let collector = Collector(log: environment.log)

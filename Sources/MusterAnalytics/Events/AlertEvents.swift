@@ -1,7 +1,7 @@
-public import MusterEvents
+package import MusterEvents
 
 /// The rules that raise alerts.
-public enum AlertRule: String, Codable, Sendable, CaseIterable {
+package enum AlertRule: String, Codable, Sendable, CaseIterable {
     /// More than 5 % of an endpoint's requests failed in 5 minutes (above a minimum count).
     case errorRate = "error_rate"
     /// Crashes in the last hour well above the app's usual hourly rate.
@@ -13,22 +13,22 @@ public enum AlertRule: String, Codable, Sendable, CaseIterable {
 /// The id is derived from the rule, app, target, the minute it fired and how many alerts that
 /// target had before, so re-evaluating the same log (a replay, a restart) names the same alert
 /// and appends nothing new.
-public struct AlertRaised: EventPayload {
-    public static let eventType = EventType(app: "analytics", aggregate: "alert", event: "raised", major: 1)
-    public var alertId: String
-    public var rule: AlertRule
-    public var app: String
+package struct AlertRaised: EventPayload {
+    package static let eventType = EventType(app: "analytics", aggregate: "alert", event: "raised", major: 1)
+    package var alertId: String
+    package var rule: AlertRule
+    package var app: String
     /// What the rule watches: the endpoint (`GET /bookings/{id}`) or `crashes`.
-    public var target: String
-    public var windowStart: String
-    public var windowEnd: String
+    package var target: String
+    package var windowStart: String
+    package var windowEnd: String
     /// The measured value (a failure ratio, or crashes in the window) and the threshold it crossed.
-    public var observed: Double
-    public var threshold: Double
-    public var count: Int
-    public var message: String
+    package var observed: Double
+    package var threshold: Double
+    package var count: Int
+    package var message: String
 
-    public init(alertId: String, rule: AlertRule, app: String, target: String, windowStart: String, windowEnd: String, observed: Double,
+    package init(alertId: String, rule: AlertRule, app: String, target: String, windowStart: String, windowEnd: String, observed: Double,
                 threshold: Double, count: Int, message: String) {
         self.alertId = alertId
         self.rule = rule
@@ -42,9 +42,9 @@ public struct AlertRaised: EventPayload {
         self.message = message
     }
 
-    public var aggregateID: String { alertId }
+    package var aggregateID: String { alertId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(alertId, "al_", .lowerHex, count: 16, field: "/alertId", "al_ and 16 lowercase hex digits")
         try Validate.length(app, 1...32, field: "/app")
         try Validate.length(target, 1...220, field: "/target")
@@ -57,18 +57,18 @@ public struct AlertRaised: EventPayload {
 }
 
 /// `analytics.alert.resolved.v1`: the rule stopped firing for that alert.
-public struct AlertResolved: EventPayload {
-    public static let eventType = EventType(app: "analytics", aggregate: "alert", event: "resolved", major: 1)
-    public var alertId: String
-    public var rule: AlertRule
-    public var app: String
-    public var target: String
-    public var resolvedAt: String
-    public var observed: Double
-    public var count: Int
-    public var message: String
+package struct AlertResolved: EventPayload {
+    package static let eventType = EventType(app: "analytics", aggregate: "alert", event: "resolved", major: 1)
+    package var alertId: String
+    package var rule: AlertRule
+    package var app: String
+    package var target: String
+    package var resolvedAt: String
+    package var observed: Double
+    package var count: Int
+    package var message: String
 
-    public init(alertId: String, rule: AlertRule, app: String, target: String, resolvedAt: String, observed: Double, count: Int,
+    package init(alertId: String, rule: AlertRule, app: String, target: String, resolvedAt: String, observed: Double, count: Int,
                 message: String) {
         self.alertId = alertId
         self.rule = rule
@@ -80,9 +80,9 @@ public struct AlertResolved: EventPayload {
         self.message = message
     }
 
-    public var aggregateID: String { alertId }
+    package var aggregateID: String { alertId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(alertId, "al_", .lowerHex, count: 16, field: "/alertId", "al_ and 16 lowercase hex digits")
         try Validate.length(app, 1...32, field: "/app")
         try Validate.length(target, 1...220, field: "/target")

@@ -3,19 +3,19 @@ import MusterEvents
 /// What every analytics event and crash report says about where it came from: the app (from the
 /// API key, never from the client), the build and the device. Denormalised into each event so a
 /// projection never has to join.
-public struct AnalyticsContext: Codable, Sendable, Equatable, Hashable {
+package struct AnalyticsContext: Codable, Sendable, Equatable, Hashable {
     /// The Muster app of the key that sent it (`offleash`, `opl`, …).
-    public var app: String
-    public var appVersion: String
-    public var build: String?
-    public var osName: String
-    public var osVersion: String
-    public var deviceModel: String
+    package var app: String
+    package var appVersion: String
+    package var build: String?
+    package var osName: String
+    package var osVersion: String
+    package var deviceModel: String
     /// A random per-install id the app keeps (never an account id): the funnel's unit.
-    public var anonymousId: String?
-    public var locale: String?
+    package var anonymousId: String?
+    package var locale: String?
 
-    public init(app: String, appVersion: String, build: String? = nil, osName: String, osVersion: String, deviceModel: String,
+    package init(app: String, appVersion: String, build: String? = nil, osName: String, osVersion: String, deviceModel: String,
                 anonymousId: String? = nil, locale: String? = nil) {
         self.app = app
         self.appVersion = appVersion
@@ -41,14 +41,14 @@ public struct AnalyticsContext: Codable, Sendable, Equatable, Hashable {
 
 /// The three clocks of an event (see `EventClock`): when the device says it happened, when the
 /// device says it sent the batch, when the server got it; and the time Muster uses.
-public struct AnalyticsTimes: Codable, Sendable, Equatable {
-    public var createdAt: String
-    public var sentAt: String
-    public var receivedAt: String
+package struct AnalyticsTimes: Codable, Sendable, Equatable {
+    package var createdAt: String
+    package var sentAt: String
+    package var receivedAt: String
     /// `receivedAt − (sentAt − createdAt)`: the device's own interval, placed on the server's clock.
-    public var occurredAt: String
+    package var occurredAt: String
 
-    public init(createdAt: String, sentAt: String, receivedAt: String, occurredAt: String) {
+    package init(createdAt: String, sentAt: String, receivedAt: String, occurredAt: String) {
         self.createdAt = createdAt
         self.sentAt = sentAt
         self.receivedAt = receivedAt
@@ -63,12 +63,12 @@ public struct AnalyticsTimes: Codable, Sendable, Equatable {
     }
 
     /// Milliseconds since 1970 of `occurredAt` (validated, so it parses).
-    public var occurredMillis: Int64 { Timestamp.millis(occurredAt) ?? 0 }
+    package var occurredMillis: Int64 { Timestamp.millis(occurredAt) ?? 0 }
 }
 
 /// Ids that become subject tokens or keys: letters, digits, `-`, `_`, 1 to 64.
-public enum AnalyticsIDs {
-    public static func validateToken(_ value: String, field: String) throws {
+package enum AnalyticsIDs {
+    package static func validateToken(_ value: String, field: String) throws {
         guard value.utf8.count <= 64, Subject.isToken(value) else {
             throw EventValidationError(field: field, "must be 1 to 64 letters, digits, - or _")
         }

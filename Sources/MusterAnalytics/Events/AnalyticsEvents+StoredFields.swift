@@ -1,5 +1,5 @@
-public import MusterEvents
-public import MusterJSON
+package import MusterEvents
+package import MusterJSON
 
 // The analytics events are most of the log by count, and every analytics and funnel rebuild reads
 // them all: they are read from the stored form by hand. CodecAgreementTests holds each equal to
@@ -42,7 +42,7 @@ struct CommonStoredFields {
 }
 
 extension ScreenViewed: StoredFieldsDecodable {
-    public init(storedFields fields: JSONFields) throws {
+    package init(storedFields fields: JSONFields) throws {
         let common = try CommonStoredFields(fields)
         self.init(eventId: common.eventId, sessionId: common.sessionId, context: common.context, times: common.times,
                   screen: try fields.required(fields.string("screen"), "screen"),
@@ -51,7 +51,7 @@ extension ScreenViewed: StoredFieldsDecodable {
 }
 
 extension ScreenLoaded: StoredFieldsDecodable {
-    public init(storedFields fields: JSONFields) throws {
+    package init(storedFields fields: JSONFields) throws {
         let common = try CommonStoredFields(fields)
         self.init(eventId: common.eventId, sessionId: common.sessionId, context: common.context, times: common.times,
                   screen: try fields.required(fields.string("screen"), "screen"),
@@ -61,7 +61,7 @@ extension ScreenLoaded: StoredFieldsDecodable {
 }
 
 extension APICalled: StoredFieldsDecodable {
-    public init(storedFields fields: JSONFields) throws {
+    package init(storedFields fields: JSONFields) throws {
         let common = try CommonStoredFields(fields)
         self.init(eventId: common.eventId, sessionId: common.sessionId, context: common.context, times: common.times,
                   method: try fields.required(fields.string("method"), "method"),
@@ -75,7 +75,7 @@ extension APICalled: StoredFieldsDecodable {
 }
 
 extension FunnelReached: StoredFieldsDecodable {
-    public init(storedFields fields: JSONFields) throws {
+    package init(storedFields fields: JSONFields) throws {
         let common = try CommonStoredFields(fields)
         self.init(eventId: common.eventId, sessionId: common.sessionId, context: common.context, times: common.times,
                   funnel: try fields.required(fields.string("funnel"), "funnel"),
@@ -120,7 +120,7 @@ extension AnalyticsEvent {
 }
 
 extension ScreenViewed: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try encodeContext(&object)
         try object.int("durationMs", durationMs)
         try object.string("eventId", eventId)
@@ -132,7 +132,7 @@ extension ScreenViewed: JSONObjectEncodable {
 }
 
 extension ScreenLoaded: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try encodeContext(&object)
         try object.int("durationMs", durationMs)
         try object.string("eventId", eventId)
@@ -144,7 +144,7 @@ extension ScreenLoaded: JSONObjectEncodable {
 }
 
 extension APICalled: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try encodeContext(&object)
         try object.int("durationMs", durationMs)
         try object.string("endpoint", endpoint)
@@ -161,7 +161,7 @@ extension APICalled: JSONObjectEncodable {
 }
 
 extension FunnelReached: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try encodeContext(&object)
         try object.string("eventId", eventId)
         try object.string("funnel", funnel)

@@ -1,8 +1,8 @@
-public import MusterEvents
+package import MusterEvents
 
 /// What all analytics events share: the client's event id (dedup), the session (the aggregate),
 /// the context and the clocks.
-public protocol AnalyticsEvent: EventPayload {
+package protocol AnalyticsEvent: EventPayload {
     var eventId: String { get }
     var sessionId: String { get }
     var context: AnalyticsContext { get }
@@ -10,7 +10,7 @@ public protocol AnalyticsEvent: EventPayload {
 }
 
 extension AnalyticsEvent {
-    public var aggregateID: String { sessionId }
+    package var aggregateID: String { sessionId }
 
     func validateCommon() throws {
         try AnalyticsIDs.validateToken(eventId, field: "/eventId")
@@ -28,17 +28,17 @@ enum Check {
 
 /// `analytics.screen.viewed.v1`: a screen appeared; `durationMs` is the time on screen when the
 /// app reports it on leaving.
-public struct ScreenViewed: AnalyticsEvent {
-    public static let eventType = EventType(app: "analytics", aggregate: "screen", event: "viewed", major: 1)
-    public var eventId: String
-    public var sessionId: String
-    public var context: AnalyticsContext
-    public var times: AnalyticsTimes
-    public var screen: String
-    public var previousScreen: String?
-    public var durationMs: Int?
+package struct ScreenViewed: AnalyticsEvent {
+    package static let eventType = EventType(app: "analytics", aggregate: "screen", event: "viewed", major: 1)
+    package var eventId: String
+    package var sessionId: String
+    package var context: AnalyticsContext
+    package var times: AnalyticsTimes
+    package var screen: String
+    package var previousScreen: String?
+    package var durationMs: Int?
 
-    public func validate() throws {
+    package func validate() throws {
         try validateCommon()
         try Validate.length(screen, 1...100, field: "/screen")
         if let previousScreen { try Validate.length(previousScreen, 1...100, field: "/previousScreen") }
@@ -47,19 +47,19 @@ public struct ScreenViewed: AnalyticsEvent {
 }
 
 /// `analytics.screen.loaded.v1`: time-to-interactive of a screen, from appearing to content shown.
-public struct ScreenLoaded: AnalyticsEvent {
-    public static let eventType = EventType(app: "analytics", aggregate: "screen", event: "loaded", major: 1)
-    public static let sources: Set<String> = ["cache", "network"]
-    public var eventId: String
-    public var sessionId: String
-    public var context: AnalyticsContext
-    public var times: AnalyticsTimes
-    public var screen: String
-    public var durationMs: Int
+package struct ScreenLoaded: AnalyticsEvent {
+    package static let eventType = EventType(app: "analytics", aggregate: "screen", event: "loaded", major: 1)
+    package static let sources: Set<String> = ["cache", "network"]
+    package var eventId: String
+    package var sessionId: String
+    package var context: AnalyticsContext
+    package var times: AnalyticsTimes
+    package var screen: String
+    package var durationMs: Int
     /// `cache` or `network`.
-    public var source: String
+    package var source: String
 
-    public func validate() throws {
+    package func validate() throws {
         try validateCommon()
         try Validate.length(screen, 1...100, field: "/screen")
         try Check.duration(durationMs, field: "/durationMs")
@@ -68,24 +68,24 @@ public struct ScreenLoaded: AnalyticsEvent {
 }
 
 /// `analytics.api.called.v1`: one API request the app made, failed or not (the error rate needs both).
-public struct APICalled: AnalyticsEvent {
-    public static let eventType = EventType(app: "analytics", aggregate: "api", event: "called", major: 1)
-    public var eventId: String
-    public var sessionId: String
-    public var context: AnalyticsContext
-    public var times: AnalyticsTimes
-    public var method: String
+package struct APICalled: AnalyticsEvent {
+    package static let eventType = EventType(app: "analytics", aggregate: "api", event: "called", major: 1)
+    package var eventId: String
+    package var sessionId: String
+    package var context: AnalyticsContext
+    package var times: AnalyticsTimes
+    package var method: String
     /// Path with ids replaced by `{id}` and query values redacted (see `EndpointNormalizer`).
-    public var endpoint: String
+    package var endpoint: String
     /// 0 when no answer came (offline, timeout).
-    public var status: Int
-    public var durationMs: Int?
-    public var retryCount: Int
-    public var failed: Bool
-    public var errorType: String?
-    public var errorMessage: String?
+    package var status: Int
+    package var durationMs: Int?
+    package var retryCount: Int
+    package var failed: Bool
+    package var errorType: String?
+    package var errorMessage: String?
 
-    public func validate() throws {
+    package func validate() throws {
         try validateCommon()
         try Validate.length(method, 1...10, field: "/method")
         try Validate.length(endpoint, 1...200, field: "/endpoint")
@@ -98,19 +98,19 @@ public struct APICalled: AnalyticsEvent {
 }
 
 /// `analytics.funnel.reached.v1`: a person reached one step of a funnel.
-public struct FunnelReached: AnalyticsEvent {
-    public static let eventType = EventType(app: "analytics", aggregate: "funnel", event: "reached", major: 1)
-    public static let segments: Set<String> = ["new", "returning"]
-    public var eventId: String
-    public var sessionId: String
-    public var context: AnalyticsContext
-    public var times: AnalyticsTimes
-    public var funnel: String
-    public var step: String
+package struct FunnelReached: AnalyticsEvent {
+    package static let eventType = EventType(app: "analytics", aggregate: "funnel", event: "reached", major: 1)
+    package static let segments: Set<String> = ["new", "returning"]
+    package var eventId: String
+    package var sessionId: String
+    package var context: AnalyticsContext
+    package var times: AnalyticsTimes
+    package var funnel: String
+    package var step: String
     /// `new` or `returning`, as the app knows its user.
-    public var segment: String
+    package var segment: String
 
-    public init(eventId: String, sessionId: String, context: AnalyticsContext, times: AnalyticsTimes, funnel: String, step: String,
+    package init(eventId: String, sessionId: String, context: AnalyticsContext, times: AnalyticsTimes, funnel: String, step: String,
                 segment: String) {
         self.eventId = eventId
         self.sessionId = sessionId
@@ -121,7 +121,7 @@ public struct FunnelReached: AnalyticsEvent {
         self.segment = segment
     }
 
-    public func validate() throws {
+    package func validate() throws {
         try validateCommon()
         try AnalyticsIDs.validateToken(funnel, field: "/funnel")
         try AnalyticsIDs.validateToken(step, field: "/step")
@@ -130,17 +130,17 @@ public struct FunnelReached: AnalyticsEvent {
 }
 
 /// A custom event's property value: a string, a number or a boolean.
-public enum PropertyValue: Codable, Sendable, Equatable {
+package enum PropertyValue: Codable, Sendable, Equatable {
     case string(String), number(Double), bool(Bool)
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let v = try? c.decode(Bool.self) { self = .bool(v) }
         else if let v = try? c.decode(Double.self) { self = .number(v) }
         else { self = .string(try c.decode(String.self)) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .string(let v): try c.encode(v)
@@ -151,16 +151,16 @@ public enum PropertyValue: Codable, Sendable, Equatable {
 }
 
 /// `analytics.custom.tracked.v1`: an app's own event, self-described by its name.
-public struct CustomTracked: AnalyticsEvent {
-    public static let eventType = EventType(app: "analytics", aggregate: "custom", event: "tracked", major: 1)
-    public var eventId: String
-    public var sessionId: String
-    public var context: AnalyticsContext
-    public var times: AnalyticsTimes
-    public var name: String
-    public var properties: [String: PropertyValue]
+package struct CustomTracked: AnalyticsEvent {
+    package static let eventType = EventType(app: "analytics", aggregate: "custom", event: "tracked", major: 1)
+    package var eventId: String
+    package var sessionId: String
+    package var context: AnalyticsContext
+    package var times: AnalyticsTimes
+    package var name: String
+    package var properties: [String: PropertyValue]
 
-    public func validate() throws {
+    package func validate() throws {
         try validateCommon()
         try AnalyticsIDs.validateToken(name, field: "/name")
         try Validate.count(properties, 0...50, field: "/properties")

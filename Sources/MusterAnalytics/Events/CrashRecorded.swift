@@ -1,23 +1,23 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `crash.report.recorded.v1`: one crash, redacted, with the fingerprint Muster groups it by.
 /// Aggregate: the report (the client's id, so a resent report is one aggregate).
-public struct CrashRecorded: EventPayload {
-    public static let eventType = EventType(app: "crash", aggregate: "report", event: "recorded", major: 1)
+package struct CrashRecorded: EventPayload {
+    package static let eventType = EventType(app: "crash", aggregate: "report", event: "recorded", major: 1)
 
-    public struct Exception: Codable, Sendable, Equatable {
-        public var type: String
-        public var reason: String?
+    package struct Exception: Codable, Sendable, Equatable {
+        package var type: String
+        package var reason: String?
     }
 
-    public struct Frame: Codable, Sendable, Equatable {
-        public var function: String
-        public var module: String?
-        public var file: String?
-        public var line: Int?
-        public var inApp: Bool
+    package struct Frame: Codable, Sendable, Equatable {
+        package var function: String
+        package var module: String?
+        package var file: String?
+        package var line: Int?
+        package var inApp: Bool
 
-        public init(function: String, module: String?, file: String?, line: Int?, inApp: Bool) {
+        package init(function: String, module: String?, file: String?, line: Int?, inApp: Bool) {
             self.function = function
             self.module = module
             self.file = file
@@ -26,26 +26,26 @@ public struct CrashRecorded: EventPayload {
         }
     }
 
-    public struct Breadcrumb: Codable, Sendable, Equatable {
-        public var at: String
-        public var category: String
-        public var message: String
-        public var level: String?
+    package struct Breadcrumb: Codable, Sendable, Equatable {
+        package var at: String
+        package var category: String
+        package var message: String
+        package var level: String?
     }
 
-    public var reportId: String
-    public var sessionId: String?
-    public var context: AnalyticsContext
-    public var times: AnalyticsTimes
-    public var exception: Exception
-    public var frames: [Frame]
-    public var breadcrumbs: [Breadcrumb]
+    package var reportId: String
+    package var sessionId: String?
+    package var context: AnalyticsContext
+    package var times: AnalyticsTimes
+    package var exception: Exception
+    package var frames: [Frame]
+    package var breadcrumbs: [Breadcrumb]
     /// `CrashFingerprint` of the exception type and the normalised top frames.
-    public var fingerprint: String
+    package var fingerprint: String
 
-    public var aggregateID: String { reportId }
+    package var aggregateID: String { reportId }
 
-    public func validate() throws {
+    package func validate() throws {
         try AnalyticsIDs.validateToken(reportId, field: "/reportId")
         if let sessionId { try AnalyticsIDs.validateToken(sessionId, field: "/sessionId") }
         try context.validate(field: "/context")

@@ -1,8 +1,8 @@
-public import MusterEvents
+package import MusterEvents
 
 extension EventCatalog {
     /// Every analytics, crash and alert event type.
-    public static var analytics: EventCatalog {
+    package static var analytics: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(ScreenViewed.self)
         catalog.register(ScreenLoaded.self)

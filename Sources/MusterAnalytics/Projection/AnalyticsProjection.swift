@@ -1,6 +1,6 @@
 import GRDB
 import MusterEvents
-public import MusterLog
+package import MusterLog
 
 /// The analytics fold behind the dashboards (all but the funnel, which has its own): screens and
 /// time on screen, time-to-interactive, API error rates, crash groups, crash-free sessions, and
@@ -8,43 +8,43 @@ public import MusterLog
 ///
 /// The sessions and crash report ids grow with the users, so they live in SQLite
 /// (`AnalyticsTables`); the state in memory is bounded by the names it keeps per app.
-public enum AnalyticsProjection: TableProjection {
-    public static let name = "analytics"
+package enum AnalyticsProjection: TableProjection {
+    package static let name = "analytics"
     /// 2: sessions and crash report ids moved from the snapshot file to SQLite.
-    public static let version = 2
-    public static let filterSubjects = ["events.analytics.>", "events.crash.>"]
-    public static let initialState = State()
+    package static let version = 2
+    package static let filterSubjects = ["events.analytics.>", "events.crash.>"]
+    package static let initialState = State()
     /// Transitions kept for the publisher once recorded.
     static let transitionsKept = 500
     /// Days of session ids kept for the crash-free rate per day.
-    public static let sessionDays = 90
+    package static let sessionDays = 90
     /// Distinct screens, endpoints and crash groups kept per app; beyond, new names count under
     /// `(other)`. App keys ship inside apps, so a hostile sender must not grow the fold without end.
-    public static let maxNames = 1_000
-    public static let other = "(other)"
+    package static let maxNames = 1_000
+    package static let other = "(other)"
 
-    public struct State: Codable, Sendable, Equatable {
+    package struct State: Codable, Sendable, Equatable {
         /// app → screen → views.
-        public var screens: [String: [String: ScreenStats]] = [:]
+        package var screens: [String: [String: ScreenStats]] = [:]
         /// app → "screen|source" → time-to-interactive.
-        public var tti: [String: [String: MillisHistogram]] = [:]
+        package var tti: [String: [String: MillisHistogram]] = [:]
         /// app → endpoint (`GET /bookings/{id}`) → requests.
-        public var endpoints: [String: [String: EndpointStats]] = [:]
+        package var endpoints: [String: [String: EndpointStats]] = [:]
         /// app → fingerprint → group.
-        public var crashGroups: [String: [String: CrashGroup]] = [:]
+        package var crashGroups: [String: [String: CrashGroup]] = [:]
         /// app → the newest day (`2026-11-21`) a session was seen; older days are forgotten.
-        public var newestDay: [String: String] = [:]
-        public var rules = AlertRules()
+        package var newestDay: [String: String] = [:]
+        package var rules = AlertRules()
         /// What the rules decided, oldest first; `AlertPublisher` appends those not yet in `alerts`.
-        public var transitions: [AlertTransition] = []
+        package var transitions: [AlertTransition] = []
         /// alert id → the alert as recorded in the log.
-        public var alerts: [String: AlertRecord] = [:]
-        public var events = 0
+        package var alerts: [String: AlertRecord] = [:]
+        package var events = 0
         /// The session row last written to the tables: a session's events come together, and the
         /// next one of the same session, day and version needs no upsert (there were two an event).
         /// Saved with the state, in the transaction that wrote the row, so the two always agree.
         var lastCounted: CountedSession?
-        public init() {}
+        package init() {}
     }
 
     struct CountedSession: Codable, Sendable, Equatable {
@@ -53,7 +53,7 @@ public enum AnalyticsProjection: TableProjection {
 
     /// The four types that are nearly all of the log are read from their stored bytes (no envelope
     /// strings, no catalog lookup); `record` folds them exactly as `fold` does the decoded ones.
-    public static let storage = ProjectionTables<Self>(create: AnalyticsTables.create, stored: [
+    package static let storage = ProjectionTables<Self>(create: AnalyticsTables.create, stored: [
         StoredReader(ScreenViewed.eventType, read: ScreenViewed.init(storedFields:), apply: foldStored),
         StoredReader(ScreenLoaded.eventType, read: ScreenLoaded.init(storedFields:), apply: foldStored),
         StoredReader(APICalled.eventType, read: APICalled.init(storedFields:), apply: foldStored),
@@ -193,7 +193,7 @@ extension AnalyticsProjection.State {
     }
 
     /// True when the log already holds this transition's event.
-    public func isRecorded(_ t: AlertTransition) -> Bool { Self.isRecorded(t, in: alerts) }
+    package func isRecorded(_ t: AlertTransition) -> Bool { Self.isRecorded(t, in: alerts) }
 
     static func isRecorded(_ t: AlertTransition, in alerts: [String: AlertRecord]) -> Bool {
         guard let record = alerts[t.alertId] else { return false }
@@ -201,5 +201,5 @@ extension AnalyticsProjection.State {
     }
 
     /// Transitions the log does not hold yet, oldest first.
-    public var unrecordedTransitions: [AlertTransition] { transitions.filter { !isRecorded($0) } }
+    package var unrecordedTransitions: [AlertTransition] { transitions.filter { !isRecorded($0) } }
 }

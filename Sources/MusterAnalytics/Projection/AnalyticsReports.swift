@@ -2,96 +2,96 @@ import Histogram
 import MusterEvents
 
 /// The dashboards' answers, computed from the folds. Encoded with snake_case keys.
-public enum AnalyticsReports {
-    public struct TTIRow: Codable, Sendable, Equatable {
-        public var screen: String
-        public var source: String
-        public var count: Int
-        public var p50Ms: Int
-        public var p90Ms: Int
-        public var p99Ms: Int
+package enum AnalyticsReports {
+    package struct TTIRow: Codable, Sendable, Equatable {
+        package var screen: String
+        package var source: String
+        package var count: Int
+        package var p50Ms: Int
+        package var p90Ms: Int
+        package var p99Ms: Int
     }
 
-    public struct ScreenRow: Codable, Sendable, Equatable {
-        public var screen: String
-        public var views: Int
-        public var timedViews: Int
-        public var averageTimeOnScreenMs: Int?
-        public var medianTimeOnScreenMs: Int?
+    package struct ScreenRow: Codable, Sendable, Equatable {
+        package var screen: String
+        package var views: Int
+        package var timedViews: Int
+        package var averageTimeOnScreenMs: Int?
+        package var medianTimeOnScreenMs: Int?
     }
 
-    public struct EndpointRow: Codable, Sendable, Equatable {
-        public var endpoint: String
-        public var requests: Int
-        public var failures: Int
-        public var errorRate: Double
-        public var retries: Int
-        public var statuses: [String: Int]
-        public var errorTypes: [String: Int]
-        public var alerting: Bool
+    package struct EndpointRow: Codable, Sendable, Equatable {
+        package var endpoint: String
+        package var requests: Int
+        package var failures: Int
+        package var errorRate: Double
+        package var retries: Int
+        package var statuses: [String: Int]
+        package var errorTypes: [String: Int]
+        package var alerting: Bool
     }
 
-    public struct HourPoint: Codable, Sendable, Equatable {
-        public var hour: String
-        public var requests: Int
-        public var failures: Int
-        public var errorRate: Double
+    package struct HourPoint: Codable, Sendable, Equatable {
+        package var hour: String
+        package var requests: Int
+        package var failures: Int
+        package var errorRate: Double
     }
 
-    public struct AlertRow: Codable, Sendable, Equatable {
-        public var alertId: String
-        public var rule: String
-        public var target: String
-        public var message: String
-        public var raisedAt: String
-        public var resolvedAt: String?
-        public var observed: Double
-        public var count: Int
+    package struct AlertRow: Codable, Sendable, Equatable {
+        package var alertId: String
+        package var rule: String
+        package var target: String
+        package var message: String
+        package var raisedAt: String
+        package var resolvedAt: String?
+        package var observed: Double
+        package var count: Int
     }
 
-    public struct Errors: Codable, Sendable, Equatable {
-        public var endpoints: [EndpointRow]
-        public var hourly: [HourPoint]
-        public var alerts: [AlertRow]
+    package struct Errors: Codable, Sendable, Equatable {
+        package var endpoints: [EndpointRow]
+        package var hourly: [HourPoint]
+        package var alerts: [AlertRow]
     }
 
-    public struct GroupRow: Codable, Sendable, Equatable {
-        public var fingerprint: String
-        public var exceptionType: String
-        public var reason: String?
-        public var topFrames: [String]
-        public var firstSeen: String
-        public var lastSeen: String
-        public var count: Int
-        public var sessions: Int
-        public var versions: [String: Int]
+    package struct GroupRow: Codable, Sendable, Equatable {
+        package var fingerprint: String
+        package var exceptionType: String
+        package var reason: String?
+        package var topFrames: [String]
+        package var firstSeen: String
+        package var lastSeen: String
+        package var count: Int
+        package var sessions: Int
+        package var versions: [String: Int]
     }
 
-    public struct SessionRow: Codable, Sendable, Equatable {
-        public var key: String
-        public var sessions: Int
-        public var crashedSessions: Int
-        public var crashFreeRate: Double?
+    package struct SessionRow: Codable, Sendable, Equatable {
+        package var key: String
+        package var sessions: Int
+        package var crashedSessions: Int
+        package var crashFreeRate: Double?
     }
 
-    public struct Crashes: Codable, Sendable, Equatable {
-        public var sessions: Int
-        public var crashedSessions: Int
-        public var crashFreeRate: Double?
-        public var byDay: [SessionRow]
-        public var byVersion: [SessionRow]
-        public var groups: [GroupRow]
-        public var alerts: [AlertRow]
+    package struct Crashes: Codable, Sendable, Equatable {
+        package var sessions: Int
+        package var crashedSessions: Int
+        package var crashFreeRate: Double?
+        package var byDay: [SessionRow]
+        package var byVersion: [SessionRow]
+        package var groups: [GroupRow]
+        package var alerts: [AlertRow]
     }
 
-    public struct CrashDetail: Codable, Sendable, Equatable {
-        public var group: GroupRow
-        public var osVersions: [String: Int]
-        public var devices: [String: Int]
-        public var recent: [CrashRecorded]
+    package struct CrashDetail: Codable, Sendable, Equatable {
+        package var group: GroupRow
+        package var osVersions: [String: Int]
+        package var devices: [String: Int]
+        package var recent: [CrashRecorded]
     }
 
-    public static func tti(_ state: AnalyticsProjection.State, app: String) -> [TTIRow] {
+    package static func tti(_ state: AnalyticsProjection.State, app: String) -> [TTIRow] {
         (state.tti[app] ?? [:]).sorted { $0.key < $1.key }.map { key, h in
             let parts = key.split(separator: "|", maxSplits: 1).map(String.init)
             return TTIRow(screen: parts[0], source: parts.count > 1 ? parts[1] : "", count: Int(h.totalCount),
@@ -99,7 +99,7 @@ public enum AnalyticsReports {
         }
     }
 
-    public static func screens(_ state: AnalyticsProjection.State, app: String) -> [ScreenRow] {
+    package static func screens(_ state: AnalyticsProjection.State, app: String) -> [ScreenRow] {
         (state.screens[app] ?? [:]).sorted { $0.value.views > $1.value.views || ($0.value.views == $1.value.views && $0.key < $1.key) }
             .map { screen, s in
                 ScreenRow(screen: screen, views: s.views, timedViews: s.timed,
@@ -108,7 +108,7 @@ public enum AnalyticsReports {
             }
     }
 
-    public static func errors(_ state: AnalyticsProjection.State, app: String, endpoint: String? = nil) -> Errors {
+    package static func errors(_ state: AnalyticsProjection.State, app: String, endpoint: String? = nil) -> Errors {
         let all = state.endpoints[app] ?? [:]
         let rows = all.sorted { $0.value.failures > $1.value.failures || ($0.value.failures == $1.value.failures && $0.key < $1.key) }
             .map { key, s in
@@ -130,7 +130,7 @@ public enum AnalyticsReports {
         return Errors(endpoints: rows, hourly: hourly, alerts: alerts(state, app: app, rule: .errorRate))
     }
 
-    public static func alerts(_ state: AnalyticsProjection.State, app: String, rule: AlertRule? = nil) -> [AlertRow] {
+    package static func alerts(_ state: AnalyticsProjection.State, app: String, rule: AlertRule? = nil) -> [AlertRow] {
         state.alerts.values.filter { $0.raised.app == app && (rule == nil || $0.raised.rule == rule) }
             .sorted { $0.raised.windowEnd < $1.raised.windowEnd || ($0.raised.windowEnd == $1.raised.windowEnd && $0.raised.alertId < $1.raised.alertId) }
             .map { a in
@@ -139,7 +139,7 @@ public enum AnalyticsReports {
             }
     }
 
-    public static func crashes(_ state: AnalyticsProjection.State, sessions: SessionCounts, app: String) -> Crashes {
+    package static func crashes(_ state: AnalyticsProjection.State, sessions: SessionCounts, app: String) -> Crashes {
         let byDay = sessions.byDay.sorted { $0.key < $1.key }.map { sessionRow($0.key, $0.value) }
         let byVersion = sessions.byVersion.sorted { FunnelReport.versionOrder($0.key, $1.key) }.map { sessionRow($0.key, $0.value) }
         let groups = (state.crashGroups[app] ?? [:]).values
@@ -149,7 +149,7 @@ public enum AnalyticsReports {
                        byDay: byDay, byVersion: byVersion, groups: groups, alerts: alerts(state, app: app, rule: .crashSpike))
     }
 
-    public static func crash(_ state: AnalyticsProjection.State, sessions: SessionCounts, app: String, fingerprint: String) -> CrashDetail? {
+    package static func crash(_ state: AnalyticsProjection.State, sessions: SessionCounts, app: String, fingerprint: String) -> CrashDetail? {
         guard let g = state.crashGroups[app]?[fingerprint] else { return nil }
         return CrashDetail(group: groupRow(g, sessions: sessions.crashGroups[fingerprint] ?? 0), osVersions: g.osVersions,
                            devices: g.devices, recent: g.recent.reversed())

@@ -1,10 +1,10 @@
-public import GRDB
+package import GRDB
 import MusterLog
 
 /// The analytics fold's tables: what grows with the sessions and reports rather than with the
 /// screens and endpoints — the sessions seen (per day and per app version, with whether they
 /// crashed), the sessions of each crash group, and the crash report ids already counted.
-public enum AnalyticsTables {
+package enum AnalyticsTables {
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE analytics_sessions (
@@ -54,7 +54,7 @@ public enum AnalyticsTables {
     }
 
     /// The session figures of one app.
-    public static func sessions(app: String, in db: Database) throws -> SessionCounts {
+    package static func sessions(app: String, in db: Database) throws -> SessionCounts {
         func rows(_ kind: String) throws -> [String: SessionCounts.Tally] {
             var tallies: [String: SessionCounts.Tally] = [:]
             for row in try Row.fetchAll(db, sql: """
@@ -81,16 +81,16 @@ public enum AnalyticsTables {
 }
 
 /// Sessions and crashed sessions of one app, as the crash reports show them.
-public struct SessionCounts: Sendable, Equatable {
-    public struct Tally: Sendable, Equatable {
-        public var sessions = 0
-        public var crashed = 0
-        public var crashFreeRate: Double? { sessions == 0 ? nil : 1 - Double(crashed) / Double(sessions) }
+package struct SessionCounts: Sendable, Equatable {
+    package struct Tally: Sendable, Equatable {
+        package var sessions = 0
+        package var crashed = 0
+        package var crashFreeRate: Double? { sessions == 0 ? nil : 1 - Double(crashed) / Double(sessions) }
     }
-    public var all = Tally()
-    public var byDay: [String: Tally] = [:]
-    public var byVersion: [String: Tally] = [:]
+    package var all = Tally()
+    package var byDay: [String: Tally] = [:]
+    package var byVersion: [String: Tally] = [:]
     /// fingerprint → sessions with that crash.
-    public var crashGroups: [String: Int] = [:]
-    public static let none = SessionCounts()
+    package var crashGroups: [String: Int] = [:]
+    package static let none = SessionCounts()
 }

@@ -1,7 +1,7 @@
 import GRDB
-public import MusterEvents
+package import MusterEvents
 import MusterJSON
-public import MusterLog
+package import MusterLog
 
 /// Every funnel step each person reached, kept per person so a funnel can be asked with any
 /// ordered steps and conversion window (`FunnelReport`). A person is the app's install id
@@ -9,15 +9,15 @@ public import MusterLog
 ///
 /// The steps people reached grow with the people, so they live in SQLite (`FunnelTables`); the
 /// state in memory is only the bounded list of funnels and step names.
-public enum FunnelProjection: TableProjection {
-    public static let name = "funnel"
+package enum FunnelProjection: TableProjection {
+    package static let name = "funnel"
     /// 2: the hits moved from the snapshot file to SQLite. 3: each person's hits are trimmed to
     /// `maxHitsPerPerson` once a batch, not after every hit. 4: one table keyed by person, time
     /// and sequence (no rowid and second index); the batch's people are trimmed by key.
-    public static let version = 4
-    public static let filterSubjects = ["events.analytics.funnel.>"]
-    public static let initialState = State()
-    public static let storage = ProjectionTables<Self>(create: FunnelTables.create, endBatch: { state, db in
+    package static let version = 4
+    package static let filterSubjects = ["events.analytics.funnel.>"]
+    package static let initialState = State()
+    package static let storage = ProjectionTables<Self>(create: FunnelTables.create, endBatch: { state, db in
         for person in state.touched { try FunnelTables.trim(person, in: db) }
         state.touched = []
     }, stored: [StoredReader(FunnelReached.eventType, read: PersonHit.init(storedData:), apply: fold)]) { event, state, db in
@@ -33,19 +33,19 @@ public enum FunnelProjection: TableProjection {
         state.touched.insert(PersonKey(app: hit.app, funnel: hit.funnel, person: hit.person))
     }
     /// Steps kept per person and funnel; older ones are dropped first.
-    public static let maxHitsPerPerson = 200
+    package static let maxHitsPerPerson = 200
     /// Funnels per app and step names per funnel the fold keeps (app keys ship inside apps, so a
     /// hostile sender must not grow it without end); events beyond are not counted.
-    public static let maxFunnels = 100
-    public static let maxSteps = 50
+    package static let maxFunnels = 100
+    package static let maxSteps = 50
 
-    public struct Hit: Codable, Sendable, Equatable {
-        public var step: String
-        public var at: Int64
-        public var segment: String
-        public var appVersion: String
+    package struct Hit: Codable, Sendable, Equatable {
+        package var step: String
+        package var at: Int64
+        package var segment: String
+        package var appVersion: String
 
-        public init(step: String, at: Int64, segment: String, appVersion: String) {
+        package init(step: String, at: Int64, segment: String, appVersion: String) {
             self.step = step
             self.at = at
             self.segment = segment
@@ -53,14 +53,14 @@ public enum FunnelProjection: TableProjection {
         }
     }
 
-    public struct State: Codable, Sendable, Equatable {
+    package struct State: Codable, Sendable, Equatable {
         /// app → funnel → step names in the order first seen (the default step order).
-        public var steps: [String: [String: [String]]] = [:]
-        public var events = 0
+        package var steps: [String: [String: [String]]] = [:]
+        package var events = 0
         /// The people the batch under way gave hits, trimmed when it ends (so always empty when
         /// the state is saved, and never written).
         var touched: Set<PersonKey> = []
-        public init() {}
+        package init() {}
 
         enum CodingKeys: String, CodingKey { case steps, events }
     }
@@ -73,11 +73,11 @@ public enum FunnelProjection: TableProjection {
     }
 
     /// A step one person reached, as the fold stores it.
-    public struct PersonHit: Sendable, Equatable {
-        public var app: String
-        public var funnel: String
-        public var person: String
-        public var hit: Hit
+    package struct PersonHit: Sendable, Equatable {
+        package var app: String
+        package var funnel: String
+        package var person: String
+        package var hit: Hit
 
         init(_ e: FunnelReached) {
             self.init(app: e.context.app, funnel: e.funnel, person: e.context.anonymousId ?? e.sessionId, step: e.step,
@@ -105,7 +105,7 @@ public enum FunnelProjection: TableProjection {
     }
 
     /// The fold without its table: only the step names (the tests check the bounds with it).
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         guard let e = event.payload as? FunnelReached else { return }
         let hit = PersonHit(e)
         if admits(hit, state) { note(hit, in: &state) }

@@ -4,14 +4,14 @@
 /// Each person counts once: their best journey, the one that got furthest. A journey starts at
 /// a first-step event; each later step must come after the previous one and within the window of
 /// the start. The journey's segment and app version are those of its first step.
-public struct FunnelQuery: Sendable, Hashable {
-    public var funnel: String
-    public var steps: [[String]]
-    public var windowMillis: Int64
-    public var since: Int64?
-    public var until: Int64?
+package struct FunnelQuery: Sendable, Hashable {
+    package var funnel: String
+    package var steps: [[String]]
+    package var windowMillis: Int64
+    package var since: Int64?
+    package var until: Int64?
 
-    public init(funnel: String, steps: [[String]], windowMillis: Int64 = 24 * 3_600_000, since: Int64? = nil, until: Int64? = nil) {
+    package init(funnel: String, steps: [[String]], windowMillis: Int64 = 24 * 3_600_000, since: Int64? = nil, until: Int64? = nil) {
         self.funnel = funnel
         self.steps = steps
         self.windowMillis = windowMillis
@@ -20,34 +20,34 @@ public struct FunnelQuery: Sendable, Hashable {
     }
 
     /// The booking funnel of the OFFLEASH PRD.
-    public static let bookingSteps = [["login", "register"], ["services"], ["location"], ["booking_start"], ["booking_complete"]]
+    package static let bookingSteps = [["login", "register"], ["services"], ["location"], ["booking_start"], ["booking_complete"]]
 }
 
-public struct FunnelReport: Codable, Sendable, Equatable {
-    public struct Step: Codable, Sendable, Equatable {
-        public var step: String
-        public var people: Int
+package struct FunnelReport: Codable, Sendable, Equatable {
+    package struct Step: Codable, Sendable, Equatable {
+        package var step: String
+        package var people: Int
         /// Of the previous step's people, the share that reached this one (1 for the first step).
-        public var conversion: Double
+        package var conversion: Double
         /// Of the first step's people.
-        public var conversionFromStart: Double
+        package var conversionFromStart: Double
         /// People of the previous step that did not reach this one.
-        public var dropOff: Int
+        package var dropOff: Int
     }
 
-    public struct Breakdown: Codable, Sendable, Equatable {
-        public var key: String
-        public var steps: [Step]
+    package struct Breakdown: Codable, Sendable, Equatable {
+        package var key: String
+        package var steps: [Step]
     }
 
-    public var funnel: String
-    public var windowHours: Double
-    public var steps: [Step]
-    public var bySegment: [Breakdown]
-    public var byAppVersion: [Breakdown]
+    package var funnel: String
+    package var windowHours: Double
+    package var steps: [Step]
+    package var bySegment: [Breakdown]
+    package var byAppVersion: [Breakdown]
 
     /// The report over each person's hits (in time order).
-    public init(query: FunnelQuery, people: some Sequence<[FunnelProjection.Hit]>) {
+    package init(query: FunnelQuery, people: some Sequence<[FunnelProjection.Hit]>) {
         var count = FunnelCount(query: query)
         for hits in people { count.add(hits) }
         self = count.report

@@ -1,8 +1,8 @@
-public import GRDB
+package import GRDB
 import MusterLog
 
 /// The funnel fold's table: one row per step a person reached, read back per person in time order.
-public enum FunnelTables {
+package enum FunnelTables {
     static func create(_ db: Database) throws {
         // One B-tree, keyed as the reports and the trim read it: a rowid table with an index on the
         // person paid a second insert for every hit.
@@ -39,7 +39,7 @@ public enum FunnelTables {
     }
 
     /// The report of one funnel, counted person by person as the rows come (never all in memory).
-    public static func report(_ query: FunnelQuery, app: String, in db: Database) throws -> FunnelReport {
+    package static func report(_ query: FunnelQuery, app: String, in db: Database) throws -> FunnelReport {
         var count = FunnelCount(query: query)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT person, at, step, segment, app_version FROM funnel_hits
@@ -61,7 +61,7 @@ public enum FunnelTables {
     }
 
     /// How many people reached any step of the funnel (for tests and the operator).
-    public static func people(app: String, funnel: String, in db: Database) throws -> Int {
+    package static func people(app: String, funnel: String, in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT person) FROM funnel_hits WHERE app = ? AND funnel = ?",
                          arguments: [app, funnel]) ?? 0
     }

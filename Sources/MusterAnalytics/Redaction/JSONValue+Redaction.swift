@@ -1,8 +1,8 @@
-public import MusterEvents
+package import MusterEvents
 
 extension JSONValue {
     /// Every string, keys included, through the redactor.
-    public func redacted(by redactor: Redactor) -> JSONValue {
+    package func redacted(by redactor: Redactor) -> JSONValue {
         switch self {
         case .string(let s): .string(redactor.redact(s))
         case .array(let a): .array(a.map { $0.redacted(by: redactor) })

@@ -6,15 +6,15 @@
 /// endpoints — leave at the first check. It errs towards redacting: a lost digit string costs
 /// less than a leaked phone number. The corpus in `RedactionTests` pins what it must and must
 /// not touch.
-public struct Redactor: Sendable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct Redactor: Sendable {
+    package enum Kind: String, Sendable, CaseIterable {
         case email, phone, token, apiKey = "api-key", ip, secret
         var placeholder: [UInt8] { Array("[\(rawValue)]".utf8) }
     }
 
-    public init() {}
+    package init() {}
 
-    public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         var bytes = Array(text.utf8)
         guard mightContainSomething(bytes) else { return text }
         var changed = false

@@ -2,36 +2,36 @@ import Foundation
 import GRDB
 import Hummingbird
 import MusterEvents
-public import MusterLog
+package import MusterLog
 import MusterRuntime
 
 /// The analytics folds, as the read routes and pages see them.
-public struct AnalyticsReadModel: Sendable {
-    public let analytics: ProjectionRunner<AnalyticsProjection>
-    public let funnels: ProjectionRunner<FunnelProjection>
+package struct AnalyticsReadModel: Sendable {
+    package let analytics: ProjectionRunner<AnalyticsProjection>
+    package let funnels: ProjectionRunner<FunnelProjection>
 
-    public init(analytics: ProjectionRunner<AnalyticsProjection>, funnels: ProjectionRunner<FunnelProjection>) {
+    package init(analytics: ProjectionRunner<AnalyticsProjection>, funnels: ProjectionRunner<FunnelProjection>) {
         self.analytics = analytics
         self.funnels = funnels
     }
 
     /// Before the fold has opened its tables there is nobody to count yet.
-    public func funnel(app: String, query: FunnelQuery) async throws -> FunnelReport {
+    package func funnel(app: String, query: FunnelQuery) async throws -> FunnelReport {
         try await Self.tables { try await funnels.readTables { db in try FunnelTables.report(query, app: app, in: db) } }
             ?? FunnelReport(query: query, people: [])
     }
 
-    public func knownSteps(app: String, funnel: String) async -> [String] {
+    package func knownSteps(app: String, funnel: String) async -> [String] {
         await funnels.read { $0.steps[app]?[funnel] ?? [] }
     }
 
     /// The crash report: session figures from the tables, the rest from the state.
-    public func crashes(app: String) async throws -> AnalyticsReports.Crashes {
+    package func crashes(app: String) async throws -> AnalyticsReports.Crashes {
         let sessions = try await sessionCounts(app: app)
         return await analytics.read { AnalyticsReports.crashes($0, sessions: sessions, app: app) }
     }
 
-    public func crash(app: String, fingerprint: String) async throws -> AnalyticsReports.CrashDetail? {
+    package func crash(app: String, fingerprint: String) async throws -> AnalyticsReports.CrashDetail? {
         let sessions = try await sessionCounts(app: app)
         return await analytics.read { AnalyticsReports.crash($0, sessions: sessions, app: app, fingerprint: fingerprint) }
     }
@@ -50,7 +50,7 @@ public struct AnalyticsReadModel: Sendable {
         }
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (AnalyticsProjection.State) -> T) async -> T {
+    package func read<T: Sendable>(_ body: @Sendable (AnalyticsProjection.State) -> T) async -> T {
         await analytics.read(body)
     }
 }

@@ -1,12 +1,12 @@
-public import Hummingbird
-public import MusterRuntime
+package import Hummingbird
+package import MusterRuntime
 
 /// The dashboards' data as JSON, for a key with `read:analytics` (its own app's data).
-public enum AnalyticsRoutes {
+package enum AnalyticsRoutes {
     /// Any app's key with `read:analytics`: it reads its own app's data (an operator's, the app it names).
     static let access = AccessRule.key(nil, scope: AnalyticsScopes.read)
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, rate: RateLimiter, model: AnalyticsReadModel) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, rate: RateLimiter, model: AnalyticsReadModel) {
         let group = routes.group("/api/analytics", middleware: [RateLimitMiddleware(rate)])
         group.get("/funnel", access: access) { request, context in
             let app = try AnalyticsQueries.app(request, try context.key())

@@ -1,9 +1,9 @@
 import CompressNIO
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterJSON
-public import MusterRuntime
+package import MusterRuntime
 import NIOFoundationEssentialsCompat
 
 /// `POST /api/analytics/events` and `POST /api/analytics/crashes`: the collector's two routes.
@@ -11,11 +11,11 @@ import NIOFoundationEssentialsCompat
 /// At most 1 MB on the wire and 1 MB once inflated (`Content-Encoding: gzip`), 500 items. A batch
 /// that cannot be read as a whole is refused with a 4xx and stores nothing; otherwise the answer
 /// is 200 with what was stored and each refused item by index (partial acceptance).
-public enum CollectorRoutes {
-    public static let maxBytes = 1 << 20
+package enum CollectorRoutes {
+    package static let maxBytes = 1 << 20
 
     /// Any app's key with the scope: what it sends is its own app's.
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, collector: Collector) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, collector: Collector) {
         routes.post("/api/analytics/events", access: .key(nil, scope: AnalyticsScopes.writeEvents)) { request, context in
                 let client = try context.key()
                 let batch = try await decode(WireBatch.self, request)

@@ -1,12 +1,12 @@
 import Foundation
-public import Hummingbird
-public import MusterPlatform
-public import MusterRuntime
+package import Hummingbird
+package import MusterPlatform
+package import MusterRuntime
 
 /// The HTML dashboards under `/dashboards`. A person signs in with a `read:analytics` key, kept in
 /// the page session scoped to `/dashboards` (`PageSession`); a script may send `X-API-Key`
 /// instead. Pages hold no scripts and load nothing from elsewhere.
-public enum DashboardRoutes {
+package enum DashboardRoutes {
     static let session = PageSession(path: "/dashboards")
     static let access = AccessRule.page(nil, scope: AnalyticsScopes.read, keyHeader: true)
 
@@ -14,7 +14,7 @@ public enum DashboardRoutes {
 
     static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response { HTMLResponse.page(body, status: status) }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, model: AnalyticsReadModel) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, model: AnalyticsReadModel) {
         /// The key the page's rule admitted (from the page session or `X-API-Key`), or nil: sign in.
         @Sendable func viewer(_ context: MusterRequestContext) -> AuthenticatedClient? {
             guard case .key = context.principal else { return nil }

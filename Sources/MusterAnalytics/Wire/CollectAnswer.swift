@@ -1,13 +1,13 @@
 /// The answer to a batch: how many events were stored, how many were already there, and each
 /// refused one by its index in the batch.
-public struct CollectAnswer: Codable, Sendable, Equatable {
-    public struct Rejected: Codable, Sendable, Equatable {
-        public var index: Int
-        public var id: String?
-        public var reason: String
+package struct CollectAnswer: Codable, Sendable, Equatable {
+    package struct Rejected: Codable, Sendable, Equatable {
+        package var index: Int
+        package var id: String?
+        package var reason: String
     }
 
-    public var accepted: Int
-    public var duplicates: Int
-    public var rejected: [Rejected]
+    package var accepted: Int
+    package var duplicates: Int
+    package var rejected: [Rejected]
 }

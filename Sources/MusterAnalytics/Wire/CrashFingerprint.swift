@@ -4,10 +4,10 @@ import Crypto
 /// Groups crashes: the exception type plus the top frames (the app's own when there are any),
 /// with what changes between builds taken out — addresses, offsets, line numbers, closure
 /// numbers, generic arguments — so one bug is one group across versions.
-public enum CrashFingerprint {
-    public static let topFrames = 3
+package enum CrashFingerprint {
+    package static let topFrames = 3
 
-    public static func make(type: String, frames: [CrashRecorded.Frame]) -> String {
+    package static func make(type: String, frames: [CrashRecorded.Frame]) -> String {
         let text = ([type] + topFrameNames(frames)).joined(separator: "\n")
         let digest = SHA256.hash(data: Array(text.utf8))
         return "fp_" + digest.prefix(8).map { byte in
@@ -17,7 +17,7 @@ public enum CrashFingerprint {
     }
 
     /// `closure #2 in BookingView.submit() + 124` → `closure in BookingView.submit()`.
-    public static func normalize(_ function: String) -> String {
+    package static func normalize(_ function: String) -> String {
         var s = function
         if let plus = s.range(of: " + ", options: .backwards) { s = String(s[..<plus.lowerBound]) }
         var out = ""
@@ -39,7 +39,7 @@ public enum CrashFingerprint {
 
 extension CrashFingerprint {
     /// The frames the fingerprint is made of, normalised, for people to read.
-    public static func topFrameNames(_ frames: [CrashRecorded.Frame]) -> [String] {
+    package static func topFrameNames(_ frames: [CrashRecorded.Frame]) -> [String] {
         let own = frames.filter(\.inApp)
         return (own.isEmpty ? frames : own).prefix(topFrames).map { normalize($0.function) }
     }

@@ -3,8 +3,8 @@ import Foundation
 /// data: `GET https://api.example.com/bookings/8121/cancel?token=…` → `/bookings/{id}/cancel`.
 /// Ids (numbers, UUIDs, long hex, mixed letter-digit tokens like `act_3f9a…`) become `{id}`; the
 /// query string is dropped (its values are what leaks); emails and the like become placeholders.
-public enum EndpointNormalizer {
-    public static func normalize(_ raw: String, redactor: Redactor) -> String {
+package enum EndpointNormalizer {
+    package static func normalize(_ raw: String, redactor: Redactor) -> String {
         var path = Substring(raw.trimmingCharacters(in: .whitespaces))
         if let scheme = path.range(of: "://") {
             path = path[scheme.upperBound...]

@@ -1,8 +1,8 @@
-public import MusterEvents
+package import MusterEvents
 
 extension EventClock {
     /// The four clocks of an event created at `createdAt` (device time).
-    public func times(createdAt: String, field: String) throws -> AnalyticsTimes {
+    package func times(createdAt: String, field: String) throws -> AnalyticsTimes {
         guard let created = Timestamp.millis(createdAt) else {
             throw ItemError(field: field, "must be an RFC 3339 date-time, like 2026-11-21T14:00:05.120Z")
         }
@@ -13,12 +13,12 @@ extension EventClock {
 }
 
 /// Why one item of a batch was refused, naming its field in the wire format.
-public struct ItemError: Error, Sendable, CustomStringConvertible {
-    public var field: String
-    public var reason: String
-    public init(field: String, _ reason: String) {
+package struct ItemError: Error, Sendable, CustomStringConvertible {
+    package var field: String
+    package var reason: String
+    package init(field: String, _ reason: String) {
         self.field = field
         self.reason = reason
     }
-    public var description: String { "\(field) \(reason)" }
+    package var description: String { "\(field) \(reason)" }
 }

@@ -1,7 +1,7 @@
-public import MusterEvents
+package import MusterEvents
 
 /// The wire types an analytics batch may hold, and the log event each becomes.
-public enum WireEventType: String, Sendable, CaseIterable {
+package enum WireEventType: String, Sendable, CaseIterable {
     case screenView = "screen_view"
     case timeToInteractive = "time_to_interactive"
     case apiCall = "api_call"
@@ -21,7 +21,7 @@ extension WireContext {
 extension WireEvent {
     /// The log event for this wire event, redacted; `ItemError` names the wire field. Its rules
     /// (lengths, ranges) are checked once, by the log when it prepares the append.
-    public func logEvent(context: AnalyticsContext, clock: EventClock, redactor: Redactor) throws -> any AnalyticsEvent {
+    package func logEvent(context: AnalyticsContext, clock: EventClock, redactor: Redactor) throws -> any AnalyticsEvent {
         guard let kind = WireEventType(rawValue: type) else {
             throw ItemError(field: "type", "must be one of \(WireEventType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -64,7 +64,7 @@ extension WireEvent {
 }
 
 extension WireCrashReport {
-    public func logEvent(app: String, clock: EventClock, redactor: Redactor) throws -> CrashRecorded {
+    package func logEvent(app: String, clock: EventClock, redactor: Redactor) throws -> CrashRecorded {
         let times = try clock.times(createdAt: createdAt, field: "created_at")
         let r = redactor.redact
         let frames = (self.frames ?? []).map { f in

@@ -1,4 +1,4 @@
-public import MusterEvents
+package import MusterEvents
 
 /// The collector's wire format, as apps send it (snake_case, like the OFFLEASH contract).
 ///
@@ -7,29 +7,29 @@ public import MusterEvents
 /// self-describing events: every event names its `type` (and optionally its schema `version`),
 /// a `custom` event carries its own name and properties, and the device context travels once per
 /// batch instead of once per event. `schemas/openapi.yaml` documents it for app developers.
-public struct WireBatch: Decodable, Sendable {
-    public var sentAt: String
-    public var context: WireContext
-    public var events: [Lenient<WireEvent>]
+package struct WireBatch: Decodable, Sendable {
+    package var sentAt: String
+    package var context: WireContext
+    package var events: [Lenient<WireEvent>]
 
     enum CodingKeys: String, CodingKey { case sentAt = "sent_at", context, events }
 }
 
-public struct WireContext: Codable, Sendable {
-    public var appVersion: String
-    public var build: String?
-    public var osName: String
-    public var osVersion: String
-    public var deviceModel: String
-    public var anonymousId: String?
-    public var locale: String?
+package struct WireContext: Codable, Sendable {
+    package var appVersion: String
+    package var build: String?
+    package var osName: String
+    package var osVersion: String
+    package var deviceModel: String
+    package var anonymousId: String?
+    package var locale: String?
 
     enum CodingKeys: String, CodingKey {
         case appVersion = "app_version", build, osName = "os_name", osVersion = "os_version", deviceModel = "device_model",
              anonymousId = "anonymous_id", locale
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // The context is checked as a whole (422 or 400 for the batch): `null` is not an absent field.
         func optional(_ key: CodingKeys) throws -> String? {
@@ -51,30 +51,30 @@ public struct WireContext: Codable, Sendable {
 
 /// One analytics event. The fields after `version` belong to one type or another; which ones a
 /// type needs is checked when it becomes a log event (`WireEvent+Log.swift`).
-public struct WireEvent: Codable, Sendable {
-    public var id: String
-    public var type: String
-    public var createdAt: String
-    public var sessionId: String
-    public var version: Int?
+package struct WireEvent: Codable, Sendable {
+    package var id: String
+    package var type: String
+    package var createdAt: String
+    package var sessionId: String
+    package var version: Int?
     // screen_view, time_to_interactive
-    public var screen: String?
-    public var previousScreen: String?
-    public var durationMs: Int?
-    public var source: String?
+    package var screen: String?
+    package var previousScreen: String?
+    package var durationMs: Int?
+    package var source: String?
     // api_call
-    public var method: String?
-    public var endpoint: String?
-    public var status: Int?
-    public var retryCount: Int?
-    public var error: WireError?
+    package var method: String?
+    package var endpoint: String?
+    package var status: Int?
+    package var retryCount: Int?
+    package var error: WireError?
     // funnel_step
-    public var funnel: String?
-    public var step: String?
-    public var segment: String?
+    package var funnel: String?
+    package var step: String?
+    package var segment: String?
     // custom
-    public var name: String?
-    public var properties: [String: PropertyValue]?
+    package var name: String?
+    package var properties: [String: PropertyValue]?
 
     enum CodingKeys: String, CodingKey {
         case id, type, createdAt = "created_at", sessionId = "session_id", version, screen, previousScreen = "previous_screen",
@@ -83,43 +83,43 @@ public struct WireEvent: Codable, Sendable {
     }
 }
 
-public struct WireError: Codable, Sendable {
-    public var type: String
-    public var message: String?
+package struct WireError: Codable, Sendable {
+    package var type: String
+    package var message: String?
 }
 
 /// A crash upload: one or more reports (an app sends what it found on its next launch).
-public struct WireCrashBatch: Decodable, Sendable {
-    public var sentAt: String
-    public var reports: [Lenient<WireCrashReport>]
+package struct WireCrashBatch: Decodable, Sendable {
+    package var sentAt: String
+    package var reports: [Lenient<WireCrashReport>]
 
     enum CodingKeys: String, CodingKey { case sentAt = "sent_at", reports }
 }
 
-public struct WireCrashReport: Codable, Sendable {
-    public struct Exception: Codable, Sendable { public var type: String; public var reason: String? }
-    public struct Frame: Codable, Sendable {
-        public var function: String
-        public var module: String?
-        public var file: String?
-        public var line: Int?
-        public var inApp: Bool?
+package struct WireCrashReport: Codable, Sendable {
+    package struct Exception: Codable, Sendable { package var type: String; package var reason: String? }
+    package struct Frame: Codable, Sendable {
+        package var function: String
+        package var module: String?
+        package var file: String?
+        package var line: Int?
+        package var inApp: Bool?
         enum CodingKeys: String, CodingKey { case function, module, file, line, inApp = "in_app" }
     }
-    public struct Breadcrumb: Codable, Sendable {
-        public var timestamp: String
-        public var category: String
-        public var message: String
-        public var level: String?
+    package struct Breadcrumb: Codable, Sendable {
+        package var timestamp: String
+        package var category: String
+        package var message: String
+        package var level: String?
     }
 
-    public var id: String
-    public var createdAt: String
-    public var sessionId: String?
-    public var context: WireContext
-    public var exception: Exception
-    public var frames: [Frame]?
-    public var breadcrumbs: [Breadcrumb]?
+    package var id: String
+    package var createdAt: String
+    package var sessionId: String?
+    package var context: WireContext
+    package var exception: Exception
+    package var frames: [Frame]?
+    package var breadcrumbs: [Breadcrumb]?
 
     enum CodingKeys: String, CodingKey {
         case id, createdAt = "created_at", sessionId = "session_id", context, exception, frames, breadcrumbs
@@ -128,11 +128,11 @@ public struct WireCrashReport: Codable, Sendable {
 
 /// Decodes one item of a batch without failing the batch: a bad item keeps its error and, for
 /// the DLQ copy, the JSON it came as. (An item that decodes but breaks a rule is copied as decoded.)
-public struct Lenient<Value: Codable & Sendable>: Decodable, Sendable {
-    public let result: Result<Value, DecodingError>
-    public let raw: JSONValue?
+package struct Lenient<Value: Codable & Sendable>: Decodable, Sendable {
+    package let result: Result<Value, DecodingError>
+    package let raw: JSONValue?
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         do {
             result = .success(try Value(from: decoder))
             raw = nil

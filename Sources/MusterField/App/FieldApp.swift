@@ -1,23 +1,23 @@
 import Foundation
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterPlatform
 import MusterPush
-public import MusterRuntime
+package import MusterRuntime
 
 /// The construction field app: projects, time entries, expenses and photos that crews change
 /// offline for a whole shift and sync when a connection appears, merged field by field (`FieldBook`);
 /// conflicts on important fields for managers to decide; geofenced time and weekly timesheets.
 /// Companies are organisations of app `field`; workers and managers are their person accounts.
-public struct FieldApp: MusterApp {
-    public let name = "field"
-    public var events: EventCatalog { .field }
-    public var projections: [any Projection.Type] { [FieldProjection.self] }
-    public var scopes: [String] { [] }
+package struct FieldApp: MusterApp {
+    package let name = "field"
+    package var events: EventCatalog { .field }
+    package var projections: [any Projection.Type] { [FieldProjection.self] }
+    package var scopes: [String] { [] }
 
-    public init() {}
+    package init() {}
 
-    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+    package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .ingest:
             let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self))

@@ -1,16 +1,16 @@
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// The roles of the field app's people: workers on site, and the managers who approve their time.
-public enum FieldRole: String, AppRole {
+package enum FieldRole: String, AppRole {
     case worker, manager
-    public static var app: String { FieldRoutes.policy.app }
+    package static var app: String { FieldRoutes.policy.app }
 }
 
 /// The roles' names as tokens and events carry them.
-public enum FieldRoles {
-    public static let worker = FieldRole.worker.rawValue, manager = FieldRole.manager.rawValue
-    public static let all: Set<String> = Set(FieldRole.allCases.map(\.rawValue))
+package enum FieldRoles {
+    package static let worker = FieldRole.worker.rawValue, manager = FieldRole.manager.rawValue
+    package static let all: Set<String> = Set(FieldRole.allCases.map(\.rawValue))
 }
 
 extension AccessRule {

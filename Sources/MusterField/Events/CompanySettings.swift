@@ -1,22 +1,22 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 
 /// What a company decides about sync.
-public struct CompanySettings: Codable, Sendable, Equatable {
+package struct CompanySettings: Codable, Sendable, Equatable {
     /// `kind.field` names never overwritten silently (`expense.amount`).
-    public var importantFields: [String]
+    package var importantFields: [String]
     /// `timeEntry.startTime` and the like: important once a manager approved the entry.
-    public var importantOnceApproved: [String]
+    package var importantOnceApproved: [String]
     /// How long a deletion is remembered: the longest a device may stay offline and still catch
     /// up by pulling; after that it resyncs from scratch.
-    public var tombstoneDays: Int
+    package var tombstoneDays: Int
     /// The IANA zone its weeks and days are counted in (`America/Denver`); UTC when unset.
-    public var timeZone: String?
+    package var timeZone: String?
 
-    public static let standard = CompanySettings(importantFields: ["expense.amount"],
+    package static let standard = CompanySettings(importantFields: ["expense.amount"],
                                                  importantOnceApproved: ["timeEntry.endTime", "timeEntry.startTime"], tombstoneDays: 30)
 
-    public init(importantFields: [String], importantOnceApproved: [String], tombstoneDays: Int, timeZone: String? = nil) {
+    package init(importantFields: [String], importantOnceApproved: [String], tombstoneDays: Int, timeZone: String? = nil) {
         self.importantFields = importantFields
         self.importantOnceApproved = importantOnceApproved
         self.tombstoneDays = tombstoneDays
@@ -24,9 +24,9 @@ public struct CompanySettings: Codable, Sendable, Equatable {
     }
 
     /// The zone timesheets count in.
-    public var zone: TimeZone { timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt }
+    package var zone: TimeZone { timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt }
 
-    public func validate() throws {
+    package func validate() throws {
         guard (1...3_650).contains(tombstoneDays) else { throw EventValidationError(field: "/settings/tombstoneDays", "must be 1 to 3650") }
         if let timeZone {
             let allowed = timeZone.utf8.allSatisfy { (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) || "/_+-".utf8.contains($0) }

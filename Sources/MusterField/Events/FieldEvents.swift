@@ -1,19 +1,19 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `field.device.pushed.v1`: a batch of changes one device made (offline or not), with the person
 /// and role that signed the push. Whether each change lands, merges or conflicts is decided by the
 /// fold in log order, so two servers taking pushes at once cannot decide differently.
 /// `StoredExactly`: a push and its stored text read back by hand are equal (the field fuzz target
 /// checks every batch it builds), so the fold of the process that took the push folds the value.
-public struct MutationsPushed: EventPayload, StoredExactly {
-    public static let eventType = EventType(app: "field", aggregate: "device", event: "pushed", major: 1)
-    public static let maxMutations = 500
+package struct MutationsPushed: EventPayload, StoredExactly {
+    package static let eventType = EventType(app: "field", aggregate: "device", event: "pushed", major: 1)
+    package static let maxMutations = 500
 
-    public var deviceId: String
-    public var personId: String
-    public var orgId: String
-    public var role: String
-    public var mutations: [FieldMutation] {
+    package var deviceId: String
+    package var personId: String
+    package var orgId: String
+    package var role: String
+    package var mutations: [FieldMutation] {
         didSet { mutationsChecked = false }
     }
     /// Set by `FieldSync.push`, whose mutations each passed `FieldMutation.validate(within:)` as
@@ -24,7 +24,7 @@ public struct MutationsPushed: EventPayload, StoredExactly {
 
     enum CodingKeys: String, CodingKey { case deviceId, personId, orgId, role, mutations }
 
-    public init(deviceId: String, personId: String, orgId: String, role: String, mutations: [FieldMutation]) {
+    package init(deviceId: String, personId: String, orgId: String, role: String, mutations: [FieldMutation]) {
         self.deviceId = deviceId
         self.personId = personId
         self.orgId = orgId
@@ -38,13 +38,13 @@ public struct MutationsPushed: EventPayload, StoredExactly {
         mutationsChecked = true
     }
 
-    public static func == (a: Self, b: Self) -> Bool {
+    package static func == (a: Self, b: Self) -> Bool {
         (a.deviceId, a.personId, a.orgId, a.role) == (b.deviceId, b.personId, b.orgId, b.role) && a.mutations == b.mutations
     }
 
-    public var aggregateID: String { deviceId }
+    package var aggregateID: String { deviceId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(deviceId, field: "/deviceId")
         try Validate.uuid(personId, field: "/personId")
         try Validate.uuid(orgId, field: "/orgId")
@@ -56,16 +56,16 @@ public struct MutationsPushed: EventPayload, StoredExactly {
 }
 
 /// `field.project.assigned.v1`: a manager put a worker on a project (or took them off it).
-public struct ProjectAssigned: EventPayload {
-    public static let eventType = EventType(app: "field", aggregate: "project", event: "assigned", major: 1)
+package struct ProjectAssigned: EventPayload {
+    package static let eventType = EventType(app: "field", aggregate: "project", event: "assigned", major: 1)
 
-    public var projectId: String
-    public var orgId: String
-    public var personId: String
-    public var assigned: Bool
-    public var managerId: String
+    package var projectId: String
+    package var orgId: String
+    package var personId: String
+    package var assigned: Bool
+    package var managerId: String
 
-    public init(projectId: String, orgId: String, personId: String, assigned: Bool, managerId: String) {
+    package init(projectId: String, orgId: String, personId: String, assigned: Bool, managerId: String) {
         self.projectId = projectId
         self.orgId = orgId
         self.personId = personId
@@ -73,9 +73,9 @@ public struct ProjectAssigned: EventPayload {
         self.managerId = managerId
     }
 
-    public var aggregateID: String { projectId }
+    package var aggregateID: String { projectId }
 
-    public func validate() throws {
+    package func validate() throws {
         for (value, field) in [(projectId, "/projectId"), (orgId, "/orgId"), (personId, "/personId"), (managerId, "/managerId")] {
             try Validate.uuid(value, field: field)
         }
@@ -84,22 +84,22 @@ public struct ProjectAssigned: EventPayload {
 
 /// `field.entry.approved.v1`: a manager approved a time entry; from then on its start and end are
 /// never overwritten silently.
-public struct TimeEntryApproved: EventPayload {
-    public static let eventType = EventType(app: "field", aggregate: "entry", event: "approved", major: 1)
+package struct TimeEntryApproved: EventPayload {
+    package static let eventType = EventType(app: "field", aggregate: "entry", event: "approved", major: 1)
 
-    public var entryId: String
-    public var orgId: String
-    public var managerId: String
+    package var entryId: String
+    package var orgId: String
+    package var managerId: String
 
-    public init(entryId: String, orgId: String, managerId: String) {
+    package init(entryId: String, orgId: String, managerId: String) {
         self.entryId = entryId
         self.orgId = orgId
         self.managerId = managerId
     }
 
-    public var aggregateID: String { entryId }
+    package var aggregateID: String { entryId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(entryId, field: "/entryId")
         try Validate.uuid(orgId, field: "/orgId")
         try Validate.uuid(managerId, field: "/managerId")
@@ -108,22 +108,22 @@ public struct TimeEntryApproved: EventPayload {
 
 /// `field.conflict.resolved.v1`: a manager's decision on a change that met an important field
 /// someone else had changed: keep the server's value, take the device's, or write another.
-public struct ConflictResolved: EventPayload {
-    public static let eventType = EventType(app: "field", aggregate: "conflict", event: "resolved", major: 1)
+package struct ConflictResolved: EventPayload {
+    package static let eventType = EventType(app: "field", aggregate: "conflict", event: "resolved", major: 1)
 
-    public enum Decision: String, Codable, Sendable, CaseIterable {
+    package enum Decision: String, Codable, Sendable, CaseIterable {
         case keepServer, takeDevice, edit
     }
 
-    public var conflictId: String
-    public var orgId: String
-    public var managerId: String
-    public var decision: Decision
+    package var conflictId: String
+    package var orgId: String
+    package var managerId: String
+    package var decision: Decision
     /// With `edit`: the values to write (fields of the conflict only).
-    public var values: [String: JSONValue]?
-    public var decidedAt: String
+    package var values: [String: JSONValue]?
+    package var decidedAt: String
 
-    public init(conflictId: String, orgId: String, managerId: String, decision: Decision, values: [String: JSONValue]?, decidedAt: String) {
+    package init(conflictId: String, orgId: String, managerId: String, decision: Decision, values: [String: JSONValue]?, decidedAt: String) {
         self.conflictId = conflictId
         self.orgId = orgId
         self.managerId = managerId
@@ -132,9 +132,9 @@ public struct ConflictResolved: EventPayload {
         self.decidedAt = decidedAt
     }
 
-    public var aggregateID: String { conflictId }
+    package var aggregateID: String { conflictId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(conflictId, field: "/conflictId")
         try Validate.uuid(orgId, field: "/orgId")
         try Validate.uuid(managerId, field: "/managerId")
@@ -145,20 +145,20 @@ public struct ConflictResolved: EventPayload {
 }
 
 /// `field.company.configured.v1`: a company's sync settings.
-public struct CompanyConfigured: EventPayload {
-    public static let eventType = EventType(app: "field", aggregate: "company", event: "configured", major: 1)
+package struct CompanyConfigured: EventPayload {
+    package static let eventType = EventType(app: "field", aggregate: "company", event: "configured", major: 1)
 
-    public var orgId: String
-    public var settings: CompanySettings
+    package var orgId: String
+    package var settings: CompanySettings
 
-    public init(orgId: String, settings: CompanySettings) {
+    package init(orgId: String, settings: CompanySettings) {
         self.orgId = orgId
         self.settings = settings
     }
 
-    public var aggregateID: String { orgId }
+    package var aggregateID: String { orgId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(orgId, field: "/orgId")
         try settings.validate()
     }
@@ -166,7 +166,7 @@ public struct CompanyConfigured: EventPayload {
 
 extension EventCatalog {
     /// The field app's events.
-    public static var field: EventCatalog {
+    package static var field: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(MutationsPushed.self)
         catalog.register(ProjectAssigned.self)
@@ -182,16 +182,16 @@ extension EventCatalog {
 /// company may name the digest in its records from then on; a digest names bytes and grants
 /// nothing, so a record naming a file its company never uploaded is refused, and reading a file
 /// needs both this and a record the reader sees.
-public struct FileStored: EventPayload {
-    public static let eventType = EventType(app: "field", aggregate: "file", event: "stored", major: 1)
+package struct FileStored: EventPayload {
+    package static let eventType = EventType(app: "field", aggregate: "file", event: "stored", major: 1)
 
-    public var digest: String
-    public var orgId: String
-    public var personId: String
-    public var size: Int
-    public var type: String
+    package var digest: String
+    package var orgId: String
+    package var personId: String
+    package var size: Int
+    package var type: String
 
-    public init(digest: String, orgId: String, personId: String, size: Int, type: String) {
+    package init(digest: String, orgId: String, personId: String, size: Int, type: String) {
         self.digest = digest
         self.orgId = orgId
         self.personId = personId
@@ -200,9 +200,9 @@ public struct FileStored: EventPayload {
     }
 
     /// One aggregate per company and file: a second upload of the same bytes is the same fact.
-    public var aggregateID: String { digest }
+    package var aggregateID: String { digest }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(digest, "", .lowerHex, count: 64, field: "/digest", "a SHA-256 in 64 lowercase hex digits")
         try Validate.uuid(orgId, field: "/orgId")
         try Validate.uuid(personId, field: "/personId")

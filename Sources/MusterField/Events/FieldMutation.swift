@@ -1,21 +1,21 @@
-public import MusterEvents
+package import MusterEvents
 
 /// One change a device made offline to one record, as the log keeps it: `changedAt` is already on
 /// the server's clock (corrected on arrival with the collector's skew correction).
-public struct FieldMutation: Codable, Sendable, Equatable {
+package struct FieldMutation: Codable, Sendable, Equatable {
     /// The device's id for this change: a retry carries the same one and is applied once.
-    public var mutationId: String
-    public var entity: EntityKind
-    public var id: String
+    package var mutationId: String
+    package var entity: EntityKind
+    package var id: String
     /// The record's version the device last saw (0 for a record it creates).
-    public var baseVersion: Int
+    package var baseVersion: Int
     /// The fields it changed, with their new values.
-    public var fields: [String: JSONValue]
+    package var fields: [String: JSONValue]
     /// The device deleted the record.
-    public var deleted: Bool?
-    public var changedAt: String
+    package var deleted: Bool?
+    package var changedAt: String
 
-    public init(mutationId: String, entity: EntityKind, id: String, baseVersion: Int, fields: [String: JSONValue],
+    package init(mutationId: String, entity: EntityKind, id: String, baseVersion: Int, fields: [String: JSONValue],
                 deleted: Bool? = nil, changedAt: String) {
         self.mutationId = mutationId
         self.entity = entity
@@ -26,12 +26,12 @@ public struct FieldMutation: Codable, Sendable, Equatable {
         self.changedAt = changedAt
     }
 
-    public static let maxFields = 32
+    package static let maxFields = 32
 
-    public var isDelete: Bool { deleted == true }
+    package var isDelete: Bool { deleted == true }
 
     /// Checks the mutation; a failure names its field under `path`.
-    public func validate(within path: String) throws {
+    package func validate(within path: String) throws {
         try Validate.uuid(mutationId, field: path + "/mutationId")
         try Validate.uuid(id, field: path + "/id")
         guard (0...Int(Int32.max)).contains(baseVersion) else { throw EventValidationError(field: path + "/baseVersion", "must be 0 or more") }

@@ -1,5 +1,5 @@
-public import MusterEvents
-public import MusterJSON
+package import MusterEvents
+package import MusterJSON
 
 // Pushed batches are the field app's bulk of the log (up to 500 mutations each), written at every
 // push and read by the fold: they are read from and written to the stored form by hand (and each
@@ -9,7 +9,7 @@ public import MusterJSON
 
 extension MutationsPushed: StoredFieldsDecodable {
     // Members are read in their stored (sorted) order: each lookup then compares one key.
-    public init(storedFields fields: JSONFields) throws {
+    package init(storedFields fields: JSONFields) throws {
         let deviceId = try fields.required(fields.string("deviceId"), "deviceId")
         let mutations = try fields.required(fields.objects("mutations", FieldMutation.init(storedFields:)), "mutations")
         self.init(deviceId: deviceId, personId: try fields.required(fields.string("personId"), "personId"),
@@ -19,7 +19,7 @@ extension MutationsPushed: StoredFieldsDecodable {
 }
 
 extension MutationsPushed: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try object.string("deviceId", deviceId)
         try object.objects("mutations", mutations) { try $1.encodeMembers(&$0) }
         try object.string("orgId", orgId)

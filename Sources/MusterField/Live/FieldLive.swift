@@ -6,19 +6,19 @@ import MusterEvents
 import MusterJSON
 import MusterLog
 import NIOWebSocket
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 
 /// Live updates: `GET /api/field/live?since=CURSOR` upgraded to a WebSocket (with the same bearer
 /// token as every field route). The server sends what changed since the cursor, in the pull's
 /// pages, then each change as it lands in the log; every message carries the cursor after it. A
 /// device that reconnects with the last cursor it received misses nothing and gets nothing twice.
-public struct FieldLive: Sendable {
-    public static let path = "/api/field/live"
+package struct FieldLive: Sendable {
+    package static let path = "/api/field/live"
     let sync: FieldSync
     let people: People
 
-    public init(sync: FieldSync, people: People) {
+    package init(sync: FieldSync, people: People) {
         self.sync = sync
         self.people = people
     }
@@ -37,7 +37,7 @@ public struct FieldLive: Sendable {
         }
     }
 
-    public var route: WebSocketRoute {
+    package var route: WebSocketRoute {
         // Refused as the plain route refuses (the same rule): 401 for a missing or bad token, 422 for a bad cursor.
         WebSocketRoute(path: Self.path, access: .fieldPerson) { request, caller in
             guard let signedIn = caller.person.value else { return .refused(APIError(.unauthorized, "missing bearer token")) }

@@ -1,5 +1,5 @@
-public import Foundation
-public import MusterRuntime
+package import Foundation
+package import MusterRuntime
 import Synchronization
 
 /// Who has a live socket open now, on this process or another instance of it: their devices hear
@@ -7,7 +7,7 @@ import Synchronization
 /// instance says whom it has (on a change, and every 5 s), and forgets an instance not heard from
 /// for 15 s (a process killed without a word: at most that long, a push is skipped for someone
 /// who has gone).
-public final class FieldPresence: Sendable {
+package final class FieldPresence: Sendable {
     static let heartbeat: Duration = .seconds(5)
     static let forgetAfter: Duration = .seconds(15)
 
@@ -20,7 +20,7 @@ public final class FieldPresence: Sendable {
 
     private let state = Mutex<State>(State())
 
-    public init() {}
+    package init() {}
 
     func arrived(_ personId: String) {
         state.withLock { state in
@@ -36,7 +36,7 @@ public final class FieldPresence: Sendable {
         }
     }
 
-    public func isConnected(_ personId: String, now: ContinuousClock.Instant = .now) -> Bool {
+    package func isConnected(_ personId: String, now: ContinuousClock.Instant = .now) -> Bool {
         state.withLock { state in
             state.sockets[personId] != nil
                 || state.remote.values.contains { now - $0.seen < Self.forgetAfter && $0.persons.contains(personId) }
@@ -45,7 +45,7 @@ public final class FieldPresence: Sendable {
 }
 
 extension FieldPresence: SharedPart {
-    public func outgoing(now: ContinuousClock.Instant) -> Data? {
+    package func outgoing(now: ContinuousClock.Instant) -> Data? {
         let persons: [String]? = state.withLock { state in
             guard state.changed || state.lastSent.map({ now - $0 >= Self.heartbeat }) ?? true else { return nil }
             if !state.changed && state.sockets.isEmpty && state.lastSent != nil { return nil } // nobody here, said already
@@ -56,7 +56,7 @@ extension FieldPresence: SharedPart {
         return persons.flatMap { try? JSONEncoder().encode($0) }
     }
 
-    public func incoming(_ data: Data, from instance: String, now: ContinuousClock.Instant) {
+    package func incoming(_ data: Data, from instance: String, now: ContinuousClock.Instant) {
         guard let persons = try? JSONDecoder().decode([String].self, from: data) else { return }
         state.withLock { state in
             state.remote = state.remote.filter { now - $0.value.seen < Self.forgetAfter }

@@ -1,15 +1,15 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// The field app's records, folded from every push and every manager's decision (`FieldBook`).
 /// Kept in memory with a snapshot: a company's shifts are thousands of records, not millions.
-public enum FieldProjection: Projection {
-    public static let name = "field"
-    public static let version = 4 // 2: the digest index (`files`); 3: each company's uploaded files (`storedFiles`); 4: outcomes by id (`FieldID`)
-    public static let filterSubjects = ["events.field.>"]
-    public static let initialState = FieldBook()
+package enum FieldProjection: Projection {
+    package static let name = "field"
+    package static let version = 4 // 2: the digest index (`files`); 3: each company's uploaded files (`storedFiles`); 4: outcomes by id (`FieldID`)
+    package static let filterSubjects = ["events.field.>"]
+    package static let initialState = FieldBook()
 
-    public static func apply(_ event: RecordedEvent, to state: inout FieldBook) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout FieldBook) throws {
         guard let time = Timestamp.millis(event.time) else { throw ProjectionRejection("event time \(event.time.prefix(40)) is no timestamp") }
         switch event.payload {
         case let pushed as MutationsPushed: state.apply(pushed, sequence: event.sequence, at: time)

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterJSON
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 import NIOCore
 
 /// The field app under `/api/field/`, for signed-in workers and managers (`Authorization: Bearer`):
@@ -17,13 +17,13 @@ import NIOCore
 /// - `GET /api/field/conflicts`, `POST /api/field/conflicts/{conflictId}/resolve`: managers decide conflicts;
 /// - `GET|PUT /api/field/settings`: the company's important fields, how long deletions are remembered, its time zone;
 /// - `GET /api/field/timesheet?week=2026-W48` (JSON) and `GET /api/field/timesheet.csv?week=…`.
-public enum FieldRoutes {
+package enum FieldRoutes {
     /// 500 mutations of up to a few hundred bytes each, with room.
     static let maxBody = 1 << 20
     static let maxSmallBody = 64 * 1024
-    public static let policy = People.TokenPolicy(app: "field", accessLifetime: .seconds(12 * 3600))
+    package static let policy = People.TokenPolicy(app: "field", accessLifetime: .seconds(12 * 3600))
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, sync: FieldSync, people: People) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, sync: FieldSync, people: People) {
         routes.post("/api/field/auth/login", access: .anyone) { request, context in
             let body = try await RequestJSON.decode(LoginRequest.self, from: request, maxBody: maxSmallBody)
             let signedIn = try await people.login(orgSlug: body.org, email: body.email, password: body.password,

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterNATS
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 import NIOCore
 
 /// Resumable uploads of photos and receipts, as the IETF resumable-upload draft (interop version 6)
@@ -18,12 +18,12 @@ import NIOCore
 /// - `DELETE /api/field/uploads/{token}`: abandons it;
 /// - `GET /api/field/blobs/{digest}`: a stored photo or receipt, for people who see a record naming it.
 /// A completed upload answers `{digest, size, type}`; the device then names the digest in its record.
-public enum UploadRoutes {
-    public static let interopVersion = "6"
+package enum UploadRoutes {
+    package static let interopVersion = "6"
     /// The draft's versions a client may speak: 3 (iOS 17's URLSession; `Upload-Incomplete`), 5 and 6 (`Upload-Complete`).
     static let knownVersions: Set<String> = ["3", "5", "6"]
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, uploads: FieldUploads, sync: FieldSync, people: People) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, uploads: FieldUploads, sync: FieldSync, people: People) {
         routes.on(.options, "/api/field/uploads", access: .fieldPerson) { request, context in
             _ = try FieldRoutes.person(context)
             var headers = HTTPFields()
@@ -81,7 +81,7 @@ public enum UploadRoutes {
     /// client whose connection breaks mid-body (iOS 17's URLSession on its own) knows where to ask
     /// for the offset and append the rest. The route then creates the upload under that token, once
     /// the person is known; a request the route refuses leaves the location pointing at nothing.
-    public static let resumptionSupported = InterimAnswer(name: "field-upload-104", reserved: .musterUploadToken) { request in
+    package static let resumptionSupported = InterimAnswer(name: "field-upload-104", reserved: .musterUploadToken) { request in
         guard request.method == .post, let version = request.headerFields[.uploadDraftInteropVersion], knownVersions.contains(version),
               (request.path ?? "").split(separator: "?", maxSplits: 1).first == "/api/field/uploads" else { return nil }
         let token = UUID().uuidString.lowercased()

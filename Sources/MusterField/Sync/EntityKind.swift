@@ -1,15 +1,15 @@
-public import MusterEvents
+package import MusterEvents
 
 /// The kinds of record the field app syncs, and the fields a device may write on each. What
 /// the server derives (who owns a record, whether a manager approved it, what the geofence check
 /// found) is not among them: a device cannot write it.
-public enum EntityKind: String, Codable, Sendable, CaseIterable, Comparable {
+package enum EntityKind: String, Codable, Sendable, CaseIterable, Comparable {
     case project, timeEntry, expense, photo
     /// A manager's word to a project's crew: synced like the rest, and pushed to those not connected.
     case message
 
     /// The fields a device writes, each with its rule (a table made once: every mutation is checked against it).
-    public var fields: [String: FieldRule] { Self.rules[self] ?? [:] }
+    package var fields: [String: FieldRule] { Self.rules[self] ?? [:] }
 
     private static let rules = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.makeRules()) })
 
@@ -37,7 +37,7 @@ public enum EntityKind: String, Codable, Sendable, CaseIterable, Comparable {
     }
 
     /// What a new record must carry.
-    public var required: [String] {
+    package var required: [String] {
         switch self {
         case .project: ["name"]
         case .timeEntry: ["projectId", "startTime"]
@@ -48,14 +48,14 @@ public enum EntityKind: String, Codable, Sendable, CaseIterable, Comparable {
     }
 
     /// Only managers create and change projects and messages; workers write the rest in their projects.
-    public var managersOnly: Bool { self == .project || self == .message }
+    package var managersOnly: Bool { self == .project || self == .message }
 
-    public static func < (a: EntityKind, b: EntityKind) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: EntityKind, b: EntityKind) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// What one field may hold.
-public struct FieldRule: Sendable {
-    public enum Shape: Sendable {
+package struct FieldRule: Sendable {
+    package enum Shape: Sendable {
         case text(ClosedRange<Int>), number(ClosedRange<Double>), latitude, longitude, timestamp, date, uuid
         /// A decimal amount as a string (`"-12.50"`): no binary floating point for money.
         case decimal
@@ -66,11 +66,11 @@ public struct FieldRule: Sendable {
         case choice(Set<String>)
     }
 
-    public var shape: Shape
-    public var allowsNull = false
+    package var shape: Shape
+    package var allowsNull = false
 
     /// The same rule, with null allowed (clearing the field).
-    public var nullable: FieldRule { FieldRule(shape: shape, allowsNull: true) }
+    package var nullable: FieldRule { FieldRule(shape: shape, allowsNull: true) }
 
     static func text(_ range: ClosedRange<Int>, nullable: Bool = false) -> FieldRule { FieldRule(shape: .text(range), allowsNull: nullable) }
     static func number(_ range: ClosedRange<Double>, nullable: Bool = false) -> FieldRule { FieldRule(shape: .number(range), allowsNull: nullable) }
@@ -80,7 +80,7 @@ public struct FieldRule: Sendable {
     static let decimal = FieldRule(shape: .decimal), currency = FieldRule(shape: .currency), digest = FieldRule(shape: .digest)
 
     /// Why `value` breaks the rule, or nil.
-    public func problem(with value: JSONValue) -> String? {
+    package func problem(with value: JSONValue) -> String? {
         if value == .null { return allowsNull ? nil : "must not be null" }
         if let range = numericRange {
             guard let number = value.number else { return "must be a number" }
@@ -131,7 +131,7 @@ public struct FieldRule: Sendable {
 
 extension JSONValue {
     /// The value as a number, when it is one.
-    public var number: Double? {
+    package var number: Double? {
         switch self {
         case .integer(let i): Double(i)
         case .number(let d): d.isFinite ? d : nil
@@ -139,7 +139,7 @@ extension JSONValue {
         }
     }
 
-    public var string: String? {
+    package var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }

@@ -2,7 +2,7 @@ import MusterEvents
 
 /// What managers decide, and the forgetting of old tombstones.
 extension FieldBook {
-    public mutating func apply(_ assigned: ProjectAssigned, sequence: UInt64) {
+    package mutating func apply(_ assigned: ProjectAssigned, sequence: UInt64) {
         var company = companies[assigned.orgId, default: Company()]
         if assigned.assigned {
             company.members[assigned.projectId, default: []].insert(assigned.personId)
@@ -13,7 +13,7 @@ extension FieldBook {
         companies[assigned.orgId] = company
     }
 
-    public mutating func apply(_ approved: TimeEntryApproved, sequence: UInt64) {
+    package mutating func apply(_ approved: TimeEntryApproved, sequence: UInt64) {
         guard var record = records[FieldID(approved.entryId)], record.kind == .timeEntry, record.orgId == approved.orgId,
               !record.deleted, !record.approved else { return }
         record.approved = true
@@ -21,7 +21,7 @@ extension FieldBook {
         touched(&record, at: sequence)
     }
 
-    public mutating func apply(_ resolved: ConflictResolved, sequence: UInt64) {
+    package mutating func apply(_ resolved: ConflictResolved, sequence: UInt64) {
         guard var conflict = conflicts[resolved.conflictId], conflict.orgId == resolved.orgId, conflict.decision == nil,
               var record = records[FieldID(conflict.recordId)], !record.deleted, let at = Timestamp.millis(resolved.decidedAt) else { return }
         let values: [String: JSONValue] = switch resolved.decision {
@@ -45,14 +45,14 @@ extension FieldBook {
         conflicts[resolved.conflictId] = conflict
     }
 
-    public mutating func apply(_ configured: CompanyConfigured) {
+    package mutating func apply(_ configured: CompanyConfigured) {
         companies[configured.orgId, default: Company()].settings = configured.settings
     }
 
     /// Forgets, once a day of log time, the tombstones and kept outcomes older than each company's
     /// `tombstoneDays`, and drops stale entries from the change order. A device whose cursor is
     /// older than what was forgotten resyncs from scratch.
-    public mutating func forgetOld(now: Int64) {
+    package mutating func forgetOld(now: Int64) {
         let day: Int64 = 86_400_000
         // Folded on every event: only the companies whose day has come are looked at, in a fixed order.
         let due = companies.compactMap { now - $0.value.lastPurge >= day ? $0.key : nil }

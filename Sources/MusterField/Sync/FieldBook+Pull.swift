@@ -1,16 +1,16 @@
 /// Where a device's pulls stand: after log sequence `position`, and while a full resync is being
 /// paged, the checkpoint it started at. Written `12345`, or `12345-67890` during a resync; the
 /// device sends back what it was given.
-public struct PullCursor: Sendable, Equatable, CustomStringConvertible {
-    public var position: UInt64
-    public var resyncFrom: UInt64?
+package struct PullCursor: Sendable, Equatable, CustomStringConvertible {
+    package var position: UInt64
+    package var resyncFrom: UInt64?
 
-    public init(position: UInt64, resyncFrom: UInt64? = nil) {
+    package init(position: UInt64, resyncFrom: UInt64? = nil) {
         self.position = position
         self.resyncFrom = resyncFrom
     }
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard text.utf8.count <= 41, let position = UInt64(parts[0]) else { return nil }
         self.position = position
@@ -20,27 +20,27 @@ public struct PullCursor: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { resyncFrom.map { "\(position)-\($0)" } ?? "\(position)" }
+    package var description: String { resyncFrom.map { "\(position)-\($0)" } ?? "\(position)" }
 }
 
 /// One page of a pull.
-public struct PullPage: Sendable, Equatable {
-    public var records: [FieldBook.Record]
-    public var cursor: PullCursor
+package struct PullPage: Sendable, Equatable {
+    package var records: [FieldBook.Record]
+    package var cursor: PullCursor
     /// More pages follow: pull again with `cursor` at once.
-    public var more: Bool
+    package var more: Bool
     /// The device must first drop everything it has (a first pull, a device that was away longer
     /// than deletions are remembered, or whose projects changed): the pages that follow are all there is.
-    public var full: Bool
+    package var full: Bool
 }
 
 extension FieldBook {
-    public static let maxPage = 1_000
+    package static let maxPage = 1_000
 
     /// The records `personId` sees that changed after `since`, in log order, about `limit` (a page
     /// ends between two log sequences); deletions included (except in a full resync, which lists
     /// only what is there).
-    public func page(personId: String, orgId: String, role: String, since: PullCursor, limit: Int, checkpoint: UInt64) -> PullPage {
+    package func page(personId: String, orgId: String, role: String, since: PullCursor, limit: Int, checkpoint: UInt64) -> PullPage {
         let company = companies[orgId] ?? Company()
         let resetAt = max(company.purgedThrough, company.resets[personId] ?? 0)
         var (from, resync, full) = (since.position, since.resyncFrom, false)

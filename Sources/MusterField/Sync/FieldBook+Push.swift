@@ -2,7 +2,7 @@ import MusterEvents
 
 extension FieldBook {
     /// Applies one device's batch in order; a mutation seen before (a retried batch) changes nothing.
-    public mutating func apply(_ pushed: MutationsPushed, sequence: UInt64, at time: Int64) {
+    package mutating func apply(_ pushed: MutationsPushed, sequence: UInt64, at time: Int64) {
         let (person, device) = (FieldID(pushed.personId), FieldID(pushed.deviceId))
         for mutation in pushed.mutations {
             let key = OutcomeKey(mutation: FieldID(mutation.mutationId), device: device, person: person)

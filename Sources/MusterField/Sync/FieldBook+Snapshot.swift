@@ -1,5 +1,5 @@
 import MusterEvents
-public import MusterJSON
+package import MusterJSON
 
 // The field book is written whole as the fold's snapshot every few seconds under load: its records,
 // changes, file index and kept outcomes (a hundred thousand or more of each) are written member
@@ -7,7 +7,7 @@ public import MusterJSON
 // bytes equal). The few, small rest (conflicts, settings, members) goes through `Codable`.
 
 extension FieldBook: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try object.object("companies") { object in
             for (orgId, company) in companies { try object.object(orgId) { try company.encodeMembers(&$0) } }
         }

@@ -1,4 +1,4 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Every company's field records as the log decides them: the merge of every device's changes,
 /// applied in log order. Pure (no I/O): the fold holds one, and tests apply pushes from several
@@ -9,42 +9,42 @@ public import MusterEvents
 /// important field (the company's list: an expense's amount; a time entry's start and end once
 /// approved) is never overwritten by a device that had not seen its current value: the change is
 /// kept as a conflict for a manager, who decides (`ConflictResolved`).
-public struct FieldBook: Codable, Sendable, Equatable {
+package struct FieldBook: Codable, Sendable, Equatable {
     /// What orders two writes of one field.
-    public struct Stamp: Codable, Sendable, Equatable, Comparable {
-        public var at: Int64
-        public var device: String
+    package struct Stamp: Codable, Sendable, Equatable, Comparable {
+        package var at: Int64
+        package var device: String
 
-        public static func < (a: Stamp, b: Stamp) -> Bool { (a.at, a.device) < (b.at, b.device) }
+        package static func < (a: Stamp, b: Stamp) -> Bool { (a.at, a.device) < (b.at, b.device) }
     }
 
     /// One field's value, the write it came from, and the record's version when it changed.
-    public struct Field: Codable, Sendable, Equatable {
-        public var value: JSONValue
-        public var stamp: Stamp
-        public var version: Int
+    package struct Field: Codable, Sendable, Equatable {
+        package var value: JSONValue
+        package var stamp: Stamp
+        package var version: Int
     }
 
     /// One project, time entry, expense or photo.
-    public struct Record: Codable, Sendable, Equatable {
-        public var kind: EntityKind
-        public var id: String
-        public var orgId: String
+    package struct Record: Codable, Sendable, Equatable {
+        package var kind: EntityKind
+        package var id: String
+        package var orgId: String
         /// The project it belongs to (a project's own id for a project).
-        public var projectId: String
+        package var projectId: String
         /// Who created it: a time entry's or expense's worker.
-        public var ownerId: String
-        public var version: Int
+        package var ownerId: String
+        package var version: Int
         /// The log sequence of its latest change: what a pull since a cursor compares.
-        public var sequence: UInt64
-        public var fields: [String: Field]
-        public var deleted = false
-        public var deletedAt: Int64?
-        public var approved = false
+        package var sequence: UInt64
+        package var fields: [String: Field]
+        package var deleted = false
+        package var deletedAt: Int64?
+        package var approved = false
         /// Why a manager should look at it (a time entry started outside the site, say).
-        public var review: [String] = []
+        package var review: [String] = []
 
-        public var values: [String: JSONValue] { fields.mapValues(\.value) }
+        package var values: [String: JSONValue] { fields.mapValues(\.value) }
 
         /// The stored files it names: a photo's digest, an expense's receipt.
         var files: [String] {
@@ -57,7 +57,7 @@ public struct FieldBook: Codable, Sendable, Equatable {
     }
 
     /// What became of one mutation; kept, so a retried batch gets the same answer.
-    public enum Outcome: Codable, Sendable, Equatable {
+    package enum Outcome: Codable, Sendable, Equatable {
         /// Stored as sent; the record is now at `version`.
         case applied(version: Int)
         /// Stored, merged with changes the device had not seen (or some of its fields lost to later writes).
@@ -69,40 +69,40 @@ public struct FieldBook: Codable, Sendable, Equatable {
     }
 
     /// A change to important fields that a manager must decide on.
-    public struct Conflict: Codable, Sendable, Equatable {
-        public var id: String
-        public var orgId: String
-        public var kind: EntityKind
-        public var recordId: String
-        public var projectId: String
-        public var personId: String
-        public var deviceId: String
+    package struct Conflict: Codable, Sendable, Equatable {
+        package var id: String
+        package var orgId: String
+        package var kind: EntityKind
+        package var recordId: String
+        package var projectId: String
+        package var personId: String
+        package var deviceId: String
         /// The device's values of the important fields, and the server's when it met them.
-        public var device: [String: JSONValue]
-        public var server: [String: JSONValue]
-        public var stamp: Stamp
-        public var sequence: UInt64
-        public var decision: ConflictResolved.Decision?
-        public var decidedBy: String?
+        package var device: [String: JSONValue]
+        package var server: [String: JSONValue]
+        package var stamp: Stamp
+        package var sequence: UInt64
+        package var decision: ConflictResolved.Decision?
+        package var decidedBy: String?
     }
 
     /// One company: its settings, who works on which project, and its records in log order.
-    public struct Company: Codable, Sendable, Equatable {
-        public var settings = CompanySettings.standard
+    package struct Company: Codable, Sendable, Equatable {
+        package var settings = CompanySettings.standard
         /// Project → the workers assigned to it.
-        public var members: [String: Set<String>] = [:]
+        package var members: [String: Set<String>] = [:]
         /// Person → the sequence of their latest assignment change: a pull from before it is a full resync.
-        public var resets: [String: UInt64] = [:]
+        package var resets: [String: UInt64] = [:]
         /// Tombstones up to here are forgotten: a pull from before it is a full resync.
-        public var purgedThrough: UInt64 = 0
+        package var purgedThrough: UInt64 = 0
         /// Every change of a record, in log order (stale entries skipped on reading, dropped now and then).
-        public var changes: [Change] = []
-        public var lastPurge: Int64 = 0
+        package var changes: [Change] = []
+        package var lastPurge: Int64 = 0
     }
 
-    public struct Change: Codable, Sendable, Equatable {
-        public var sequence: UInt64
-        public var recordId: FieldID
+    package struct Change: Codable, Sendable, Equatable {
+        package var sequence: UInt64
+        package var recordId: FieldID
     }
 
     struct KeptOutcome: Codable, Sendable, Equatable {
@@ -119,23 +119,23 @@ public struct FieldBook: Codable, Sendable, Equatable {
     }
 
     /// Every record by its id.
-    public var records: [FieldID: Record] = [:]
-    public var conflicts: [String: Conflict] = [:]
-    public var companies: [String: Company] = [:]
+    package var records: [FieldID: Record] = [:]
+    package var conflicts: [String: Conflict] = [:]
+    package var companies: [String: Company] = [:]
     /// A photo's or receipt's digest → the records that name it: who may read the stored file.
-    public var files: [String: Set<FieldID>] = [:]
+    package var files: [String: Set<FieldID>] = [:]
     /// Company → the digests uploaded within it (`FileStored`): the only files its records may name.
-    public var storedFiles: [String: Set<String>] = [:]
+    package var storedFiles: [String: Set<String>] = [:]
     /// What became of each mutation.
     var outcomes = KeptOutcomes()
 
-    public init() {}
+    package init() {}
 
     /// The record `id` names, if any.
-    public func record(_ id: String) -> Record? { records[FieldID(id)] }
+    package func record(_ id: String) -> Record? { records[FieldID(id)] }
 
     /// What became of `mutationId` from `personId`'s `deviceId`, once folded.
-    public func outcome(person personId: String, device deviceId: String, mutation mutationId: String) -> Outcome? {
+    package func outcome(person personId: String, device deviceId: String, mutation mutationId: String) -> Outcome? {
         outcome(person: FieldID(personId), device: FieldID(deviceId), mutation: mutationId)
     }
 
@@ -146,7 +146,7 @@ public struct FieldBook: Codable, Sendable, Equatable {
 
     /// Whether `personId` (with `role`) sees `record`: managers see their company's; workers see
     /// their projects, their projects' photos and messages, and their own entries and expenses.
-    public func sees(_ record: Record, personId: String, orgId: String, role: String) -> Bool {
+    package func sees(_ record: Record, personId: String, orgId: String, role: String) -> Bool {
         guard record.orgId == orgId else { return false }
         if role == FieldRoles.manager { return true }
         guard companies[orgId]?.members[record.projectId]?.contains(personId) == true else { return false }

@@ -5,7 +5,7 @@
 /// Why: string keys of 36 (and, joined, 110) bytes that share long prefixes made hashing and
 /// `memcmp` a fifth of a field push's CPU (issue 40). Each text has one form, so two ids are equal
 /// exactly when their texts are.
-public struct FieldID: Hashable, Sendable, CustomStringConvertible {
+package struct FieldID: Hashable, Sendable, CustomStringConvertible {
     private enum Storage: Hashable, Sendable {
         case uuid(UInt64, UInt64)
         case text(String)
@@ -13,12 +13,12 @@ public struct FieldID: Hashable, Sendable, CustomStringConvertible {
 
     private let storage: Storage
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         var text = text
         storage = text.withUTF8(Self.bits).map { .uuid($0.0, $0.1) } ?? .text(text)
     }
 
-    public var description: String {
+    package var description: String {
         switch storage {
         case .text(let text): text
         case .uuid(let high, let low): Self.text(high, low)
@@ -63,16 +63,16 @@ public struct FieldID: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension FieldID: Codable {
-    public init(from decoder: any Decoder) throws { self.init(try decoder.singleValueContainer().decode(String.self)) }
+    package init(from decoder: any Decoder) throws { self.init(try decoder.singleValueContainer().decode(String.self)) }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 }
 
 extension FieldID: ExpressibleByStringLiteral {
-    public init(stringLiteral value: String) { self.init(value) }
+    package init(stringLiteral value: String) { self.init(value) }
 }
 
 /// As a dictionary key, an object member named by the id's text (as a `String` key would be).
@@ -84,7 +84,7 @@ extension FieldID: CodingKeyRepresentable {
         init?(intValue: Int) { nil }
     }
 
-    public var codingKey: any CodingKey { Key(stringValue: description) }
+    package var codingKey: any CodingKey { Key(stringValue: description) }
 
-    public init?<T: CodingKey>(codingKey: T) { self.init(codingKey.stringValue) }
+    package init?<T: CodingKey>(codingKey: T) { self.init(codingKey.stringValue) }
 }

@@ -1,12 +1,12 @@
-public import Foundation
-public import MusterEvents
+package import Foundation
+package import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 /// What managers do: put people on projects, approve time, decide conflicts, set the company's rules.
 extension FieldSync {
     /// Puts `personId` (a person of the manager's company) on a project, or takes them off it.
-    public func assign(_ personId: String, to projectId: String, _ assigned: Bool, by manager: FieldPerson, people: People) async throws {
+    package func assign(_ personId: String, to projectId: String, _ assigned: Bool, by manager: FieldPerson, people: People) async throws {
         try manager.requireManager("assign people to projects")
         let (personId, projectId) = (personId.lowercased(), projectId.lowercased())
         try await requireRecord(projectId, .project, of: manager)
@@ -17,7 +17,7 @@ extension FieldSync {
                                          managerId: manager.personId), by: manager)
     }
 
-    public func approve(entry entryId: String, by manager: FieldPerson) async throws {
+    package func approve(entry entryId: String, by manager: FieldPerson) async throws {
         try manager.requireManager("approve time")
         let entryId = entryId.lowercased()
         try await requireRecord(entryId, .timeEntry, of: manager)
@@ -25,7 +25,7 @@ extension FieldSync {
     }
 
     /// Decides an open conflict: keep the server's value, take the device's, or write `values`.
-    public func resolve(_ conflictId: String, _ decision: ConflictResolved.Decision, values: [String: JSONValue]?, by manager: FieldPerson,
+    package func resolve(_ conflictId: String, _ decision: ConflictResolved.Decision, values: [String: JSONValue]?, by manager: FieldPerson,
                         at now: Date) async throws {
         try manager.requireManager("resolve conflicts")
         let conflictId = conflictId.lowercased()
@@ -47,7 +47,7 @@ extension FieldSync {
     }
 
     /// The company's conflicts, the open ones first, newest first within each.
-    public func conflicts(of person: FieldPerson, includeDecided: Bool) async throws -> [FieldBook.Conflict] {
+    package func conflicts(of person: FieldPerson, includeDecided: Bool) async throws -> [FieldBook.Conflict] {
         try person.requireManager("see conflicts")
         return await runner.read { book in
             book.conflicts.values.filter { $0.orgId == person.orgId && (includeDecided || $0.decision == nil) }
@@ -55,11 +55,11 @@ extension FieldSync {
         }
     }
 
-    public func settings(of person: FieldPerson) async -> CompanySettings {
+    package func settings(of person: FieldPerson) async -> CompanySettings {
         await runner.read { $0.companies[person.orgId]?.settings ?? .standard }
     }
 
-    public func configure(_ settings: CompanySettings, by manager: FieldPerson) async throws {
+    package func configure(_ settings: CompanySettings, by manager: FieldPerson) async throws {
         try manager.requireManager("change the company's settings")
         do { try settings.validate() } catch let error as EventValidationError {
             throw FieldError(.invalidField(String(error.field.dropFirst("/settings/".count))), error.description)
@@ -77,7 +77,7 @@ extension FieldSync {
 
 extension FieldSync {
     /// Whether `person` sees a record that names the photo or receipt `digest`.
-    public func canRead(_ digest: String, _ person: FieldPerson) async -> Bool {
+    package func canRead(_ digest: String, _ person: FieldPerson) async -> Bool {
         await runner.read { book in
             guard book.storedFiles[person.orgId]?.contains(digest) == true else { return false }
             return (book.files[digest] ?? []).contains { id in

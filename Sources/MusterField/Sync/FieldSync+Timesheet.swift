@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterLog
 
 /// An ISO week (`2026-W48`), Monday 00:00 UTC to the next Monday (`bounds(in:)` gives it in a company's zone).
-public struct ISOWeek: Sendable, Equatable, CustomStringConvertible {
-    public var year: Int
-    public var week: Int
+package struct ISOWeek: Sendable, Equatable, CustomStringConvertible {
+    package var year: Int
+    package var week: Int
     /// Monday 00:00 UTC, in milliseconds.
-    public var start: Int64
-    public var end: Int64 { start + 7 * 86_400_000 }
+    package var start: Int64
+    package var end: Int64 { start + 7 * 86_400_000 }
 
     static let day: Int64 = 86_400_000
 
     /// Parses `2026-W48`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "-W", omittingEmptySubsequences: false)
         guard text.utf8.count == 8, parts.count == 2, let year = Int(parts[0]), (1970...9999).contains(year), let week = Int(parts[1]),
               (1...53).contains(week), let monday = Self.mondayOfWeekOne(year) else { return nil }
@@ -22,7 +22,7 @@ public struct ISOWeek: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The week holding `millis`.
-    public init(containing millis: Int64) {
+    package init(containing millis: Int64) {
         let days = millis >= 0 ? millis / Self.day : (millis - Self.day + 1) / Self.day
         let monday = (days - (days + 3) % 7) * Self.day // 1970-01-01 was a Thursday: (days + 3) % 7 is 0 on Mondays
         let thursday = Timestamp.string(millis: monday + 3 * Self.day, fraction: false)
@@ -38,18 +38,18 @@ public struct ISOWeek: Sendable, Equatable, CustomStringConvertible {
         return (days - (days + 3) % 7) * day
     }
 
-    public var description: String { String(format: "%04d-W%02d", year, week) }
+    package var description: String { String(format: "%04d-W%02d", year, week) }
 }
 
 extension ISOWeek {
     /// The week that holds `millis` on `zone`'s clocks.
-    public init(containing millis: Int64, in zone: TimeZone) {
+    package init(containing millis: Int64, in zone: TimeZone) {
         self.init(containing: millis + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(millis) / 1000))) * 1000)
     }
 
     /// The week in `zone`: from its Monday 00:00 there to the next, as UTC milliseconds (a week
     /// with a daylight-saving change is an hour shorter or longer).
-    public func bounds(in zone: TimeZone) -> Range<Int64> { Self.instant(start, zone)..<Self.instant(end, zone) }
+    package func bounds(in zone: TimeZone) -> Range<Int64> { Self.instant(start, zone)..<Self.instant(end, zone) }
 
     /// The instant at which `zone`'s clocks show `wall` (UTC milliseconds read as a local time).
     static func instant(_ wall: Int64, _ zone: TimeZone) -> Int64 {
@@ -59,31 +59,31 @@ extension ISOWeek {
 }
 
 /// A week's time entries as a company counts them.
-public struct Timesheet: Sendable, Equatable {
-    public var week: ISOWeek
+package struct Timesheet: Sendable, Equatable {
+    package var week: ISOWeek
     /// The company's zone (`UTC` unless set): where its weeks begin.
-    public var timeZone: String
-    public var entries: [TimesheetEntry]
+    package var timeZone: String
+    package var entries: [TimesheetEntry]
 }
 
 /// One time entry of a timesheet.
-public struct TimesheetEntry: Sendable, Equatable {
-    public var entryId: String
-    public var personId: String
-    public var projectId: String
-    public var projectName: String
-    public var start: String
-    public var end: String?
+package struct TimesheetEntry: Sendable, Equatable {
+    package var entryId: String
+    package var personId: String
+    package var projectId: String
+    package var projectName: String
+    package var start: String
+    package var end: String?
     /// Nil while the entry is open (no end yet).
-    public var hours: Double?
-    public var approved: Bool
-    public var review: [String]
+    package var hours: Double?
+    package var approved: Bool
+    package var review: [String]
 }
 
 extension FieldSync {
     /// The time entries `person` sees that start in `week` (this week when nil) on their company's
     /// clocks, by person, then project, then start.
-    public func timesheet(of person: FieldPerson, week: ISOWeek?) async -> Timesheet {
+    package func timesheet(of person: FieldPerson, week: ISOWeek?) async -> Timesheet {
         await runner.read { book in
             let settings = book.companies[person.orgId]?.settings ?? .standard
             let week = week ?? ISOWeek(containing: Timestamp.millis(Date()), in: settings.zone)

@@ -1,13 +1,13 @@
 import Crypto
-public import Foundation
-public import MusterEvents
-public import MusterLog
-public import MusterRuntime
+package import Foundation
+package import MusterEvents
+package import MusterLog
+package import MusterRuntime
 
 /// Why a field request was refused, in domain terms; `FieldErrorCode+HTTP` gives the answers.
-public typealias FieldError = DomainError<FieldErrorCode>
+package typealias FieldError = DomainError<FieldErrorCode>
 
-public enum FieldErrorCode: Sendable, Hashable {
+package enum FieldErrorCode: Sendable, Hashable {
     /// A field of the request breaks its rule; the field as the request names it.
     case invalidField(String)
     /// Signed in, but not allowed this (a worker approving time, say).
@@ -23,21 +23,21 @@ public enum FieldErrorCode: Sendable, Hashable {
 }
 
 /// Who is asking: a signed-in person of a field company.
-public struct FieldPerson: Sendable, Equatable {
-    public var personId: String
-    public var orgId: String
-    public var role: String
+package struct FieldPerson: Sendable, Equatable {
+    package var personId: String
+    package var orgId: String
+    package var role: String
 
-    public init(personId: String, orgId: String, role: String) {
+    package init(personId: String, orgId: String, role: String) {
         self.personId = personId
         self.orgId = orgId
         self.role = role
     }
 
     /// The person as `Access.permits` compares them with an owner.
-    public var principal: Principal { .person(app: FieldRole.app, org: orgId, personId: personId, role: role) }
+    package var principal: Principal { .person(app: FieldRole.app, org: orgId, personId: personId, role: role) }
 
-    public var isManager: Bool { FieldRole(rawValue: role) == .manager }
+    package var isManager: Bool { FieldRole(rawValue: role) == .manager }
 
     func requireManager(_ what: String) throws {
         guard isManager else { throw FieldError(.forbidden, "only managers \(what)") }
@@ -47,25 +47,25 @@ public struct FieldPerson: Sendable, Equatable {
 /// The field app's sync: a device's offline changes are checked one by one, their times put on
 /// the server's clock, and stored as one event; the fold decides each change's outcome in log
 /// order, and the answer reports it. Pulls page through what changed since a cursor.
-public struct FieldSync: Sendable {
+package struct FieldSync: Sendable {
     let log: EventLog
     let runner: ProjectionRunner<FieldProjection>
     /// Who is connected live here (urgent changes go to the others as pushes).
     let presence: FieldPresence
     static let settle: Duration = .seconds(5)
 
-    public init(log: EventLog, runner: ProjectionRunner<FieldProjection>, presence: FieldPresence = FieldPresence()) {
+    package init(log: EventLog, runner: ProjectionRunner<FieldProjection>, presence: FieldPresence = FieldPresence()) {
         self.log = log
         self.runner = runner
         self.presence = presence
     }
 
     /// One mutation as the device sent it: read, or why it could not be read.
-    public typealias Incoming = Result<FieldMutation, EventValidationError>
+    package typealias Incoming = Result<FieldMutation, EventValidationError>
 
     /// Stores the batch's acceptable mutations as one event and answers each mutation's outcome,
     /// in the batch's order (a retried batch stores nothing new and gets the same answers).
-    public func push(_ person: FieldPerson, deviceId: String, sentAt: String, mutations: [Incoming], received: Date) async throws
+    package func push(_ person: FieldPerson, deviceId: String, sentAt: String, mutations: [Incoming], received: Date) async throws
         -> (outcomes: [FieldBook.Outcome], cursor: UInt64) {
         let deviceId = deviceId.lowercased()
         guard (try? Validate.uuid(deviceId, field: "")) != nil else { throw FieldError(.invalidField("deviceId"), "deviceId must be a UUID") }
@@ -132,7 +132,7 @@ public struct FieldSync: Sendable {
     }
 
     /// What changed for `person` since `cursor`: one page.
-    public func pull(_ person: FieldPerson, since cursor: PullCursor, limit: Int) async -> PullPage {
+    package func pull(_ person: FieldPerson, since cursor: PullCursor, limit: Int) async -> PullPage {
         await runner.readWithCheckpoint { checkpoint, book in
             book.page(personId: person.personId, orgId: person.orgId, role: person.role, since: cursor, limit: limit, checkpoint: checkpoint)
         }
@@ -140,7 +140,7 @@ public struct FieldSync: Sendable {
 
     /// Records that `person` uploaded the file within their company, and waits until the fold has
     /// it, so the record the device pushes next may name it.
-    public func stored(_ digest: String, size: Int, type: String, by person: FieldPerson) async throws {
+    package func stored(_ digest: String, size: Int, type: String, by person: FieldPerson) async throws {
         try await decide(FileStored(digest: digest, orgId: person.orgId, personId: person.personId, size: size, type: type), by: person)
     }
 

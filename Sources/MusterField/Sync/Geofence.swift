@@ -4,12 +4,12 @@ import MusterEvents
 /// The job-site check of time tracking: a position counts as on site when the circle of its
 /// accuracy reaches within the site's radius plus the spec's 10 m tolerance. An entry outside is
 /// kept and marked for the manager (the worker may have been offline and honest), never refused.
-public enum Geofence {
-    public static let defaultRadius = 100.0
-    public static let tolerance = 10.0
+package enum Geofence {
+    package static let defaultRadius = 100.0
+    package static let tolerance = 10.0
 
     /// Great-circle distance in metres (haversine on a 6,371 km sphere: well under a metre off at site scale).
-    public static func distance(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
+    package static func distance(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
         let radians = Double.pi / 180
         let dLat = (b.lat - a.lat) * radians, dLon = (b.lon - a.lon) * radians
         let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.lat * radians) * cos(b.lat * radians) * sin(dLon / 2) * sin(dLon / 2)
@@ -17,7 +17,7 @@ public enum Geofence {
     }
 
     /// How far outside the site a position `metres` from its centre, with `accuracy`, lies (0 or less: on site).
-    public static func outside(metres: Double, accuracy: Double, radius: Double) -> Double {
+    package static func outside(metres: Double, accuracy: Double, radius: Double) -> Double {
         metres - max(0, accuracy) - radius - tolerance
     }
 

@@ -1,11 +1,11 @@
 import _NIOFileSystem
 import Crypto
-public import Foundation
+package import Foundation
 import MusterEvents
-public import MusterNATS
-public import MusterPlatform
+package import MusterNATS
+package import MusterPlatform
 import MusterRuntime
-public import NIOCore
+package import NIOCore
 
 /// Photos and receipts, uploaded resumably: an upload is a file in the data folder that grows by
 /// appends at the offset the server reports, with its owner and type beside it (so an upload
@@ -13,13 +13,13 @@ public import NIOCore
 /// way), so completing it only names them by their SHA-256: nothing is read back. The same photo
 /// uploaded twice is stored once. Records (a photo's `digest`, an expense's `receipt`) name the
 /// digest; only people who see such a record may read the bytes.
-public actor FieldUploads {
-    public struct Limits: Codable, Sendable, Equatable {
-        public var maxBytes: Int
-        public var types: [String]
+package actor FieldUploads {
+    package struct Limits: Codable, Sendable, Equatable {
+        package var maxBytes: Int
+        package var types: [String]
     }
 
-    public static let limits = Limits(maxBytes: 20 << 20, types: ["application/pdf", "image/heic", "image/jpeg", "image/png"])
+    package static let limits = Limits(maxBytes: 20 << 20, types: ["application/pdf", "image/heic", "image/jpeg", "image/png"])
 
     /// One upload under way.
     struct Upload: Codable, Sendable {
@@ -51,14 +51,14 @@ public actor FieldUploads {
     private var writing: Set<String> = []
     private let files = FileSystem.shared
 
-    public init(folder: URL, blobs: Blobs) {
+    package init(folder: URL, blobs: Blobs) {
         self.folder = folder
         self.blobs = blobs
     }
 
     /// Starts an upload of `type` (its first bytes follow with `append`); its token: the one a 104
     /// already promised when that is a UUID no upload has (a client that sets it itself only names its own upload).
-    public func create(for person: FieldPerson, type: String, length: Int?, token promised: String? = nil) async throws -> String {
+    package func create(for person: FieldPerson, type: String, length: Int?, token promised: String? = nil) async throws -> String {
         guard Self.limits.types.contains(type) else {
             throw FieldError(.invalidField("Content-Type"), "uploads must be one of \(Self.limits.types.joined(separator: ", ")), not \(type.prefix(60))")
         }
@@ -88,7 +88,7 @@ public actor FieldUploads {
     }
 
     /// How many bytes of the upload the server holds.
-    public func offset(_ token: String, for person: FieldPerson) async throws -> Int {
+    package func offset(_ token: String, for person: FieldPerson) async throws -> Int {
         _ = try await upload(token, for: person)
         return try await size(token)
     }
@@ -97,7 +97,7 @@ public actor FieldUploads {
     /// that lost track asks first), gathered into writes of `writeSize` to one opening of the file;
     /// answers the length held. When the body breaks off (a lost connection), what came before the
     /// break is kept and the error rethrown: the device asks for the offset and goes on from there.
-    public func append<Body: AsyncSequence<ByteBuffer, any Error> & Sendable>(_ body: Body, to token: String, at offset: Int,
+    package func append<Body: AsyncSequence<ByteBuffer, any Error> & Sendable>(_ body: Body, to token: String, at offset: Int,
                                                                            for person: FieldPerson) async throws -> Int {
         let upload = try await upload(token, for: person)
         guard writing.insert(token).inserted else {
@@ -174,7 +174,7 @@ public actor FieldUploads {
     /// Ends the upload: checks its bytes are what its type says, names the bytes already sent by
     /// their digest (or, when this process did not send them all, sends them from the file chunk
     /// by chunk), and forgets the upload.
-    public func complete(_ token: String, for person: FieldPerson) async throws -> ObjectStore.Info {
+    package func complete(_ token: String, for person: FieldPerson) async throws -> ObjectStore.Info {
         let upload = try await upload(token, for: person)
         let held = try await size(token)
         if let length = upload.length, held != length {
@@ -210,7 +210,7 @@ public actor FieldUploads {
     }
 
     /// Forgets an upload and removes its bytes, here and in the store.
-    public func cancel(_ token: String) async {
+    package func cancel(_ token: String) async {
         var writer = streaming[token]?.writer
         await forget(token)
         if writer == nil { writer = try? await blobs.bucket(Blobs.field).writer(id: token) }
@@ -225,7 +225,7 @@ public actor FieldUploads {
     }
 
     /// The bytes of a stored photo or receipt.
-    public func read(_ digest: String) async throws -> (bytes: [UInt8], type: String)? {
+    package func read(_ digest: String) async throws -> (bytes: [UInt8], type: String)? {
         let store = try await blobs.bucket(Blobs.field)
         guard let info = try await store.info(digest), let bytes = try await store.get(digest) else { return nil }
         return (bytes, info.type)

@@ -1,5 +1,5 @@
-public import Foundation
-public import MusterEvents
+package import Foundation
+package import MusterEvents
 import Synchronization
 
 /// The last events this process appended of `StoredExactly` types, each with the bytes it
@@ -12,7 +12,7 @@ import Synchronization
 /// or an id: a message with those bytes decodes to that value, whoever stored it and however
 /// often, so a failed or repeated publish leaves nothing wrong behind. Bounded by count and bytes,
 /// oldest out first: a fold that falls behind reads the bytes as before.
-public final class AppendedEvents: Sendable {
+package final class AppendedEvents: Sendable {
     struct Entry: Sendable {
         let bytes: Data
         let event: RecordedEvent
@@ -54,7 +54,7 @@ public final class AppendedEvents: Sendable {
 
     /// The event appended here that the message delivered at `sequence` stores, if it is still
     /// kept: same subject, same bytes.
-    public func event(at sequence: UInt64, subject: String, payload: Data) -> RecordedEvent? {
+    package func event(at sequence: UInt64, subject: String, payload: Data) -> RecordedEvent? {
         guard count.load(ordering: .relaxed) > 0 else { return nil }
         // Compared outside the lock: a batch's bytes take a while to compare.
         let candidates = store.withLock { $0.bySubject[subject] ?? [] }

@@ -1,10 +1,10 @@
 import Foundation
-public import MusterEvents
-public import MusterNATS
+package import MusterEvents
+package import MusterNATS
 import Tracing
 
 /// What an append expects of the aggregate's history (optimistic concurrency).
-public enum ExpectedVersion: Sendable, Equatable {
+package enum ExpectedVersion: Sendable, Equatable {
     /// No check.
     case any
     /// The aggregate must have no events yet.
@@ -14,14 +14,14 @@ public enum ExpectedVersion: Sendable, Equatable {
 }
 
 /// Who and what an append comes from, beyond the payload.
-public struct AppendOptions: Sendable {
+package struct AppendOptions: Sendable {
     /// The client's `Idempotency-Key`; a retry with the same key gives back the first event.
-    public var idempotencyKey: String?
-    public var expected: ExpectedVersion
-    public var actor: String?
-    public var traceparent: String?
+    package var idempotencyKey: String?
+    package var expected: ExpectedVersion
+    package var actor: String?
+    package var traceparent: String?
 
-    public init(idempotencyKey: String? = nil, expected: ExpectedVersion = .any, actor: String? = nil, traceparent: String? = nil) {
+    package init(idempotencyKey: String? = nil, expected: ExpectedVersion = .any, actor: String? = nil, traceparent: String? = nil) {
         self.idempotencyKey = idempotencyKey
         self.expected = expected
         self.actor = actor
@@ -30,25 +30,25 @@ public struct AppendOptions: Sendable {
 }
 
 /// Where an appended event landed.
-public struct AppendResult: Sendable, Equatable {
-    public var sequence: UInt64
+package struct AppendResult: Sendable, Equatable {
+    package var sequence: UInt64
     /// True when the idempotency key had been used: nothing new was stored.
-    public var duplicate: Bool
-    public var eventID: String
-    public var subject: String
+    package var duplicate: Bool
+    package var eventID: String
+    package var subject: String
 }
 
 /// An append refused before or by the log, with a code for HTTP mapping.
-public struct AppendError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable { case invalid, tooLarge, conflict, unavailable }
-    public var code: Code
-    public var message: String
+package struct AppendError: Error, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable { case invalid, tooLarge, conflict, unavailable }
+    package var code: Code
+    package var message: String
     /// For `.invalid` by the payload's own rules: which field of the payload, and why, so a caller
     /// can answer in its own terms without validating the event a second time.
-    public var payloadError: EventValidationError?
-    public var description: String { message }
+    package var payloadError: EventValidationError?
+    package var description: String { message }
 
-    public init(code: Code, message: String, payloadError: EventValidationError? = nil) {
+    package init(code: Code, message: String, payloadError: EventValidationError? = nil) {
         self.code = code
         self.message = message
         self.payloadError = payloadError
@@ -63,7 +63,7 @@ extension EventLog {
     }
 
     /// Validates, wraps in an envelope and encodes, ready to publish. Nothing is sent.
-    public func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
+    package func prepare<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) throws -> OutgoingMessage {
         try prepareEnvelope(payload, options: options).message
     }
 
@@ -111,7 +111,7 @@ extension EventLog {
 
     /// Validates and appends one event; on return it is durably in the log.
     @discardableResult
-    public func append<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) async throws -> AppendResult {
+    package func append<P: EventPayload>(_ payload: P, options: AppendOptions = .init()) async throws -> AppendResult {
         // In a trace (a traced request, or a processor continuing an event's): the append is a span
         // of it, and the event carries that span on to whoever reads it.
         guard InstrumentationContext.current != nil else { return try await publish(payload, options: options) }
@@ -149,13 +149,13 @@ extension EventLog {
     }
 
     /// Appends many events pipelined (at most `maxInFlight` unacknowledged), in order.
-    public func appendAll<P: EventPayload>(_ payloads: [P], options: AppendOptions = .init(), maxInFlight: Int = 4096) async throws -> [Result<AppendResult, AppendError>] {
+    package func appendAll<P: EventPayload>(_ payloads: [P], options: AppendOptions = .init(), maxInFlight: Int = 4096) async throws -> [Result<AppendResult, AppendError>] {
         try await appendAll(prepared: try payloads.map { try prepare($0, options: options) }, maxInFlight: maxInFlight)
     }
 
     /// Appends events `prepare` made (a caller that validates a mixed batch item by item first),
     /// pipelined and in order; each result says stored (or a duplicate) or why not.
-    public func appendAll(prepared messages: [OutgoingMessage], maxInFlight: Int = 4096) async throws -> [Result<AppendResult, AppendError>] {
+    package func appendAll(prepared messages: [OutgoingMessage], maxInFlight: Int = 4096) async throws -> [Result<AppendResult, AppendError>] {
         let started = ContinuousClock.now
         let acks: [Result<PubAck, NATSError>]
         do {
@@ -175,7 +175,7 @@ extension EventLog {
 
     /// The stream sequence of an aggregate's last event, or nil when it has none: the version to
     /// pass as `.at(…)` for an optimistic append.
-    public func lastSequence(app: String, aggregate: String, id: String) async throws -> UInt64? {
+    package func lastSequence(app: String, aggregate: String, id: String) async throws -> UInt64? {
         do {
             return try await jetStream.getMessage(stream: configuration.eventsStream,
                                                   lastBySubject: "events.\(app).\(aggregate).\(id).>").sequence

@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 import MusterNATS
 
 /// Headers that say why a message is in the DLQ.
-public enum DeadLetterHeader {
-    public static let reason = "Muster-DLQ-Reason"
-    public static let originSubject = "Muster-DLQ-Origin-Subject"
-    public static let originSequence = "Muster-DLQ-Origin-Sequence"
-    public static let consumer = "Muster-DLQ-Consumer"
+package enum DeadLetterHeader {
+    package static let reason = "Muster-DLQ-Reason"
+    package static let originSubject = "Muster-DLQ-Origin-Subject"
+    package static let originSequence = "Muster-DLQ-Origin-Sequence"
+    package static let consumer = "Muster-DLQ-Consumer"
 }
 
 extension EventLog {
     /// Copies a rejected or poison message into `DLQ` with the reason in headers. Idempotent per
     /// consumer and origin sequence, so a consumer that meets the same poison after a restart
     /// does not file it twice. Without an origin sequence, `messageID` (when given) plays that part.
-    public func deadLetter(subject: String, payload: Data, originSequence: UInt64?, consumer: String, reason: String,
+    package func deadLetter(subject: String, payload: Data, originSequence: UInt64?, consumer: String, reason: String,
                            messageID: String? = nil) async throws {
         var headers = NATSHeaders()
         // Header values are single lines; keep the reason readable and bounded.

@@ -1,22 +1,22 @@
 import Foundation
-public import Logging
-public import MusterEvents
-public import MusterNATS
+package import Logging
+package import MusterEvents
+package import MusterNATS
 
 /// The append-only log on JetStream: the `EVENTS` stream and its `DLQ`.
-public struct EventLog: Sendable {
-    public let jetStream: JetStream
-    public let catalog: EventCatalog
-    public let configuration: LogConfiguration
-    public let source: String
+package struct EventLog: Sendable {
+    package let jetStream: JetStream
+    package let catalog: EventCatalog
+    package let configuration: LogConfiguration
+    package let source: String
     /// Shared by every copy of this log value: ids without a system call each.
     let ids = EventIDSource()
     /// Whether the log takes writes now, from what appends and the watch saw (shared by copies).
-    public let availability: LogAvailability
+    package let availability: LogAvailability
     /// What this process appended lately of `StoredExactly` types, for its own folds (shared by copies).
-    public let appended = AppendedEvents()
+    package let appended = AppendedEvents()
 
-    public init(jetStream: JetStream, catalog: EventCatalog, configuration: LogConfiguration = .init(), source: String,
+    package init(jetStream: JetStream, catalog: EventCatalog, configuration: LogConfiguration = .init(), source: String,
                 logger: Logger = Logger(label: "muster.log")) {
         self.jetStream = jetStream
         self.catalog = catalog
@@ -50,7 +50,7 @@ public struct EventLog: Sendable {
     ///     starting and have no JetStream leader); other errors are thrown at once.
     ///   - updating: false for a process that only uses the log (the operator's CLI): it creates
     ///     missing streams and never changes the settings the services gave existing ones.
-    public func bootstrap(patience: Duration = .zero, updating: Bool = true, logger: Logger? = nil) async throws {
+    package func bootstrap(patience: Duration = .zero, updating: Bool = true, logger: Logger? = nil) async throws {
         let deadline = ContinuousClock.now + patience
         var told = false
         while true {
@@ -67,7 +67,7 @@ public struct EventLog: Sendable {
     }
 
     /// True when both streams exist (what `/ready` asks).
-    public func streamsPresent() async -> Bool {
+    package func streamsPresent() async -> Bool {
         do {
             _ = try await jetStream.streamInfo(configuration.eventsStream)
             _ = try await jetStream.streamInfo(configuration.dlqStream)

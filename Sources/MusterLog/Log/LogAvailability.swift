@@ -1,7 +1,7 @@
-public import Foundation
-public import Logging
+package import Foundation
+package import Logging
 import Metrics
-public import MusterNATS
+package import MusterNATS
 import Synchronization
 
 /// Whether the log takes writes now, as the latest writes and probes found it.
@@ -12,21 +12,21 @@ import Synchronization
 /// into `muster_log_unavailable_seconds`. Every
 /// observation carries when its operation started, so a write that was sent during an outage and
 /// failed after the log came back does not undo what a later success showed.
-public final class LogAvailability: Sendable {
-    public struct Snapshot: Sendable, Equatable {
-        public init(reachable: Bool, unreachableSince: Date?, reason: String?, refused: Int) {
+package final class LogAvailability: Sendable {
+    package struct Snapshot: Sendable, Equatable {
+        package init(reachable: Bool, unreachableSince: Date?, reason: String?, refused: Int) {
             self.reachable = reachable
             self.unreachableSince = unreachableSince
             self.reason = reason
             self.refused = refused
         }
 
-        public var reachable: Bool
+        package var reachable: Bool
         /// When the log was last seen unreachable after being reachable (nil while reachable).
-        public var unreachableSince: Date?
-        public var reason: String?
+        package var unreachableSince: Date?
+        package var reason: String?
         /// Writes refused since the log became unreachable.
-        public var refused: Int
+        package var refused: Int
     }
 
     struct State: Sendable {
@@ -53,28 +53,28 @@ public final class LogAvailability: Sendable {
     /// How long the log must stay reachable before an outage is reported over.
     let settleTime: Duration
 
-    public init(logger: Logger = Logger(label: "muster.log"), settleTime: Duration = .seconds(2)) {
+    package init(logger: Logger = Logger(label: "muster.log"), settleTime: Duration = .seconds(2)) {
         self.logger = logger
         self.settleTime = settleTime
     }
 
-    public var snapshot: Snapshot {
+    package var snapshot: Snapshot {
         state.withLock {
             Snapshot(reachable: $0.reachable, unreachableSince: $0.downSince, reason: $0.reason, refused: $0.episode?.refused ?? 0)
         }
     }
 
-    public var isReachable: Bool { state.withLock { $0.reachable } }
+    package var isReachable: Bool { state.withLock { $0.reachable } }
 
     /// How long the log has been unreachable now; zero while reachable.
-    public var unreachableFor: Duration {
+    package var unreachableFor: Duration {
         state.withLock { state in state.downAt.map { ContinuousClock.now - $0 } ?? .zero }
     }
 
     /// The log took a write, or answered a probe, that started at `started`. A probe's answer
     /// counts only if no write failed after it was sent (a node cut from its peers may still
     /// answer for the stream while it can store nothing).
-    public func succeeded(startedAt started: ContinuousClock.Instant, isProbe: Bool = false) {
+    package func succeeded(startedAt started: ContinuousClock.Instant, isProbe: Bool = false) {
         let now = ContinuousClock.now
         state.withLock { state in
             if isProbe, let failure = state.lastFailure, failure > started { return }
@@ -91,7 +91,7 @@ public final class LogAvailability: Sendable {
 
     /// A write or probe that started at `started` failed for want of the log (not for its own
     /// content: a conflict or an invalid event says nothing about the log).
-    public func failed(startedAt started: ContinuousClock.Instant, _ error: NATSError, isWrite: Bool) {
+    package func failed(startedAt started: ContinuousClock.Instant, _ error: NATSError, isWrite: Bool) {
         guard Self.concernsAvailability(error) else { return }
         let now = ContinuousClock.now
         let since = Date(timeIntervalSinceNow: -Self.interval(now - started))
@@ -121,7 +121,7 @@ public final class LogAvailability: Sendable {
 
     /// Reports an outage over once the log has stayed reachable for `settleTime` (the watch
     /// calls this every second; a success calls it too).
-    public func settle(now: ContinuousClock.Instant = .now) {
+    package func settle(now: ContinuousClock.Instant = .now) {
         let ended = state.withLock { state -> Episode? in
             guard state.reachable, let episode = state.episode, let recovered = episode.recoveredAt,
                   now - recovered >= settleTime else { return nil }

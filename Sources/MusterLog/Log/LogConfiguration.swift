@@ -1,19 +1,19 @@
 /// How the log's streams are set up at start-up.
-public struct LogConfiguration: Sendable {
-    public var eventsStream = "EVENTS"
-    public var dlqStream = "DLQ"
-    public var replicas = 1
+package struct LogConfiguration: Sendable {
+    package var eventsStream = "EVENTS"
+    package var dlqStream = "DLQ"
+    package var replicas = 1
     /// How long events are kept; nil keeps them forever (the log is the source of truth).
-    public var maxAge: Duration? = nil
+    package var maxAge: Duration? = nil
     /// How long the DLQ keeps rejected messages.
-    public var dlqMaxAge: Duration? = .seconds(90 * 24 * 3600)
+    package var dlqMaxAge: Duration? = .seconds(90 * 24 * 3600)
     /// The window in which a repeated idempotency key is answered with the first event.
-    public var duplicateWindow: Duration = .seconds(24 * 3600)
+    package var duplicateWindow: Duration = .seconds(24 * 3600)
     /// The largest event the log stores; larger ones are refused before publishing.
-    public var maxEventBytes = 256 * 1024
+    package var maxEventBytes = 256 * 1024
     /// How long an append waits for the log's ack before it is refused (503): the longest a write
     /// takes to answer, however long NATS is away.
-    public var appendTimeout: Duration = .seconds(5)
+    package var appendTimeout: Duration = .seconds(5)
 
-    public init() {}
+    package init() {}
 }

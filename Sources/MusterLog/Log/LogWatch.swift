@@ -1,6 +1,6 @@
-public import Logging
+package import Logging
 import MusterNATS
-public import ServiceLifecycle
+package import ServiceLifecycle
 
 /// Keeps `LogAvailability` current while nothing is written, and moves the process off a NATS
 /// server that cannot reach the log.
@@ -18,23 +18,23 @@ public import ServiceLifecycle
 /// cluster's meta leader cannot be reached through it either, or when the stream has had no
 /// leader for longer than an election takes (`leaveAfter + electionPatience`): a server cut from
 /// its peers that still thinks it leads the cluster answers for itself until it steps down.
-public struct LogWatch: Service {
-    public let log: EventLog
-    public var interval: Duration
-    public var leaveAfter: Duration
+package struct LogWatch: Service {
+    package let log: EventLog
+    package var interval: Duration
+    package var leaveAfter: Duration
     /// How much longer a server that reaches the meta leader is kept while the stream has none.
     /// nats-server elects one in 2-9 s; its stale leader steps down about 10 s after losing quorum.
-    public var electionPatience: Duration = .seconds(8)
+    package var electionPatience: Duration = .seconds(8)
     let logger: Logger
 
-    public init(log: EventLog, interval: Duration = .seconds(1), leaveAfter: Duration = .seconds(4), logger: Logger) {
+    package init(log: EventLog, interval: Duration = .seconds(1), leaveAfter: Duration = .seconds(4), logger: Logger) {
         self.log = log
         self.interval = interval
         self.leaveAfter = leaveAfter
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown { await watch() }
     }
 

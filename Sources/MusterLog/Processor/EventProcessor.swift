@@ -1,8 +1,8 @@
 import Foundation
-public import Logging
-public import MusterEvents
+package import Logging
+package import MusterEvents
 import MusterNATS
-public import ServiceLifecycle
+package import ServiceLifecycle
 
 /// Reacts to events with side effects (geocode a submission, run moderation checks), at least
 /// once: a durable consumer with explicit acks. An event is acknowledged after its handler
@@ -11,18 +11,18 @@ public import ServiceLifecycle
 ///
 /// Handlers must be idempotent (they append with idempotency keys), since a crash between the
 /// handler's append and the ack delivers the event again.
-public struct EventProcessor: Service {
-    public let name: String
-    public let filterSubjects: [String]
-    public let log: EventLog
-    public var maxDeliveries = 5
-    public var batch = 64
+package struct EventProcessor: Service {
+    package let name: String
+    package let filterSubjects: [String]
+    package let log: EventLog
+    package var maxDeliveries = 5
+    package var batch = 64
     let logger: Logger
     let handler: @Sendable (RecordedEvent) async throws -> Void
 
     /// - Parameter name: names the durable consumer (`proc_<name>`), shared by every instance of
     ///   the service, so each event is handled by one of them.
-    public init(name: String, filterSubjects: [String], log: EventLog, logger: Logger,
+    package init(name: String, filterSubjects: [String], log: EventLog, logger: Logger,
                 handler: @escaping @Sendable (RecordedEvent) async throws -> Void) {
         self.name = name
         self.filterSubjects = filterSubjects
@@ -33,14 +33,14 @@ public struct EventProcessor: Service {
         self.handler = handler
     }
 
-    public var consumerName: String { "proc_\(name)" }
+    package var consumerName: String { "proc_\(name)" }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown { await runUntilCancelled() }
     }
 
     /// Handles events until cancelled, on the fold threads (never on the event loops HTTP is served on).
-    public func runUntilCancelled() async {
+    package func runUntilCancelled() async {
         await onFoldThreads { await handleUntilCancelled() }
     }
 

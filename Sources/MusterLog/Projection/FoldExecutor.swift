@@ -9,9 +9,9 @@ import NIOPosix
 ///
 /// A task executor *preference*: a query that reads a projection's actor still runs on its own
 /// event loop when the actor is free; only the fold's own task runs here.
-public final class FoldExecutor: TaskExecutor {
+package final class FoldExecutor: TaskExecutor {
     /// One per process, as many threads as cores: folds of different projections run side by side.
-    public static let shared = FoldExecutor(threads: System.coreCount)
+    package static let shared = FoldExecutor(threads: System.coreCount)
 
     private let group: MultiThreadedEventLoopGroup
 
@@ -19,7 +19,7 @@ public final class FoldExecutor: TaskExecutor {
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         group.next().execute { job.runSynchronously(on: executor) }
@@ -27,7 +27,7 @@ public final class FoldExecutor: TaskExecutor {
 }
 
 /// Runs `body` (a fold's or processor's whole life) on `FoldExecutor.shared`.
-public func onFoldThreads<T: Sendable>(isolation: isolated (any Actor)? = #isolation,
+package func onFoldThreads<T: Sendable>(isolation: isolated (any Actor)? = #isolation,
                                        _ body: () async throws -> T) async rethrows -> T {
     try await withTaskExecutorPreference(FoldExecutor.shared, isolation: isolation, operation: body)
 }

@@ -1,10 +1,10 @@
-public import MusterEvents
+package import MusterEvents
 
 /// A read model: a pure fold of events into state.
 ///
 /// `apply` must decide before it changes anything: when it throws, `state` must be as it was,
 /// and the event goes to the DLQ while the projection carries on.
-public protocol Projection: Sendable {
+package protocol Projection: Sendable {
     associatedtype State: Codable & Sendable & Equatable
     /// The name used by `muster replay NAME`, the snapshot file and metrics.
     static var name: String { get }
@@ -23,12 +23,12 @@ public protocol Projection: Sendable {
 
 extension Projection {
     /// The durable consumer of this projection version in one process instance.
-    public static func consumerName(instance: String) -> String { "proj_\(name)_v\(version)_\(instance)" }
+    package static func consumerName(instance: String) -> String { "proj_\(name)_v\(version)_\(instance)" }
 }
 
 /// An event the projection refuses (it goes to the DLQ with this reason).
-public struct ProjectionRejection: Error, Sendable, CustomStringConvertible {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
+package struct ProjectionRejection: Error, Sendable, CustomStringConvertible {
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
+    package var description: String { reason }
 }

@@ -1,21 +1,21 @@
 import Foundation
-public import Logging
+package import Logging
 import MusterEvents
 import MusterNATS
 
 /// How far a rebuild has come.
-public struct RebuildProgress: Sendable {
-    public var applied: UInt64
-    public var remaining: UInt64
-    public var checkpoint: UInt64
-    public var elapsed: Duration
+package struct RebuildProgress: Sendable {
+    package var applied: UInt64
+    package var remaining: UInt64
+    package var checkpoint: UInt64
+    package var elapsed: Duration
 
-    public var fraction: Double {
+    package var fraction: Double {
         let total = applied + remaining
         return total == 0 ? 1 : Double(applied) / Double(total)
     }
 
-    public var eventsPerSecond: Double {
+    package var eventsPerSecond: Double {
         let seconds = elapsed.inSeconds
         return seconds > 0 ? Double(applied) / seconds : 0
     }
@@ -25,7 +25,7 @@ extension ProjectionRunner {
     /// Rebuilds the projection from sequence 1 on a scratch consumer into fresh state, reporting
     /// progress, and when caught up replaces the snapshot file (or the database link) in one rename. A running server
     /// keeps serving its old state until it is told to reload (`muster.projection.<name>.reload`).
-    public static func rebuild(log: EventLog, store: SnapshotStore, logger: Logger,
+    package static func rebuild(log: EventLog, store: SnapshotStore, logger: Logger,
                                progressEvery: Duration = .milliseconds(500),
                                progress: @escaping @Sendable (RebuildProgress) -> Void) async throws -> Snapshot<P.State> {
         let scratch = "proj_\(P.name)_v\(P.version)_rebuild_\(UInt32.random(in: .min ... .max))"

@@ -1,5 +1,5 @@
 import Foundation
-public import GRDB
+package import GRDB
 import Logging
 import Metrics
 import MusterEvents
@@ -62,7 +62,7 @@ extension ProjectionRunner {
     }
 
     /// Reads the fold's tables as committed; nil before the fold has opened them.
-    public nonisolated func readTables<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T? {
+    package nonisolated func readTables<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T? {
         guard let pool = database.withLock({ $0 }) else { return nil }
         return try await pool.read(body)
     }

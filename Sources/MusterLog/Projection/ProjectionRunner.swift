@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
-public import Logging
+package import Logging
 import Metrics
 import MusterEvents
 import MusterNATS
 import NIOPosix
-public import ServiceLifecycle
+package import ServiceLifecycle
 import Synchronization
 
 /// Keeps one projection up to date from the log, as a `Service`.
@@ -14,18 +14,18 @@ import Synchronization
 /// durable consumer at checkpoint + 1, so nothing the server remembers can disagree with it. The
 /// consumer needs no acks; events at or below the checkpoint are skipped, which makes re-delivery
 /// harmless. Poison events go to the DLQ with the reason and the runner carries on.
-public actor ProjectionRunner<P: Projection> {
-    public struct Options: Sendable {
-        public var batch = 512
-        public var snapshotEveryEvents = 20_000
-        public var snapshotInterval: Duration = .seconds(2)
-        public var idleWait: Duration = .seconds(1)
-        public init() {}
+package actor ProjectionRunner<P: Projection> {
+    package struct Options: Sendable {
+        package var batch = 512
+        package var snapshotEveryEvents = 20_000
+        package var snapshotInterval: Duration = .seconds(2)
+        package var idleWait: Duration = .seconds(1)
+        package init() {}
     }
 
-    public let log: EventLog
-    public let store: SnapshotStore
-    public let options: Options
+    package let log: EventLog
+    package let store: SnapshotStore
+    package let options: Options
     let logger: Logger
     /// The durable consumer this runner reads through: the projection's own, or a scratch one for a rebuild.
     let consumerName: String
@@ -41,8 +41,8 @@ public actor ProjectionRunner<P: Projection> {
     /// (it was unreachable); sent before the next pass folds anything.
     var unsentDeadLetters: [DeadLetter] = []
 
-    public internal(set) var state: P.State
-    public internal(set) var checkpoint: UInt64 = 0 {
+    package internal(set) var state: P.State
+    package internal(set) var checkpoint: UInt64 = 0 {
         didSet {
             checkpointCell.store(checkpoint, ordering: .releasing)
             resumeWaiters()
@@ -51,16 +51,16 @@ public actor ProjectionRunner<P: Projection> {
     /// The checkpoint, readable without waiting for the actor, so that a reader can tell cheaply
     /// whether what it derived from the state is still current (the hot read paths).
     private nonisolated let checkpointCell = Atomic<UInt64>(0)
-    public nonisolated var currentCheckpoint: UInt64 { checkpointCell.load(ordering: .acquiring) }
-    public internal(set) var caughtUp = false { didSet { progressCell.withLock { $0.caughtUp = caughtUp } } }
-    public internal(set) var lag: UInt64 = 0 { didSet { progressCell.withLock { $0.lag = lag } } }
-    public private(set) var deadLettered = 0 { didSet { progressCell.withLock { $0.deadLettered = deadLettered } } }
+    package nonisolated var currentCheckpoint: UInt64 { checkpointCell.load(ordering: .acquiring) }
+    package internal(set) var caughtUp = false { didSet { progressCell.withLock { $0.caughtUp = caughtUp } } }
+    package internal(set) var lag: UInt64 = 0 { didSet { progressCell.withLock { $0.lag = lag } } }
+    package private(set) var deadLettered = 0 { didSet { progressCell.withLock { $0.deadLettered = deadLettered } } }
     /// Whether the fold has loaded what it keeps and asked the log how far behind it is; until
     /// then `lag` says nothing (and a fold that keeps tables answers reads with "still opening").
-    public private(set) var opened = false { didSet { progressCell.withLock { $0.opened = opened } } }
+    package private(set) var opened = false { didSet { progressCell.withLock { $0.opened = opened } } }
     /// Events folded from the value this process appended (`AppendedEvents`), not read back from
     /// their stored bytes.
-    public internal(set) var foldedFromAppends = 0
+    package internal(set) var foldedFromAppends = 0
     /// Lag, caught-up and dead letters, readable without waiting for the actor: `/ready` answers
     /// at once even while the fold works through a long batch or loads a snapshot.
     private nonisolated let progressCell = Mutex(Progress())
@@ -106,7 +106,7 @@ public actor ProjectionRunner<P: Projection> {
 
     /// - Parameter instance: names this process's consumer, so processes with their own data
     ///   folders (one per compose service) never move each other's cursor.
-    public init(_ projection: P.Type, log: EventLog, store: SnapshotStore, instance: String, options: Options = .init(), logger: Logger) {
+    package init(_ projection: P.Type, log: EventLog, store: SnapshotStore, instance: String, options: Options = .init(), logger: Logger) {
         self.init(projection, log: log, store: store, options: options, logger: logger,
                   consumerName: P.consumerName(instance: instance), savesWhileFolding: true,
                   retiredConsumers: (0..<P.version).map { "proj_\(P.name)_v\($0)_\(instance)" })
@@ -134,7 +134,7 @@ public actor ProjectionRunner<P: Projection> {
     /// Returns true once the fold has applied the event at `sequence` (at once if it has), false
     /// when `timeout` passes first or the caller is cancelled. No polling: the fold resumes the
     /// caller when its checkpoint moves past.
-    public nonisolated func waitUntilApplied(_ sequence: UInt64, timeout: Duration) async -> Bool {
+    package nonisolated func waitUntilApplied(_ sequence: UInt64, timeout: Duration) async -> Bool {
         if currentCheckpoint >= sequence { return true }
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask { await self.applied(sequence) }
@@ -179,17 +179,17 @@ public actor ProjectionRunner<P: Projection> {
     }
 
     /// Reads the current state.
-    public func read<T: Sendable>(_ body: (P.State) throws -> T) rethrows -> T { try body(state) }
+    package func read<T: Sendable>(_ body: (P.State) throws -> T) rethrows -> T { try body(state) }
 
     /// Reads the current state with the checkpoint it stands at (inside the fold's actor: nothing
     /// is copied, and a fold that changes the state afterwards copies nothing either).
-    public func readWithCheckpoint<T: Sendable>(_ body: (UInt64, P.State) throws -> T) rethrows -> T { try body(checkpoint, state) }
+    package func readWithCheckpoint<T: Sendable>(_ body: (UInt64, P.State) throws -> T) rethrows -> T { try body(checkpoint, state) }
 
     /// The state and the checkpoint it stands at, read together.
-    public func current() -> (checkpoint: UInt64, state: P.State) { (checkpoint, state) }
+    package func current() -> (checkpoint: UInt64, state: P.State) { (checkpoint, state) }
 
     /// Asks the running loop to load the snapshot file again (after `muster replay`).
-    public func requestReload() { reloadRequested = true }
+    package func requestReload() { reloadRequested = true }
 
     private func loadSnapshot() async throws {
         defer {
@@ -384,7 +384,7 @@ public actor ProjectionRunner<P: Projection> {
 
     /// Runs until cancelled, retrying after errors (say NATS away) without losing what it holds;
     /// on the fold threads, never on the event loops HTTP is served on.
-    public func runUntilCancelled() async {
+    package func runUntilCancelled() async {
         await onFoldThreads { await foldUntilCancelled() }
     }
 
@@ -443,7 +443,7 @@ public actor ProjectionRunner<P: Projection> {
 extension ProjectionRunner: Service {
     /// Runs the fold until shutdown; a second `run()` of the same runner is refused (two loops
     /// would fold every event twice into one state).
-    public func run() async throws {
+    package func run() async throws {
         try claimRun()
         await cancelWhenGracefulShutdown { await self.runUntilCancelled() }
     }
@@ -455,35 +455,35 @@ extension ProjectionRunner: Service {
 }
 
 /// A runner was asked to run while it already runs.
-public struct ProjectionRunError: Error, CustomStringConvertible {
-    public let projection: String
-    public var description: String { "projection \(projection) already runs in this process" }
+package struct ProjectionRunError: Error, CustomStringConvertible {
+    package let projection: String
+    package var description: String { "projection \(projection) already runs in this process" }
 }
 
 /// What `/ready` and `/metrics` need from any projection, whatever its state type.
-public protocol ProjectionStatus: Sendable {
+package protocol ProjectionStatus: Sendable {
     var projectionName: String { get }
     func status() async -> ProjectionStatusReport
     func requestReload() async
 }
 
-public struct ProjectionStatusReport: Sendable, Codable {
-    public var name: String
-    public var version: Int
-    public var checkpoint: UInt64
-    public var lag: UInt64
-    public var caughtUp: Bool
-    public var deadLettered: Int
+package struct ProjectionStatusReport: Sendable, Codable {
+    package var name: String
+    package var version: Int
+    package var checkpoint: UInt64
+    package var lag: UInt64
+    package var caughtUp: Bool
+    package var deadLettered: Int
     /// False until the fold has loaded what it keeps and asked the log how far behind it is (until
     /// then `lag` is unknown): a process that just started is not ready while any fold is not open.
-    public var opened: Bool
+    package var opened: Bool
 }
 
 extension ProjectionRunner: ProjectionStatus {
-    public nonisolated var projectionName: String { P.name }
+    package nonisolated var projectionName: String { P.name }
     /// While the log is unreachable nobody can tell how far behind the projection is, so it is
     /// not reported as caught up (its last lag is kept for the operator).
-    public nonisolated func status() -> ProjectionStatusReport {
+    package nonisolated func status() -> ProjectionStatusReport {
         let progress = progressCell.withLock { $0 }
         return ProjectionStatusReport(name: P.name, version: P.version, checkpoint: currentCheckpoint, lag: progress.lag,
                                       caughtUp: progress.caughtUp && log.jetStream.connection.isConnected,

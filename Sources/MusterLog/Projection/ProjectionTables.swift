@@ -1,27 +1,27 @@
 import Foundation
-public import GRDB
-public import MusterEvents
-public import MusterJSON
+package import GRDB
+package import MusterEvents
+package import MusterJSON
 import MusterNATS
 
 /// How a projection keeps the part of its state that grows with the log (people, sessions) in
 /// SQLite tables instead of memory. Its `State` then holds only what is small and bounded, and
 /// the runner applies each delivered batch in one transaction that also writes `State` and the
 /// checkpoint: tables, state and cursor always agree, and a kill -9 loses nothing committed.
-public struct ProjectionTables<P: Projection>: Sendable {
+package struct ProjectionTables<P: Projection>: Sendable {
     /// Creates the tables in a new database (each projection version has a database of its own).
-    public var create: @Sendable (Database) throws -> Void
+    package var create: @Sendable (Database) throws -> Void
     /// Folds one event into `state` and the tables. Decide before changing `state`; what it
     /// wrote to the tables is rolled back when it throws, and the event goes to the DLQ.
-    public var apply: @Sendable (RecordedEvent, inout P.State, Database) throws -> Void
+    package var apply: @Sendable (RecordedEvent, inout P.State, Database) throws -> Void
     /// Runs once a batch, after its events and in the same transaction: for work that costs less
     /// done once for many events than once for each (trimming what the events added, say).
-    public var endBatch: @Sendable (inout P.State, Database) throws -> Void
+    package var endBatch: @Sendable (inout P.State, Database) throws -> Void
 
     /// The fold's ways past decoding, one per event type it sees most (`StoredReader`).
-    public var stored: [StoredReader<P>]
+    package var stored: [StoredReader<P>]
 
-    public init(create: @escaping @Sendable (Database) throws -> Void,
+    package init(create: @escaping @Sendable (Database) throws -> Void,
                 endBatch: @escaping @Sendable (inout P.State, Database) throws -> Void = { _, _ in },
                 stored: [StoredReader<P>] = [],
                 apply: @escaping @Sendable (RecordedEvent, inout P.State, Database) throws -> Void) {
@@ -41,8 +41,8 @@ public struct ProjectionTables<P: Projection>: Sendable {
 ///
 /// A fold that keeps tables lists its readers in `ProjectionTables.stored`; one kept in memory in
 /// `Projection.storedReaders`.
-public struct StoredReader<P: Projection>: Sendable {
-    public let type: EventType
+package struct StoredReader<P: Projection>: Sendable {
+    package let type: EventType
     /// The `Muster-Validated` stamp of the type as registered now (looked up once, not per event).
     let digest: String?
     let read: @Sendable (_ data: JSONFields) throws -> any Sendable
@@ -56,14 +56,14 @@ public struct StoredReader<P: Projection>: Sendable {
     /// - Parameters:
     ///   - read: what the fold needs of the event, from its envelope's `data` object.
     ///   - apply: folds that into the state and the tables, as `ProjectionTables.apply` would the event.
-    public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
+    package init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                 apply: @escaping @Sendable (Fact, inout P.State, Database) throws -> Void) {
         self.init(type, read: read) { (fact: Fact, _: UInt64, state: inout P.State, db: Database) in try apply(fact, &state, db) }
     }
 
     /// A reader for a fold that keeps tables and notes in them the sequence of what changed a row
     /// (what a pull since a cursor reads).
-    public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
+    package init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                 apply: @escaping @Sendable (Fact, _ sequence: UInt64, inout P.State, Database) throws -> Void) {
         self.init(type, read: read, applying: { (fact: Fact, sequence: UInt64, state: inout P.State, db: Database?) in
             guard let db else { throw ProjectionRejection("\(P.name): a table fold's reader called without its tables") }
@@ -73,7 +73,7 @@ public struct StoredReader<P: Projection>: Sendable {
 
     /// A reader for a fold kept in memory: `apply` folds what `read` took as `Projection.apply`
     /// would the event (and, like it, decides before it changes anything).
-    public init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
+    package init<Fact: Sendable>(_ type: EventType, read: @escaping @Sendable (_ data: JSONFields) throws -> Fact,
                                 apply: @escaping @Sendable (Fact, inout P.State) throws -> Void) {
         self.init(type, read: read, applying: { (fact: Fact, _: UInt64, state: inout P.State, _: Database?) in try apply(fact, &state) })
     }
@@ -133,21 +133,21 @@ public struct StoredReader<P: Projection>: Sendable {
 
 extension Projection {
     /// Folds kept whole in memory (and in one snapshot file) have none.
-    public static var tables: ProjectionTables<Self>? { nil }
+    package static var tables: ProjectionTables<Self>? { nil }
     /// Most folds kept in memory read every event decoded.
-    public static var storedReaders: [StoredReader<Self>] { [] }
+    package static var storedReaders: [StoredReader<Self>] { [] }
 }
 
 /// A projection whose big state lives in SQLite: it declares its tables, and the runner folds
 /// through them (its `apply(_:to:)` is never called).
-public protocol TableProjection: Projection {
+package protocol TableProjection: Projection {
     static var storage: ProjectionTables<Self> { get }
 }
 
 extension TableProjection {
-    public static var tables: ProjectionTables<Self>? { storage }
+    package static var tables: ProjectionTables<Self>? { storage }
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         throw ProjectionRejection("\(name) folds into its tables, not in memory")
     }
 }

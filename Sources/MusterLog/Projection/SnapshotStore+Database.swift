@@ -1,5 +1,5 @@
-public import Foundation
-public import GRDB
+package import Foundation
+package import GRDB
 
 /// The SQLite databases of the folds that keep tables (`ProjectionTables`).
 ///
@@ -9,19 +9,19 @@ public import GRDB
 /// running server keeps reading the old generation until it reloads, exactly as with snapshot files.
 extension SnapshotStore {
     /// The link to the current generation.
-    public func databaseLink(name: String, version: Int) -> URL {
+    package func databaseLink(name: String, version: Int) -> URL {
         directory.appendingPathComponent("\(name).v\(version).sqlite")
     }
 
     /// The current generation's file, nil when there is none yet.
-    public func currentDatabase(name: String, version: Int) -> URL? {
+    package func currentDatabase(name: String, version: Int) -> URL? {
         let link = databaseLink(name: name, version: version)
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link.path) else { return nil }
         return directory.appendingPathComponent((target as NSString).lastPathComponent)
     }
 
     /// A file for a new generation, newer than every earlier one.
-    public func newDatabase(name: String, version: Int) throws -> URL {
+    package func newDatabase(name: String, version: Int) throws -> URL {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let millis = Int64(Date().timeIntervalSince1970 * 1000)
         var generation = millis
@@ -32,7 +32,7 @@ extension SnapshotStore {
     }
 
     /// Makes `file` the current generation: a new link renamed over the old one.
-    public func publishDatabase(_ file: URL, name: String, version: Int) throws {
+    package func publishDatabase(_ file: URL, name: String, version: Int) throws {
         let link = databaseLink(name: name, version: version)
         let temporary = directory.appendingPathComponent(".\(link.lastPathComponent).\(getpid()).link")
         try? FileManager.default.removeItem(at: temporary)
@@ -44,7 +44,7 @@ extension SnapshotStore {
 
     /// Removes the generations older than `current` (with their WAL files); newer ones may be a
     /// rebuild still running in another process.
-    public func removeDatabases(olderThan current: URL, name: String, version: Int) {
+    package func removeDatabases(olderThan current: URL, name: String, version: Int) {
         guard let currentGeneration = generation(of: current.lastPathComponent, name: name, version: version),
               let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for file in files {
@@ -58,7 +58,7 @@ extension SnapshotStore {
     /// NORMAL`, so a commit does not wait for the disk — a kill -9 still loses nothing (the WAL is
     /// in the kernel's cache), a power cut may lose the last batches, which the log still holds
     /// and the fold reads again from the checkpoint that survived.
-    public func openDatabase(_ file: URL) throws -> DatabasePool {
+    package func openDatabase(_ file: URL) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.label = file.lastPathComponent
         configuration.prepareDatabase { db in

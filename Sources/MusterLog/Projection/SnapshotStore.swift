@@ -1,30 +1,30 @@
-public import Foundation
+package import Foundation
 import MusterJSON
 
 /// Snapshot and checkpoint of a projection, saved together in one file so they never disagree.
-public struct Snapshot<State: Codable & Sendable>: Codable, Sendable {
-    public var projection: String
-    public var version: Int
+package struct Snapshot<State: Codable & Sendable>: Codable, Sendable {
+    package var projection: String
+    package var version: Int
     /// The last stream sequence folded into `state`.
-    public var checkpoint: UInt64
-    public var savedAt: String
-    public var state: State
+    package var checkpoint: UInt64
+    package var savedAt: String
+    package var state: State
 }
 
 /// Files under `<data>/projections/`, written to a temporary file, synced, then renamed, so a
 /// kill -9 at any moment leaves either the old snapshot or the new one, never half of one.
-public struct SnapshotStore: Sendable {
-    public let directory: URL
+package struct SnapshotStore: Sendable {
+    package let directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
-    public func url(name: String, version: Int) -> URL {
+    package func url(name: String, version: Int) -> URL {
         directory.appendingPathComponent("\(name).v\(version).json")
     }
 
-    public func load<State: Codable & Sendable>(_ type: State.Type, name: String, version: Int) throws -> Snapshot<State>? {
+    package func load<State: Codable & Sendable>(_ type: State.Type, name: String, version: Int) throws -> Snapshot<State>? {
         let file = url(name: name, version: version)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         var decoder = JSONBytesDecoder()
@@ -38,7 +38,7 @@ public struct SnapshotStore: Sendable {
         }
     }
 
-    public func save<State: Codable & Sendable>(_ snapshot: Snapshot<State>) throws {
+    package func save<State: Codable & Sendable>(_ snapshot: Snapshot<State>) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // MusterJSON's encoder: several times Foundation's speed on a state of megabytes, which a
         // busy fold writes every few seconds (keys sorted, as before).
@@ -58,7 +58,7 @@ public struct SnapshotStore: Sendable {
     }
 }
 
-public struct SnapshotError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct SnapshotError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

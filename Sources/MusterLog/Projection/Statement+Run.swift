@@ -1,4 +1,4 @@
-public import GRDB
+package import GRDB
 import GRDBSQLite
 
 extension Statement {
@@ -9,7 +9,7 @@ extension Statement {
     /// call and converts each value on the way: for a fold's one-row-an-event statement that cost
     /// more than SQLite's own insert (the funnel rebuild measured 11 % faster with this). GRDB still owns the
     /// statement and the transaction; this only binds and steps.
-    public func run<each Value: StatementValue>(_ values: repeat each Value) throws {
+    package func run<each Value: StatementValue>(_ values: repeat each Value) throws {
         let handle = sqliteStatement
         sqlite3_reset(handle)
         var index: Int32 = 0
@@ -28,12 +28,12 @@ extension Statement {
 }
 
 /// A value `Statement.run` binds to one parameter.
-public protocol StatementValue {
+package protocol StatementValue {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32
 }
 
 extension String: StatementValue {
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    package func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         var text = self
         return text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -52,19 +52,19 @@ extension String: StatementValue {
 }
 
 extension Int64: StatementValue {
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self) }
+    package func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self) }
 }
 
 extension Int: StatementValue {
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, Int64(self)) }
+    package func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, Int64(self)) }
 }
 
 extension Bool: StatementValue {
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self ? 1 : 0) }
+    package func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self ? 1 : 0) }
 }
 
 extension Optional: StatementValue where Wrapped: StatementValue {
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    package func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
         case .some(let value): value.bind(to: statement, at: index)
         case .none: sqlite3_bind_null(statement, index)

@@ -1,12 +1,12 @@
-public import Tracing
+package import Tracing
 
 /// An event carries its trace across NATS in the envelope's `traceparent` (W3C trace context):
 /// an append writes the current span's, a processor or fold that reads the event continues it in
 /// a span of its own. With no tracer bootstrapped (tracing off: no `OTEL_EXPORTER_OTLP_*` endpoint)
 /// nothing is written, and an event without a `traceparent` costs no span.
-public enum EventTrace {
+package enum EventTrace {
     /// The current span's context as a `traceparent` value, nil when there is none.
-    public static func traceparent() -> String? {
+    package static func traceparent() -> String? {
         guard let context = InstrumentationContext.current else { return nil }
         var carrier: [String: String] = [:]
         InstrumentationSystem.instrument.inject(context, into: &carrier, using: DictionaryInjector())
@@ -14,7 +14,7 @@ public enum EventTrace {
     }
 
     /// The context an event's `traceparent` names, nil when it names none.
-    public static func context(_ traceparent: String?) -> InstrumentationContext? {
+    package static func context(_ traceparent: String?) -> InstrumentationContext? {
         guard let traceparent else { return nil }
         var context = InstrumentationContext.topLevel
         InstrumentationSystem.instrument.extract(["traceparent": traceparent], into: &context, using: DictionaryExtractor())
@@ -23,7 +23,7 @@ public enum EventTrace {
 
     /// Runs `body` in a span continuing the event's trace; without a `traceparent`, just runs it.
     @inlinable
-    public static func span<T>(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer,
+    package static func span<T>(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer,
                                _ body: () async throws -> T) async rethrows -> T {
         guard traceparent != nil else { return try await body() } // untraced: not even the name is made
         return try await traced(name(), traceparent: traceparent, ofKind: kind, body)
@@ -37,7 +37,7 @@ public enum EventTrace {
 
     /// The same for a synchronous step (a fold of one event).
     @inlinable
-    public static func span<T>(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer,
+    package static func span<T>(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer,
                                _ body: () throws -> T) rethrows -> T {
         guard traceparent != nil else { return try body() }
         return try traced(name(), traceparent: traceparent, ofKind: kind, body)
@@ -50,7 +50,7 @@ public enum EventTrace {
     }
 
     /// A span continuing the event's trace that the caller ends (a fold committed later, in a batch).
-    public static func start(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer) -> (any Span)? {
+    package static func start(_ name: @autoclosure () -> String, traceparent: String?, ofKind kind: SpanKind = .consumer) -> (any Span)? {
         guard traceparent != nil, let context = context(traceparent) else { return nil }
         return startSpan(name(), context: context, ofKind: kind)
     }

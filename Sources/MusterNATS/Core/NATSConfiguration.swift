@@ -1,32 +1,32 @@
 import Foundation
 
 /// How to reach NATS. Everything has a default that works against a local `nats-server`.
-public struct NATSConfiguration: Sendable {
+package struct NATSConfiguration: Sendable {
     /// One server URL or a comma-separated list (`nats://user:pass@a:4222,nats://user:pass@b:4222`);
     /// each may carry its own credentials. The connection starts while any one of them is up.
-    public var url: String
+    package var url: String
     /// The client name the server shows in its connection list.
-    public var name: String
+    package var name: String
     /// Optional `.creds` file (JWT + NKey seed) for per-service credentials.
-    public var credentialsFile: String?
-    public var connectTimeout: Duration
+    package var credentialsFile: String?
+    package var connectTimeout: Duration
     /// -1 reconnects forever, which is what a long-running service wants.
-    public var maxReconnects: Int
-    public var reconnectWait: Duration
+    package var maxReconnects: Int
+    package var reconnectWait: Duration
     /// Bytes kept while disconnected; publishes beyond this fail instead of growing memory.
-    public var reconnectBufferBytes: Int
-    public var drainTimeout: Duration
+    package var reconnectBufferBytes: Int
+    package var drainTimeout: Duration
     /// How often libnats pings the server, and how many pings may go unanswered before it calls
     /// the connection stale and moves to another server of the list: a server that went silent
     /// (its link cut, its host frozen) is left after between `pingInterval × maxPingsOut` and
     /// one interval more. libnats's own defaults (2 min × 2) keep a dead server for minutes.
-    public var pingInterval: Duration
-    public var maxPingsOut: Int
+    package var pingInterval: Duration
+    package var maxPingsOut: Int
     /// A socket write that cannot finish in this time fails, and the connection with it, instead
     /// of waiting on a server that stopped reading.
-    public var writeDeadline: Duration
+    package var writeDeadline: Duration
 
-    public init(
+    package init(
         url: String = "nats://127.0.0.1:4222",
         name: String = "muster",
         credentialsFile: String? = nil,
@@ -55,12 +55,12 @@ public struct NATSConfiguration: Sendable {
 
 extension NATSConfiguration {
     /// The servers of `url`, in order, blanks dropped.
-    public var servers: [String] {
+    package var servers: [String] {
         url.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// `url` safe for a log line or an error: passwords and tokens become `***`.
-    public var redactedURL: String {
+    package var redactedURL: String {
         servers.map(Self.redacted).joined(separator: ",")
     }
 
@@ -81,13 +81,13 @@ extension Duration {
     }
 
     /// Seconds with their fraction, as a gauge or a rate takes them.
-    public var inSeconds: Double {
+    package var inSeconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// Nanoseconds, as the JetStream API takes them.
-    public var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

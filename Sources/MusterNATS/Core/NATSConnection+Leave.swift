@@ -8,7 +8,7 @@ import Glibc
 extension NATSConnection {
     /// The servers libnats knows for this connection: those configured and those the cluster
     /// announced since. (On the connection's threads: libnats reads them under its lock.)
-    public func knownServers() async -> [String] {
+    package func knownServers() async -> [String] {
         let handle = self.handle
         return (try? await pool.run { Self.servers(of: handle) }) ?? []
     }
@@ -33,7 +33,7 @@ extension NATSConnection {
     /// So the socket is found by its addresses and shut down, which libnats's read loop takes as
     /// the server going away. False when there is no such socket (not connected).
     @discardableResult
-    public func leaveCurrentServer() async -> Bool {
+    package func leaveCurrentServer() async -> Bool {
         let (handle, logger) = (self.handle, self.logger)
         return (try? await pool.run { Self.leave(handle, logger: logger) }) ?? false
     }

@@ -1,7 +1,7 @@
 import CNats
-public import Foundation
-public import Logging
-public import ServiceLifecycle
+package import Foundation
+package import Logging
+package import ServiceLifecycle
 import Synchronization
 
 /// One connection to NATS over libnats.
@@ -9,7 +9,7 @@ import Synchronization
 /// libnats reconnects by itself; this type surfaces its status and errors, owns the threads for
 /// blocking calls, routes replies for request/reply and JetStream acks, and, run as a `Service`,
 /// drains on graceful shutdown so that what was published reaches the server.
-public final class NATSConnection: Sendable {
+package final class NATSConnection: Sendable {
     /// The libnats handle. `natsConnection` is documented as safe to use from any thread.
     final class Handle: @unchecked Sendable {
         // @unchecked: the pointer is immutable and libnats serialises access to the connection itself.
@@ -24,8 +24,8 @@ public final class NATSConnection: Sendable {
     let replies: ReplyRouter
     /// Every publish goes through here, never straight to libnats from the caller's thread.
     let outgoing: PublishQueue
-    public let configuration: NATSConfiguration
-    public let logger: Logger
+    package let configuration: NATSConfiguration
+    package let logger: Logger
 
     private init(handle: Handle, pool: BlockingPool, events: ConnectionEvents, replies: ReplyRouter,
                  configuration: NATSConfiguration, logger: Logger) {
@@ -43,7 +43,7 @@ public final class NATSConnection: Sendable {
     }
 
     /// Connects, failing with a clear error when the server cannot be reached in `connectTimeout`.
-    public static func connect(_ configuration: NATSConfiguration, logger: Logger = Logger(label: "muster.nats")) async throws -> NATSConnection {
+    package static func connect(_ configuration: NATSConfiguration, logger: Logger = Logger(label: "muster.nats")) async throws -> NATSConnection {
         var logger = logger
         logger[metadataKey: "nats"] = "\(configuration.redactedURL)"
         let pool = BlockingPool()
@@ -66,17 +66,17 @@ public final class NATSConnection: Sendable {
     }
 
     /// As libnats's callbacks last reported it; never waits for the connection's lock.
-    public var status: NATSConnectionStatus { events.status }
-    public var isConnected: Bool { status == .connected }
-    public var lastAsyncError: String? { events.facts.withLock { $0.lastError } }
-    public var reconnectCount: Int { events.facts.withLock { $0.reconnects } }
+    package var status: NATSConnectionStatus { events.status }
+    package var isConnected: Bool { status == .connected }
+    package var lastAsyncError: String? { events.facts.withLock { $0.lastError } }
+    package var reconnectCount: Int { events.facts.withLock { $0.reconnects } }
     /// When the connection to the server it is on now was made (at connect, or the last reconnect).
-    public var connectedAt: ContinuousClock.Instant { events.facts.withLock { $0.connectedAt } }
+    package var connectedAt: ContinuousClock.Instant { events.facts.withLock { $0.connectedAt } }
 
     /// Publishes one message. It is queued for the connection's publishing thread, then buffered
     /// by libnats and sent by its flusher; use `flush` or a JetStream publish when the server must
     /// have it. Throws at once only when the queue is full or the connection closing.
-    public func publish(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(), replyTo: String? = nil) throws {
+    package func publish(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(), replyTo: String? = nil) throws {
         try outgoing.enqueue(OutgoingMessage(subject: subject, headers: headers, payload: payload), replyTo: replyTo,
                              onFailure: { [events] error in events.publishFailed(error) })
     }
@@ -95,7 +95,7 @@ public final class NATSConnection: Sendable {
     }
 
     /// Waits until the server has processed everything published so far.
-    public func flush(timeout: Duration = .seconds(5)) async throws {
+    package func flush(timeout: Duration = .seconds(5)) async throws {
         let handle = self.handle
         let outgoing = self.outgoing
         try await withDeadline(timeout, "flush") {
@@ -107,7 +107,7 @@ public final class NATSConnection: Sendable {
     }
 
     /// Sends a request and waits for the first reply.
-    public func request(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(),
+    package func request(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(),
                         timeout: Duration = .seconds(5)) async throws -> NATSMessage {
         let reply = try await replies.request(timeout: timeout) { replyTo, token in
             try outgoing.enqueue(OutgoingMessage(subject: subject, headers: headers, payload: payload), replyTo: replyTo,
@@ -120,18 +120,18 @@ public final class NATSConnection: Sendable {
     /// Subscribes; messages wait in a buffer of `capacity` before back-pressure reaches libnats.
     /// On the connection's own threads: libnats writes the subscription under the connection's
     /// lock, which a publish to a stalled server can hold for the write deadline.
-    public func subscribe(_ subject: String, queue: String? = nil, capacity: Int = 1024) async throws -> NATSSubscription {
+    package func subscribe(_ subject: String, queue: String? = nil, capacity: Int = 1024) async throws -> NATSSubscription {
         let (handle, pool) = (self.handle, self.pool)
         return try await pool.run { try NATSSubscription(connection: handle, pool: pool, subject: subject, queue: queue, capacity: capacity) }
     }
 
     /// A unique inbox subject on this connection.
-    public func newInbox() -> String { replies.newInbox() }
+    package func newInbox() -> String { replies.newInbox() }
 
     /// Drains: subscriptions stop taking messages, everything buffered is sent, then it closes.
     /// Away from any server (reconnecting) there is nothing to drain to: it waits for a server
     /// within the drain timeout, and closes without draining if none comes back.
-    public func drain() async {
+    package func drain() async {
         let handle = self.handle
         let timeout = configuration.drainTimeout
         let deadline = ContinuousClock.now + timeout
@@ -168,7 +168,7 @@ public final class NATSConnection: Sendable {
     }
 
     /// Closes at once, dropping what is buffered.
-    public func close() async {
+    package func close() async {
         events.markClosing()
         replies.close()
         await finishClosing()
@@ -186,7 +186,7 @@ public final class NATSConnection: Sendable {
 
 extension NATSConnection: Service {
     /// Holds the connection open until graceful shutdown, then drains it.
-    public func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         logger.info("NATS draining")
         await drain()

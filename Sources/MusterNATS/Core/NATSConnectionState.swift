@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 /// What the connection is doing now, as `/ready` and the logs report it.
-public enum NATSConnectionStatus: String, Sendable {
+package enum NATSConnectionStatus: String, Sendable {
     case connecting, connected, reconnecting, disconnected, draining, closed
 
     init(_ status: natsConnStatus) {

@@ -1,42 +1,42 @@
 import CNats
 
 /// An error from the NATS layer: a stable code plus a human-readable message.
-public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+package struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Code: Sendable, Hashable, CustomStringConvertible {
         let raw: String
-        public static let libnats = Code(raw: "libnats")
-        public static let timeout = Code(raw: "timeout")
-        public static let noResponders = Code(raw: "noResponders")
-        public static let closed = Code(raw: "closed")
-        public static let jetStreamAPI = Code(raw: "jetStreamAPI")
-        public static let wrongLastSequence = Code(raw: "wrongLastSequence")
-        public static let badReply = Code(raw: "badReply")
-        public static let notFound = Code(raw: "notFound")
+        package static let libnats = Code(raw: "libnats")
+        package static let timeout = Code(raw: "timeout")
+        package static let noResponders = Code(raw: "noResponders")
+        package static let closed = Code(raw: "closed")
+        package static let jetStreamAPI = Code(raw: "jetStreamAPI")
+        package static let wrongLastSequence = Code(raw: "wrongLastSequence")
+        package static let badReply = Code(raw: "badReply")
+        package static let notFound = Code(raw: "notFound")
         /// Refused before it was sent: too much waits to go to a server that is not taking it.
-        public static let unavailable = Code(raw: "unavailable")
+        package static let unavailable = Code(raw: "unavailable")
         /// The connection was lost while the request waited: it may or may not have arrived.
-        public static let disconnected = Code(raw: "disconnected")
-        public var description: String { raw }
+        package static let disconnected = Code(raw: "disconnected")
+        package var description: String { raw }
     }
 
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
     /// The JetStream API error code (`err_code`), when the server gave one.
-    public let apiErrorCode: Int?
+    package let apiErrorCode: Int?
 
-    public init(_ code: Code, _ message: String, apiErrorCode: Int? = nil) {
+    package init(_ code: Code, _ message: String, apiErrorCode: Int? = nil) {
         self.code = code
         self.message = message
         self.apiErrorCode = apiErrorCode
     }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 
     /// The cluster may answer differently in a moment: no JetStream leader yet (a cluster that is
     /// starting or electing one), no peers for a replicated stream yet (nodes still joining), or
     /// no answer in time. A cluster too small for the replicas asked gives the same "no peers"
     /// for good: a caller retries for a bounded time only.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         code == .timeout || code == .noResponders || code == .unavailable || code == .disconnected
             || apiErrorCode == 10008 // JetStream system temporarily unavailable
             || apiErrorCode == 10005 // no suitable peers for placement

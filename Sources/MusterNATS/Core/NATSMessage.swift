@@ -1,17 +1,17 @@
 import CNats
-public import Foundation
+package import Foundation
 import Synchronization
 
 /// Message headers: case-sensitive names, each with one or more values, in insertion order.
-public struct NATSHeaders: Sendable, Hashable, Sequence {
+package struct NATSHeaders: Sendable, Hashable, Sequence {
     private(set) var fields: [(name: String, value: String)] = []
 
-    public init() {}
-    public init(_ pairs: [String: String]) {
+    package init() {}
+    package init(_ pairs: [String: String]) {
         for (name, value) in pairs.sorted(by: { $0.key < $1.key }) { fields.append((name, value)) }
     }
 
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get { fields.first { $0.name == name }?.value }
         set {
             fields.removeAll { $0.name == name }
@@ -19,14 +19,14 @@ public struct NATSHeaders: Sendable, Hashable, Sequence {
         }
     }
 
-    public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
-    public var isEmpty: Bool { fields.isEmpty }
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+    package mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
+    package var isEmpty: Bool { fields.isEmpty }
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
-    public static func == (lhs: NATSHeaders, rhs: NATSHeaders) -> Bool {
+    package static func == (lhs: NATSHeaders, rhs: NATSHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0 == $1 }
     }
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for field in fields { hasher.combine(field.name); hasher.combine(field.value) }
     }
 }
@@ -37,9 +37,9 @@ public struct NATSHeaders: Sendable, Hashable, Sequence {
 /// copied out once, when the message arrives, the reply subject and headers only when asked for:
 /// parsing headers would be most of what receiving a message costs, and no fold reads a JetStream
 /// delivery's headers.
-public struct NATSMessage: Sendable {
-    public let subject: String
-    public let payload: Data
+package struct NATSMessage: Sendable {
+    package let subject: String
+    package let payload: Data
     /// One reference either way, so a copy of a message costs one retain more than its subject and payload.
     private let parts: Parts
 
@@ -57,7 +57,7 @@ public struct NATSMessage: Sendable {
         }
     }
 
-    public init(subject: String, replyTo: String? = nil, headers: NATSHeaders = .init(), payload: Data = Data()) {
+    package init(subject: String, replyTo: String? = nil, headers: NATSHeaders = .init(), payload: Data = Data()) {
         self.subject = subject
         self.payload = payload
         self.parts = .made(MadeParts(replyTo: replyTo, headers: headers))
@@ -75,7 +75,7 @@ public struct NATSMessage: Sendable {
         }
     }
 
-    public var replyTo: String? {
+    package var replyTo: String? {
         switch parts {
         case .received(let received): received.withReplyTo { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
         case .made(let made): made.replyTo
@@ -92,7 +92,7 @@ public struct NATSMessage: Sendable {
         }
     }
 
-    public var headers: NATSHeaders {
+    package var headers: NATSHeaders {
         switch parts {
         case .received(let received): received.headers
         case .made(let made): made.headers
@@ -101,7 +101,7 @@ public struct NATSMessage: Sendable {
 
     /// One header's first value, read without building the whole `headers` (what a fold asks of
     /// every event it reads).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         switch parts {
         case .received(let received): received.header(name)
         case .made(let made): made.headers[name]
@@ -109,8 +109,8 @@ public struct NATSMessage: Sendable {
     }
 
     /// The status code the server put in the header line (`NATS/1.0 408 Request Timeout`), if any.
-    public var status: Int? { headers["Status"].flatMap { Int($0) } }
-    public var statusDescription: String? { headers["Description"] }
+    package var status: Int? { headers["Status"].flatMap { Int($0) } }
+    package var statusDescription: String? { headers["Description"] }
 }
 
 /// Owns one libnats message. libnats parses headers lazily into the message itself, so the header

@@ -7,8 +7,8 @@ import Foundation
 /// `NATSMessage` (which owns it from then on) and hands it to a `MessageBuffer`. The buffer box is
 /// retained for libnats and released only in the subscription's on-complete callback, when
 /// libnats promises no more calls.
-public final class NATSSubscription: AsyncSequence, Sendable {
-    public typealias Element = NATSMessage
+package final class NATSSubscription: AsyncSequence, Sendable {
+    package typealias Element = NATSMessage
 
     final class Handle: @unchecked Sendable {
         // @unchecked: set once at init; libnats subscriptions may be unsubscribed from any thread.
@@ -38,7 +38,7 @@ public final class NATSSubscription: AsyncSequence, Sendable {
 
     let buffer: MessageBuffer
     let handle: Handle
-    public let subject: String
+    package let subject: String
 
     init(connection: NATSConnection.Handle, pool: BlockingPool?, subject: String, queue: String?, capacity: Int) throws {
         let buffer = MessageBuffer(capacity: capacity)
@@ -80,7 +80,7 @@ public final class NATSSubscription: AsyncSequence, Sendable {
     }
 
     /// Stops delivery. Buffered messages can still be read; then the sequence ends.
-    public func unsubscribe() {
+    package func unsubscribe() {
         buffer.finish()
         let pointer = UncheckedPointer(handle.pointer)
         let handle = self.handle // kept alive until the unsubscribe has run
@@ -89,15 +89,15 @@ public final class NATSSubscription: AsyncSequence, Sendable {
     }
 
     /// Waits at most `timeout` for the next message; nil on timeout or when the subscription ended.
-    public func next(timeout: Duration) async -> NATSMessage? {
+    package func next(timeout: Duration) async -> NATSMessage? {
         if case .message(let message) = await buffer.next(timeout: timeout) { return message }
         return nil
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let subscription: NATSSubscription
-        public mutating func next() async -> NATSMessage? { await subscription.buffer.next() }
+        package mutating func next() async -> NATSMessage? { await subscription.buffer.next() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: self) }
 }

@@ -1,6 +1,6 @@
 /// NATS subject filters (`events.analytics.>`, `events.*.apikey.>`) matched on the client, with
 /// the server's rules: tokens split on `.`, `*` matches one token, `>` one or more at the end.
-public struct SubjectFilter: Sendable, Equatable {
+package struct SubjectFilter: Sendable, Equatable {
     enum Token: Sendable, Equatable {
         case literal([UInt8])
         case one
@@ -9,7 +9,7 @@ public struct SubjectFilter: Sendable, Equatable {
 
     let filters: [[Token]]
 
-    public init(_ filters: [String]) {
+    package init(_ filters: [String]) {
         self.filters = filters.map { filter in
             filter.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { token in
                 switch Array(token) {
@@ -22,7 +22,7 @@ public struct SubjectFilter: Sendable, Equatable {
     }
 
     /// True when any of the filters matches `subject`.
-    public func matches(_ subject: String) -> Bool {
+    package func matches(_ subject: String) -> Bool {
         var subject = subject
         return subject.withUTF8 { bytes in filters.contains { Self.matches($0, bytes) } }
     }

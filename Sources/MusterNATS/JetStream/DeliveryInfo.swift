@@ -3,17 +3,17 @@ import Glibc
 /// What JetStream says about a delivered message, read from its reply (ack) subject:
 /// `$JS.ACK.<stream>.<consumer>.<delivered>.<streamSeq>.<consumerSeq>.<nanos>.<pending>` or the
 /// newer form with domain and account hash in front and a random token at the end.
-public struct DeliveryInfo: Sendable, Equatable {
-    public var stream: String
-    public var consumer: String
-    public var deliveryCount: UInt64
-    public var streamSequence: UInt64
-    public var consumerSequence: UInt64
-    public var timestampNanos: Int64
+package struct DeliveryInfo: Sendable, Equatable {
+    package var stream: String
+    package var consumer: String
+    package var deliveryCount: UInt64
+    package var streamSequence: UInt64
+    package var consumerSequence: UInt64
+    package var timestampNanos: Int64
     /// Messages still waiting for this consumer after this one: its lag.
-    public var pending: UInt64
+    package var pending: UInt64
 
-    public init?(ackSubject: String) {
+    package init?(ackSubject: String) {
         var subject = ackSubject
         guard let info = subject.withUTF8({ DeliveryInfo(ackSubject: $0) }) else { return nil }
         self = info

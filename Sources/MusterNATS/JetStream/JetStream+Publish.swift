@@ -1,15 +1,15 @@
 import CNats
-public import Foundation
+package import Foundation
 import MusterJSON
 
 /// The server's answer to a JetStream publish: where the message landed, and whether the
 /// `Nats-Msg-Id` had been seen within the duplicate window (then nothing new was stored).
-public struct PubAck: Decodable, Sendable, Equatable {
-    public var stream: String
-    public var seq: UInt64
-    public var duplicate: Bool
+package struct PubAck: Decodable, Sendable, Equatable {
+    package var stream: String
+    package var seq: UInt64
+    package var duplicate: Bool
 
-    public init(stream: String, seq: UInt64, duplicate: Bool = false) {
+    package init(stream: String, seq: UInt64, duplicate: Bool = false) {
         self.stream = stream
         self.seq = seq
         self.duplicate = duplicate
@@ -17,7 +17,7 @@ public struct PubAck: Decodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case stream, seq, duplicate }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         stream = try c.decode(String.self, forKey: .stream)
         seq = try c.decode(UInt64.self, forKey: .seq)
@@ -60,19 +60,19 @@ public struct PubAck: Decodable, Sendable, Equatable {
 }
 
 /// Headers that make a JetStream publish idempotent and optimistic.
-public struct PublishOptions: Sendable, Hashable {
+package struct PublishOptions: Sendable, Hashable {
     /// `Nats-Msg-Id`: a repeat within the stream's duplicate window is acknowledged, not stored.
-    public var messageID: String?
+    package var messageID: String?
     /// `Nats-Expected-Last-Subject-Sequence`: the last sequence on `expectedLastSubjectFilter`
     /// (or on the subject itself) must be this, else the publish fails with `wrongLastSequence`.
-    public var expectedLastSubjectSequence: UInt64?
+    package var expectedLastSubjectSequence: UInt64?
     /// `Nats-Expected-Last-Subject-Sequence-Subject` (server ≥ 2.11): a wildcard whose last
     /// sequence is checked instead of the exact subject's, say every event of one aggregate.
-    public var expectedLastSubjectFilter: String?
+    package var expectedLastSubjectFilter: String?
     /// `Nats-Expected-Stream`.
-    public var expectedStream: String?
+    package var expectedStream: String?
 
-    public init(messageID: String? = nil, expectedLastSubjectSequence: UInt64? = nil,
+    package init(messageID: String? = nil, expectedLastSubjectSequence: UInt64? = nil,
                 expectedLastSubjectFilter: String? = nil, expectedStream: String? = nil) {
         self.messageID = messageID
         self.expectedLastSubjectSequence = expectedLastSubjectSequence
@@ -94,13 +94,13 @@ public struct PublishOptions: Sendable, Hashable {
 }
 
 /// One message to publish to JetStream.
-public struct OutgoingMessage: Sendable {
-    public var subject: String
-    public var headers: NATSHeaders
-    public var payload: Data
-    public var options: PublishOptions
+package struct OutgoingMessage: Sendable {
+    package var subject: String
+    package var headers: NATSHeaders
+    package var payload: Data
+    package var options: PublishOptions
 
-    public init(subject: String, headers: NATSHeaders = .init(), payload: Data, options: PublishOptions = .init()) {
+    package init(subject: String, headers: NATSHeaders = .init(), payload: Data, options: PublishOptions = .init()) {
         self.subject = subject
         self.headers = headers
         self.payload = payload
@@ -110,7 +110,7 @@ public struct OutgoingMessage: Sendable {
 
 extension JetStream {
     /// Publishes one message and waits for the server's ack: on return it is stored durably.
-    public func publish(_ message: OutgoingMessage, timeout: Duration = .seconds(5)) async throws -> PubAck {
+    package func publish(_ message: OutgoingMessage, timeout: Duration = .seconds(5)) async throws -> PubAck {
         let reply = try await connection.replies.request(timeout: timeout) { replyTo, token in
             try connection.publish(message, replyTo: replyTo, token: token)
         }

@@ -46,7 +46,7 @@ extension JetStream {
     /// Publishes many messages pipelined, in order, and returns each one's ack or error; at most
     /// `maxInFlight` wait for their ack at once. Throws when no ack came for `ackTimeout` (those
     /// still unanswered are unconfirmed: a retry with the same `Nats-Msg-Id` cannot duplicate them).
-    public func publishAll(_ messages: [OutgoingMessage], maxInFlight: Int = 4096,
+    package func publishAll(_ messages: [OutgoingMessage], maxInFlight: Int = 4096,
                            ackTimeout: Duration = .seconds(10)) async throws -> [Result<PubAck, NATSError>] {
         precondition(maxInFlight > 0)
         guard !messages.isEmpty else { return [] }

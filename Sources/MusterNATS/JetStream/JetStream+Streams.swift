@@ -1,71 +1,71 @@
-public import Foundation
+package import Foundation
 
 /// A stream's configuration: the subset Muster sets, in the JetStream API's shape.
-public struct StreamConfig: Codable, Sendable, Equatable {
-    public enum Retention: String, Codable, Sendable { case limits, interest, workqueue }
-    public enum Storage: String, Codable, Sendable { case file, memory }
-    public enum Discard: String, Codable, Sendable { case old, new }
+package struct StreamConfig: Codable, Sendable, Equatable {
+    package enum Retention: String, Codable, Sendable { case limits, interest, workqueue }
+    package enum Storage: String, Codable, Sendable { case file, memory }
+    package enum Discard: String, Codable, Sendable { case old, new }
 
-    public var name: String
-    public var subjects: [String]
-    public var retention: Retention = .limits
-    public var storage: Storage = .file
-    public var numReplicas: Int = 1
+    package var name: String
+    package var subjects: [String]
+    package var retention: Retention = .limits
+    package var storage: Storage = .file
+    package var numReplicas: Int = 1
     /// Nanoseconds; 0 keeps messages forever.
-    public var maxAge: Int64 = 0
-    public var maxBytes: Int64 = -1
-    public var maxMsgs: Int64 = -1
-    public var maxMsgsPerSubject: Int64 = -1
-    public var maxMsgSize: Int32 = -1
-    public var discard: Discard = .old
+    package var maxAge: Int64 = 0
+    package var maxBytes: Int64 = -1
+    package var maxMsgs: Int64 = -1
+    package var maxMsgsPerSubject: Int64 = -1
+    package var maxMsgSize: Int32 = -1
+    package var discard: Discard = .old
     /// Nanoseconds in which a repeated `Nats-Msg-Id` is recognised as a duplicate.
-    public var duplicateWindow: Int64 = 120_000_000_000
-    public var allowRollupHdrs: Bool = false
-    public var allowDirect: Bool = false
-    public var denyDelete: Bool = false
-    public var denyPurge: Bool = false
+    package var duplicateWindow: Int64 = 120_000_000_000
+    package var allowRollupHdrs: Bool = false
+    package var allowDirect: Bool = false
+    package var denyDelete: Bool = false
+    package var denyPurge: Bool = false
 
-    public init(name: String, subjects: [String]) {
+    package init(name: String, subjects: [String]) {
         self.name = name
         self.subjects = subjects
     }
 }
 
-public struct StreamState: Codable, Sendable {
-    public var messages: UInt64
-    public var bytes: UInt64
-    public var firstSeq: UInt64
-    public var lastSeq: UInt64
+package struct StreamState: Codable, Sendable {
+    package var messages: UInt64
+    package var bytes: UInt64
+    package var firstSeq: UInt64
+    package var lastSeq: UInt64
 }
 
-public struct StreamInfo: Codable, Sendable {
-    public var config: StreamConfig
-    public var state: StreamState
+package struct StreamInfo: Codable, Sendable {
+    package var config: StreamConfig
+    package var state: StreamState
     /// Present when the stream lives on a cluster.
-    public var cluster: ClusterInfo?
+    package var cluster: ClusterInfo?
 }
 
 /// Where a replicated stream's copies are: its leader's server name and the other replicas.
-public struct ClusterInfo: Codable, Sendable {
-    public struct Peer: Codable, Sendable {
-        public var name: String
+package struct ClusterInfo: Codable, Sendable {
+    package struct Peer: Codable, Sendable {
+        package var name: String
         /// The replica has caught up with the leader.
-        public var current: Bool
+        package var current: Bool
         /// How many operations the replica is behind the leader.
-        public var lag: UInt64?
+        package var lag: UInt64?
     }
 
-    public var name: String?
-    public var leader: String?
-    public var replicas: [Peer]?
+    package var name: String?
+    package var leader: String?
+    package var replicas: [Peer]?
 }
 
 /// A message read back from a stream by sequence or by last subject.
-public struct StoredMessage: Sendable {
-    public var subject: String
-    public var sequence: UInt64
-    public var headers: NATSHeaders
-    public var payload: Data
+package struct StoredMessage: Sendable {
+    package var subject: String
+    package var sequence: UInt64
+    package var headers: NATSHeaders
+    package var payload: Data
 }
 
 extension JetStream {
@@ -76,7 +76,7 @@ extension JetStream {
     /// Fewer copies is an operator's decision, made with the nats CLI. Without `updating`, an
     /// existing stream is left as it is, whatever its settings.
     @discardableResult
-    public func ensureStream(_ config: StreamConfig, updating: Bool = true) async throws -> StreamInfo {
+    package func ensureStream(_ config: StreamConfig, updating: Bool = true) async throws -> StreamInfo {
         do {
             return try await call("STREAM.CREATE.\(config.name)", config, as: StreamInfo.self)
         } catch let error as NATSError where error.apiErrorCode == 10058 {
@@ -89,18 +89,18 @@ extension JetStream {
         }
     }
 
-    public func streamInfo(_ name: String) async throws -> StreamInfo {
+    package func streamInfo(_ name: String) async throws -> StreamInfo {
         try await call("STREAM.INFO.\(name)", Empty(), as: StreamInfo.self)
     }
 
-    public func deleteStream(_ name: String) async throws {
+    package func deleteStream(_ name: String) async throws {
         struct Deleted: Decodable { var success: Bool }
         _ = try await call("STREAM.DELETE.\(name)", Empty(), as: Deleted.self)
     }
 
     /// Deletes one message. With `erase` (the default) the server overwrites its bytes on disk with
     /// random data instead of only marking them deleted: what was stored is gone from the files.
-    public func deleteMessage(stream: String, sequence: UInt64, erase: Bool = true) async throws {
+    package func deleteMessage(stream: String, sequence: UInt64, erase: Bool = true) async throws {
         struct Request: Encodable { var seq: UInt64; var noErase: Bool }
         struct Deleted: Decodable { var success: Bool }
         _ = try await call("STREAM.MSG.DELETE.\(stream)", Request(seq: sequence, noErase: !erase), as: Deleted.self)
@@ -109,14 +109,14 @@ extension JetStream {
     /// Removes every message on `subject` from the stream (one request, however many there are);
     /// answers how many went.
     @discardableResult
-    public func purge(stream: String, subject: String) async throws -> UInt64 {
+    package func purge(stream: String, subject: String) async throws -> UInt64 {
         struct Request: Encodable { var filter: String }
         struct Purged: Decodable { var success: Bool; var purged: UInt64? }
         return try await call("STREAM.PURGE.\(stream)", Request(filter: subject), as: Purged.self).purged ?? 0
     }
 
     /// Reads one stored message: by sequence, or the last one on a subject.
-    public func getMessage(stream: String, sequence: UInt64? = nil, lastBySubject: String? = nil) async throws -> StoredMessage {
+    package func getMessage(stream: String, sequence: UInt64? = nil, lastBySubject: String? = nil) async throws -> StoredMessage {
         struct Request: Encodable { var seq: UInt64?; var lastBySubj: String? }
         struct Response: Decodable {
             struct Message: Decodable { var subject: String; var seq: UInt64; var hdrs: String?; var data: String? }
@@ -146,7 +146,7 @@ extension JetStream {
     /// Asks for the account's JetStream usage (`$JS.API.INFO`). In a cluster only the meta leader
     /// answers it, and a server without one answers 10008: an answer means the server this
     /// connection is on reaches the cluster's majority, whatever state a stream is in.
-    public func reachesMetaLeader() async -> Bool {
+    package func reachesMetaLeader() async -> Bool {
         struct AccountInfo: Decodable { var streams: Int? }
         return (try? await call("INFO", Empty(), as: AccountInfo.self)) != nil
     }

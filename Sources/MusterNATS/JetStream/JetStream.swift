@@ -3,11 +3,11 @@ import Foundation
 /// JetStream over a `NATSConnection`, spoken as the plain JetStream JSON API (`$JS.API.…`) and
 /// headers. That keeps one code path for everything, including what is newer than libnats's own
 /// JetStream API (multi-filter consumers, the wildcard expected-sequence header).
-public struct JetStream: Sendable {
-    public let connection: NATSConnection
-    public let apiTimeout: Duration
+package struct JetStream: Sendable {
+    package let connection: NATSConnection
+    package let apiTimeout: Duration
 
-    public init(_ connection: NATSConnection, apiTimeout: Duration = .seconds(5)) {
+    package init(_ connection: NATSConnection, apiTimeout: Duration = .seconds(5)) {
         self.connection = connection
         self.apiTimeout = apiTimeout
     }

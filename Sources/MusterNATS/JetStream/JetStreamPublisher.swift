@@ -7,22 +7,22 @@ import Synchronization
 /// acks are outstanding); each ack, or error, reaches the message's callback on the reply thread.
 /// `finish` waits until every submitted message has been answered, or fails after `ackTimeout`
 /// without progress.
-public final class JetStreamPublisher: Sendable {
+package final class JetStreamPublisher: Sendable {
     struct State: Sendable {
         var submitted: UInt64 = 0
         var outstanding: Set<UInt64> = []
     }
 
-    public typealias Completion = @Sendable (Result<PubAck, NATSError>) -> Void
+    package typealias Completion = @Sendable (Result<PubAck, NATSError>) -> Void
 
     let jetStream: JetStream
-    public let maxInFlight: Int
-    public let ackTimeout: Duration
+    package let maxInFlight: Int
+    package let ackTimeout: Duration
     private let state = Mutex(State())
     /// Counts every message that left `outstanding`: in flight = submitted - answered.
     private let progress = AckProgress()
 
-    public init(_ jetStream: JetStream, maxInFlight: Int = 4096, ackTimeout: Duration = .seconds(10)) {
+    package init(_ jetStream: JetStream, maxInFlight: Int = 4096, ackTimeout: Duration = .seconds(10)) {
         precondition(maxInFlight > 0)
         self.jetStream = jetStream
         self.maxInFlight = maxInFlight
@@ -55,7 +55,7 @@ public final class JetStreamPublisher: Sendable {
     }
 
     /// Hands one message to libnats, waiting first while `maxInFlight` acks are outstanding.
-    public func submit(_ message: OutgoingMessage, completion: @escaping Completion) async throws {
+    package func submit(_ message: OutgoingMessage, completion: @escaping Completion) async throws {
         if state.withLock({ $0.outstanding.count >= maxInFlight }) {
             try await wait(untilAtMost: maxInFlight / 2) // hysteresis: one wait per half window
         }
@@ -76,7 +76,7 @@ public final class JetStreamPublisher: Sendable {
     }
 
     /// Waits until every submitted message has its ack.
-    public func finish() async throws {
+    package func finish() async throws {
         try await wait(untilAtMost: 0)
     }
 }

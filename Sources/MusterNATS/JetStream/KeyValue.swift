@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 
 /// A JetStream key-value bucket (`KV_<bucket>` stream, `$KV.<bucket>.<key>` subjects).
-public struct KeyValue: Sendable {
-    public let jetStream: JetStream
-    public let bucket: String
+package struct KeyValue: Sendable {
+    package let jetStream: JetStream
+    package let bucket: String
 
-    public struct Entry: Sendable, Equatable {
-        public var key: String
-        public var value: Data
-        public var revision: UInt64
+    package struct Entry: Sendable, Equatable {
+        package var key: String
+        package var value: Data
+        package var revision: UInt64
     }
 
     var streamName: String { "KV_\(bucket)" }
@@ -17,7 +17,7 @@ public struct KeyValue: Sendable {
     /// Opens the bucket, creating it (or updating its history) when needed.
     /// - Parameter erasable: lets `erase` delete single values (KV buckets deny that by default).
     /// - Parameter maxAge: values older than this are dropped by the server (short-lived state).
-    public static func open(_ jetStream: JetStream, bucket: String, history: Int = 1, replicas: Int = 1,
+    package static func open(_ jetStream: JetStream, bucket: String, history: Int = 1, replicas: Int = 1,
                             erasable: Bool = false, maxAge: Duration? = nil) async throws -> KeyValue {
         var config = StreamConfig(name: "KV_\(bucket)", subjects: ["$KV.\(bucket).>"])
         if let maxAge { config.maxAge = Int64(maxAge.components.seconds) * 1_000_000_000 }
@@ -34,7 +34,7 @@ public struct KeyValue: Sendable {
 
     /// Stores a value and returns its revision.
     @discardableResult
-    public func put(_ key: String, _ value: Data) async throws -> UInt64 {
+    package func put(_ key: String, _ value: Data) async throws -> UInt64 {
         try validate(key)
         return try await jetStream.publish(OutgoingMessage(subject: subject(key), payload: value)).seq
     }
@@ -42,20 +42,20 @@ public struct KeyValue: Sendable {
     /// Stores a value only if the key has never been written; `NATSError` `.wrongLastSequence`
     /// when it has (another process got there first: read theirs).
     @discardableResult
-    public func create(_ key: String, _ value: Data) async throws -> UInt64 {
+    package func create(_ key: String, _ value: Data) async throws -> UInt64 {
         try await update(key, value, revision: 0)
     }
 
     /// Stores a value only if the key's latest revision is still `revision` (compare and set).
     @discardableResult
-    public func update(_ key: String, _ value: Data, revision: UInt64) async throws -> UInt64 {
+    package func update(_ key: String, _ value: Data, revision: UInt64) async throws -> UInt64 {
         try validate(key)
         let options = PublishOptions(expectedLastSubjectSequence: revision)
         return try await jetStream.publish(OutgoingMessage(subject: subject(key), payload: value, options: options)).seq
     }
 
     /// The latest value, or nil when the key was never written or was deleted.
-    public func get(_ key: String) async throws -> Entry? {
+    package func get(_ key: String) async throws -> Entry? {
         try validate(key)
         do {
             let stored = try await jetStream.getMessage(stream: streamName, lastBySubject: subject(key))
@@ -67,7 +67,7 @@ public struct KeyValue: Sendable {
     }
 
     /// Marks the key deleted (history is kept, as JetStream KV does).
-    public func delete(_ key: String) async throws {
+    package func delete(_ key: String) async throws {
         try validate(key)
         var headers = NATSHeaders()
         headers["KV-Operation"] = "DEL"
@@ -76,7 +76,7 @@ public struct KeyValue: Sendable {
 
     /// Removes the key and every earlier value of it from the bucket's stream (a rollup leaves
     /// only the empty purge marker), as `nats kv purge` does: what was stored is gone, not hidden.
-    public func purge(_ key: String) async throws {
+    package func purge(_ key: String) async throws {
         try validate(key)
         var headers = NATSHeaders()
         headers["KV-Operation"] = "PURGE"
@@ -86,7 +86,7 @@ public struct KeyValue: Sendable {
 
     /// Purges the key after overwriting each stored value's bytes on the server's disk (a purge
     /// alone leaves them in the stream's block files until compaction). Needs an `erasable` bucket.
-    public func erase(_ key: String) async throws {
+    package func erase(_ key: String) async throws {
         try validate(key)
         for _ in 0..<8 { // one value per key in a bucket of history 1; a few more at most
             guard let entry = try await get(key) else { break }

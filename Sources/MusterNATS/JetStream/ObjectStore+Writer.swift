@@ -1,5 +1,5 @@
-public import Crypto
-public import Foundation
+package import Crypto
+package import Foundation
 import Synchronization
 
 extension ObjectStore {
@@ -8,7 +8,7 @@ extension ObjectStore {
     /// outstanding), and `commit` names them by their digest once the last has come. Nothing is
     /// visible until then; `discard` removes what was sent. The chunks' subject is `id`, not the
     /// digest: the description lists their sequences, which is all a read or an erase follows.
-    public final class Writer: Sendable {
+    package final class Writer: Sendable {
         struct State: Sendable {
             var count = 0
             var written = 0
@@ -17,8 +17,8 @@ extension ObjectStore {
             var failure: NATSError?
         }
 
-        public let store: ObjectStore
-        public let id: String
+        package let store: ObjectStore
+        package let id: String
         let publisher: JetStreamPublisher
         let state = Mutex(State())
 
@@ -29,11 +29,11 @@ extension ObjectStore {
         }
 
         /// How many bytes were handed to `write` so far.
-        public var written: Int { state.withLock { $0.written } }
+        package var written: Int { state.withLock { $0.written } }
 
         /// Sends the bytes, as chunks of at most `chunkSize`; returns once they are handed to the
         /// connection (their acks are awaited by `commit`).
-        public func write(_ bytes: Data) async throws {
+        package func write(_ bytes: Data) async throws {
             var start = bytes.startIndex
             while start < bytes.endIndex {
                 let end = min(start + ObjectStore.chunkSize, bytes.endIndex)
@@ -58,7 +58,7 @@ extension ObjectStore {
         /// Waits for every chunk's ack and describes the object as `digest` (the SHA-256 of every
         /// byte written, in order); when those bytes are already stored, removes the ones sent and
         /// answers the stored object.
-        public func commit(digest raw: SHA256.Digest, type: String) async throws -> Info {
+        package func commit(digest raw: SHA256.Digest, type: String) async throws -> Info {
             try await publisher.finish()
             let (sequences, size) = try state.withLock { state -> ([UInt64], Int) in
                 if let failure = state.failure { throw failure }
@@ -83,7 +83,7 @@ extension ObjectStore {
         }
 
         /// Removes every chunk sent under this writer's id (by an earlier process too).
-        public func discard() async throws {
+        package func discard() async throws {
             try await publisher.finish()
             try await store.jetStream.purge(stream: store.streamName, subject: store.chunkSubject(id))
         }
@@ -103,7 +103,7 @@ extension ObjectStore {
 
     /// A writer for an object whose bytes come later; `id` names its chunks' subject (a token
     /// of letters, digits and dashes, unique to this object until it is committed or discarded).
-    public func writer(id: String) throws -> Writer {
+    package func writer(id: String) throws -> Writer {
         guard !id.isEmpty, id.utf8.count <= 128,
               id.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 }) else {
             throw NATSError(.badReply, "an object writer's id is letters, digits and dashes, not \(id.prefix(40))")

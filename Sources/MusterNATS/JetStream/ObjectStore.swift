@@ -1,26 +1,26 @@
-public import Foundation
-public import Crypto
+package import Foundation
+package import Crypto
 
 /// A JetStream object store bucket (`OBJ_<bucket>` stream, laid out as NATS object stores are:
 /// chunks on `$O.<bucket>.C.<id>`, the description on `$O.<bucket>.M.<id>`), addressed by the
 /// content's SHA-256: the same bytes stored twice are one object. The description is written last,
 /// so an object is visible only once every chunk is stored; it lists the chunks' sequences, so a
 /// read and an erase touch exactly those messages.
-public struct ObjectStore: Sendable {
-    public let jetStream: JetStream
-    public let bucket: String
-    public static let chunkSize = 128 * 1024
+package struct ObjectStore: Sendable {
+    package let jetStream: JetStream
+    package let bucket: String
+    package static let chunkSize = 128 * 1024
 
     /// What is known of a stored object.
-    public struct Info: Codable, Sendable, Equatable {
+    package struct Info: Codable, Sendable, Equatable {
         /// Lowercase hex SHA-256 of the content: the object's name.
-        public var digest: String
-        public var size: Int
-        public var type: String
+        package var digest: String
+        package var size: Int
+        package var type: String
         /// The chunks' stream sequences, in order.
-        public var sequences: [UInt64]
+        package var sequences: [UInt64]
         /// `SHA-256=<base64url>`, as NATS object stores write it.
-        public var natsDigest: String
+        package var natsDigest: String
 
         enum CodingKeys: String, CodingKey {
             case digest = "name", size, type, sequences = "x_sequences", natsDigest = "digest"
@@ -32,7 +32,7 @@ public struct ObjectStore: Sendable {
     func metaSubject(_ digest: String) -> String { "$O.\(bucket).M.\(digest)" }
 
     /// Opens the bucket, creating its stream when needed (with the log's replicas).
-    public static func open(_ jetStream: JetStream, bucket: String, replicas: Int = 1, maxBytes: Int64 = -1) async throws -> ObjectStore {
+    package static func open(_ jetStream: JetStream, bucket: String, replicas: Int = 1, maxBytes: Int64 = -1) async throws -> ObjectStore {
         var config = StreamConfig(name: "OBJ_\(bucket)", subjects: ["$O.\(bucket).C.>", "$O.\(bucket).M.>"])
         config.allowRollupHdrs = true
         config.allowDirect = true
@@ -43,17 +43,17 @@ public struct ObjectStore: Sendable {
         return ObjectStore(jetStream: jetStream, bucket: bucket)
     }
 
-    public static func digest(_ bytes: some Collection<UInt8>) -> String {
+    package static func digest(_ bytes: some Collection<UInt8>) -> String {
         hex(SHA256.hash(data: Data(bytes)))
     }
 
     /// An object's name: its SHA-256 in lowercase hex.
-    public static func hex(_ digest: SHA256.Digest) -> String {
+    package static func hex(_ digest: SHA256.Digest) -> String {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Stores the bytes (or finds them already stored) and describes them.
-    public func put(_ bytes: [UInt8], type: String) async throws -> Info {
+    package func put(_ bytes: [UInt8], type: String) async throws -> Info {
         let chunks = AsyncThrowingStream<Data, any Error> { stream in
             for start in stride(from: 0, to: max(bytes.count, 1), by: Self.chunkSize) {
                 stream.yield(Data(bytes[start..<min(start + Self.chunkSize, bytes.count)]))
@@ -67,7 +67,7 @@ public struct ObjectStore: Sendable {
     /// they arrived), its bytes coming as `chunks` of at most `chunkSize` (read from a file as
     /// they are sent, never held whole); or finds it already stored. The chunks are published
     /// pipelined, a few acks outstanding, not one round trip each.
-    public func put(digest raw: SHA256.Digest, size: Int, type: String,
+    package func put(digest raw: SHA256.Digest, size: Int, type: String,
                     chunks: some AsyncSequence<Data, any Error>) async throws -> Info {
         let digest = Self.hex(raw)
         if let existing = try await info(digest) { return existing }
@@ -81,7 +81,7 @@ public struct ObjectStore: Sendable {
     }
 
     /// The object's description, or nil when it is not stored.
-    public func info(_ digest: String) async throws -> Info? {
+    package func info(_ digest: String) async throws -> Info? {
         guard Self.isDigest(digest) else { return nil }
         do {
             let stored = try await jetStream.getMessage(stream: streamName, lastBySubject: metaSubject(digest))
@@ -93,7 +93,7 @@ public struct ObjectStore: Sendable {
     }
 
     /// The object's bytes, checked against its digest.
-    public func get(_ digest: String) async throws -> [UInt8]? {
+    package func get(_ digest: String) async throws -> [UInt8]? {
         guard let info = try await info(digest) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(info.size)
@@ -107,7 +107,7 @@ public struct ObjectStore: Sendable {
     }
 
     /// Removes the object, overwriting its chunks' bytes on the server's disk.
-    public func erase(_ digest: String) async throws {
+    package func erase(_ digest: String) async throws {
         guard let info = try await info(digest) else { return }
         for sequence in info.sequences {
             do {

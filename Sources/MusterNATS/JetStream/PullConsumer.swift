@@ -1,15 +1,15 @@
-public import Foundation
+package import Foundation
 
 /// A message delivered by a pull consumer, with its delivery facts and ack operations.
-public struct JetStreamMessage: Sendable {
-    public var message: NATSMessage
-    public var delivery: DeliveryInfo
+package struct JetStreamMessage: Sendable {
+    package var message: NATSMessage
+    package var delivery: DeliveryInfo
     let connection: NATSConnection
 
-    public var subject: String { message.subject }
-    public var headers: NATSHeaders { message.headers }
-    public var payload: Data { message.payload }
-    public func header(_ name: String) -> String? { message.header(name) }
+    package var subject: String { message.subject }
+    package var headers: NATSHeaders { message.headers }
+    package var payload: Data { message.payload }
+    package func header(_ name: String) -> String? { message.header(name) }
 
     private func reply(_ body: String) throws {
         guard let replyTo = message.replyTo else { throw NATSError(.badReply, "message has no ack subject") }
@@ -17,51 +17,51 @@ public struct JetStreamMessage: Sendable {
     }
 
     /// Acknowledges; with `AckPolicy.all` this also acknowledges everything before it.
-    public func ack() throws { try reply("+ACK") }
+    package func ack() throws { try reply("+ACK") }
     /// Acknowledges and waits for the server to confirm it recorded the ack.
-    public func ackSync(timeout: Duration = .seconds(5)) async throws {
+    package func ackSync(timeout: Duration = .seconds(5)) async throws {
         guard let replyTo = message.replyTo else { throw NATSError(.badReply, "message has no ack subject") }
         _ = try await connection.request(replyTo, payload: Data("+ACK".utf8), timeout: timeout)
     }
     /// Asks for redelivery, optionally after a delay.
-    public func nak(delay: Duration? = nil) throws {
+    package func nak(delay: Duration? = nil) throws {
         if let delay { try reply("-NAK {\"delay\":\(delay.nanoseconds)}") } else { try reply("-NAK") }
     }
     /// Tells the server never to deliver this message again.
-    public func term(reason: String? = nil) throws { try reply(reason.map { "+TERM \($0)" } ?? "+TERM") }
+    package func term(reason: String? = nil) throws { try reply(reason.map { "+TERM \($0)" } ?? "+TERM") }
     /// Resets the ack-wait timer while work on the message goes on.
-    public func inProgress() throws { try reply("+WPI") }
+    package func inProgress() throws { try reply("+WPI") }
 }
 
 /// What a pull consumer hands out next.
-public enum PullEvent: Sendable {
+package enum PullEvent: Sendable {
     case message(JetStreamMessage)
     case idle
 }
 
 /// What a pull consumer hands out next, in batches.
-public enum PullBatch: Sendable {
+package enum PullBatch: Sendable {
     case messages([JetStreamMessage])
     case idle
 }
 
 /// Messages of an existing durable pull consumer as an endless `AsyncSequence`, fetched in
 /// batches with the next batch requested while this one is handled.
-public struct PullConsumer: AsyncSequence, Sendable {
-    public typealias Element = JetStreamMessage
+package struct PullConsumer: AsyncSequence, Sendable {
+    package typealias Element = JetStreamMessage
 
-    public let jetStream: JetStream
-    public let stream: String
-    public let consumer: String
-    public let batch: Int
+    package let jetStream: JetStream
+    package let stream: String
+    package let consumer: String
+    package let batch: Int
     /// How long one pull request waits on the server for messages.
-    public let expires: Duration
+    package let expires: Duration
     /// While the server reports more messages pending, `nextBatch(max:)` waits for them until it
     /// has `max`: for a consumer that pays once a batch (a database transaction), so that it
     /// catches up in large batches; one that has caught up is not held back.
-    public let gathersWhilePending: Bool
+    package let gathersWhilePending: Bool
 
-    public init(_ jetStream: JetStream, stream: String, consumer: String, batch: Int = 256, expires: Duration = .seconds(5),
+    package init(_ jetStream: JetStream, stream: String, consumer: String, batch: Int = 256, expires: Duration = .seconds(5),
                 gathersWhilePending: Bool = false) {
         self.jetStream = jetStream
         self.stream = stream
@@ -71,7 +71,7 @@ public struct PullConsumer: AsyncSequence, Sendable {
         self.gathersWhilePending = gathersWhilePending
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let source: PullConsumer
         var subscription: NATSSubscription?
         var inbox = ""
@@ -95,7 +95,7 @@ public struct PullConsumer: AsyncSequence, Sendable {
             }
         }
 
-        public mutating func next() async throws -> JetStreamMessage? {
+        package mutating func next() async throws -> JetStreamMessage? {
             while let event = try await nextEvent() {
                 if case .message(let message) = event { return message }
             }
@@ -123,7 +123,7 @@ public struct PullConsumer: AsyncSequence, Sendable {
         /// Up to `max` messages at once: waits for the first, then takes what is already buffered
         /// (and, with `gathersWhilePending`, waits for more while the server has more).
         /// One await per batch instead of one per message is what makes a replay fast.
-        public mutating func nextBatch(max: Int) async throws -> PullBatch? {
+        package mutating func nextBatch(max: Int) async throws -> PullBatch? {
             let first = try await nextAvailable(max: max)
             guard source.gathersWhilePending, case .messages(var batch)? = first else { return first }
             while batch.count < max, let last = batch.last, last.delivery.pending > 0 {
@@ -149,7 +149,7 @@ public struct PullConsumer: AsyncSequence, Sendable {
 
         /// The next message, or `.idle` when a pull request ended with nothing more to deliver
         /// (the consumer has caught up): a moment for the caller to do housekeeping.
-        public mutating func nextEvent() async throws -> PullEvent? {
+        package mutating func nextEvent() async throws -> PullEvent? {
             let connection = source.jetStream.connection
             if subscription == nil {
                 inbox = connection.newInbox()
@@ -172,5 +172,5 @@ public struct PullConsumer: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: self) }
+    package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: self) }
 }

@@ -1,17 +1,17 @@
-public import Foundation
+package import Foundation
 import Logging
-public import ServiceLifecycle
+package import ServiceLifecycle
 import Synchronization
 
 /// One request endpoint of a NATS micro service.
-public struct MicroEndpoint: Sendable {
-    public typealias Handler = @Sendable (NATSMessage) async throws -> Data
-    public var name: String
-    public var subject: String
-    public var queueGroup: String
-    public var handler: Handler
+package struct MicroEndpoint: Sendable {
+    package typealias Handler = @Sendable (NATSMessage) async throws -> Data
+    package var name: String
+    package var subject: String
+    package var queueGroup: String
+    package var handler: Handler
 
-    public init(name: String, subject: String, queueGroup: String = "q", handler: @escaping Handler) {
+    package init(name: String, subject: String, queueGroup: String = "q", handler: @escaping Handler) {
         self.name = name
         self.subject = subject
         self.queueGroup = queueGroup
@@ -20,15 +20,15 @@ public struct MicroEndpoint: Sendable {
 }
 
 /// An endpoint handler's refusal: sent back as `Nats-Service-Error` / `-Code` headers.
-public struct MicroServiceError: Error, Sendable {
-    public var code: Int
-    public var description: String
-    public init(code: Int, _ description: String) { self.code = code; self.description = description }
+package struct MicroServiceError: Error, Sendable {
+    package var code: Int
+    package var description: String
+    package init(code: Int, _ description: String) { self.code = code; self.description = description }
 }
 
 /// A NATS micro service (the `$SRV.PING` / `INFO` / `STATS` discovery protocol) with its endpoints.
 /// Run it as a `Service`; it stops taking requests on graceful shutdown.
-public final class MicroService: Service, Sendable {
+package final class MicroService: Service, Sendable {
     struct EndpointStats: Sendable {
         var requests = 0
         var errors = 0
@@ -36,17 +36,17 @@ public final class MicroService: Service, Sendable {
         var lastError = ""
     }
 
-    public let connection: NATSConnection
-    public let name: String
-    public let id: String
-    public let version: String
-    public let serviceDescription: String
-    public let metadata: [String: String]
-    public let endpoints: [MicroEndpoint]
+    package let connection: NATSConnection
+    package let name: String
+    package let id: String
+    package let version: String
+    package let serviceDescription: String
+    package let metadata: [String: String]
+    package let endpoints: [MicroEndpoint]
     let started = Date()
     let stats: Mutex<[String: EndpointStats]>
 
-    public init(connection: NATSConnection, name: String, version: String, description: String,
+    package init(connection: NATSConnection, name: String, version: String, description: String,
                 metadata: [String: String] = [:], endpoints: [MicroEndpoint] = []) {
         self.connection = connection
         self.name = name
@@ -149,7 +149,7 @@ public final class MicroService: Service, Sendable {
         try? connection.publish(replyTo, headers: headers, payload: body)
     }
 
-    public func run() async throws {
+    package func run() async throws {
         var discovery: [(NATSSubscription, @Sendable () throws -> Data)] = []
         for (subject, answer) in discoverySubjects { discovery.append((try await connection.subscribe(subject, capacity: 64), answer)) }
         var served: [(NATSSubscription, MicroEndpoint)] = []

@@ -1,25 +1,25 @@
 import AsyncHTTPClient
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 package import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// OFFLEASH, dog-walking bookings: accounts over the platform's people, the services catalog,
 /// customers' locations, walkers' rosters and bookings. Every route needs the person's key (their
 /// data is sealed with it), so all of them are served where people are: the ingest role. Its
 /// analytics come through the collector like every app's.
-public struct OFFLEASHApp: MusterApp {
-    public static let appName = "offleash"
-    public let name = appName
-    public var events: EventCatalog { .offleash }
-    public var projections: [any Projection.Type] { [OFFLEASHProjection.self] }
-    public var scopes: [String] { [] }
+package struct OFFLEASHApp: MusterApp {
+    package static let appName = "offleash"
+    package let name = appName
+    package var events: EventCatalog { .offleash }
+    package var projections: [any Projection.Type] { [OFFLEASHProjection.self] }
+    package var scopes: [String] { [] }
     /// The organisation a request without `org_slug` means.
     static let defaultOrg = "demo"
 
-    public init() {}
+    package init() {}
 
-    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+    package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .ingest:
             let people = People.shared(in: environment)

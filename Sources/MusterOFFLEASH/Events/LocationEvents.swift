@@ -1,21 +1,21 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `offleash.location.saved.v1`: a customer's location, added or changed. The address is personal
 /// (a home): everything but the coordinates' absence is sealed with the customer's key, and
 /// `addressKey` (a keyed hash of the normalised address) is what duplicate checks compare.
-public struct LocationSaved: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "location", event: "saved", major: 1)
+package struct LocationSaved: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "location", event: "saved", major: 1)
 
-    public var locationId: String
-    public var customerId: String
-    public var addressKey: String
+    package var locationId: String
+    package var customerId: String
+    package var addressKey: String
     /// Base64 AES-GCM box of the location's fields (`LocationDetails`).
-    public var sealed: String
-    public var isDefault: Bool
+    package var sealed: String
+    package var isDefault: Bool
 
-    public var aggregateID: String { locationId }
+    package var aggregateID: String { locationId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(locationId, field: "/locationId")
         try Validate.uuid(customerId, field: "/customerId")
         try Validate.prefixed(addressKey, "", .lowerHex, count: 64, field: "/addressKey", "64 lowercase hex digits")
@@ -24,30 +24,30 @@ public struct LocationSaved: EventPayload {
 }
 
 /// `offleash.location.removed.v1`.
-public struct LocationRemoved: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "location", event: "removed", major: 1)
+package struct LocationRemoved: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "location", event: "removed", major: 1)
 
-    public var locationId: String
-    public var customerId: String
+    package var locationId: String
+    package var customerId: String
 
-    public var aggregateID: String { locationId }
+    package var aggregateID: String { locationId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(locationId, field: "/locationId")
         try Validate.uuid(customerId, field: "/customerId")
     }
 }
 
 /// `offleash.location.defaulted.v1`: the customer's default location is now this one.
-public struct LocationDefaulted: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "location", event: "defaulted", major: 1)
+package struct LocationDefaulted: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "location", event: "defaulted", major: 1)
 
-    public var locationId: String
-    public var customerId: String
+    package var locationId: String
+    package var customerId: String
 
-    public var aggregateID: String { locationId }
+    package var aggregateID: String { locationId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(locationId, field: "/locationId")
         try Validate.uuid(customerId, field: "/customerId")
     }

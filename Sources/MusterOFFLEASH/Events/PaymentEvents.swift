@@ -1,25 +1,25 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `offleash.card.saved.v1`: a customer's payment method as the app describes it: metadata only
 /// (brand, last four digits, expiry). No card number, code or holder's name ever reaches Muster.
-public struct CardSaved: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "card", event: "saved", major: 1)
-    public static let methodTypes: Set<String> = ["card", "apple_pay", "bank_account"]
+package struct CardSaved: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "card", event: "saved", major: 1)
+    package static let methodTypes: Set<String> = ["card", "apple_pay", "bank_account"]
 
-    public var methodId: String
-    public var customerId: String
-    public var orgId: String
-    public var methodType: String
-    public var brand: String?
-    public var lastFour: String?
-    public var expMonth: Int?
-    public var expYear: Int?
-    public var nickname: String?
-    public var isDefault: Bool
+    package var methodId: String
+    package var customerId: String
+    package var orgId: String
+    package var methodType: String
+    package var brand: String?
+    package var lastFour: String?
+    package var expMonth: Int?
+    package var expYear: Int?
+    package var nickname: String?
+    package var isDefault: Bool
 
-    public var aggregateID: String { methodId }
+    package var aggregateID: String { methodId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(methodId, field: "/methodId")
         try Validate.uuid(customerId, field: "/customerId")
         try Validate.uuid(orgId, field: "/orgId")
@@ -33,16 +33,16 @@ public struct CardSaved: EventPayload {
 }
 
 /// `offleash.card.removed.v1` and `offleash.card.defaulted.v1`: a method removed, or made the default.
-public struct CardChanged: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "card", event: "changed", major: 1)
-    public var methodId: String
-    public var customerId: String
+package struct CardChanged: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "card", event: "changed", major: 1)
+    package var methodId: String
+    package var customerId: String
     /// `removed` or `defaulted`.
-    public var change: String
+    package var change: String
 
-    public var aggregateID: String { methodId }
+    package var aggregateID: String { methodId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(methodId, field: "/methodId")
         try Validate.uuid(customerId, field: "/customerId")
         try Validate.oneOf(change, ["removed", "defaulted"], field: "/change")
@@ -51,24 +51,24 @@ public struct CardChanged: EventPayload {
 
 /// `offleash.payment.priced.v1`: a checkout for one booking, with the whole breakdown. The
 /// aggregate is the transaction; a second checkout of the same unpaid booking prices it again.
-public struct PaymentPriced: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "payment", event: "priced", major: 1)
-    public var transactionId: String
-    public var bookingId: String
-    public var customerId: String
-    public var walkerId: String
-    public var orgId: String
-    public var subtotalCents: Int
-    public var tipCents: Int
-    public var feeCents: Int
+package struct PaymentPriced: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "payment", event: "priced", major: 1)
+    package var transactionId: String
+    package var bookingId: String
+    package var customerId: String
+    package var walkerId: String
+    package var orgId: String
+    package var subtotalCents: Int
+    package var tipCents: Int
+    package var feeCents: Int
     /// The customer fee in hundredths of a percent (300: 3 %).
-    public var feeBasisPoints: Int
-    public var taxCents: Int
-    public var totalCents: Int
+    package var feeBasisPoints: Int
+    package var taxCents: Int
+    package var totalCents: Int
 
-    public var aggregateID: String { transactionId }
+    package var aggregateID: String { transactionId }
 
-    public func validate() throws {
+    package func validate() throws {
         for (value, field) in [(transactionId, "/transactionId"), (bookingId, "/bookingId"), (customerId, "/customerId"), (walkerId, "/walkerId"), (orgId, "/orgId")] {
             try Validate.uuid(value, field: field)
         }
@@ -82,20 +82,20 @@ public struct PaymentPriced: EventPayload {
 
 /// `offleash.payment.settled.v1`: the provider's answer to the charge (`succeeded`, `failed`)
 /// or to the refund (`refunded`), recorded after the provider answered.
-public struct PaymentSettled: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "payment", event: "settled", major: 1)
-    public static let outcomes: Set<String> = ["succeeded", "failed", "refunded"]
-    public var transactionId: String
-    public var outcome: String
-    public var methodId: String?
+package struct PaymentSettled: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "payment", event: "settled", major: 1)
+    package static let outcomes: Set<String> = ["succeeded", "failed", "refunded"]
+    package var transactionId: String
+    package var outcome: String
+    package var methodId: String?
     /// The provider's id of the charge or refund.
-    public var providerReference: String?
-    public var amountCents: Int
-    public var reason: String?
+    package var providerReference: String?
+    package var amountCents: Int
+    package var reason: String?
 
-    public var aggregateID: String { transactionId }
+    package var aggregateID: String { transactionId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(transactionId, field: "/transactionId")
         try Validate.oneOf(outcome, Self.outcomes, field: "/outcome")
         if let methodId { try Validate.uuid(methodId, field: "/methodId") }

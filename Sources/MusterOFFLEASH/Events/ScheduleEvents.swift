@@ -1,28 +1,28 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `offleash.schedule.booked.v1`: a walk on a walker's schedule. The aggregate is the walker's
 /// schedule: every booking event of a walker is appended with the schedule's last sequence
 /// expected, so two requests that both saw a slot free cannot both take it, whichever process
 /// serves them.
-public struct WalkBooked: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "booked", major: 1)
+package struct WalkBooked: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "booked", major: 1)
 
-    public var bookingId: String
-    public var walkerId: String
-    public var customerId: String
-    public var serviceId: String
-    public var locationId: String
-    public var start: String
-    public var end: String
-    public var priceCents: Int
+    package var bookingId: String
+    package var walkerId: String
+    package var customerId: String
+    package var serviceId: String
+    package var locationId: String
+    package var start: String
+    package var end: String
+    package var priceCents: Int
     /// The customer's notes, sealed with their key (free text about a person).
-    public var sealedNotes: String?
+    package var sealedNotes: String?
     /// The recurring series this walk is an occurrence of, if any.
-    public var seriesId: String?
+    package var seriesId: String?
 
-    public var aggregateID: String { walkerId }
+    package var aggregateID: String { walkerId }
 
-    public func validate() throws {
+    package func validate() throws {
         for (value, field) in [(bookingId, "/bookingId"), (walkerId, "/walkerId"), (customerId, "/customerId"),
                                (serviceId, "/serviceId"), (locationId, "/locationId")] {
             try Validate.uuid(value, field: field)
@@ -39,22 +39,22 @@ public struct WalkBooked: EventPayload {
 }
 
 /// `offleash.schedule.changed.v1`: a booking confirmed, cancelled, completed or moved.
-public struct WalkChanged: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "changed", major: 1)
-    public static let changes: Set<String> = ["confirmed", "cancelled", "completed", "rescheduled"]
+package struct WalkChanged: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "changed", major: 1)
+    package static let changes: Set<String> = ["confirmed", "cancelled", "completed", "rescheduled"]
 
-    public var bookingId: String
-    public var walkerId: String
-    public var change: String
+    package var bookingId: String
+    package var walkerId: String
+    package var change: String
     /// The new times, for `rescheduled`.
-    public var start: String?
-    public var end: String?
+    package var start: String?
+    package var end: String?
     /// The role that made the change (`customer`, `walker`, `admin`).
-    public var by: String
+    package var by: String
 
-    public var aggregateID: String { walkerId }
+    package var aggregateID: String { walkerId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(bookingId, field: "/bookingId")
         try Validate.uuid(walkerId, field: "/walkerId")
         try Validate.oneOf(change, Self.changes, field: "/change")
@@ -73,16 +73,16 @@ public struct WalkChanged: EventPayload {
 /// `offleash.schedule.blocked.v1`: a walker took time off (a break, an appointment). On the
 /// walker's schedule like a booking, appended with the schedule's last sequence expected, so a
 /// booking and a block never both take the same free time unseen.
-public struct WalkerBlocked: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "blocked", major: 1)
+package struct WalkerBlocked: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "schedule", event: "blocked", major: 1)
 
-    public var blockId: String
-    public var walkerId: String
-    public var reason: String
-    public var start: String
-    public var end: String
+    package var blockId: String
+    package var walkerId: String
+    package var reason: String
+    package var start: String
+    package var end: String
 
-    public init(blockId: String, walkerId: String, reason: String, start: String, end: String) {
+    package init(blockId: String, walkerId: String, reason: String, start: String, end: String) {
         self.blockId = blockId
         self.walkerId = walkerId
         self.reason = reason
@@ -90,9 +90,9 @@ public struct WalkerBlocked: EventPayload {
         self.end = end
     }
 
-    public var aggregateID: String { walkerId }
+    package var aggregateID: String { walkerId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(blockId, field: "/blockId")
         try Validate.uuid(walkerId, field: "/walkerId")
         try Validate.length(reason, 1...200, field: "/reason")
@@ -106,7 +106,7 @@ public struct WalkerBlocked: EventPayload {
 
 extension EventCatalog {
     /// OFFLEASH's events: the catalog of services, walkers' hours, customers' locations, schedules.
-    public static var offleash: EventCatalog {
+    package static var offleash: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(ServiceDefined.self)
         catalog.register(WalkerRostered.self)

@@ -1,36 +1,36 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `offleash.series.created.v1`: a customer's recurring walk, as the app asked for it. Each
 /// occurrence is then an ordinary `offleash.schedule.booked.v1` naming the series, on its
 /// walker's schedule (so no occurrence ever double-books a walker).
-public struct SeriesCreated: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "series", event: "created", major: 1)
-    public static let frequencies: Set<String> = ["weekly", "biweekly", "monthly"]
+package struct SeriesCreated: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "series", event: "created", major: 1)
+    package static let frequencies: Set<String> = ["weekly", "biweekly", "monthly"]
 
-    public var seriesId: String
-    public var orgId: String
-    public var customerId: String
-    public var walkerId: String
-    public var serviceId: String
-    public var locationId: String
-    public var frequency: String
+    package var seriesId: String
+    package var orgId: String
+    package var customerId: String
+    package var walkerId: String
+    package var serviceId: String
+    package var locationId: String
+    package var frequency: String
     /// 0 Sunday … 6 Saturday, as the app counts.
-    public var dayOfWeek: Int
+    package var dayOfWeek: Int
     /// The time of day as the app sent it (`9:00 AM`), shown back verbatim.
-    public var timeSlot: String
+    package var timeSlot: String
     /// The same, read: minutes after local midnight in `timeZone`.
-    public var minuteOfDay: Int
-    public var timeZone: String
+    package var minuteOfDay: Int
+    package var timeZone: String
     /// The first local date, `YYYY-MM-DD`.
-    public var startDate: String
-    public var endDate: String?
-    public var occurrences: Int?
-    public var priceCents: Int
-    public var sealedNotes: String?
+    package var startDate: String
+    package var endDate: String?
+    package var occurrences: Int?
+    package var priceCents: Int
+    package var sealedNotes: String?
 
-    public var aggregateID: String { seriesId }
+    package var aggregateID: String { seriesId }
 
-    public func validate() throws {
+    package func validate() throws {
         for (value, field) in [(seriesId, "/seriesId"), (orgId, "/orgId"), (customerId, "/customerId"), (walkerId, "/walkerId"),
                                (serviceId, "/serviceId"), (locationId, "/locationId")] {
             try Validate.uuid(value, field: field)
@@ -51,15 +51,15 @@ public struct SeriesCreated: EventPayload {
 
 /// `offleash.series.cancelled.v1`: the customer ended the series; its future walks were
 /// cancelled one by one before this (`offleash.schedule.changed.v1`), past ones are kept.
-public struct SeriesCancelled: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "series", event: "cancelled", major: 1)
+package struct SeriesCancelled: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "series", event: "cancelled", major: 1)
 
-    public var seriesId: String
-    public var customerId: String
+    package var seriesId: String
+    package var customerId: String
 
-    public var aggregateID: String { seriesId }
+    package var aggregateID: String { seriesId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(seriesId, field: "/seriesId")
         try Validate.uuid(customerId, field: "/customerId")
     }

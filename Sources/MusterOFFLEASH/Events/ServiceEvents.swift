@@ -1,21 +1,21 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `offleash.service.defined.v1`: a service of an organisation's catalog as it now is (created,
 /// changed or retired: `isActive` false). The whole definition each time, so a reader needs no history.
-public struct ServiceDefined: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "service", event: "defined", major: 1)
+package struct ServiceDefined: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "service", event: "defined", major: 1)
 
-    public var serviceId: String
-    public var orgId: String
-    public var name: String
-    public var description: String?
-    public var durationMinutes: Int
-    public var priceCents: Int
-    public var isActive: Bool
+    package var serviceId: String
+    package var orgId: String
+    package var name: String
+    package var description: String?
+    package var durationMinutes: Int
+    package var priceCents: Int
+    package var isActive: Bool
 
-    public var aggregateID: String { serviceId }
+    package var aggregateID: String { serviceId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(serviceId, field: "/serviceId")
         try Validate.uuid(orgId, field: "/orgId")
         try Validate.length(name, 1...100, field: "/name")
@@ -26,32 +26,32 @@ public struct ServiceDefined: EventPayload {
 }
 
 /// `offleash.walker.rostered.v1`: when a walker works, per weekday, in their time zone.
-public struct WalkerRostered: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "walker", event: "rostered", major: 1)
+package struct WalkerRostered: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "walker", event: "rostered", major: 1)
 
-    public struct Shift: Codable, Sendable, Equatable {
+    package struct Shift: Codable, Sendable, Equatable {
         /// ISO weekday: 1 Monday … 7 Sunday.
-        public var weekday: Int
+        package var weekday: Int
         /// Minutes after local midnight.
-        public var startMinute: Int
-        public var endMinute: Int
+        package var startMinute: Int
+        package var endMinute: Int
 
-        public init(weekday: Int, startMinute: Int, endMinute: Int) {
+        package init(weekday: Int, startMinute: Int, endMinute: Int) {
             self.weekday = weekday
             self.startMinute = startMinute
             self.endMinute = endMinute
         }
     }
 
-    public var walkerId: String
-    public var orgId: String
+    package var walkerId: String
+    package var orgId: String
     /// An IANA zone (`America/Chicago`).
-    public var timeZone: String
-    public var shifts: [Shift]
+    package var timeZone: String
+    package var shifts: [Shift]
 
-    public var aggregateID: String { walkerId }
+    package var aggregateID: String { walkerId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(walkerId, field: "/walkerId")
         try Validate.uuid(orgId, field: "/orgId")
         try Validate.length(timeZone, 1...64, field: "/timeZone")

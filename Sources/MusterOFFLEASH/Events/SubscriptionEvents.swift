@@ -1,36 +1,36 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `offleash.subscription.defined.v1`: a subscription as it now is: a customer's (a plan of
 /// walks) or an organisation's own platform plan. The whole record each time. A customer's
 /// aggregate is derived from the customer and what they subscribe to, an organisation's from the
 /// organisation, so each has one subscription at a time and two requests cannot make two.
-public struct SubscriptionDefined: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "subscription", event: "defined", major: 1)
-    public static let intervals: Set<String> = ["week", "month", "year"]
-    public static let tiers: Set<String> = ["free", "professional", "business", "enterprise"]
+package struct SubscriptionDefined: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "subscription", event: "defined", major: 1)
+    package static let intervals: Set<String> = ["week", "month", "year"]
+    package static let tiers: Set<String> = ["free", "professional", "business", "enterprise"]
 
-    public var subscriptionId: String
-    public var orgId: String
+    package var subscriptionId: String
+    package var orgId: String
     /// The subscriber for a customer's subscription; nil for the organisation's own plan.
-    public var customerId: String?
-    public var serviceId: String?
-    public var name: String
-    public var description: String?
+    package var customerId: String?
+    package var serviceId: String?
+    package var name: String
+    package var description: String?
     /// `active` or `canceled`.
-    public var status: String
-    public var priceCents: Int
-    public var interval: String
-    public var intervalCount: Int
-    public var autoCreateBookings: Bool
-    public var periodStart: String
-    public var periodEnd: String
-    public var cancelAtPeriodEnd: Bool
+    package var status: String
+    package var priceCents: Int
+    package var interval: String
+    package var intervalCount: Int
+    package var autoCreateBookings: Bool
+    package var periodStart: String
+    package var periodEnd: String
+    package var cancelAtPeriodEnd: Bool
     /// The organisation's plan tier, for its own subscription.
-    public var planTier: String?
+    package var planTier: String?
 
-    public var aggregateID: String { subscriptionId }
+    package var aggregateID: String { subscriptionId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(subscriptionId, field: "/subscriptionId")
         try Validate.uuid(orgId, field: "/orgId")
         if let customerId { try Validate.uuid(customerId, field: "/customerId") }

@@ -1,19 +1,19 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `offleash.walker.profiled.v1`: a walker's profile as it now is (bio, experience,
 /// specializations, emergency contact), sealed with the walker's own key: the emergency contact
 /// is someone else's name and phone.
-public struct WalkerProfiled: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "walker", event: "profiled", major: 1)
+package struct WalkerProfiled: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "walker", event: "profiled", major: 1)
 
-    public var walkerId: String
-    public var orgId: String
+    package var walkerId: String
+    package var orgId: String
     /// Base64 AES-GCM box of `WalkerProfileDetails`.
-    public var sealed: String
+    package var sealed: String
 
-    public var aggregateID: String { walkerId }
+    package var aggregateID: String { walkerId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(walkerId, field: "/walkerId")
         try Validate.uuid(orgId, field: "/orgId")
         try Validate.base64(sealed, 40...16384, field: "/sealed")
@@ -21,29 +21,29 @@ public struct WalkerProfiled: EventPayload {
 }
 
 /// `offleash.area.saved.v1`: a walker's service area, a polygon they drew on the map.
-public struct ServiceAreaSaved: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "area", event: "saved", major: 1)
+package struct ServiceAreaSaved: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "area", event: "saved", major: 1)
 
-    public struct Point: Codable, Sendable, Equatable {
-        public var lat: Double
-        public var lng: Double
+    package struct Point: Codable, Sendable, Equatable {
+        package var lat: Double
+        package var lng: Double
     }
 
-    public var areaId: String
-    public var walkerId: String
-    public var orgId: String
-    public var name: String
+    package var areaId: String
+    package var walkerId: String
+    package var orgId: String
+    package var name: String
     /// `#RRGGBB`.
-    public var color: String
-    public var polygon: [Point]
-    public var isActive: Bool
-    public var priority: Int
-    public var priceAdjustmentPercent: Int
-    public var notes: String?
+    package var color: String
+    package var polygon: [Point]
+    package var isActive: Bool
+    package var priority: Int
+    package var priceAdjustmentPercent: Int
+    package var notes: String?
 
-    public var aggregateID: String { areaId }
+    package var aggregateID: String { areaId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(areaId, field: "/areaId")
         try Validate.uuid(walkerId, field: "/walkerId")
         try Validate.uuid(orgId, field: "/orgId")
@@ -63,15 +63,15 @@ public struct ServiceAreaSaved: EventPayload {
 }
 
 /// `offleash.area.removed.v1`.
-public struct ServiceAreaRemoved: EventPayload {
-    public static let eventType = EventType(app: "offleash", aggregate: "area", event: "removed", major: 1)
+package struct ServiceAreaRemoved: EventPayload {
+    package static let eventType = EventType(app: "offleash", aggregate: "area", event: "removed", major: 1)
 
-    public var areaId: String
-    public var walkerId: String
+    package var areaId: String
+    package var walkerId: String
 
-    public var aggregateID: String { areaId }
+    package var aggregateID: String { areaId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(areaId, field: "/areaId")
         try Validate.uuid(walkerId, field: "/walkerId")
     }

@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import MusterEvents
 import NIOCore
@@ -12,13 +12,13 @@ import NIOHTTP1
 /// The app collects no card token, so a charge names one of Stripe's test payment methods by the
 /// card's last four digits (`pm_card_chargeDeclined` for 0002, …); production needs a payment
 /// method saved with Stripe's own card form (docs/apps/offleash.md, "Payments").
-public struct StripePayments: PaymentProvider {
-    public let name = "stripe"
-    public let baseURL: String
+package struct StripePayments: PaymentProvider {
+    package let name = "stripe"
+    package let baseURL: String
     let key: String
     let http: HTTPClient
 
-    public init(baseURL: String, key: String, http: HTTPClient = .shared) {
+    package init(baseURL: String, key: String, http: HTTPClient = .shared) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.key = key
         self.http = http
@@ -35,14 +35,14 @@ public struct StripePayments: PaymentProvider {
         }
     }
 
-    public func charge(_ request: PaymentCharge) async throws -> PaymentOutcome {
+    package func charge(_ request: PaymentCharge) async throws -> PaymentOutcome {
         let form = [("amount", String(request.amountCents)), ("currency", "usd"), ("confirm", "true"),
                     ("payment_method", Self.testMethod(request.lastFour)), ("automatic_payment_methods[enabled]", "true"),
                     ("automatic_payment_methods[allow_redirects]", "never"), ("metadata[transaction_id]", request.idempotencyKey)]
         return try await post("/v1/payment_intents", form, idempotencyKey: request.idempotencyKey)
     }
 
-    public func refund(reference: String, amountCents: Int, idempotencyKey: String) async throws -> PaymentOutcome {
+    package func refund(reference: String, amountCents: Int, idempotencyKey: String) async throws -> PaymentOutcome {
         try await post("/v1/refunds", [("payment_intent", reference), ("amount", String(amountCents))], idempotencyKey: idempotencyKey)
     }
 

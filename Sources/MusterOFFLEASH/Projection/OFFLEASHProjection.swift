@@ -1,127 +1,127 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// OFFLEASH's read model: each organisation's services, walkers' rosters, customers' locations
 /// (sealed) and every walker's schedule. Small per organisation; kept whole in memory.
-public enum OFFLEASHProjection: Projection {
-    public struct Location: Codable, Sendable, Equatable {
-        public var locationId: String
-        public var customerId: String
-        public var addressKey: String
-        public var sealed: String
-        public var isDefault: Bool
-        public var createdSequence: UInt64
+package enum OFFLEASHProjection: Projection {
+    package struct Location: Codable, Sendable, Equatable {
+        package var locationId: String
+        package var customerId: String
+        package var addressKey: String
+        package var sealed: String
+        package var isDefault: Bool
+        package var createdSequence: UInt64
     }
 
-    public struct Booking: Codable, Sendable, Equatable {
-        public var bookingId: String
-        public var walkerId: String
-        public var customerId: String
-        public var serviceId: String
-        public var locationId: String
-        public var start: Int64
-        public var end: Int64
-        public var priceCents: Int
-        public var sealedNotes: String?
-        public var status: String
-        public var seriesId: String?
+    package struct Booking: Codable, Sendable, Equatable {
+        package var bookingId: String
+        package var walkerId: String
+        package var customerId: String
+        package var serviceId: String
+        package var locationId: String
+        package var start: Int64
+        package var end: Int64
+        package var priceCents: Int
+        package var sealedNotes: String?
+        package var status: String
+        package var seriesId: String?
     }
 
     /// A customer's pet (its fields sealed with the customer's key).
-    public struct Pet: Codable, Sendable, Equatable {
-        public var petId: String
-        public var customerId: String
-        public var orgId: String
-        public var sealed: String
-        public var createdAt: String
-        public var updatedAt: String
+    package struct Pet: Codable, Sendable, Equatable {
+        package var petId: String
+        package var customerId: String
+        package var orgId: String
+        package var sealed: String
+        package var createdAt: String
+        package var updatedAt: String
         /// Stream sequences of the pet's first and last events (the list's order; the next edit's expected version).
-        public var createdSequence: UInt64
-        public var sequence: UInt64
+        package var createdSequence: UInt64
+        package var sequence: UInt64
     }
 
     /// A walker's profile (sealed with the walker's key) or service area, with when it began and last changed.
-    public struct Stamped<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
-        public var value: Value
-        public var createdAt: String
-        public var updatedAt: String
-        public var sequence: UInt64
+    package struct Stamped<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        package var value: Value
+        package var createdAt: String
+        package var updatedAt: String
+        package var sequence: UInt64
     }
 
     /// A customer's saved payment method (metadata only).
-    public struct Card: Codable, Sendable, Equatable {
-        public var saved: CardSaved
-        public var createdAt: String
-        public var createdSequence: UInt64
+    package struct Card: Codable, Sendable, Equatable {
+        package var saved: CardSaved
+        package var createdAt: String
+        package var createdSequence: UInt64
     }
 
     /// One booking's payment: priced, then settled by the provider, perhaps refunded.
-    public struct Transaction: Codable, Sendable, Equatable {
-        public var priced: PaymentPriced
+    package struct Transaction: Codable, Sendable, Equatable {
+        package var priced: PaymentPriced
         /// `pending`, `succeeded`, `failed`, `refunded`.
-        public var status: String
-        public var failureReason: String?
-        public var providerReference: String?
-        public var createdAt: String
-        public var completedAt: String?
-        public var sequence: UInt64
+        package var status: String
+        package var failureReason: String?
+        package var providerReference: String?
+        package var createdAt: String
+        package var completedAt: String?
+        package var sequence: UInt64
     }
 
     /// A customer's recurring walk and the occurrences booked for it.
-    public struct Series: Codable, Sendable, Equatable {
-        public var created: SeriesCreated
-        public var cancelled: Bool
-        public var bookingIds: [String]
-        public var createdAt: String
+    package struct Series: Codable, Sendable, Equatable {
+        package var created: SeriesCreated
+        package var cancelled: Bool
+        package var bookingIds: [String]
+        package var createdAt: String
         /// Stream sequence of the series' last event.
-        public var sequence: UInt64
+        package var sequence: UInt64
     }
 
     /// A walker's time off.
-    public struct Block: Codable, Sendable, Equatable {
-        public var blockId: String
-        public var reason: String
-        public var start: Int64
-        public var end: Int64
+    package struct Block: Codable, Sendable, Equatable {
+        package var blockId: String
+        package var reason: String
+        package var start: Int64
+        package var end: Int64
     }
 
-    public struct Roster: Codable, Sendable, Equatable {
-        public var orgId: String
-        public var timeZone: String
-        public var shifts: [WalkerRostered.Shift]
+    package struct Roster: Codable, Sendable, Equatable {
+        package var orgId: String
+        package var timeZone: String
+        package var shifts: [WalkerRostered.Shift]
     }
 
-    public struct State: Codable, Sendable, Equatable {
-        public var services: [String: ServiceDefined] = [:]
-        public var rosters: [String: Roster] = [:]
-        public var locations: [String: Location] = [:]
-        public var bookings: [String: Booking] = [:]
+    package struct State: Codable, Sendable, Equatable {
+        package var services: [String: ServiceDefined] = [:]
+        package var rosters: [String: Roster] = [:]
+        package var locations: [String: Location] = [:]
+        package var bookings: [String: Booking] = [:]
         /// walkerId → the stream sequence of the schedule's last event (what the next append expects).
-        public var scheduleSequence: [String: UInt64] = [:]
+        package var scheduleSequence: [String: UInt64] = [:]
         /// walkerId → their walks that hold time, by start.
-        public var schedules: [String: WalkerSchedule] = [:]
+        package var schedules: [String: WalkerSchedule] = [:]
         /// walkerId → their time off, in the order taken.
-        public var blocks: [String: [Block]] = [:]
-        public var series: [String: Series] = [:]
-        public var pets: [String: Pet] = [:]
+        package var blocks: [String: [Block]] = [:]
+        package var series: [String: Series] = [:]
+        package var pets: [String: Pet] = [:]
         /// walkerId → their profile.
-        public var walkerProfiles: [String: Stamped<WalkerProfiled>] = [:]
+        package var walkerProfiles: [String: Stamped<WalkerProfiled>] = [:]
         /// areaId → a walker's service area.
-        public var areas: [String: Stamped<ServiceAreaSaved>] = [:]
-        public var cards: [String: Card] = [:]
-        public var transactions: [String: Transaction] = [:]
+        package var areas: [String: Stamped<ServiceAreaSaved>] = [:]
+        package var cards: [String: Card] = [:]
+        package var transactions: [String: Transaction] = [:]
         /// bookingId → its transactions, oldest first.
-        public var transactionsByBooking: [String: [String]] = [:]
-        public var subscriptions: [String: Stamped<SubscriptionDefined>] = [:]
+        package var transactionsByBooking: [String: [String]] = [:]
+        package var subscriptions: [String: Stamped<SubscriptionDefined>] = [:]
     }
 
-    public static let name = "offleash"
+    package static let name = "offleash"
     /// 2: schedules indexed per walker. 3: walkers' blocks, profiles and areas, recurring series, pets, payments, subscriptions.
-    public static let version = 3
-    public static let filterSubjects = ["events.offleash.>"]
-    public static let initialState = State()
+    package static let version = 3
+    package static let filterSubjects = ["events.offleash.>"]
+    package static let initialState = State()
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let service as ServiceDefined:
             if let existing = state.services[service.serviceId], existing.orgId != service.orgId {

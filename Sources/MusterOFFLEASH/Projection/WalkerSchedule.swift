@@ -1,17 +1,17 @@
 /// One walker's walks that hold time (not cancelled), ordered by start: what "is this walker free
 /// then?" asks, answered by a binary search instead of a look at every booking of every walker.
-public struct WalkerSchedule: Codable, Sendable, Equatable {
-    public struct Walk: Codable, Sendable, Equatable {
-        public var start: Int64
-        public var end: Int64
-        public var bookingId: String
+package struct WalkerSchedule: Codable, Sendable, Equatable {
+    package struct Walk: Codable, Sendable, Equatable {
+        package var start: Int64
+        package var end: Int64
+        package var bookingId: String
     }
 
     /// The longest walk a service can be (720 minutes): no walk starting earlier than this before a
     /// span can overlap it.
     static let longest: Int64 = 720 * 60_000
 
-    public private(set) var walks: [Walk] = []
+    package private(set) var walks: [Walk] = []
 
     mutating func insert(_ walk: Walk) {
         walks.insert(walk, at: firstIndex(startingAtOrAfter: walk.start))

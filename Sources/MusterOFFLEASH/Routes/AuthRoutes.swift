@@ -1,19 +1,19 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterLog
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 import NIOCore
 import Synchronization
 
 /// OFFLEASH's accounts: `/auth/register`, `/auth/login`, `/auth/validate`, `/auth/refresh`,
 /// `/auth/logout`, `/users/me` (and its profile and password changes). At the root, because the app's base URL has no `/api`.
-public enum AuthRoutes {
+package enum AuthRoutes {
     static let maxBody = 16 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, people: People, policy: People.TokenPolicy) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, people: People, policy: People.TokenPolicy) {
         routes.post("/auth/register", access: .anyone) { request, context in
             let body = try await RequestJSON.decode(RegisterRequest.self, from: request, maxBody: maxBody)
             let registration = People.Registration(orgSlug: body.orgSlug ?? OFFLEASHApp.defaultOrg, email: body.email,

@@ -1,9 +1,9 @@
-public import Hummingbird
+package import Hummingbird
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// `POST /feedback` (a signed-in person) and `GET /api/branding` (public, by the request's host).
-public enum FeedbackRoutes {
+package enum FeedbackRoutes {
     struct FeedbackRequest: Decodable {
         var type: String
         var title: String
@@ -26,7 +26,7 @@ public enum FeedbackRoutes {
         enum CodingKeys: String, CodingKey { case companyName = "company_name", logoUrl = "logo_url", colors }
     }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
         routes.post("/feedback", access: .offleashPerson) { request, context in
             let claims = try context.claims()
             let body = try await RequestJSON.decode(FeedbackRequest.self, from: request, maxBody: 64 * 1024)

@@ -1,14 +1,14 @@
-public import Hummingbird
-public import MusterPlatform
-public import MusterRuntime
+package import Hummingbird
+package import MusterPlatform
+package import MusterRuntime
 
 /// Invitations: `/walker/invite` (a business's owners and admins invite walkers), `/client/invite`
 /// (its walkers too invite customers) and `/walker/join-tenant` (the invited person joins with the
 /// code). Sending and joining are `Invitations`' (MusterPlatform); who may invite whom is OFFLEASH's rule.
-public enum InviteRoutes {
+package enum InviteRoutes {
     static let maxBody = 4 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks, invitations: Invitations) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks, invitations: Invitations) {
         let invites: [(path: String, role: OFFLEASHRole, inviters: AccessRule)] = [
             ("/walker/invite", .walker, .person(OFFLEASHRole.admin)),
             ("/client/invite", .customer, .person(OFFLEASHRole.walker, .admin)),

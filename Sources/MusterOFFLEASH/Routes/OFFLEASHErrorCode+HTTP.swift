@@ -1,10 +1,10 @@
 import HTTPTypes
-public import MusterRuntime
+package import MusterRuntime
 
 /// 422 names the field; 403 for a role that may not; 409 for a duplicate address, a slot taken
 /// by someone else or a booking in the wrong state.
 extension OFFLEASHErrorCode: HTTPMappedCode {
-    public func apiError(message: String) -> APIError {
+    package func apiError(message: String) -> APIError {
         switch self {
         case .invalidField: APIError(.unprocessableContent, message)
         case .notFound: APIError(.notFound, message)

@@ -1,13 +1,13 @@
-public import Hummingbird
+package import Hummingbird
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// Payment methods, checkout and transactions: `/payment-methods`, `/checkout`, `/transactions`.
 /// Another customer's method or transaction answers 404.
-public enum PaymentsRoutes {
+package enum PaymentsRoutes {
     static let maxBody = 16 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
         let provider = walks.payments.name
         let noStore: HTTPFields = [.cacheControl: "private, no-store"]
         routes.get("/payment-methods", access: .offleashPerson) { request, context in

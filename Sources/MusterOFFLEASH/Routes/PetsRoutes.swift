@@ -1,12 +1,12 @@
 import MusterPlatform
-public import Hummingbird
-public import MusterRuntime
+package import Hummingbird
+package import MusterRuntime
 
 /// A customer's pets: `/pets` and `/pets/{id}`. Another customer's pet answers 404.
-public enum PetsRoutes {
+package enum PetsRoutes {
     static let maxBody = 16 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
         routes.get("/pets", access: .offleashPerson) { request, context in
             let claims = try context.claims()
             return try JSONResponse.make(.ok, PetList(pets: try await walks.pets(claims).map(PetBody.init)), headers: [.cacheControl: "private, no-store"])

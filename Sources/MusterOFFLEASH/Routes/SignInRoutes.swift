@@ -1,14 +1,14 @@
 import Foundation
-public import Hummingbird
-public import MusterPlatform
-public import MusterRuntime
+package import Hummingbird
+package import MusterPlatform
+package import MusterRuntime
 
 /// Signing in with Apple, Google or a phone number, and the person's linked sign-in methods:
 /// `/auth/apple`, `/auth/google`, `/auth/phone/send-code`, `/auth/phone/verify`, `/users/me/identities`.
-public enum SignInRoutes {
+package enum SignInRoutes {
     static let maxBody = 16 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, people: People, policy: People.TokenPolicy,
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, people: People, policy: People.TokenPolicy,
                            tokens: ProviderTokens, codes: PhoneCodes) {
         for provider in [IdentityProvider.apple, .google] {
             routes.post("/auth/\(provider.rawValue)", access: .anyone) { request, _ in

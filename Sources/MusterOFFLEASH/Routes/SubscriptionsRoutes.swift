@@ -1,13 +1,13 @@
-public import Hummingbird
+package import Hummingbird
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 import NIOCore
 
 /// Customers' subscriptions, the platform's plans and an organisation's own: `/subscriptions/…`.
-public enum SubscriptionsRoutes {
+package enum SubscriptionsRoutes {
     static let maxBody = 16 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
         let noStore: HTTPFields = [.cacheControl: "private, no-store"]
         routes.get("/subscriptions/customer", access: .offleashPerson) { request, context in
             let claims = try context.claims()

@@ -1,12 +1,12 @@
-public import Hummingbird
+package import Hummingbird
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// A walker's own profile and service areas: `/walker/profile`, `/walker/service-areas`.
-public enum WalkerProfileRoutes {
+package enum WalkerProfileRoutes {
     static let maxBody = 64 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
         routes.get("/walker/profile", access: .person(OFFLEASHRole.walker, .admin)) { request, context in
             let claims = try context.claims()
             return try JSONResponse.make(.ok, WalkerProfileBody(try await walks.walkerProfile(claims)), headers: [.cacheControl: "private, no-store"])

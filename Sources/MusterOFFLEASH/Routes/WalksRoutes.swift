@@ -1,17 +1,17 @@
 import Crypto
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// OFFLEASH's catalog, locations, walkers and bookings: `/services`, `/locations`, `/walkers`,
 /// `/availability/slots`, `/bookings`. Every route takes the person's bearer token.
-public enum WalksRoutes {
+package enum WalksRoutes {
     static let maxBody = 16 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, walks: Walks) {
 
         routes.get("/services", access: .offleashPerson) { request, context in
             let claims = try context.claims()

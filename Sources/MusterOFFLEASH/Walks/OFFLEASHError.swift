@@ -1,9 +1,9 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Why OFFLEASH refused, in domain terms; `OFFLEASHErrorCode+HTTP` gives the answers.
-public typealias OFFLEASHError = DomainError<OFFLEASHErrorCode>
+package typealias OFFLEASHError = DomainError<OFFLEASHErrorCode>
 
-public enum OFFLEASHErrorCode: Sendable, Hashable {
+package enum OFFLEASHErrorCode: Sendable, Hashable {
     /// A field breaks its rule; the field as the contract names it (`latitude`, `start_time`).
     case invalidField(String)
     case notFound

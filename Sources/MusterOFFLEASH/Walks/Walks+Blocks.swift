@@ -1,17 +1,17 @@
 import Foundation
 import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 extension Walks {
     /// The caller's time off, past and future, in the order taken (a customer has none).
-    public func blocks(_ claims: AccessClaims) async -> [OFFLEASHProjection.Block] {
+    package func blocks(_ claims: AccessClaims) async -> [OFFLEASHProjection.Block] {
         await runner.read { $0.blocks[claims.personId] ?? [] }
     }
 
     /// Takes time off for the calling walker: no new booking overlaps it. Appended with the
     /// schedule's last sequence expected, like a booking.
-    public func block(_ claims: AccessClaims, reason: String?, start: Int64, end: Int64) async throws -> OFFLEASHProjection.Block {
+    package func block(_ claims: AccessClaims, reason: String?, start: Int64, end: Int64) async throws -> OFFLEASHProjection.Block {
         try requireRole(claims, .walker, .admin)
         guard start < end else { throw OFFLEASHError(.invalidField("end_time"), "end_time must be after start_time") }
         guard end - start <= 366 * 86_400_000 else { throw OFFLEASHError(.invalidField("end_time"), "a block is at most a year long") }

@@ -1,49 +1,49 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterNATS
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 import MusterRuntime
 
 /// A booking as answers show it.
-public struct BookingView: Sendable, Equatable {
-    public var booking: OFFLEASHProjection.Booking
-    public var notes: String?
-    public var serviceName: String?
-    public var locationAddress: String?
+package struct BookingView: Sendable, Equatable {
+    package var booking: OFFLEASHProjection.Booking
+    package var notes: String?
+    package var serviceName: String?
+    package var locationAddress: String?
     /// What the lists add: the place's coordinates, both people's names, the customer's phone (the
     /// walker's Call button) and their pet when they have exactly one (a walk names no pet).
-    public var latitude: Double?
-    public var longitude: Double?
-    public var customerName: String?
-    public var customerPhone: String?
-    public var walkerName: String?
-    public var petName: String?
-    public var petBreed: String?
+    package var latitude: Double?
+    package var longitude: Double?
+    package var customerName: String?
+    package var customerPhone: String?
+    package var walkerName: String?
+    package var petName: String?
+    package var petBreed: String?
 }
 
 /// A free slot of a day: when, and how many walkers could take it.
-public struct Slot: Sendable, Equatable {
-    public var start: Int64
-    public var end: Int64
-    public var walkers: Int
+package struct Slot: Sendable, Equatable {
+    package var start: Int64
+    package var end: Int64
+    package var walkers: Int
 }
 
 extension Walks {
-    public struct BookingRequest: Sendable {
-        public var walkerId: String?
-        public var serviceId: String
-        public var locationId: String
-        public var start: Int64
-        public var notes: String?
-        public var idempotencyKey: String?
+    package struct BookingRequest: Sendable {
+        package var walkerId: String?
+        package var serviceId: String
+        package var locationId: String
+        package var start: Int64
+        package var notes: String?
+        package var idempotencyKey: String?
     }
 
     /// Books a walk. With no walker named, the free walker with the fewest walks that day gets it.
     /// Each try appends with the walker's schedule sequence expected: when another request took
     /// the slot first the log refuses, the fold catches up and the next walker is tried. A retry
     /// with the same `Idempotency-Key` answers the booking it made.
-    public func book(_ claims: AccessClaims, _ request: BookingRequest, now: Date = Date()) async throws -> BookingView {
+    package func book(_ claims: AccessClaims, _ request: BookingRequest, now: Date = Date()) async throws -> BookingView {
         try requireRole(claims, .customer, .admin)
         let (bookingId, dedupe) = await identity(of: request, customer: claims.personId)
         if let earlier = try await existingBooking(bookingId, customer: claims.personId) { return earlier }
@@ -105,7 +105,7 @@ extension Walks {
 
     /// The free slots of `date` (`YYYY-MM-DD`) for a service: every half hour at which at least one
     /// walker works and has nothing booked for the service's whole duration.
-    public func slots(_ claims: AccessClaims, serviceId: String, locationId: String, date: String, now: Date = Date()) async throws -> [Slot] {
+    package func slots(_ claims: AccessClaims, serviceId: String, locationId: String, date: String, now: Date = Date()) async throws -> [Slot] {
         let (service, location) = await runner.read { ($0.services[serviceId], $0.locations[locationId]) }
         guard let service, claims.belongs(to: service.orgId), service.isActive else { throw OFFLEASHError(.notFound, "no active service \(serviceId.prefix(64))") }
         guard let location, claims.owns(location.customerId) || claims.holds(.admin) else {
@@ -131,7 +131,7 @@ extension Walks {
     }
 
     /// The customer's bookings (`asWalker` false) or the walker's, soonest first.
-    public func bookings(_ claims: AccessClaims, asWalker: Bool) async throws -> [BookingView] {
+    package func bookings(_ claims: AccessClaims, asWalker: Bool) async throws -> [BookingView] {
         if asWalker { try requireRole(claims, .walker) }
         let (found, onlyPets) = await runner.read { state in
             let found = state.bookings.values.filter { claims.owns(asWalker ? $0.walkerId : $0.customerId) }
@@ -152,7 +152,7 @@ extension Walks {
     ///
     /// customer: cancel or reschedule their own pending or confirmed walk; walker: confirm, cancel
     /// or complete their own; admin: all of these in their organisation.
-    public func change(_ claims: AccessClaims, bookingId: String, to change: String, newStart: Int64? = nil, now: Date = Date()) async throws -> BookingView {
+    package func change(_ claims: AccessClaims, bookingId: String, to change: String, newStart: Int64? = nil, now: Date = Date()) async throws -> BookingView {
         for _ in 0..<8 {
             guard let booking = await runner.read({ $0.bookings[bookingId] }) else { throw OFFLEASHError(.notFound, "no booking \(bookingId.prefix(64))") }
             let orgOfWalker = await people.runner.read { $0.people[booking.walkerId]?.orgId }
@@ -259,7 +259,7 @@ extension Optional {
 extension Walks {
     /// How far ahead a walk may be booked: a year, as far as a walker's roster and a customer's
     /// plans reach (the app's date picker has no limit of its own; year 2100 is no booking).
-    public static let bookingWindowDays = 365
+    package static let bookingWindowDays = 365
 
     static func checkWindow(_ start: Int64, now: Date) throws {
         guard start <= Timestamp.millis(now) + Int64(bookingWindowDays) * 86_400_000 else {

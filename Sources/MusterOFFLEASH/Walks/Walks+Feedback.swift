@@ -1,7 +1,7 @@
 import Foundation
 import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 extension Walks {
     struct FeedbackText: Codable {
@@ -11,7 +11,7 @@ extension Walks {
 
     /// Records a bug report or feature request; its id is the answer (no issue tracker is
     /// configured here; operators read feedback from the log with the person's key).
-    public func submitFeedback(_ claims: AccessClaims, type: String, title: String, description: String) async throws -> String {
+    package func submitFeedback(_ claims: AccessClaims, type: String, title: String, description: String) async throws -> String {
         guard FeedbackSubmitted.types.contains(type) else { throw OFFLEASHError(.invalidField("type"), "type must be bug or feature") }
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines), description = description.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (5...200).contains(title.count) else { throw OFFLEASHError(.invalidField("title"), "The title needs 5 to 200 characters") }
@@ -25,7 +25,7 @@ extension Walks {
     }
 
     /// The organisation a host names (`demo.offleash.world` → `demo`), else the default one.
-    public func branding(host: String?) async -> (companyName: String, slug: String) {
+    package func branding(host: String?) async -> (companyName: String, slug: String) {
         let label = host.map { String($0.prefix { $0 != "." && $0 != ":" }).lowercased() } ?? ""
         return await people.runner.read { state in
             let org = state.orgBySlug[label].flatMap { state.orgs[$0] }.flatMap { $0.app == OFFLEASHApp.appName ? $0 : nil }

@@ -1,33 +1,33 @@
 import Foundation
 import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 /// The fields of a location, sealed with the customer's key in the log.
-public struct LocationDetails: Codable, Sendable, Equatable {
-    public var name: String
-    public var address: String
-    public var city: String
-    public var state: String
-    public var zipCode: String
-    public var latitude: Double
-    public var longitude: Double
-    public var notes: String?
+package struct LocationDetails: Codable, Sendable, Equatable {
+    package var name: String
+    package var address: String
+    package var city: String
+    package var state: String
+    package var zipCode: String
+    package var latitude: Double
+    package var longitude: Double
+    package var notes: String?
 
-    public var fullAddress: String { "\(address), \(city), \(state) \(zipCode)" }
+    package var fullAddress: String { "\(address), \(city), \(state) \(zipCode)" }
 }
 
 /// A location as answers show it.
-public struct LocationView: Sendable, Equatable {
-    public var locationId: String
-    public var details: LocationDetails
-    public var isDefault: Bool
+package struct LocationView: Sendable, Equatable {
+    package var locationId: String
+    package var details: LocationDetails
+    package var isDefault: Bool
 }
 
 extension Walks {
     /// The customer's locations, oldest first; a location whose box no longer opens (the customer
     /// was forgotten) is left out.
-    public func locations(_ claims: AccessClaims) async throws -> [LocationView] {
+    package func locations(_ claims: AccessClaims) async throws -> [LocationView] {
         let stored = await runner.read { state in state.locations.values.filter { claims.owns($0.customerId) } }
             .sorted { $0.createdSequence < $1.createdSequence }
         var views: [LocationView] = []
@@ -40,7 +40,7 @@ extension Walks {
 
     /// Adds (`locationId` nil) or changes one of the customer's locations. The same address twice
     /// (trimmed, case-insensitive) is refused.
-    public func saveLocation(_ claims: AccessClaims, locationId: String?, _ raw: LocationDetails, isDefault: Bool?) async throws -> LocationView {
+    package func saveLocation(_ claims: AccessClaims, locationId: String?, _ raw: LocationDetails, isDefault: Bool?) async throws -> LocationView {
         let details = try Self.checked(raw)
         let existing = await runner.read { state in locationId.flatMap { state.locations[$0] } }
         if let locationId, !(existing.map { claims.owns($0.customerId) } ?? false) { throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))") }
@@ -78,21 +78,21 @@ extension Walks {
     }
 
     /// One of the caller's locations; another's is as unknown as none.
-    public func location(_ claims: AccessClaims, locationId: String) async throws -> LocationView {
+    package func location(_ claims: AccessClaims, locationId: String) async throws -> LocationView {
         guard let view = try await locations(claims).first(where: { $0.locationId == locationId }) else {
             throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")
         }
         return view
     }
 
-    public func removeLocation(_ claims: AccessClaims, locationId: String) async throws {
+    package func removeLocation(_ claims: AccessClaims, locationId: String) async throws {
         guard let owner = await runner.read({ $0.locations[locationId]?.customerId }), claims.owns(owner) else {
             throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")
         }
         try await append(LocationRemoved(locationId: locationId, customerId: claims.personId), actor: claims.personId)
     }
 
-    public func makeDefault(_ claims: AccessClaims, locationId: String) async throws -> LocationView {
+    package func makeDefault(_ claims: AccessClaims, locationId: String) async throws -> LocationView {
         guard let owner = await runner.read({ $0.locations[locationId]?.customerId }), claims.owns(owner) else {
             throw OFFLEASHError(.notFound, "no location \(locationId.prefix(64))")
         }

@@ -1,28 +1,28 @@
 import Foundation
 import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 /// A checkout's amounts.
-public struct PriceBreakdown: Sendable, Equatable {
-    public var subtotalCents: Int
-    public var tipCents: Int
-    public var feeCents: Int
-    public var feeBasisPoints: Int
-    public var taxCents: Int
-    public var totalCents: Int { subtotalCents + tipCents + feeCents + taxCents }
+package struct PriceBreakdown: Sendable, Equatable {
+    package var subtotalCents: Int
+    package var tipCents: Int
+    package var feeCents: Int
+    package var feeBasisPoints: Int
+    package var taxCents: Int
+    package var totalCents: Int { subtotalCents + tipCents + feeCents + taxCents }
 }
 
 extension Walks {
     // MARK: Payment methods
 
     /// The caller's saved methods, oldest first.
-    public func cards(_ claims: AccessClaims) async -> [OFFLEASHProjection.Card] {
+    package func cards(_ claims: AccessClaims) async -> [OFFLEASHProjection.Card] {
         await runner.read { state in state.cards.values.filter { claims.owns($0.saved.customerId, in: $0.saved.orgId) } }
             .sorted { $0.createdSequence < $1.createdSequence }
     }
 
-    public func saveCard(_ claims: AccessClaims, methodType: String, brand: String?, lastFour: String?, expMonth: Int?, expYear: Int?,
+    package func saveCard(_ claims: AccessClaims, methodType: String, brand: String?, lastFour: String?, expMonth: Int?, expYear: Int?,
                          nickname: String?, isDefault: Bool?) async throws -> OFFLEASHProjection.Card {
         guard CardSaved.methodTypes.contains(methodType) else { throw OFFLEASHError(.invalidField("method_type"), "method_type must be card, apple_pay or bank_account") }
         if methodType == "card" {
@@ -43,7 +43,7 @@ extension Walks {
         return saved
     }
 
-    public func changeCard(_ claims: AccessClaims, methodId: String, to change: String) async throws -> OFFLEASHProjection.Card? {
+    package func changeCard(_ claims: AccessClaims, methodId: String, to change: String) async throws -> OFFLEASHProjection.Card? {
         guard let card = await runner.read({ $0.cards[methodId] }), claims.owns(card.saved.customerId) else {
             throw OFFLEASHError(.notFound, "no payment method \(methodId.prefix(64))")
         }
@@ -55,7 +55,7 @@ extension Walks {
 
     /// What a checkout of `subtotal` and `tip` costs: the organisation's customer fee on the
     /// subtotal (the tip is the walker's, untouched), no tax (the app never says where the customer is).
-    public func preview(org: String, subtotalCents: Int, tipCents: Int) async throws -> PriceBreakdown {
+    package func preview(org: String, subtotalCents: Int, tipCents: Int) async throws -> PriceBreakdown {
         guard (0...1_000_000).contains(subtotalCents) else { throw OFFLEASHError(.invalidField("subtotal_cents"), "subtotal_cents must be 0 to 1000000") }
         guard (0...1_000_000).contains(tipCents) else { throw OFFLEASHError(.invalidField("tip_cents"), "tip_cents must be 0 to 1000000") }
         let basisPoints = await customerFee(org: org)
@@ -72,7 +72,7 @@ extension Walks {
 
     /// Prices a booking's payment: the caller's own, not cancelled, not paid. The amount is the
     /// booking's price, whatever the app sent; an unpaid checkout of the booking is reused.
-    public func checkout(_ claims: AccessClaims, bookingId: String, tipCents: Int) async throws -> OFFLEASHProjection.Transaction {
+    package func checkout(_ claims: AccessClaims, bookingId: String, tipCents: Int) async throws -> OFFLEASHProjection.Transaction {
         guard UUID(uuidString: bookingId) != nil else {
             throw OFFLEASHError(.invalidField("booking_id"), "Pay for recurring walks one walk at a time, from the Bookings tab")
         }
@@ -103,7 +103,7 @@ extension Walks {
     /// Charges a priced checkout with one of the caller's methods, before answering. Asked
     /// again (the app retries), it answers what the first confirm recorded; a decline is a 402
     /// with the provider's message, and the booking can be paid again with another card.
-    public func confirm(_ claims: AccessClaims, transactionId: String, methodId: String) async throws -> OFFLEASHProjection.Transaction {
+    package func confirm(_ claims: AccessClaims, transactionId: String, methodId: String) async throws -> OFFLEASHProjection.Transaction {
         guard let transaction = await runner.read({ $0.transactions[transactionId] }), claims.owns(transaction.priced.customerId) else {
             throw OFFLEASHError(.notFound, "no transaction \(transactionId.prefix(64))")
         }
@@ -135,7 +135,7 @@ extension Walks {
     }
 
     /// Refunds the whole total of a succeeded payment, once: the paying customer or an admin.
-    public func refund(_ claims: AccessClaims, transactionId: String) async throws -> OFFLEASHProjection.Transaction {
+    package func refund(_ claims: AccessClaims, transactionId: String) async throws -> OFFLEASHProjection.Transaction {
         guard let transaction = await runner.read({ $0.transactions[transactionId] }),
               claims.ownsOrAdministers(transaction.priced.customerId, in: transaction.priced.orgId) else {
             throw OFFLEASHError(.notFound, "no transaction \(transactionId.prefix(64))")
@@ -158,13 +158,13 @@ extension Walks {
     }
 
     /// The caller's transactions, as customer or as walker, newest first.
-    public func transactions(_ claims: AccessClaims) async -> [OFFLEASHProjection.Transaction] {
+    package func transactions(_ claims: AccessClaims) async -> [OFFLEASHProjection.Transaction] {
         await runner.read { state in
             state.transactions.values.filter { claims.owns($0.priced.customerId, in: $0.priced.orgId) || claims.owns($0.priced.walkerId, in: $0.priced.orgId) }
         }.sorted { $0.priced.transactionId > $1.priced.transactionId }.sorted { $0.createdAt > $1.createdAt }
     }
 
-    public func transaction(_ claims: AccessClaims, transactionId: String) async throws -> OFFLEASHProjection.Transaction {
+    package func transaction(_ claims: AccessClaims, transactionId: String) async throws -> OFFLEASHProjection.Transaction {
         guard let transaction = await runner.read({ $0.transactions[transactionId] }),
               claims.owns(transaction.priced.customerId) || claims.owns(transaction.priced.walkerId) else {
             throw OFFLEASHError(.notFound, "no transaction \(transactionId.prefix(64))")

@@ -1,51 +1,51 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 /// A pet's fields, sealed with its customer's key in the log.
-public struct PetDetails: Codable, Sendable, Equatable {
-    public static let species: Set<String> = ["dog", "cat", "other"]
-    public static let genders: Set<String> = ["male", "female", "unknown"]
-    public static let vaccinations: Set<String> = ["up_to_date", "partial", "expired", "unknown"]
+package struct PetDetails: Codable, Sendable, Equatable {
+    package static let species: Set<String> = ["dog", "cat", "other"]
+    package static let genders: Set<String> = ["male", "female", "unknown"]
+    package static let vaccinations: Set<String> = ["up_to_date", "partial", "expired", "unknown"]
 
-    public var name: String
-    public var species: String
-    public var gender: String = "unknown"
-    public var isSpayedNeutered = false
-    public var vaccinationStatus: String = "unknown"
+    package var name: String
+    package var species: String
+    package var gender: String = "unknown"
+    package var isSpayedNeutered = false
+    package var vaccinationStatus: String = "unknown"
     /// `YYYY-MM-DD`, as the app sends it.
-    public var dateOfBirth: String?
-    public var weightLbs: Double?
-    public var breed, color, microchipId, temperament, specialNeeds, vetName, vetPhone: String?
-    public var emergencyContactName, emergencyContactPhone, photoUrl, notes: String?
+    package var dateOfBirth: String?
+    package var weightLbs: Double?
+    package var breed, color, microchipId, temperament, specialNeeds, vetName, vetPhone: String?
+    package var emergencyContactName, emergencyContactPhone, photoUrl, notes: String?
 
-    public init(name: String, species: String) {
+    package init(name: String, species: String) {
         self.name = name
         self.species = species
     }
 }
 
 /// What a save sends: every key may be absent (an edit changes only what it names).
-public struct PetEdit: Sendable, Equatable {
-    public var name, species, gender, vaccinationStatus, dateOfBirth: String?
-    public var isSpayedNeutered: Bool?
-    public var weightLbs: Double?
-    public var breed, color, microchipId, temperament, specialNeeds, vetName, vetPhone: String?
-    public var emergencyContactName, emergencyContactPhone, notes: String?
+package struct PetEdit: Sendable, Equatable {
+    package var name, species, gender, vaccinationStatus, dateOfBirth: String?
+    package var isSpayedNeutered: Bool?
+    package var weightLbs: Double?
+    package var breed, color, microchipId, temperament, specialNeeds, vetName, vetPhone: String?
+    package var emergencyContactName, emergencyContactPhone, notes: String?
 
-    public init() {}
+    package init() {}
 }
 
 /// A pet as answers show it.
-public struct PetView: Sendable, Equatable {
-    public var pet: OFFLEASHProjection.Pet
-    public var details: PetDetails
+package struct PetView: Sendable, Equatable {
+    package var pet: OFFLEASHProjection.Pet
+    package var details: PetDetails
 }
 
 extension Walks {
     /// The customer's pets in the token's organisation, oldest first.
-    public func pets(_ claims: AccessClaims) async throws -> [PetView] {
+    package func pets(_ claims: AccessClaims) async throws -> [PetView] {
         let stored = await runner.read { state in state.pets.values.filter { claims.owns($0.customerId, in: $0.orgId) } }
             .sorted { $0.createdSequence < $1.createdSequence }
         var views: [PetView] = []
@@ -57,7 +57,7 @@ extension Walks {
     }
 
     /// One of the caller's pets; another's is as unknown as none.
-    public func pet(_ claims: AccessClaims, petId: String) async throws -> PetView {
+    package func pet(_ claims: AccessClaims, petId: String) async throws -> PetView {
         guard let pet = await runner.read({ $0.pets[petId] }), claims.owns(pet.customerId, in: pet.orgId),
               let details = try await people.vault.open(PetDetails.self, pet.sealed, for: claims.personId) else {
             throw OFFLEASHError(.notFound, "no pet \(petId.prefix(64))")
@@ -66,7 +66,7 @@ extension Walks {
     }
 
     /// Adds a pet (`petId` nil) or changes one of the caller's, with the fields `edit` names.
-    public func savePet(_ claims: AccessClaims, petId: String?, _ edit: PetEdit, now: Date = Date()) async throws -> PetView {
+    package func savePet(_ claims: AccessClaims, petId: String?, _ edit: PetEdit, now: Date = Date()) async throws -> PetView {
         for _ in 0..<3 {
             var details: PetDetails
             var expected = ExpectedVersion.noEvents
@@ -94,7 +94,7 @@ extension Walks {
         throw OFFLEASHError(.conflict, "The pet changed meanwhile; try again")
     }
 
-    public func removePet(_ claims: AccessClaims, petId: String) async throws {
+    package func removePet(_ claims: AccessClaims, petId: String) async throws {
         _ = try await pet(claims, petId: petId)
         try await append(PetRemoved(petId: petId, customerId: claims.personId), actor: claims.personId)
     }

@@ -1,38 +1,38 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 /// A recurring series as answers show it.
-public struct SeriesView: Sendable, Equatable {
-    public var series: OFFLEASHProjection.Series
+package struct SeriesView: Sendable, Equatable {
+    package var series: OFFLEASHProjection.Series
     /// `active`, `cancelled` or `completed` (no walk left to come).
-    public var status: String
-    public var completedOccurrences: Int
-    public var nextStart: Int64?
-    public var notes: String?
-    public var serviceName: String?
-    public var locationAddress: String?
+    package var status: String
+    package var completedOccurrences: Int
+    package var nextStart: Int64?
+    package var notes: String?
+    package var serviceName: String?
+    package var locationAddress: String?
 }
 
 extension Walks {
-    public struct SeriesRequest: Sendable {
-        public var serviceId: String
-        public var locationId: String
-        public var frequency: String
-        public var dayOfWeek: Int
-        public var timeSlot: String
-        public var startDate: String
-        public var endDate: String?
-        public var occurrences: Int?
-        public var notes: String?
+    package struct SeriesRequest: Sendable {
+        package var serviceId: String
+        package var locationId: String
+        package var frequency: String
+        package var dayOfWeek: Int
+        package var timeSlot: String
+        package var startDate: String
+        package var endDate: String?
+        package var occurrences: Int?
+        package var notes: String?
     }
 
     /// Books a recurring walk: the series, then each occurrence as a pending booking with one
     /// walker (the free walker who can take the most of them; dates they cannot take are
     /// skipped). 409 when no walker can take any. The same series asked for again (the app sends
     /// no key) answers the one made, until it is cancelled.
-    public func createSeries(_ claims: AccessClaims, _ request: SeriesRequest, now: Date = Date()) async throws -> SeriesView {
+    package func createSeries(_ claims: AccessClaims, _ request: SeriesRequest, now: Date = Date()) async throws -> SeriesView {
         try requireRole(claims, .customer, .admin)
         let (service, location) = await runner.read { ($0.services[request.serviceId], $0.locations[request.locationId]) }
         guard let service, claims.belongs(to: service.orgId), service.isActive else { throw OFFLEASHError(.notFound, "no active service \(request.serviceId.prefix(64))") }
@@ -107,7 +107,7 @@ extension Walks {
     }
 
     /// The customer's series, newest first.
-    public func series(_ claims: AccessClaims, now: Date = Date()) async throws -> [SeriesView] {
+    package func series(_ claims: AccessClaims, now: Date = Date()) async throws -> [SeriesView] {
         let mine = await runner.read { state in state.series.values.filter { claims.owns($0.created.customerId, in: $0.created.orgId) } }
             .sorted { ($0.sequence, $0.created.seriesId) > ($1.sequence, $1.created.seriesId) }
         var views: [SeriesView] = []
@@ -117,7 +117,7 @@ extension Walks {
 
     /// Cancels every walk of the series still to come (past ones are kept), then the series.
     /// Only its customer; only while it is active.
-    public func cancelSeries(_ claims: AccessClaims, seriesId: String, now: Date = Date()) async throws -> Int {
+    package func cancelSeries(_ claims: AccessClaims, seriesId: String, now: Date = Date()) async throws -> Int {
         guard let series = await runner.read({ $0.series[seriesId] }), claims.owns(series.created.customerId) else {
             throw OFFLEASHError(.notFound, "no recurring series \(seriesId.prefix(64))")
         }

@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 /// A platform plan an organisation can be on: its fees and prices (the repo's seeded tiers).
-public struct FeeTier: Sendable, Equatable {
-    public var tier: String
-    public var displayName: String
-    public var customerFeeBasisPoints: Int
-    public var providerFeeBasisPoints: Int
-    public var monthlyCents: Int
-    public var annualCents: Int
-    public var features: [String]
+package struct FeeTier: Sendable, Equatable {
+    package var tier: String
+    package var displayName: String
+    package var customerFeeBasisPoints: Int
+    package var providerFeeBasisPoints: Int
+    package var monthlyCents: Int
+    package var annualCents: Int
+    package var features: [String]
 
-    public static let all = [
+    package static let all = [
         FeeTier(tier: "free", displayName: "Free", customerFeeBasisPoints: 300, providerFeeBasisPoints: 2000, monthlyCents: 0, annualCents: 0,
                 features: ["Basic scheduling"]),
         FeeTier(tier: "professional", displayName: "Professional", customerFeeBasisPoints: 200, providerFeeBasisPoints: 1500, monthlyCents: 2900,
@@ -26,23 +26,23 @@ public struct FeeTier: Sendable, Equatable {
 }
 
 extension Walks {
-    public struct SubscriptionRequest: Sendable {
-        public var serviceId: String?
-        public var name: String
-        public var description: String?
-        public var priceCents: Int
-        public var interval: String
-        public var intervalCount: Int?
-        public var autoCreateBookings: Bool?
+    package struct SubscriptionRequest: Sendable {
+        package var serviceId: String?
+        package var name: String
+        package var description: String?
+        package var priceCents: Int
+        package var interval: String
+        package var intervalCount: Int?
+        package var autoCreateBookings: Bool?
     }
 
     /// The caller's subscriptions, newest first.
-    public func customerSubscriptions(_ claims: AccessClaims) async -> [OFFLEASHProjection.Stamped<SubscriptionDefined>] {
+    package func customerSubscriptions(_ claims: AccessClaims) async -> [OFFLEASHProjection.Stamped<SubscriptionDefined>] {
         await runner.read { state in state.subscriptions.values.filter { stamped in stamped.value.customerId.map { claims.owns($0, in: stamped.value.orgId) } == true } }
             .sorted { $0.sequence > $1.sequence }
     }
 
-    public func customerSubscription(_ claims: AccessClaims, id: String) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
+    package func customerSubscription(_ claims: AccessClaims, id: String) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
         guard let found = await runner.read({ $0.subscriptions[id] }), found.value.customerId.map({ claims.owns($0) }) == true else {
             throw OFFLEASHError(.notFound, "no subscription \(id.prefix(64))")
         }
@@ -51,7 +51,7 @@ extension Walks {
 
     /// Subscribes the caller: one active subscription per customer and plan (the same plan asked
     /// again, or twice at once, is the one subscription).
-    public func subscribe(_ claims: AccessClaims, _ request: SubscriptionRequest, now: Date = Date()) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
+    package func subscribe(_ claims: AccessClaims, _ request: SubscriptionRequest, now: Date = Date()) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
         guard SubscriptionDefined.intervals.contains(request.interval) else { throw OFFLEASHError(.invalidField("interval"), "interval must be week, month or year") }
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
         if let serviceId = request.serviceId {
@@ -67,19 +67,19 @@ extension Walks {
     }
 
     /// Cancels at the end of the period: access goes on until then.
-    public func cancelCustomerSubscription(_ claims: AccessClaims, id: String) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
+    package func cancelCustomerSubscription(_ claims: AccessClaims, id: String) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
         var changed = try await customerSubscription(claims, id: id).value
         changed.cancelAtPeriodEnd = true
         return try await define(changed, actor: claims.personId) { $0?.value.cancelAtPeriodEnd == true }
     }
 
     /// The organisation's own plan; owners and admins.
-    public func tenantSubscription(_ claims: AccessClaims) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined>? {
+    package func tenantSubscription(_ claims: AccessClaims) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined>? {
         try requireRole(claims, .admin)
         return await runner.read { $0.subscriptions[Self.derivedID("tenant-subscription", claims.org)] }
     }
 
-    public func subscribeTenant(_ claims: AccessClaims, tier: String, billingPeriod: String, now: Date = Date()) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
+    package func subscribeTenant(_ claims: AccessClaims, tier: String, billingPeriod: String, now: Date = Date()) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
         try requireRole(claims, .admin)
         guard let plan = FeeTier.all.first(where: { $0.tier == tier }) else { throw OFFLEASHError(.invalidField("plan_tier"), "plan_tier must be free, professional, business or enterprise") }
         guard ["monthly", "annual"].contains(billingPeriod) else { throw OFFLEASHError(.invalidField("billing_period"), "billing_period must be monthly or annual") }
@@ -92,7 +92,7 @@ extension Walks {
         return try await define(defined, actor: claims.personId) { $0?.value.status == "active" && $0?.value.planTier == tier }
     }
 
-    public func cancelTenantSubscription(_ claims: AccessClaims) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
+    package func cancelTenantSubscription(_ claims: AccessClaims) async throws -> OFFLEASHProjection.Stamped<SubscriptionDefined> {
         guard var current = try await tenantSubscription(claims)?.value else { throw OFFLEASHError(.notFound, "the organisation has no subscription") }
         current.cancelAtPeriodEnd = true
         return try await define(current, actor: claims.personId) { $0?.value.cancelAtPeriodEnd == true }

@@ -1,25 +1,25 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterLog
-public import MusterPlatform
+package import MusterPlatform
 
 /// What a walker tells customers about themselves, sealed with their key.
-public struct WalkerProfileDetails: Codable, Sendable, Equatable {
-    public var bio: String?
-    public var emergencyContactName: String?
-    public var emergencyContactPhone: String?
-    public var emergencyContactRelationship: String?
-    public var yearsExperience = 0
+package struct WalkerProfileDetails: Codable, Sendable, Equatable {
+    package var bio: String?
+    package var emergencyContactName: String?
+    package var emergencyContactPhone: String?
+    package var emergencyContactRelationship: String?
+    package var yearsExperience = 0
     /// The app's tokens (`largeBreeds`, `seniors`, …).
-    public var specializations: [String] = []
+    package var specializations: [String] = []
 
-    public init() {}
+    package init() {}
 }
 
 /// The specializations the app offers, by the tokens it sends and matches on reading back, with
 /// the names it shows; the repo server's spellings are read as the same.
-public enum Specializations {
-    public static let names: [String: String] = [
+package enum Specializations {
+    package static let names: [String: String] = [
         "puppies": "Puppies", "seniors": "Senior Dogs", "largeBreeds": "Large Breeds", "smallBreeds": "Small Breeds",
         "anxiousDogs": "Anxious/Reactive Dogs", "multiple_dogs": "Multiple Dogs at Once", "pet_first_aid": "Pet First Aid Certified",
         "dog_training": "Dog Training Experience",
@@ -30,30 +30,30 @@ public enum Specializations {
     ]
 
     /// The app's token for `text`, or nil when it names none.
-    public static func token(_ text: String) -> String? {
+    package static func token(_ text: String) -> String? {
         if names[text] != nil { return text }
         return aliases[text] ?? aliases[text.lowercased()]
     }
 }
 
 /// A walker's profile as answers show it.
-public struct WalkerProfileView: Sendable, Equatable {
-    public var walkerId: String
-    public var details: WalkerProfileDetails
-    public var createdAt: String
-    public var updatedAt: String
+package struct WalkerProfileView: Sendable, Equatable {
+    package var walkerId: String
+    package var details: WalkerProfileDetails
+    package var createdAt: String
+    package var updatedAt: String
 }
 
 /// What `PUT /walker/profile` sends: `specializations` replaces the set, the rest is partial.
-public struct WalkerProfileEdit: Sendable, Equatable {
-    public var bio, emergencyContactName, emergencyContactPhone: String?
-    public var specializations: [String]?
-    public init() {}
+package struct WalkerProfileEdit: Sendable, Equatable {
+    package var bio, emergencyContactName, emergencyContactPhone: String?
+    package var specializations: [String]?
+    package init() {}
 }
 
 extension Walks {
     /// The caller's profile; an empty one until they first save it. Walkers, admins and owners.
-    public func walkerProfile(_ claims: AccessClaims, now: Date = Date()) async throws -> WalkerProfileView {
+    package func walkerProfile(_ claims: AccessClaims, now: Date = Date()) async throws -> WalkerProfileView {
         try requireRole(claims, .walker, .admin)
         guard let stored = await runner.read({ $0.walkerProfiles[claims.personId] }),
               let details = try await people.vault.open(WalkerProfileDetails.self, stored.value.sealed, for: claims.personId) else {
@@ -63,7 +63,7 @@ extension Walks {
         return WalkerProfileView(walkerId: claims.personId, details: details, createdAt: stored.createdAt, updatedAt: stored.updatedAt)
     }
 
-    public func saveWalkerProfile(_ claims: AccessClaims, _ edit: WalkerProfileEdit) async throws -> WalkerProfileView {
+    package func saveWalkerProfile(_ claims: AccessClaims, _ edit: WalkerProfileEdit) async throws -> WalkerProfileView {
         try requireRole(claims, .walker, .admin)
         for _ in 0..<3 {
             var details = try await walkerProfile(claims).details
@@ -100,7 +100,7 @@ extension Walks {
     }
 
     /// The caller's service areas, by priority.
-    public func serviceAreas(_ claims: AccessClaims) async throws -> [OFFLEASHProjection.Stamped<ServiceAreaSaved>] {
+    package func serviceAreas(_ claims: AccessClaims) async throws -> [OFFLEASHProjection.Stamped<ServiceAreaSaved>] {
         try requireRole(claims, .walker, .admin)
         return await runner.read { state in state.areas.values.filter { claims.owns($0.value.walkerId, in: $0.value.orgId) } }
             .sorted { ($0.value.priority, $0.sequence) < ($1.value.priority, $1.sequence) }
@@ -108,7 +108,7 @@ extension Walks {
 
     /// Saves a drawn area. The app cannot read its answer and a walker may tap Save again: the same
     /// name and polygon from the same walker is the same area.
-    public func saveServiceArea(_ claims: AccessClaims, name: String, color: String, polygon: [ServiceAreaSaved.Point], isActive: Bool,
+    package func saveServiceArea(_ claims: AccessClaims, name: String, color: String, polygon: [ServiceAreaSaved.Point], isActive: Bool,
                                 priority: Int, priceAdjustmentPercent: Int) async throws -> OFFLEASHProjection.Stamped<ServiceAreaSaved> {
         try requireRole(claims, .walker, .admin)
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -128,7 +128,7 @@ extension Walks {
         return saved
     }
 
-    public func removeServiceArea(_ claims: AccessClaims, areaId: String) async throws {
+    package func removeServiceArea(_ claims: AccessClaims, areaId: String) async throws {
         guard let walker = await runner.read({ $0.areas[areaId]?.value.walkerId }), claims.owns(walker) else {
             throw OFFLEASHError(.notFound, "no service area \(areaId.prefix(64))")
         }

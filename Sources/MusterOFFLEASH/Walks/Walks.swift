@@ -2,23 +2,23 @@ import Crypto
 import Foundation
 import MusterEvents
 import MusterNATS
-public import MusterLog
-public import MusterPlatform
+package import MusterLog
+package import MusterPlatform
 
 /// OFFLEASH's domain: the catalog, customers' locations, walkers' rosters and bookings. Throws
 /// `OFFLEASHError`; knows nothing of HTTP. Every caller is a signed-in person (`AccessClaims`),
 /// and every answer is limited to the person's organisation.
-public final class Walks: Sendable {
-    public let log: EventLog
-    public let runner: ProjectionRunner<OFFLEASHProjection>
-    public let people: People
+package final class Walks: Sendable {
+    package let log: EventLog
+    package let runner: ProjectionRunner<OFFLEASHProjection>
+    package let people: People
     /// What charges checkouts: Stripe's API (or its stand-in) when configured (docs/apps/offleash.md, "Payments").
-    public let payments: any PaymentProvider
+    package let payments: any PaymentProvider
     /// The customer fee of every checkout, in hundredths of a percent (the repo's Free plan: 3 %).
-    public let customerFeeBasisPoints: Int
+    package let customerFeeBasisPoints: Int
     static let settle: Duration = .seconds(3)
 
-    public init(log: EventLog, runner: ProjectionRunner<OFFLEASHProjection>, people: People,
+    package init(log: EventLog, runner: ProjectionRunner<OFFLEASHProjection>, people: People,
                 payments: any PaymentProvider = UnconfiguredPayments(), customerFeeBasisPoints: Int = 300) {
         self.log = log
         self.runner = runner
@@ -30,22 +30,22 @@ public final class Walks: Sendable {
     // MARK: Services
 
     /// The organisation's services by name; only active ones when `activeOnly`.
-    public func services(_ claims: AccessClaims, activeOnly: Bool) async -> [ServiceDefined] {
+    package func services(_ claims: AccessClaims, activeOnly: Bool) async -> [ServiceDefined] {
         await runner.read { state in
             state.services.values.filter { claims.belongs(to: $0.orgId) && (!activeOnly || $0.isActive) }
         }.sorted { ($0.name, $0.serviceId) < ($1.name, $1.serviceId) }
     }
 
-    public struct ServiceFields: Sendable {
-        public var name: String
-        public var description: String?
-        public var durationMinutes: Int
-        public var priceCents: Int
-        public var isActive: Bool
+    package struct ServiceFields: Sendable {
+        package var name: String
+        package var description: String?
+        package var durationMinutes: Int
+        package var priceCents: Int
+        package var isActive: Bool
     }
 
     /// Creates (`serviceId` nil) or changes a service; admins only.
-    public func defineService(_ claims: AccessClaims, serviceId: String?, _ fields: ServiceFields) async throws -> ServiceDefined {
+    package func defineService(_ claims: AccessClaims, serviceId: String?, _ fields: ServiceFields) async throws -> ServiceDefined {
         try requireRole(claims, .admin)
         if let serviceId {
             guard claims.belongs(to: await runner.read({ $0.services[serviceId]?.orgId })) else {
@@ -63,7 +63,7 @@ public final class Walks: Sendable {
     // MARK: Rosters
 
     /// Sets when a walker works; admins only.
-    public func setRoster(_ claims: AccessClaims, walkerId: String, timeZone: String, shifts: [WalkerRostered.Shift]) async throws {
+    package func setRoster(_ claims: AccessClaims, walkerId: String, timeZone: String, shifts: [WalkerRostered.Shift]) async throws {
         try requireRole(claims, .admin)
         guard await walkers(org: claims.org).contains(walkerId) else { throw OFFLEASHError(.notFound, "no walker \(walkerId.prefix(64))") }
         guard TimeZone(identifier: timeZone) != nil else { throw OFFLEASHError(.invalidField("time_zone"), "unknown time zone \(timeZone.prefix(64))") }
@@ -87,7 +87,7 @@ public final class Walks: Sendable {
     /// The caller's role is one of `roles`; a business's owner may do what its admins may.
     /// The domain's own rule where a route's `AccessRule` is not the only way in (the domain is
     /// called from more than one route, or from the command line).
-    public func requireRole(_ claims: AccessClaims, _ roles: OFFLEASHRole...) throws {
+    package func requireRole(_ claims: AccessClaims, _ roles: OFFLEASHRole...) throws {
         guard roles.contains(where: claims.holds) else {
             throw OFFLEASHError(.forbidden, "this needs the \(roles.map(\.rawValue).joined(separator: " or ")) role")
         }
@@ -132,14 +132,14 @@ extension String {
 }
 
 extension Walks {
-    public struct Walker: Sendable, Equatable {
-        public var id: String
-        public var firstName: String
-        public var lastName: String
+    package struct Walker: Sendable, Equatable {
+        package var id: String
+        package var firstName: String
+        package var lastName: String
     }
 
     /// The organisation's walkers with their names (opened with each walker's key).
-    public func walkerList(_ claims: AccessClaims) async throws -> [Walker] {
+    package func walkerList(_ claims: AccessClaims) async throws -> [Walker] {
         var list: [Walker] = []
         for id in await walkers(org: claims.org) {
             guard let (_, personal) = try await people.opened(id) else { continue }

@@ -1,20 +1,20 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterPlatform
 import MusterPush
-public import MusterRuntime
+package import MusterRuntime
 
 /// Online Picket Line: strike submissions and GPS snapshots (ingest), geocoding (geocode), the
 /// automatic checks, the moderators' desk and expiry (moderation), and the apps' reads (query).
-public struct OPLApp: MusterApp {
-    public let name = "opl"
-    public var events: EventCatalog { .opl }
-    public var projections: [any Projection.Type] { [OPLProjection.self] }
-    public var scopes: [String] { OPLScopes.all }
+package struct OPLApp: MusterApp {
+    package let name = "opl"
+    package var events: EventCatalog { .opl }
+    package var projections: [any Projection.Type] { [OPLProjection.self] }
+    package var scopes: [String] { OPLScopes.all }
 
-    public init() {}
+    package init() {}
 
-    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+    package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         // Each role asks for what it uses: asking for a fold is what makes the process run it.
         var keys: APIKeyDirectory { APIKeyDirectory.shared(in: environment) }
         switch role {
@@ -66,7 +66,7 @@ public struct OPLApp: MusterApp {
 
 extension Geocoder {
     /// The process's geocoder over the gazetteer in `MUSTER_GAZETTEER` (loaded by `GazetteerLoader`).
-    public static func shared(in environment: MusterEnvironment) -> Geocoder {
+    package static func shared(in environment: MusterEnvironment) -> Geocoder {
         environment.shared {
             Geocoder(path: environment.configuration.gazetteerPath,
                      upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) })

@@ -1,17 +1,17 @@
-public import MusterLog
-public import MusterRuntime
+package import MusterLog
+package import MusterRuntime
 
 /// The OPL pieces the roles of one process share: the fold, the views over it and the rate
 /// limits. Made once per process, on first need (`OPLParts.shared(in:)`).
-public struct OPLParts: Sendable {
-    public let runner: ProjectionRunner<OPLProjection>
-    public let model: OPLReadModel
+package struct OPLParts: Sendable {
+    package let runner: ProjectionRunner<OPLProjection>
+    package let model: OPLReadModel
     /// Where blocklist entries reach (the Public Suffix List, read once here).
-    public let rules: BlocklistRules
-    public let readRate: RateLimiter
-    public let writeRate: RateLimiter
+    package let rules: BlocklistRules
+    package let readRate: RateLimiter
+    package let writeRate: RateLimiter
 
-    public static func shared(in environment: MusterEnvironment) -> OPLParts {
+    package static func shared(in environment: MusterEnvironment) -> OPLParts {
         environment.shared {
             let runner = environment.projections.runner(OPLProjection.self)
             let rules = BlocklistRules(suffixes: PublicSuffixList.load())

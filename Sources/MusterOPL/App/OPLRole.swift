@@ -1,7 +1,7 @@
-public import MusterRuntime
+package import MusterRuntime
 
 /// The roles of OPL's people: moderators, who decide on submissions at `/moderation`.
-public enum OPLRole: String, AppRole {
+package enum OPLRole: String, AppRole {
     case moderator
-    public static var app: String { OPLScopes.app }
+    package static var app: String { OPLScopes.app }
 }

@@ -14,7 +14,7 @@ extension BlocklistRules {
     /// has two entries: `…php\?id=7` for the regex (its filter holds a backslash, which no URL
     /// does, so it matches nothing) and `…php?id=7` for the filter (its regex wants
     /// `…phpid=7` or `…phid=7`, which no page is).
-    public static func extensionEntries(page: String) -> [String] {
+    package static func extensionEntries(page: String) -> [String] {
         let filter = escaping(page, ["."])
         guard page.contains("?") else { return [filter] }
         return [escaping(page, [".", "?"]), filter]

@@ -8,13 +8,13 @@
 ///
 /// Applied when the views are built, not stored in the fold: approvals already in the log are
 /// read with today's rules, and a change of rules needs no rewrite of the log.
-public struct BlocklistRules: Sendable {
-    public let suffixes: PublicSuffixList
+package struct BlocklistRules: Sendable {
+    package let suffixes: PublicSuffixList
 
-    public init(suffixes: PublicSuffixList) { self.suffixes = suffixes }
+    package init(suffixes: PublicSuffixList) { self.suffixes = suffixes }
 
     /// Where one entry reaches.
-    public enum Reach: Sendable, Equatable {
+    package enum Reach: Sendable, Equatable {
         /// Every client blocks this host and its subdomains.
         case host(String)
         /// Only the browser extension, and only this page (`host/path[?query]`) and its sub-pages.
@@ -27,7 +27,7 @@ public struct BlocklistRules: Sendable {
     /// there. Never how entries are decided (that is the registrable domain); only a guard: a
     /// website on one of these does not make the platform the employer's own unless a moderator
     /// says so, and the moderation checks flag it.
-    public static let knownPlatforms: Set<String> = [
+    package static let knownPlatforms: Set<String> = [
         "facebook.com", "fb.com", "instagram.com", "twitter.com", "x.com", "linkedin.com", "youtube.com", "youtu.be", "tiktok.com",
         "reddit.com", "medium.com", "github.com", "threads.net", "bsky.app", "amazon.com", "etsy.com", "ebay.com", "google.com",
         "apple.com", "yelp.com", "linktr.ee", "pinterest.com", "indeed.com", "booking.com", "toasttab.com", "square.site",
@@ -38,7 +38,7 @@ public struct BlocklistRules: Sendable {
     static let samePagePrefixes = ["www.", "m.", "mobile.", "web.", "touch."]
 
     /// Where `entry` (as stored, or as typed) reaches when the employer owns `own` (registrable domains).
-    public func reach(of text: String, own: Set<String>) -> Reach {
+    package func reach(of text: String, own: Set<String>) -> Reach {
         guard let entry = BlocklistURLs.entry(text) else {
             return .nothing("cannot read a web address from \(text.prefix(100)) (no spaces, and none of ^ $ \\ * ( ) [ ] | + { })")
         }
@@ -65,7 +65,7 @@ public struct BlocklistRules: Sendable {
     /// The registrable domain of an employer's website when it names a site of its own: a site's
     /// root (`https://www.acme.com/`), not a page on one (`facebook.com/acme`), and not a known
     /// platform.
-    public func ownDomain(ofWebsite website: String) -> String? {
+    package func ownDomain(ofWebsite website: String) -> String? {
         guard let entry = BlocklistURLs.entry(website) else { return nil }
         let (host, path, _) = BlocklistURLs.parts(of: entry)
         guard path.isEmpty, let domain = suffixes.registrableDomain(of: host), !Self.knownPlatforms.contains(domain) else { return nil }
@@ -74,13 +74,13 @@ public struct BlocklistRules: Sendable {
 
     /// An approval's own domains: those it records, or (approvals from before they were
     /// recorded) the one its website names.
-    public func ownDomains(recorded: [String]?, website: String?) -> Set<String> {
+    package func ownDomains(recorded: [String]?, website: String?) -> Set<String> {
         if let recorded { return Set(recorded) }
         return Set(website.flatMap(ownDomain(ofWebsite:)).map { [$0] } ?? [])
     }
 
     /// Why `domain` cannot be marked as an employer's own, or nil.
-    public func ownDomainProblem(_ domain: String) -> String? {
+    package func ownDomainProblem(_ domain: String) -> String? {
         guard let registrable = suffixes.registrableDomain(of: domain) else {
             return "\(domain.prefix(100)) is not a domain someone can own (a public suffix, or no domain at all)"
         }

@@ -7,7 +7,7 @@ import CPSL
 /// Loaded once per process: the newest of the list compiled into libpsl and the one the
 /// `publicsuffix` package keeps in `/usr/share/publicsuffix` (one small file read, at start-up).
 /// After that every call is a pure lookup in memory.
-public final class PublicSuffixList: Sendable {
+package final class PublicSuffixList: Sendable {
     // libpsl's context is read-only once loaded and its lookups are documented thread-safe;
     // `nonisolated(unsafe)` because a C pointer is not Sendable by itself.
     private nonisolated(unsafe) let context: OpaquePointer
@@ -16,7 +16,7 @@ public final class PublicSuffixList: Sendable {
 
     /// The system's list. libpsl carries one of its own, so this fails only with a libpsl built
     /// without one and no `publicsuffix` package: a broken install, stopped at start-up.
-    public static func load() -> PublicSuffixList {
+    package static func load() -> PublicSuffixList {
         if let latest = psl_latest(nil) { return PublicSuffixList(context: latest, owned: true) }
         guard let builtin = psl_builtin() else {
             preconditionFailure("libpsl has no Public Suffix List: install Debian's publicsuffix package")
@@ -35,7 +35,7 @@ public final class PublicSuffixList: Sendable {
 
     /// The registrable domain (eTLD+1) of a lowercase ASCII host, or nil when the host is itself
     /// a public suffix (`com`, `co.uk`, `github.io`) or has no dot.
-    public func registrableDomain(of host: String) -> String? {
+    package func registrableDomain(of host: String) -> String? {
         guard host.contains("."), !host.hasPrefix("."), !host.hasSuffix(".") else { return nil }
         return host.withCString { name in
             // The answer points into `name`: copied out before the buffer goes.

@@ -1,17 +1,17 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `opl.action.submitted.v1`: someone reported a labor action. It waits for moderation.
-public struct ActionSubmitted: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "submitted", major: 1)
-    public static let channels: Set<String> = ["mobile", "moderator", "import"]
-    public var actionId: String
-    public var employer: EmployerDetails
-    public var action: ActionDetails
+package struct ActionSubmitted: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "submitted", major: 1)
+    package static let channels: Set<String> = ["mobile", "moderator", "import"]
+    package var actionId: String
+    package var employer: EmployerDetails
+    package var action: ActionDetails
     /// The key (or moderator) that submitted it.
-    public var submittedBy: String
-    public var channel: String
+    package var submittedBy: String
+    package var channel: String
 
-    public init(actionId: String, employer: EmployerDetails, action: ActionDetails, submittedBy: String, channel: String = "mobile") {
+    package init(actionId: String, employer: EmployerDetails, action: ActionDetails, submittedBy: String, channel: String = "mobile") {
         self.actionId = actionId
         self.employer = employer
         self.action = action
@@ -19,9 +19,9 @@ public struct ActionSubmitted: EventPayload {
         self.channel = channel
     }
 
-    public var aggregateID: String { actionId }
+    package var aggregateID: String { actionId }
 
-    public func validate() throws {
+    package func validate() throws {
         try OPLValidate.id(actionId, "act_", field: "/actionId")
         try employer.validate(field: "/employer")
         try action.validate(field: "/action")
@@ -31,31 +31,31 @@ public struct ActionSubmitted: EventPayload {
 }
 
 /// `opl.action.checked.v1`: the automatic checks ran; `flags` is what they found (maybe nothing).
-public struct ActionChecked: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "checked", major: 1)
-    public var actionId: String
-    public var flags: [ModerationFlag]
-    public init(actionId: String, flags: [ModerationFlag]) {
+package struct ActionChecked: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "checked", major: 1)
+    package var actionId: String
+    package var flags: [ModerationFlag]
+    package init(actionId: String, flags: [ModerationFlag]) {
         self.actionId = actionId
         self.flags = flags
     }
-    public var aggregateID: String { actionId }
-    public func validate() throws {
+    package var aggregateID: String { actionId }
+    package func validate() throws {
         try OPLValidate.id(actionId, "act_", field: "/actionId")
         try OPLValidate.flags(flags, field: "/flags")
     }
 }
 
 /// `opl.action.geocoded.v1`: a submission without coordinates was placed from its location text.
-public struct ActionGeocoded: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "geocoded", major: 1)
-    public var actionId: String
-    public var latitude: Double
-    public var longitude: Double
-    public var displayName: String?
-    public var confidence: Double
-    public var source: String
-    public init(actionId: String, latitude: Double, longitude: Double, displayName: String?, confidence: Double, source: String) {
+package struct ActionGeocoded: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "geocoded", major: 1)
+    package var actionId: String
+    package var latitude: Double
+    package var longitude: Double
+    package var displayName: String?
+    package var confidence: Double
+    package var source: String
+    package init(actionId: String, latitude: Double, longitude: Double, displayName: String?, confidence: Double, source: String) {
         self.actionId = actionId
         self.latitude = latitude
         self.longitude = longitude
@@ -63,8 +63,8 @@ public struct ActionGeocoded: EventPayload {
         self.confidence = confidence
         self.source = source
     }
-    public var aggregateID: String { actionId }
-    public func validate() throws {
+    package var aggregateID: String { actionId }
+    package func validate() throws {
         try OPLValidate.id(actionId, "act_", field: "/actionId")
         try OPLValidate.latitude(latitude, field: "/latitude")
         try OPLValidate.longitude(longitude, field: "/longitude")
@@ -77,23 +77,23 @@ public struct ActionGeocoded: EventPayload {
 /// `opl.action.approved.v1`: a moderator approved the action. It carries the approved record in
 /// full (the moderator's edits applied), the blocklist entries and the sites, so the fold needs
 /// nothing else.
-public struct ActionApproved: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "approved", major: 1)
-    public var actionId: String
-    public var employerId: String
-    public var employer: EmployerDetails
-    public var action: ActionDetails
+package struct ActionApproved: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "approved", major: 1)
+    package var actionId: String
+    package var employerId: String
+    package var employer: EmployerDetails
+    package var action: ActionDetails
     /// Plain `host[/path][?query]` entries for the blocklists.
-    public var urls: [String]
+    package var urls: [String]
     /// The registrable domains the moderator holds to be the employer's own: entries under them
     /// block whole hosts, every other entry one page. Absent in approvals from before it was
     /// recorded (then the website's domain is the employer's, as `BlocklistRules` reads it).
-    public var ownDomains: [String]?
-    public var locations: [ActionSite]
-    public var moderator: String
-    public var reason: String
+    package var ownDomains: [String]?
+    package var locations: [ActionSite]
+    package var moderator: String
+    package var reason: String
 
-    public init(actionId: String, employerId: String, employer: EmployerDetails, action: ActionDetails, urls: [String],
+    package init(actionId: String, employerId: String, employer: EmployerDetails, action: ActionDetails, urls: [String],
                 ownDomains: [String]? = nil, locations: [ActionSite], moderator: String, reason: String) {
         self.actionId = actionId
         self.employerId = employerId
@@ -106,9 +106,9 @@ public struct ActionApproved: EventPayload {
         self.reason = reason
     }
 
-    public var aggregateID: String { actionId }
+    package var aggregateID: String { actionId }
 
-    public func validate() throws {
+    package func validate() throws {
         try OPLValidate.id(actionId, "act_", field: "/actionId")
         try OPLValidate.id(employerId, "emp_", field: "/employerId")
         try employer.validate(field: "/employer")
@@ -132,14 +132,14 @@ public struct ActionApproved: EventPayload {
 }
 
 /// A moderator's decision that needs only who and why: reject, end.
-public protocol ActionDecision: EventPayload {
+package protocol ActionDecision: EventPayload {
     var actionId: String { get }
     var moderator: String { get }
     var reason: String { get }
 }
 
 extension ActionDecision {
-    public var aggregateID: String { actionId }
+    package var aggregateID: String { actionId }
     func validateDecision() throws {
         try OPLValidate.id(actionId, "act_", field: "/actionId")
         try Validate.length(moderator, 1...100, field: "/moderator")
@@ -148,63 +148,63 @@ extension ActionDecision {
 }
 
 /// `opl.action.rejected.v1`: a moderator refused a submission.
-public struct ActionRejected: ActionDecision {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "rejected", major: 1)
-    public var actionId: String
-    public var moderator: String
-    public var reason: String
-    public init(actionId: String, moderator: String, reason: String) {
+package struct ActionRejected: ActionDecision {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "rejected", major: 1)
+    package var actionId: String
+    package var moderator: String
+    package var reason: String
+    package init(actionId: String, moderator: String, reason: String) {
         self.actionId = actionId
         self.moderator = moderator
         self.reason = reason
     }
-    public func validate() throws { try validateDecision() }
+    package func validate() throws { try validateDecision() }
 }
 
 /// `opl.action.reopened.v1`: a moderator took back a rejection; the action waits for a decision
 /// again. Its own recorded decision, so an approval can never silently overturn a rejection.
-public struct ActionReopened: ActionDecision {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "reopened", major: 1)
-    public var actionId: String
-    public var moderator: String
-    public var reason: String
-    public init(actionId: String, moderator: String, reason: String) {
+package struct ActionReopened: ActionDecision {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "reopened", major: 1)
+    package var actionId: String
+    package var moderator: String
+    package var reason: String
+    package init(actionId: String, moderator: String, reason: String) {
         self.actionId = actionId
         self.moderator = moderator
         self.reason = reason
     }
-    public func validate() throws { try validateDecision() }
+    package func validate() throws { try validateDecision() }
 }
 
 /// `opl.action.ended.v1`: the action is over: a moderator ended it, or its duration ran out
 /// (`moderator` is then `system:expiry`).
-public struct ActionEnded: ActionDecision {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "ended", major: 1)
-    public var actionId: String
-    public var moderator: String
-    public var reason: String
-    public init(actionId: String, moderator: String, reason: String) {
+package struct ActionEnded: ActionDecision {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "ended", major: 1)
+    package var actionId: String
+    package var moderator: String
+    package var reason: String
+    package init(actionId: String, moderator: String, reason: String) {
         self.actionId = actionId
         self.moderator = moderator
         self.reason = reason
     }
-    public func validate() throws { try validateDecision() }
+    package func validate() throws { try validateDecision() }
 }
 
 /// `opl.action.merged.v1`: a duplicate folded into another action; it is never shown on its own.
-public struct ActionMerged: ActionDecision {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "merged", major: 1)
-    public var actionId: String
-    public var into: String
-    public var moderator: String
-    public var reason: String
-    public init(actionId: String, into: String, moderator: String, reason: String) {
+package struct ActionMerged: ActionDecision {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "merged", major: 1)
+    package var actionId: String
+    package var into: String
+    package var moderator: String
+    package var reason: String
+    package init(actionId: String, into: String, moderator: String, reason: String) {
         self.actionId = actionId
         self.into = into
         self.moderator = moderator
         self.reason = reason
     }
-    public func validate() throws {
+    package func validate() throws {
         try validateDecision()
         try OPLValidate.id(into, "act_", field: "/into")
         guard into != actionId else { throw EventValidationError(field: "/into", "must name another action") }
@@ -212,19 +212,19 @@ public struct ActionMerged: ActionDecision {
 }
 
 /// `opl.action.extended.v1`: the action goes on longer; `durationDays` is the new total.
-public struct ActionExtended: ActionDecision {
-    public static let eventType = EventType(app: "opl", aggregate: "action", event: "extended", major: 1)
-    public var actionId: String
-    public var durationDays: Int
-    public var moderator: String
-    public var reason: String
-    public init(actionId: String, durationDays: Int, moderator: String, reason: String) {
+package struct ActionExtended: ActionDecision {
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "extended", major: 1)
+    package var actionId: String
+    package var durationDays: Int
+    package var moderator: String
+    package var reason: String
+    package init(actionId: String, durationDays: Int, moderator: String, reason: String) {
         self.actionId = actionId
         self.durationDays = durationDays
         self.moderator = moderator
         self.reason = reason
     }
-    public func validate() throws {
+    package func validate() throws {
         try validateDecision()
         try OPLValidate.range(durationDays, 1...3650, field: "/durationDays")
     }

@@ -1,5 +1,5 @@
-public import MusterEvents
-public import MusterJSON
+package import MusterEvents
+package import MusterJSON
 
 // A submitted action is OPL's hottest write, its biggest event, and what the moderation and
 // mobile-data folds read first: it is read from and written to the stored form by hand, members
@@ -7,7 +7,7 @@ public import MusterJSON
 // conformance (and the bytes to Foundation's) on random payloads.
 
 extension ActionSubmitted: StoredFieldsDecodable {
-    public init(storedFields fields: JSONFields) throws {
+    package init(storedFields fields: JSONFields) throws {
         let action = try ActionDetails(storedFields: fields.required(fields.object("action"), "action"))
         let (actionId, channel) = (try fields.required(fields.string("actionId"), "actionId"), try fields.required(fields.string("channel"), "channel"))
         let employer = try EmployerDetails(storedFields: fields.required(fields.object("employer"), "employer"))
@@ -17,7 +17,7 @@ extension ActionSubmitted: StoredFieldsDecodable {
 }
 
 extension ActionSubmitted: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try object.object("action") { try action.encodeMembers(&$0) }
         try object.string("actionId", actionId)
         try object.string("channel", channel)

@@ -1,42 +1,42 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `opl.dnsfilter.reported.v1`: one DNS filter's periodic counters. Aggregate: the filter instance.
-public struct DNSStatsReported: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "dnsfilter", event: "reported", major: 1)
+package struct DNSStatsReported: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "dnsfilter", event: "reported", major: 1)
 
-    public struct Domain: Codable, Sendable, Equatable {
-        public var domain: String
-        public var count: Int
+    package struct Domain: Codable, Sendable, Equatable {
+        package var domain: String
+        package var count: Int
     }
 
-    public var instanceId: String
-    public var version: String
-    public var uptime: Double
-    public var totalQueries: Int
-    public var queriesBlocked: Int
-    public var queriesForwarded: Int
-    public var bypassesIssued: Int
-    public var activeSessions: Int
-    public var blocklistSize: Int
-    public var blocklistEmployers: Int
-    public var lastBlocklistRefresh: String?
-    public var topBlockedDomains: [Domain]
-    public var queriesSinceLastReport: Int
-    public var blockedSinceLastReport: Int
-    public var forwardedSinceLastReport: Int
-    public var bypassesSinceLastReport: Int
+    package var instanceId: String
+    package var version: String
+    package var uptime: Double
+    package var totalQueries: Int
+    package var queriesBlocked: Int
+    package var queriesForwarded: Int
+    package var bypassesIssued: Int
+    package var activeSessions: Int
+    package var blocklistSize: Int
+    package var blocklistEmployers: Int
+    package var lastBlocklistRefresh: String?
+    package var topBlockedDomains: [Domain]
+    package var queriesSinceLastReport: Int
+    package var blockedSinceLastReport: Int
+    package var forwardedSinceLastReport: Int
+    package var bypassesSinceLastReport: Int
     /// The key that reported; set by the server, required in the log.
-    public var reportedBy: String?
+    package var reportedBy: String?
 
     /// The instance id as a subject token (clients choose it freely).
-    public var aggregateID: String {
+    package var aggregateID: String {
         String(instanceId.utf8.prefix(64).map { byte in
             let keep = (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 45
             return Character(Unicode.Scalar(keep ? byte : UInt8(ascii: "_")))
         })
     }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.length(instanceId, 1...100, field: "/instanceId")
         try Validate.length(version, 1...50, field: "/version")
         guard uptime.isFinite, uptime >= 0 else { throw EventValidationError(field: "/uptime", "must be a number of seconds, 0 or more") }

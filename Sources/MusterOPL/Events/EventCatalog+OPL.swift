@@ -1,8 +1,8 @@
-public import MusterEvents
+package import MusterEvents
 
 extension EventCatalog {
     /// Every Online Picket Line event type.
-    public static var opl: EventCatalog {
+    package static var opl: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(ActionSubmitted.self)
         catalog.register(ActionChecked.self)

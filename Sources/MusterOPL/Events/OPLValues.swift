@@ -2,15 +2,15 @@ import MusterEvents
 
 /// The kinds of labor action the clients send. iOS and Android each know a different list; the
 /// union of both is valid.
-public enum ActionTypes {
-    public static let all: Set<String> = ["strike", "lockout", "picket", "boycott", "work_stoppage", "walkout", "slowdown", "other"]
+package enum ActionTypes {
+    package static let all: Set<String> = ["strike", "lockout", "picket", "boycott", "work_stoppage", "walkout", "slowdown", "other"]
 }
 
 /// A point on Earth in degrees.
-public struct Coordinates: Codable, Sendable, Equatable, Hashable {
-    public var latitude: Double
-    public var longitude: Double
-    public init(latitude: Double, longitude: Double) {
+package struct Coordinates: Codable, Sendable, Equatable, Hashable {
+    package var latitude: Double
+    package var longitude: Double
+    package init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }
@@ -22,11 +22,11 @@ public struct Coordinates: Codable, Sendable, Equatable, Hashable {
 }
 
 /// Who the action is against, as submitted or as approved.
-public struct EmployerDetails: Codable, Sendable, Equatable {
-    public var name: String
-    public var industry: String?
-    public var website: String?
-    public init(name: String, industry: String? = nil, website: String? = nil) {
+package struct EmployerDetails: Codable, Sendable, Equatable {
+    package var name: String
+    package var industry: String?
+    package var website: String?
+    package init(name: String, industry: String? = nil, website: String? = nil) {
         self.name = name
         self.industry = industry
         self.website = website
@@ -40,21 +40,21 @@ public struct EmployerDetails: Codable, Sendable, Equatable {
 }
 
 /// What the action is, as submitted or as approved.
-public struct ActionDetails: Codable, Sendable, Equatable {
-    public var organization: String
-    public var actionType: String
-    public var location: String
+package struct ActionDetails: Codable, Sendable, Equatable {
+    package var organization: String
+    package var actionType: String
+    package var location: String
     /// RFC 3339 UTC; Android's `YYYY-MM-DD` is stored as that day's midnight UTC.
-    public var startDate: String
-    public var durationDays: Int
-    public var description: String
-    public var demands: String?
-    public var contactInfo: String?
-    public var learnMoreUrl: String?
-    public var logoUrl: String?
-    public var coordinates: Coordinates?
+    package var startDate: String
+    package var durationDays: Int
+    package var description: String
+    package var demands: String?
+    package var contactInfo: String?
+    package var learnMoreUrl: String?
+    package var logoUrl: String?
+    package var coordinates: Coordinates?
 
-    public init(organization: String, actionType: String, location: String, startDate: String, durationDays: Int,
+    package init(organization: String, actionType: String, location: String, startDate: String, durationDays: Int,
                 description: String, demands: String? = nil, contactInfo: String? = nil, learnMoreUrl: String? = nil,
                 logoUrl: String? = nil, coordinates: Coordinates? = nil) {
         self.organization = organization
@@ -86,17 +86,17 @@ public struct ActionDetails: Codable, Sendable, Equatable {
 }
 
 /// A place tied to an action: a picket line or one of the employer's sites.
-public struct ActionSite: Codable, Sendable, Equatable {
-    public static let types: Set<String> = ["picket-site", "employer-location"]
-    public var locationId: String
-    public var type: String
-    public var name: String?
-    public var latitude: Double
-    public var longitude: Double
+package struct ActionSite: Codable, Sendable, Equatable {
+    package static let types: Set<String> = ["picket-site", "employer-location"]
+    package var locationId: String
+    package var type: String
+    package var name: String?
+    package var latitude: Double
+    package var longitude: Double
     /// Metres around the site within which the apps alert.
-    public var notificationRadius: Int
+    package var notificationRadius: Int
 
-    public init(locationId: String, type: String, name: String? = nil, latitude: Double, longitude: Double, notificationRadius: Int) {
+    package init(locationId: String, type: String, name: String? = nil, latitude: Double, longitude: Double, notificationRadius: Int) {
         self.locationId = locationId
         self.type = type
         self.name = name
@@ -116,14 +116,14 @@ public struct ActionSite: Codable, Sendable, Equatable {
 }
 
 /// What an automatic check found, for a moderator to weigh.
-public struct ModerationFlag: Codable, Sendable, Equatable, Hashable {
-    public static let codes: Set<String> = ["duplicate", "website", "url", "rate", "distance", "no-location"]
-    public var code: String
-    public var detail: String
+package struct ModerationFlag: Codable, Sendable, Equatable, Hashable {
+    package static let codes: Set<String> = ["duplicate", "website", "url", "rate", "distance", "no-location"]
+    package var code: String
+    package var detail: String
     /// The other item a `duplicate` flag points at.
-    public var relatedId: String?
+    package var relatedId: String?
 
-    public init(code: String, detail: String, relatedId: String? = nil) {
+    package init(code: String, detail: String, relatedId: String? = nil) {
         self.code = code
         self.detail = detail
         self.relatedId = relatedId
@@ -136,21 +136,21 @@ public struct ModerationFlag: Codable, Sendable, Equatable, Hashable {
 }
 
 /// OPL's own rules beyond the shared ones.
-public enum OPLValidate {
-    public static func latitude(_ value: Double, field: String) throws {
+package enum OPLValidate {
+    package static func latitude(_ value: Double, field: String) throws {
         guard value.isFinite, (-90...90).contains(value) else { throw EventValidationError(field: field, "must be a latitude from -90 to 90") }
     }
 
-    public static func longitude(_ value: Double, field: String) throws {
+    package static func longitude(_ value: Double, field: String) throws {
         guard value.isFinite, (-180...180).contains(value) else { throw EventValidationError(field: field, "must be a longitude from -180 to 180") }
     }
 
-    public static func range(_ value: Int, _ range: ClosedRange<Int>, field: String) throws {
+    package static func range(_ value: Int, _ range: ClosedRange<Int>, field: String) throws {
         guard range.contains(value) else { throw EventValidationError(field: field, "must be from \(range.lowerBound) to \(range.upperBound)") }
     }
 
     /// `^https?://[^\s]+$`, at most 2048 characters.
-    public static func webURL(_ value: String, field: String) throws {
+    package static func webURL(_ value: String, field: String) throws {
         let lower = value.lowercased()
         let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
         guard let rest, !rest.isEmpty, value.count <= 2048, !rest.contains(where: \.isWhitespace) else {
@@ -160,7 +160,7 @@ public enum OPLValidate {
 
     /// A blocklist entry: a plain, lowercase `host[/path]`, no scheme and no regex escapes
     /// (`^[a-z0-9][a-z0-9.-]*\.[a-z0-9-]*[a-z0-9](/[!-~]*)?$`).
-    public static func hostPath(_ value: String, field: String) throws {
+    package static func hostPath(_ value: String, field: String) throws {
         let bytes = Array(value.utf8)
         let slash = bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
         let host = bytes[..<slash]

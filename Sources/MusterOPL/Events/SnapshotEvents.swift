@@ -1,17 +1,17 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `opl.snapshot.submitted.v1`: a person sent the GPS position of a picket for an action.
-public struct SnapshotSubmitted: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "snapshot", event: "submitted", major: 1)
-    public var snapshotId: String
-    public var actionId: String
-    public var latitude: Double
-    public var longitude: Double
-    public var address: String?
-    public var notes: String?
-    public var submittedBy: String
+package struct SnapshotSubmitted: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "snapshot", event: "submitted", major: 1)
+    package var snapshotId: String
+    package var actionId: String
+    package var latitude: Double
+    package var longitude: Double
+    package var address: String?
+    package var notes: String?
+    package var submittedBy: String
 
-    public init(snapshotId: String, actionId: String, latitude: Double, longitude: Double, address: String?, notes: String?,
+    package init(snapshotId: String, actionId: String, latitude: Double, longitude: Double, address: String?, notes: String?,
                 submittedBy: String) {
         self.snapshotId = snapshotId
         self.actionId = actionId
@@ -22,9 +22,9 @@ public struct SnapshotSubmitted: EventPayload {
         self.submittedBy = submittedBy
     }
 
-    public var aggregateID: String { snapshotId }
+    package var aggregateID: String { snapshotId }
 
-    public func validate() throws {
+    package func validate() throws {
         try OPLValidate.id(snapshotId, "snp_", field: "/snapshotId")
         try OPLValidate.id(actionId, "act_", field: "/actionId")
         try OPLValidate.latitude(latitude, field: "/latitude")
@@ -36,38 +36,38 @@ public struct SnapshotSubmitted: EventPayload {
 }
 
 /// `opl.snapshot.checked.v1`: the automatic checks ran on a snapshot.
-public struct SnapshotChecked: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "snapshot", event: "checked", major: 1)
-    public var snapshotId: String
-    public var flags: [ModerationFlag]
-    public init(snapshotId: String, flags: [ModerationFlag]) {
+package struct SnapshotChecked: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "snapshot", event: "checked", major: 1)
+    package var snapshotId: String
+    package var flags: [ModerationFlag]
+    package init(snapshotId: String, flags: [ModerationFlag]) {
         self.snapshotId = snapshotId
         self.flags = flags
     }
-    public var aggregateID: String { snapshotId }
-    public func validate() throws {
+    package var aggregateID: String { snapshotId }
+    package func validate() throws {
         try OPLValidate.id(snapshotId, "snp_", field: "/snapshotId")
         try OPLValidate.flags(flags, field: "/flags")
     }
 }
 
 /// `opl.snapshot.approved.v1`: the snapshot becomes one of its action's sites.
-public struct SnapshotApproved: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "snapshot", event: "approved", major: 1)
-    public var snapshotId: String
-    public var actionId: String
-    public var site: ActionSite
-    public var moderator: String
-    public var reason: String
-    public init(snapshotId: String, actionId: String, site: ActionSite, moderator: String, reason: String) {
+package struct SnapshotApproved: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "snapshot", event: "approved", major: 1)
+    package var snapshotId: String
+    package var actionId: String
+    package var site: ActionSite
+    package var moderator: String
+    package var reason: String
+    package init(snapshotId: String, actionId: String, site: ActionSite, moderator: String, reason: String) {
         self.snapshotId = snapshotId
         self.actionId = actionId
         self.site = site
         self.moderator = moderator
         self.reason = reason
     }
-    public var aggregateID: String { snapshotId }
-    public func validate() throws {
+    package var aggregateID: String { snapshotId }
+    package func validate() throws {
         try OPLValidate.id(snapshotId, "snp_", field: "/snapshotId")
         try OPLValidate.id(actionId, "act_", field: "/actionId")
         try site.validate(field: "/site")
@@ -77,18 +77,18 @@ public struct SnapshotApproved: EventPayload {
 }
 
 /// `opl.snapshot.rejected.v1`
-public struct SnapshotRejected: EventPayload {
-    public static let eventType = EventType(app: "opl", aggregate: "snapshot", event: "rejected", major: 1)
-    public var snapshotId: String
-    public var moderator: String
-    public var reason: String
-    public init(snapshotId: String, moderator: String, reason: String) {
+package struct SnapshotRejected: EventPayload {
+    package static let eventType = EventType(app: "opl", aggregate: "snapshot", event: "rejected", major: 1)
+    package var snapshotId: String
+    package var moderator: String
+    package var reason: String
+    package init(snapshotId: String, moderator: String, reason: String) {
         self.snapshotId = snapshotId
         self.moderator = moderator
         self.reason = reason
     }
-    public var aggregateID: String { snapshotId }
-    public func validate() throws {
+    package var aggregateID: String { snapshotId }
+    package func validate() throws {
         try OPLValidate.id(snapshotId, "snp_", field: "/snapshotId")
         try Validate.length(moderator, 1...100, field: "/moderator")
         try Validate.length(reason, 1...500, field: "/reason")

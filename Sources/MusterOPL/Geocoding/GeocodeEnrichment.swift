@@ -6,7 +6,7 @@ import MusterLog
 
 /// Places submitted strikes that came without coordinates: `opl.action.geocoded.v1` from the
 /// location text, when the gazetteer knows the place.
-public enum GeocodeEnrichment {
+package enum GeocodeEnrichment {
     static func processor(geocoder: Geocoder, log: EventLog, logger: Logger) -> EventProcessor {
         EventProcessor(name: "opl-geocode", filterSubjects: ["events.opl.action.*.submitted.v1"], log: log, logger: logger) { event in
             guard let submitted = event.payload as? ActionSubmitted else { return }
@@ -18,7 +18,7 @@ public enum GeocodeEnrichment {
 
     /// The geocoded event for a submission that came without coordinates, when its location text
     /// names a place the gazetteer knows.
-    public static func enrichment(for submitted: ActionSubmitted, geocoder: Geocoder) async throws -> ActionGeocoded? {
+    package static func enrichment(for submitted: ActionSubmitted, geocoder: Geocoder) async throws -> ActionGeocoded? {
         let location = submitted.action.location.trimmingCharacters(in: .whitespaces)
         // Still loading: forward throws and the processor retries later. No gazetteer at all: skip.
         guard submitted.action.coordinates == nil, location.lowercased() != "unknown", geocoder.loadError == nil,

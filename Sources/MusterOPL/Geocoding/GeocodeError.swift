@@ -1,6 +1,6 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Geocoding cannot answer yet (the gazetteer is loading) or at all (it failed to load).
-public typealias GeocodeError = DomainError<GeocodeErrorCode>
+package typealias GeocodeError = DomainError<GeocodeErrorCode>
 
-public enum GeocodeErrorCode: String, Sendable, Hashable { case loading, unavailable }
+package enum GeocodeErrorCode: String, Sendable, Hashable { case loading, unavailable }

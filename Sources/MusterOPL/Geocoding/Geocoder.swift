@@ -1,14 +1,14 @@
 import Foundation
 import Logging
 import MusterEvents
-public import MusterGeo
+package import MusterGeo
 import Synchronization
 
 /// Forward and reverse geocoding for OPL: the offline gazetteer, loaded once, off the request
 /// path (the full file takes seconds to index, so the service starts answering at once and says
 /// 503 + `Retry-After` until it is ready). A missing file is not fatal either: answers are then
 /// 503 naming the fix.
-public final class Geocoder: Sendable {
+package final class Geocoder: Sendable {
     enum State {
         case waiting(path: String)
         case ready(Gazetteer)
@@ -17,42 +17,42 @@ public final class Geocoder: Sendable {
 
     private let state: Mutex<State>
     /// Street addresses go here first when set.
-    public let upstream: NominatimClient?
+    package let upstream: NominatimClient?
     let logger = Logger(label: "muster.geocode")
 
     /// A geocoder that loads `path` when `load()` is called.
-    public init(path: String, upstream: NominatimClient? = nil) {
+    package init(path: String, upstream: NominatimClient? = nil) {
         state = Mutex(.waiting(path: path))
         self.upstream = upstream
     }
 
-    public init(gazetteer: Gazetteer, upstream: NominatimClient? = nil) {
+    package init(gazetteer: Gazetteer, upstream: NominatimClient? = nil) {
         state = Mutex(.ready(gazetteer))
         self.upstream = upstream
     }
 
     /// Reads and indexes the file (blocking: call it from a thread pool). Once only.
-    public func load() {
+    package func load() {
         guard case .waiting(let path) = state.withLock({ $0 }) else { return }
         let result: State
         do { result = .ready(try Gazetteer(contentsOf: path)) } catch { result = .failed("\(error)") }
         state.withLock { $0 = result }
     }
 
-    public var gazetteer: Gazetteer? {
+    package var gazetteer: Gazetteer? {
         if case .ready(let gazetteer) = state.withLock({ $0 }) { return gazetteer }
         return nil
     }
 
     /// Why the geocoder cannot answer yet (`/ready`): still loading. A file that failed to load is
     /// not waited for: geocoding then answers 503 naming the fix, and the rest of the role serves.
-    public var notReady: String? {
+    package var notReady: String? {
         if case .waiting = state.withLock({ $0 }) { return "the gazetteer is still loading" }
         return nil
     }
 
     /// Why there is no gazetteer, once loading has failed.
-    public var loadError: String? {
+    package var loadError: String? {
         if case .failed(let error) = state.withLock({ $0 }) { return error }
         return nil
     }
@@ -67,7 +67,7 @@ public final class Geocoder: Sendable {
 
     /// A street address asks the upstream first (street precision); everything else, and any
     /// upstream failure, is answered from the gazetteer (town or ZIP precision).
-    public func forward(_ address: String) async throws -> GeocodeResult? {
+    package func forward(_ address: String) async throws -> GeocodeResult? {
         if let upstream, Gazetteer.parse(address).street != nil {
             do {
                 if let found = try await upstream.search(address) { return found }
@@ -78,7 +78,7 @@ public final class Geocoder: Sendable {
         return try loaded().forward(address)
     }
 
-    public func reverse(latitude: Double, longitude: Double) async throws -> GeocodeResult? {
+    package func reverse(latitude: Double, longitude: Double) async throws -> GeocodeResult? {
         try loaded().reverse(latitude: latitude, longitude: longitude)
     }
 }

@@ -1,19 +1,19 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
-public import MusterGeo
-public import NIOCore
+package import MusterGeo
+package import NIOCore
 import NIOFoundationEssentialsCompat
 import NIOHTTP1
 
 /// Street-level forward geocoding from a Nominatim-compatible service (`/search?q=…&format=jsonv2`),
 /// for when one is configured (`MUSTER_GEOCODE_UPSTREAM`). Only street addresses go there; towns,
 /// states and ZIP codes stay offline. Bounded by a timeout; any failure falls back to the gazetteer.
-public struct NominatimClient: Sendable {
-    public let searchURL: String
-    public var timeout: TimeAmount = .seconds(3)
+package struct NominatimClient: Sendable {
+    package let searchURL: String
+    package var timeout: TimeAmount = .seconds(3)
     let client: HTTPClient
 
-    public init(searchURL: String, client: HTTPClient = .shared) {
+    package init(searchURL: String, client: HTTPClient = .shared) {
         self.searchURL = searchURL
         self.client = client
     }
@@ -24,11 +24,11 @@ public struct NominatimClient: Sendable {
         var display_name: String?
     }
 
-    public struct UpstreamError: Error, CustomStringConvertible {
-        public var description: String
+    package struct UpstreamError: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public func search(_ address: String) async throws -> GeocodeResult? {
+    package func search(_ address: String) async throws -> GeocodeResult? {
         var components = URLComponents(string: searchURL)
         let existing = components?.queryItems ?? []
         components?.queryItems = existing + [

@@ -4,7 +4,7 @@ import Foundation
 /// into blocklist entries: plain `host[/path][?query]`, lowercase host, no scheme, no `www.`, no
 /// trailing slash, no fragment, and a query only with what identifies a page (tracking
 /// parameters dropped). Whether an entry blocks a whole host or one page is `BlocklistRules`'s call.
-public enum BlocklistURLs {
+package enum BlocklistURLs {
     /// Characters that mean a regular expression (the extension reads entries as one) or that
     /// no client could match literally: refused rather than guessed at.
     static let refused: Set<Character> = ["^", "$", "\\", "*", "(", ")", "[", "]", "|", "+", "{", "}", " ", "\"", "<", ">", "`"]
@@ -15,7 +15,7 @@ public enum BlocklistURLs {
                                         "ref_url", "_rdr", "hc_ref", "__tn__", "__cft__", "feature", "share", "s", "t", "hl", "gl", "lang", "locale"]
 
     /// The entry for `text`, or nil when no host can be read from it.
-    public static func entry(_ text: String) -> String? {
+    package static func entry(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.contains(where: refused.contains) else { return nil }
         var rest = Substring(trimmed)
@@ -38,7 +38,7 @@ public enum BlocklistURLs {
     }
 
     /// The host of a URL or entry, without `www.`.
-    public static func host(of text: String) -> String? {
+    package static func host(of text: String) -> String? {
         entry(text).map { String($0.prefix { $0 != "/" && $0 != "?" }) }
     }
 

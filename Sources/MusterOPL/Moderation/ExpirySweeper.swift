@@ -1,24 +1,24 @@
-public import Foundation
-public import Logging
-public import MusterLog
-public import ServiceLifecycle
+package import Foundation
+package import Logging
+package import MusterLog
+package import ServiceLifecycle
 
 /// Ends approved actions whose duration ran out, as `opl.action.ended.v1` events by
 /// `system:expiry`. The views already hide them at that moment; the event makes it a fact in the
 /// log. One sweep a minute; an action extended meanwhile wins (expected-version conflict).
-public struct ExpirySweeper: Service {
+package struct ExpirySweeper: Service {
     let runner: ProjectionRunner<OPLProjection>
     let log: EventLog
     let logger: Logger
     var interval: Duration = .seconds(60)
 
-    public init(runner: ProjectionRunner<OPLProjection>, log: EventLog, logger: Logger) {
+    package init(runner: ProjectionRunner<OPLProjection>, log: EventLog, logger: Logger) {
         self.runner = runner
         self.log = log
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await sweep()
@@ -27,7 +27,7 @@ public struct ExpirySweeper: Service {
         }
     }
 
-    public func sweep(now: Date = Date()) async {
+    package func sweep(now: Date = Date()) async {
         guard await runner.caughtUp else { return }
         let due = await runner.read { state in
             state.actions.values.filter { $0.status == .approved && ($0.endDate.map { $0 <= now } ?? false) }

@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterGeo
 
 /// The automatic checks that run on every submission before a moderator sees it. Pure: the
 /// state, the submission and the clock in, flags out.
-public enum ModerationChecks {
+package enum ModerationChecks {
     /// Two actions against one employer closer than this, with overlapping dates, are likely one.
-    public static let duplicateDistance = 50_000.0
+    package static let duplicateDistance = 50_000.0
     /// A snapshot farther than this from every known place of its action is suspicious.
-    public static let snapshotDistance = 50_000.0
+    package static let snapshotDistance = 50_000.0
     /// More submissions than this from one key within an hour are flagged.
-    public static let submissionsPerHour = 5
+    package static let submissionsPerHour = 5
 
-    public static func flags(for submitted: ActionSubmitted, in state: OPLProjection.State, now: Date = Date()) -> [ModerationFlag] {
+    package static func flags(for submitted: ActionSubmitted, in state: OPLProjection.State, now: Date = Date()) -> [ModerationFlag] {
         var flags: [ModerationFlag] = []
         let employerId = OPLIDs.employer(named: submitted.employer.name)
         let start = OPLDates.parse(submitted.action.startDate) ?? now
@@ -47,7 +47,7 @@ public enum ModerationChecks {
         return flags
     }
 
-    public static func flags(for snapshot: SnapshotSubmitted, in state: OPLProjection.State, now: Date = Date()) -> [ModerationFlag] {
+    package static func flags(for snapshot: SnapshotSubmitted, in state: OPLProjection.State, now: Date = Date()) -> [ModerationFlag] {
         var flags: [ModerationFlag] = []
         if let action = state.actions[snapshot.actionId] {
             let known = (action.coordinates.map { [($0.latitude, $0.longitude)] } ?? []) + action.locations.map { ($0.latitude, $0.longitude) }
@@ -72,7 +72,7 @@ public enum ModerationChecks {
     }
 
     /// Why a website does not look like one, or nil.
-    public static func websiteProblem(_ website: String) -> String? {
+    package static func websiteProblem(_ website: String) -> String? {
         guard let host = BlocklistURLs.host(of: website) else { return "website \(website.prefix(100)) is not a host name" }
         if let platform = BlocklistRules.knownPlatforms.first(where: { host == $0 || host.hasSuffix("." + $0) }) {
             return "website is on \(platform), a site many share: only the employer's page there can be blocked, in the browser extension"
@@ -82,7 +82,7 @@ public enum ModerationChecks {
     }
 
     /// Why a link looks wrong, or nil.
-    public static func urlProblem(_ url: String) -> String? {
+    package static func urlProblem(_ url: String) -> String? {
         let lower = url.lowercased()
         if lower.hasPrefix("http://") { return "not https" }
         guard lower.hasPrefix("https://"), let host = BlocklistURLs.host(of: url) else { return "not an https URL" }

@@ -1,16 +1,16 @@
 import Foundation
 import MusterEvents
-public import MusterLog
+package import MusterLog
 
 /// Moderators' decisions, turned into events. Each is checked against the current state and
 /// appended with the aggregate's last sequence as the expected version, so two moderators
 /// deciding at once cannot both win: the second gets 409 and reloads.
-public struct ModerationDesk: Sendable {
-    public let runner: ProjectionRunner<OPLProjection>
-    public let log: EventLog
-    public let rules: BlocklistRules
+package struct ModerationDesk: Sendable {
+    package let runner: ProjectionRunner<OPLProjection>
+    package let log: EventLog
+    package let rules: BlocklistRules
 
-    public init(runner: ProjectionRunner<OPLProjection>, log: EventLog, rules: BlocklistRules) {
+    package init(runner: ProjectionRunner<OPLProjection>, log: EventLog, rules: BlocklistRules) {
         self.runner = runner
         self.log = log
         self.rules = rules
@@ -88,7 +88,7 @@ public struct ModerationDesk: Sendable {
 
     /// A rejected action is approved only after a moderator reopens it (its own decision):
     /// otherwise a late approval silently overturns a rejection.
-    public func approve(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
+    package func approve(_ id: String, edits: ApproveEdits, moderator: String) async throws -> UInt64 {
         try await decideOnAction(id, allowed: [.submitted, .approved], "approve", moderator: moderator) { current in
             try Self.approval(of: current, edits: edits, moderator: moderator, rules: rules)
         }
@@ -159,19 +159,19 @@ public struct ModerationDesk: Sendable {
         return domains
     }
 
-    public func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    package func reject(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         try await decideOnAction(id, allowed: [.submitted], "reject", moderator: moderator) { _ in
             ActionRejected(actionId: id, moderator: moderator, reason: try Self.reason(request.reason))
         }
     }
 
-    public func reopen(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    package func reopen(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         try await decideOnAction(id, allowed: [.rejected], "reopen", moderator: moderator) { _ in
             ActionReopened(actionId: id, moderator: moderator, reason: try Self.reason(request.reason))
         }
     }
 
-    public func merge(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    package func merge(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         try await decideOnAction(id, allowed: [.submitted, .approved], "merge", moderator: moderator) { _ in
             guard let into = request.into, into != id else { throw ModerationError(.invalid, "into must name another action") }
             let target = try await self.action(into)
@@ -182,20 +182,20 @@ public struct ModerationDesk: Sendable {
         }
     }
 
-    public func end(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    package func end(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         try await decideOnAction(id, allowed: [.approved], "end", moderator: moderator) { _ in
             ActionEnded(actionId: id, moderator: moderator, reason: try Self.reason(request.reason))
         }
     }
 
-    public func extend(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    package func extend(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         try await decideOnAction(id, allowed: [.approved, .ended], "extend", moderator: moderator) { _ in
             guard let days = request.durationDays else { throw ModerationError(.invalid, "durationDays is required (the new total)") }
             return ActionExtended(actionId: id, durationDays: days, moderator: moderator, reason: try Self.reason(request.reason))
         }
     }
 
-    public func approveSnapshot(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
+    package func approveSnapshot(_ id: String, _ request: SnapshotApproval, moderator: String) async throws -> UInt64 {
         try await decideOnSnapshot(id, moderator: moderator) { current in
             let site = ActionSite(locationId: OPLIDs.siteID(forSnapshot: id), type: request.type ?? "picket-site",
                                   name: (request.name ?? current.address).map { String($0.prefix(300)) }, latitude: current.latitude,
@@ -205,7 +205,7 @@ public struct ModerationDesk: Sendable {
         }
     }
 
-    public func rejectSnapshot(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
+    package func rejectSnapshot(_ id: String, _ request: DecisionRequest, moderator: String) async throws -> UInt64 {
         try await decideOnSnapshot(id, moderator: moderator) { _ in
             SnapshotRejected(snapshotId: id, moderator: moderator, reason: try Self.reason(request.reason))
         }

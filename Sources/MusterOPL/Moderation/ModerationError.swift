@@ -1,9 +1,9 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Why a moderation request cannot be carried out (a retry looks at `.changedMeanwhile`, never at the text).
-public typealias ModerationError = DomainError<ModerationErrorCode>
+package typealias ModerationError = DomainError<ModerationErrorCode>
 
-public enum ModerationErrorCode: String, Sendable, Hashable {
+package enum ModerationErrorCode: String, Sendable, Hashable {
     /// No action or snapshot with that id.
     case notFound
     /// The request is missing something or names something impossible.

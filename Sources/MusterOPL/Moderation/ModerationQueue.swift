@@ -1,38 +1,38 @@
 import Foundation
 
 /// The moderation queue: actions and snapshots, filtered, newest first.
-public struct ModerationQueue: Codable, Sendable, Equatable {
-    public struct Item: Codable, Sendable, Equatable {
-        public var kind: String
-        public var id: String
-        public var status: String
-        public var employerName: String
-        public var summary: String
-        public var submittedAt: String
-        public var submittedBy: String
-        public var checked: Bool
-        public var flags: [ModerationFlag]
+package struct ModerationQueue: Codable, Sendable, Equatable {
+    package struct Item: Codable, Sendable, Equatable {
+        package var kind: String
+        package var id: String
+        package var status: String
+        package var employerName: String
+        package var summary: String
+        package var submittedAt: String
+        package var submittedBy: String
+        package var checked: Bool
+        package var flags: [ModerationFlag]
         /// The action a snapshot belongs to.
-        public var actionId: String?
+        package var actionId: String?
     }
 
-    public struct Filter: Sendable, Equatable {
+    package struct Filter: Sendable, Equatable {
         /// `pending` (submitted, the default), a status, or `all`.
-        public var status = "pending"
+        package var status = "pending"
         /// `action`, `snapshot`, or nil for both.
-        public var kind: String?
+        package var kind: String?
         /// Only items carrying this flag code.
-        public var flag: String?
+        package var flag: String?
         /// Case-insensitive text in the employer name or summary.
-        public var text: String?
-        public var limit = 200
-        public init() {}
+        package var text: String?
+        package var limit = 200
+        package init() {}
     }
 
-    public var count: Int
-    public var items: [Item]
+    package var count: Int
+    package var items: [Item]
 
-    public init(state: OPLProjection.State, filter: Filter) {
+    package init(state: OPLProjection.State, filter: Filter) {
         var items: [Item] = []
         func matches(_ status: String, _ flags: [ModerationFlag], _ text: String) -> Bool {
             (filter.status == "all" || status == (filter.status == "pending" ? "submitted" : filter.status))

@@ -1,38 +1,38 @@
 /// What a moderator sends with an approval: the decision's reason and any edits. Absent fields
 /// keep the submitted (or previously approved) values.
-public struct ApproveEdits: Codable, Sendable, Equatable {
-    public struct Employer: Codable, Sendable, Equatable {
-        public var name, industry, website: String?
+package struct ApproveEdits: Codable, Sendable, Equatable {
+    package struct Employer: Codable, Sendable, Equatable {
+        package var name, industry, website: String?
     }
 
-    public struct Action: Codable, Sendable, Equatable {
-        public var organization, actionType, location, startDate, description, demands, contactInfo, learnMoreUrl, logoUrl: String?
-        public var durationDays: Int?
-        public var coordinates: Coordinates?
+    package struct Action: Codable, Sendable, Equatable {
+        package var organization, actionType, location, startDate, description, demands, contactInfo, learnMoreUrl, logoUrl: String?
+        package var durationDays: Int?
+        package var coordinates: Coordinates?
     }
 
-    public struct Site: Codable, Sendable, Equatable {
-        public var type: String?
-        public var name: String?
-        public var latitude: Double
-        public var longitude: Double
-        public var notificationRadius: Int?
+    package struct Site: Codable, Sendable, Equatable {
+        package var type: String?
+        package var name: String?
+        package var latitude: Double
+        package var longitude: Double
+        package var notificationRadius: Int?
     }
 
-    public var reason: String?
-    public var employer: Employer?
-    public var action: Action?
+    package var reason: String?
+    package var employer: Employer?
+    package var action: Action?
     /// Blocklist entries as typed (`https://www.acme.com/`); stored as `acme.com`. Absent: the
     /// employer's website.
-    public var urls: [String]?
+    package var urls: [String]?
     /// The employer's own domains (`acme.com`, `acme.co.uk`): entries under them block whole
     /// hosts in every feed; any other entry is one page, for the browser extension. Absent: the
     /// ones the action has, or its website's domain when the website names a site's root.
-    public var ownDomains: [String]?
+    package var ownDomains: [String]?
     /// Picket sites and employer sites. Absent: the sites the action already has.
-    public var locations: [Site]?
+    package var locations: [Site]?
 
-    public init(reason: String? = nil, employer: Employer? = nil, action: Action? = nil, urls: [String]? = nil, ownDomains: [String]? = nil,
+    package init(reason: String? = nil, employer: Employer? = nil, action: Action? = nil, urls: [String]? = nil, ownDomains: [String]? = nil,
                 locations: [Site]? = nil) {
         self.reason = reason
         self.employer = employer
@@ -44,11 +44,11 @@ public struct ApproveEdits: Codable, Sendable, Equatable {
 }
 
 /// A decision that needs only a reason (reject, end); merge and extend add their one field.
-public struct DecisionRequest: Codable, Sendable, Equatable {
-    public var reason: String?
-    public var into: String?
-    public var durationDays: Int?
-    public init(reason: String? = nil, into: String? = nil, durationDays: Int? = nil) {
+package struct DecisionRequest: Codable, Sendable, Equatable {
+    package var reason: String?
+    package var into: String?
+    package var durationDays: Int?
+    package init(reason: String? = nil, into: String? = nil, durationDays: Int? = nil) {
         self.reason = reason
         self.into = into
         self.durationDays = durationDays
@@ -56,12 +56,12 @@ public struct DecisionRequest: Codable, Sendable, Equatable {
 }
 
 /// Approving a snapshot: what kind of site it becomes.
-public struct SnapshotApproval: Codable, Sendable, Equatable {
-    public var reason: String?
-    public var type: String?
-    public var name: String?
-    public var notificationRadius: Int?
-    public init(reason: String? = nil, type: String? = nil, name: String? = nil, notificationRadius: Int? = nil) {
+package struct SnapshotApproval: Codable, Sendable, Equatable {
+    package var reason: String?
+    package var type: String?
+    package var name: String?
+    package var notificationRadius: Int?
+    package init(reason: String? = nil, type: String? = nil, name: String? = nil, notificationRadius: Int? = nil) {
         self.reason = reason
         self.type = type
         self.name = name

@@ -1,8 +1,8 @@
-public import Foundation
-public import Logging
-public import MusterEvents
+package import Foundation
+package import Logging
+package import MusterEvents
 import MusterGeo
-public import MusterLog
+package import MusterLog
 import MusterPlatform
 import MusterPush
 
@@ -11,19 +11,19 @@ import MusterPush
 /// (geohash, at most 5 characters); the places' circles become cells of the same kind and the
 /// notifier matches the two. One push per approval: its id comes from the approval's event, so a
 /// redelivered approval appends nothing new.
-public struct ProximityAlerts: Sendable {
+package struct ProximityAlerts: Sendable {
     let log: EventLog
     let logger: Logger
     /// Approvals older than this are history, not news: a notifier added to a long log stays quiet.
-    public var maxAge: TimeInterval = 3600
+    package var maxAge: TimeInterval = 3600
 
-    public init(log: EventLog, logger: Logger) {
+    package init(log: EventLog, logger: Logger) {
         self.log = log
         self.logger = logger
     }
 
     /// The processor's handler.
-    public func handle(_ event: RecordedEvent) async throws {
+    package func handle(_ event: RecordedEvent) async throws {
         guard let approved = event.payload as? ActionApproved else { return }
         if let time = Timestamp.millis(event.time), Double(Timestamp.millis(Date()) - time) > maxAge * 1000 { return }
         guard let push = Self.push(for: approved, approvalID: event.id) else { return }
@@ -37,7 +37,7 @@ public struct ProximityAlerts: Sendable {
     }
 
     /// The id of the push an approval (its event id) leads to.
-    public static func pushID(approvalID: String) -> String {
+    package static func pushID(approvalID: String) -> String {
         HexIDs.derived("psh_", from: "proximity", approvalID)
     }
 

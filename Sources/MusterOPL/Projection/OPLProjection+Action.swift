@@ -1,46 +1,46 @@
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterLog
 
 extension OPLProjection {
     /// A moderator's (or the system's) decision, with who and why.
-    public struct Decision: Codable, Sendable, Equatable {
-        public var kind: String
-        public var moderator: String
-        public var reason: String
-        public var at: String
+    package struct Decision: Codable, Sendable, Equatable {
+        package var kind: String
+        package var moderator: String
+        package var reason: String
+        package var at: String
     }
 
     /// One labor action through its life: submitted → approved → ended, or rejected, or merged.
-    public struct Action: Codable, Sendable, Equatable {
-        public enum Status: String, Codable, Sendable, CaseIterable { case submitted, approved, rejected, merged, ended }
+    package struct Action: Codable, Sendable, Equatable {
+        package enum Status: String, Codable, Sendable, CaseIterable { case submitted, approved, rejected, merged, ended }
 
-        public var id: String
-        public var status: Status
+        package var id: String
+        package var status: Status
         /// As submitted, kept for the moderator to compare with the approved record.
-        public var submittedEmployer: EmployerDetails
-        public var submittedAction: ActionDetails
-        public var submittedBy: String
-        public var submittedAt: String
-        public var channel: String
+        package var submittedEmployer: EmployerDetails
+        package var submittedAction: ActionDetails
+        package var submittedBy: String
+        package var submittedAt: String
+        package var channel: String
         /// Current record: the submitted one until approval, then the approved one.
-        public var employer: EmployerDetails
-        public var details: ActionDetails
-        public var employerId: String?
-        public var urls: [String] = []
+        package var employer: EmployerDetails
+        package var details: ActionDetails
+        package var employerId: String?
+        package var urls: [String] = []
         /// The employer's own registrable domains as the approval recorded them (nil: not recorded).
-        public var ownDomains: [String]?
-        public var locations: [ActionSite] = []
-        public var flags: [ModerationFlag] = []
-        public var checked = false
-        public var geocoded: ActionGeocoded?
-        public var mergedInto: String?
-        public var endedAt: String?
-        public var approvedAt: String?
-        public var decisions: [Decision] = []
-        public var snapshotIds: [String] = []
+        package var ownDomains: [String]?
+        package var locations: [ActionSite] = []
+        package var flags: [ModerationFlag] = []
+        package var checked = false
+        package var geocoded: ActionGeocoded?
+        package var mergedInto: String?
+        package var endedAt: String?
+        package var approvedAt: String?
+        package var decisions: [Decision] = []
+        package var snapshotIds: [String] = []
         /// Stream sequence of this action's last event: the expected version of the next decision.
-        public var sequence: UInt64
+        package var sequence: UInt64
 
         init(submitted e: ActionSubmitted, at time: String, sequence: UInt64) {
             id = e.actionId
@@ -56,15 +56,15 @@ extension OPLProjection {
         }
 
         /// Where the action is: its own coordinates, else where geocoding placed it.
-        public var coordinates: Coordinates? {
+        package var coordinates: Coordinates? {
             details.coordinates ?? geocoded.map { Coordinates(latitude: $0.latitude, longitude: $0.longitude) }
         }
 
         /// Approved or ended actions are what the blocklist views are made of.
-        public var showsInBlocklists: Bool { status == .approved || status == .ended }
+        package var showsInBlocklists: Bool { status == .approved || status == .ended }
 
-        public var startDate: Date? { OPLDates.parse(details.startDate) }
-        public var endDate: Date? { startDate.map { $0.addingTimeInterval(Double(details.durationDays) * 86_400) } }
+        package var startDate: Date? { OPLDates.parse(details.startDate) }
+        package var endDate: Date? { startDate.map { $0.addingTimeInterval(Double(details.durationDays) * 86_400) } }
 
         mutating func apply(_ event: RecordedEvent, known: (String) -> Bool) throws {
             func require(_ allowed: Set<Status>, _ what: String) throws {
@@ -129,21 +129,21 @@ extension OPLProjection {
     }
 
     /// A GPS snapshot waiting for, or past, moderation.
-    public struct Snapshot: Codable, Sendable, Equatable {
-        public enum Status: String, Codable, Sendable { case submitted, approved, rejected }
-        public var id: String
-        public var actionId: String
-        public var latitude: Double
-        public var longitude: Double
-        public var address: String?
-        public var notes: String?
-        public var submittedBy: String
-        public var submittedAt: String
-        public var status: Status = .submitted
-        public var flags: [ModerationFlag] = []
-        public var checked = false
-        public var decisions: [Decision] = []
-        public var sequence: UInt64
+    package struct Snapshot: Codable, Sendable, Equatable {
+        package enum Status: String, Codable, Sendable { case submitted, approved, rejected }
+        package var id: String
+        package var actionId: String
+        package var latitude: Double
+        package var longitude: Double
+        package var address: String?
+        package var notes: String?
+        package var submittedBy: String
+        package var submittedAt: String
+        package var status: Status = .submitted
+        package var flags: [ModerationFlag] = []
+        package var checked = false
+        package var decisions: [Decision] = []
+        package var sequence: UInt64
 
         init(submitted e: SnapshotSubmitted, at time: String, sequence: UInt64) {
             id = e.snapshotId

@@ -1,37 +1,37 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// The Online Picket Line fold: every action and snapshot with its moderation history.
 ///
 /// One fold feeds several views, because they all need the same facts: the regional mobile data,
 /// the full blocklist, the active strikes and the moderation queue (see `Views/`).
-public enum OPLProjection: Projection {
-    public static let name = "opl"
+package enum OPLProjection: Projection {
+    package static let name = "opl"
     /// 2: the state counts `blocklistRevision`.
-    public static let version = 2
-    public static let filterSubjects = ["events.opl.action.>", "events.opl.snapshot.>"]
-    public static let initialState = State()
+    package static let version = 2
+    package static let filterSubjects = ["events.opl.action.>", "events.opl.snapshot.>"]
+    package static let initialState = State()
 
-    public struct State: Codable, Sendable, Equatable {
-        public var actions: [String: Action] = [:]
-        public var snapshots: [String: Snapshot] = [:]
+    package struct State: Codable, Sendable, Equatable {
+        package var actions: [String: Action] = [:]
+        package var snapshots: [String: Snapshot] = [:]
         /// Moves only with events that change what the blocklists show (an approved or ended
         /// action, or a site added to one), so the views survive submissions and checks.
-        public var blocklistRevision: UInt64 = 0
+        package var blocklistRevision: UInt64 = 0
 
         /// Derived, never stored (rebuilt when a snapshot file is read): action ids by employer
         /// (`OPLIDs.employer(named:)`), and each submitter's submission times in ascending order
         /// (one app key submits for every install of the app). The moderation checks look a
         /// submission up here, so they cost the same with 100 actions as with 100k.
-        public internal(set) var actionsByEmployer: [String: Set<String>] = [:]
-        public internal(set) var actionTimesBySubmitter: [String: [Int64]] = [:]
-        public internal(set) var snapshotTimesBySubmitter: [String: [Int64]] = [:]
+        package internal(set) var actionsByEmployer: [String: Set<String>] = [:]
+        package internal(set) var actionTimesBySubmitter: [String: [Int64]] = [:]
+        package internal(set) var snapshotTimesBySubmitter: [String: [Int64]] = [:]
 
         enum CodingKeys: String, CodingKey { case actions, snapshots, blocklistRevision }
 
-        public init() {}
+        package init() {}
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             actions = try c.decode([String: Action].self, forKey: .actions)
             snapshots = try c.decode([String: Snapshot].self, forKey: .snapshots)
@@ -71,7 +71,7 @@ public enum OPLProjection: Projection {
         }
 
         /// How many of `times` (ascending) lie within `window` before `now` (or after it).
-        public static func recent(_ times: [Int64]?, now: Int64, window: Int64 = 3_600_000) -> Int {
+        package static func recent(_ times: [Int64]?, now: Int64, window: Int64 = 3_600_000) -> Int {
             guard let times else { return 0 }
             return times.count - firstIndex(in: times) { now - $0 < window }
         }
@@ -86,7 +86,7 @@ public enum OPLProjection: Projection {
         }
     }
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let e as ActionSubmitted:
             guard state.actions[e.actionId] == nil else { throw ProjectionRejection("action \(e.actionId) was already submitted") }

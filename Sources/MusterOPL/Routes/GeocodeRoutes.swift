@@ -1,12 +1,12 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterGeo
-public import MusterRuntime
+package import MusterRuntime
 import NIOFoundationEssentialsCompat
 
 /// `POST /api/mobile/geocode` and `POST /api/mobile/reverse-geocode`, answered from the gazetteer.
 /// No match is 200 with `success: false` and no `result` (both apps then show "not found").
-public enum GeocodeRoutes {
+package enum GeocodeRoutes {
     struct ForwardRequest: Decodable {
         var address, street, city, state, zipCode: String?
     }
@@ -41,7 +41,7 @@ public enum GeocodeRoutes {
         var message: String?
     }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, rate: RateLimiter, geocoder: Geocoder) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, rate: RateLimiter, geocoder: Geocoder) {
         let mobile = routes.group("/api/mobile", middleware: [RateLimitMiddleware(rate)])
         mobile.post("/geocode", access: MobileReadRoutes.access) { request, context in
             let bytes = try await request.body.collect(upTo: 16 * 1024)

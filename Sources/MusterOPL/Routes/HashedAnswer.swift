@@ -1,9 +1,9 @@
-public import HTTPTypes
+package import HTTPTypes
 import Hummingbird
 import MusterRuntime
 
 extension HTTPField.Name {
-    public static let contentHash = HTTPField.Name("X-Content-Hash")!
+    package static let contentHash = HTTPField.Name("X-Content-Hash")!
 }
 
 extension OPLReadModel.Answer {

@@ -1,21 +1,21 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 import MusterEvents
 import Synchronization
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 
 /// The read side of the OPL contract: `/api/mobile/data`, `/api/mobile/active-strikes`,
 /// `/api/blocklist.json`. Every answer is cached per view; a matching hash costs a 304.
-public enum MobileReadRoutes {
+package enum MobileReadRoutes {
     /// 100 miles, the apps' region.
-    public static let defaultRadius = 160_934
-    public static let maxRadius = 1_000_000
+    package static let defaultRadius = 160_934
+    package static let maxRadius = 1_000_000
 
     static let access = AccessRule.key(OPLScopes.app, scope: OPLScopes.readMobile)
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, rate: RateLimiter, model: OPLReadModel) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, rate: RateLimiter, model: OPLReadModel) {
         let mobile = routes.group("/api/mobile", middleware: [RateLimitMiddleware(rate)])
         mobile.get("/data", access: access) { request, _ in
             let query = QueryParameters(request)
@@ -98,7 +98,7 @@ public enum MobileReadRoutes {
     /// malformed query, an empty rate bucket) goes the ordinary way, which answers the same. The
     /// key is one the authentication step already proved (`rememberedClient` never waits or looks
     /// up), and the routes' own rule admits it: the two paths cannot disagree on who may read.
-    public static func fastPath(keys: APIKeyDirectory, rate: RateLimiter, model: OPLReadModel) -> FastPath {
+    package static func fastPath(keys: APIKeyDirectory, rate: RateLimiter, model: OPLReadModel) -> FastPath {
         let targets = TargetKeys()
         return FastPath(name: "opl-not-modified") { request in
             guard let target = request.path, let (key, hash) = targets.key(of: target) else { return nil }

@@ -1,20 +1,20 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterJSON
-public import MusterLog
-public import MusterRuntime
+package import MusterLog
+package import MusterRuntime
 import NIOFoundationEssentialsCompat
 
 /// The write side of the OPL contract: strike submissions, GPS snapshots and DNS-filter stats.
 /// A 2xx is sent only after the log acknowledged the event. With an `Idempotency-Key`, a retry
 /// names the same aggregate and appends nothing new.
-public enum MobileWriteRoutes {
+package enum MobileWriteRoutes {
     /// Submissions are small; anything near this is not a real client.
     static let maxBody = 64 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>,
+    package static func add(to routes: Routes<Router<MusterRequestContext>>,
                            rate: RateLimiter, opl: ProjectionRunner<OPLProjection>, log: EventLog) {
         let mobile = routes.group("/api/mobile", middleware: [RateLimitMiddleware(rate)])
         mobile.post("/submit-strike", access: .key(OPLScopes.app, scope: OPLScopes.submitStrike)) { request, context in

@@ -1,8 +1,8 @@
 import HTTPTypes
-public import MusterRuntime
+package import MusterRuntime
 
 extension ModerationErrorCode: HTTPMappedCode {
-    public func apiError(message: String) -> APIError {
+    package func apiError(message: String) -> APIError {
         switch self {
         case .notFound: APIError(.notFound, message)
         case .invalid: APIError(.unprocessableContent, message)

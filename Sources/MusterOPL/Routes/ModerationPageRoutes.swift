@@ -1,9 +1,9 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterLog
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 
 /// The plain HTML moderation page at `/moderation`. A moderator signs in with their account (a
 /// person with the moderator role in an OPL organisation; the session then holds an 8-hour access
@@ -11,7 +11,7 @@ public import MusterRuntime
 /// session scoped to `/moderation` (`PageSession`: SameSite=Strict keeps other sites from posting
 /// decisions with it). Forms post back here and are answered with a redirect (303) to the page
 /// that shows the result.
-public enum ModerationPageRoutes {
+package enum ModerationPageRoutes {
     static let session = PageSession(path: "/moderation")
     static let access = AccessRule.page(scope: OPLScopes.moderate, roles: OPLRole.moderator)
 
@@ -47,7 +47,7 @@ public enum ModerationPageRoutes {
         }
     }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, people: People, desk: ModerationDesk) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, people: People, desk: ModerationDesk) {
         routes.get("/moderation", access: access) { request, context in
             guard let moderator = moderator(context) else { return signIn(nil) }
             let filter = try ModerationRoutes.queueFilter(QueryParameters(request))

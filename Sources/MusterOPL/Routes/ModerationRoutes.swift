@@ -1,12 +1,12 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterLog
-public import MusterRuntime
+package import MusterRuntime
 import NIOFoundationEssentialsCompat
 
 /// The moderators' JSON API under `/api/moderation`, for keys with `moderate:opl`. Every decision
 /// is an event naming the moderator (the key) and the reason.
-public enum ModerationRoutes {
+package enum ModerationRoutes {
     struct Decided: ResponseEncodable {
         var success = true
         var id: String
@@ -16,7 +16,7 @@ public enum ModerationRoutes {
 
     static let access = AccessRule.key(OPLScopes.app, scope: OPLScopes.moderate)
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, desk: ModerationDesk) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, desk: ModerationDesk) {
         let api = routes.group("/api/moderation")
         api.get("/queue", access: access) { request, _ in
             let filter = try queueFilter(QueryParameters(request))

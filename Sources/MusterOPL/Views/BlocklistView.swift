@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import MusterGeo
 
 /// An immutable picture of what the blocklists show at one revision and moment: live actions,
@@ -6,32 +6,32 @@ import MusterGeo
 ///
 /// "Live" depends on the clock as well as on events (an action ends when its duration runs out),
 /// so a view is valid until the next start or end among its actions, and is rebuilt after that.
-public struct BlocklistView: Sendable {
-    public struct LiveAction: Sendable {
-        public var action: OPLProjection.Action
-        public var employerId: String
+package struct BlocklistView: Sendable {
+    package struct LiveAction: Sendable {
+        package var action: OPLProjection.Action
+        package var employerId: String
         /// `approved` (not started yet), `active`, or `ended` (only shown with includeInactive).
-        public var status: String
-        public var startDate: String
-        public var endDate: String?
+        package var status: String
+        package var startDate: String
+        package var endDate: String?
         /// Entries every client gets: hosts under the employer's own domains.
-        public var hosts: [String]
+        package var hosts: [String]
         /// Pages on other sites: the browser extension's entries alone.
-        public var pages: [String]
-        public var live: Bool { status != "ended" }
+        package var pages: [String]
+        package var live: Bool { status != "ended" }
     }
 
     /// The fold's `blocklistRevision` this view was built from.
-    public let revision: UInt64
-    public let builtAt: Date
-    public let validUntil: Date
-    public let actions: [LiveAction]
+    package let revision: UInt64
+    package let builtAt: Date
+    package let validUntil: Date
+    package let actions: [LiveAction]
     let geofences: GeoGrid<(item: MobileData.GeofenceItem, live: Bool)>
 
     /// Default notification radius, metres, of an action placed by its own coordinates.
-    public static let actionRadius = 1_000
+    package static let actionRadius = 1_000
 
-    public init(state: OPLProjection.State, rules: BlocklistRules, now: Date = Date()) {
+    package init(state: OPLProjection.State, rules: BlocklistRules, now: Date = Date()) {
         revision = state.blocklistRevision
         builtAt = now
         var next = Date.distantFuture
@@ -84,10 +84,10 @@ public struct BlocklistView: Sendable {
         geofences = grid
     }
 
-    public var isCurrent: Bool { Date() < validUntil }
+    package var isCurrent: Bool { Date() < validUntil }
 
     /// `GET /api/mobile/data` for one region.
-    public func mobileData(lat: Double, lng: Double, radius: Int, includeInactive: Bool, generatedAt: String) -> MobileData {
+    package func mobileData(lat: Double, lng: Double, radius: Int, includeInactive: Bool, generatedAt: String) -> MobileData {
         var all: [MobileData.GeofenceItem] = []
         for (distance, entry) in geofences.within(Double(radius), ofLat: lat, lng: lng) where entry.live || includeInactive {
             var item = entry.item
@@ -129,7 +129,7 @@ public struct BlocklistView: Sendable {
     }
 
     /// `GET /api/active-strikes`: actions people can attach a snapshot to.
-    public func activeStrikes(generatedAt: String) -> ActiveStrikes {
+    package func activeStrikes(generatedAt: String) -> ActiveStrikes {
         let strikes = actions.filter(\.live).sorted { ($0.action.employer.name, $0.action.id) < ($1.action.employer.name, $1.action.id) }.map {
             ActiveStrikes.Strike(id: $0.action.id, actionType: $0.action.details.actionType, employerName: $0.action.employer.name,
                                  employerId: $0.employerId, organization: $0.action.details.organization, location: $0.action.details.location,
@@ -141,7 +141,7 @@ public struct BlocklistView: Sendable {
     /// `GET /api/blocklist.json`: employer name → entry. Hosts always; `pages` adds the page
     /// entries (`format=extension`). The DNS filter sends no `format` and reads every entry as a
     /// host: it never gets a page.
-    public func extensionMap(includeInactive: Bool, pages: Bool) -> [String: ExtensionEntry] {
+    package func extensionMap(includeInactive: Bool, pages: Bool) -> [String: ExtensionEntry] {
         var map: [String: ExtensionEntry] = [:]
         // Newest start first, so an employer's entry describes its most recent action.
         let ordered = actions.filter { $0.live || includeInactive }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-public import Hummingbird
-public import MusterLog
+package import Hummingbird
+package import MusterLog
 import MusterRuntime
 import Synchronization
 
@@ -12,18 +12,18 @@ import Synchronization
 /// path). Answers (bytes and hash) are cached until the fold's `blocklistRevision` moves or the
 /// clock passes the view's `validUntil`; events that change nothing shown (a submission, its
 /// checks) cost one look at the revision and keep every answer.
-public final class OPLReadModel: Sendable {
-    public let runner: ProjectionRunner<OPLProjection>
-    public let rules: BlocklistRules
+package final class OPLReadModel: Sendable {
+    package let runner: ProjectionRunner<OPLProjection>
+    package let rules: BlocklistRules
     private let state = Mutex<Cached>(Cached())
     static let cacheLimit = 4096
 
     /// A finished answer: what to send and its content hash.
-    public struct Answer: Sendable {
-        public let body: ByteBuffer
-        public let hash: String
+    package struct Answer: Sendable {
+        package let body: ByteBuffer
+        package let hash: String
         /// `X-Content-Hash`, `ETag` and `Cache-Control`, made once: a 304 is these and nothing else.
-        public let headers: HTTPFields
+        package let headers: HTTPFields
 
         init(body: ByteBuffer, hash: String) {
             self.body = body
@@ -49,13 +49,13 @@ public final class OPLReadModel: Sendable {
         }
     }
 
-    public init(runner: ProjectionRunner<OPLProjection>, rules: BlocklistRules) {
+    package init(runner: ProjectionRunner<OPLProjection>, rules: BlocklistRules) {
         self.runner = runner
         self.rules = rules
     }
 
     /// The current view: kept while the revision stands, rebuilt when it moved or the view expired.
-    public func view() async -> BlocklistView {
+    package func view() async -> BlocklistView {
         if let view = state.withLock({ $0.current(at: runner.currentCheckpoint) }) { return view }
         let (checkpoint, fold) = await runner.current()
         if let view = state.withLock({ cached -> BlocklistView? in
@@ -76,14 +76,14 @@ public final class OPLReadModel: Sendable {
     }
 
     /// The answer for `key` if it is cached for the current checkpoint and clock; never waits.
-    public func cachedAnswer(_ key: String) -> Answer? {
+    package func cachedAnswer(_ key: String) -> Answer? {
         let checkpoint = runner.currentCheckpoint
         return state.withLock { cached in cached.current(at: checkpoint) != nil ? cached.answers[key] : nil }
     }
 
     /// The answer for `key` in the current view, built by `make` on first use. The hash covers
     /// what `hashed` encodes (the answer without its `generatedAt`).
-    public func answer<Body: Encodable, Hashed: Encodable>(
+    package func answer<Body: Encodable, Hashed: Encodable>(
         _ key: String, make: (BlocklistView) -> (body: Body, hashed: Hashed)
     ) async throws -> Answer {
         let view = await view()

@@ -2,9 +2,9 @@ import Crypto
 import Foundation
 
 /// API keys: `<app>_` followed by 64 lowercase hex digits (256 random bits).
-public enum APIKey {
+package enum APIKey {
     /// A new secret key and its id.
-    public static func generate(app: String) -> (key: String, keyId: String) {
+    package static func generate(app: String) -> (key: String, keyId: String) {
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let id = (0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -13,23 +13,23 @@ public enum APIKey {
 
     /// The id of a key that was made elsewhere and imported: derived from its hash, so importing
     /// the same key twice names the same aggregate (and the second import is refused).
-    public static func importedID(for key: String) -> String {
+    package static func importedID(for key: String) -> String {
         "key_" + hash(key).prefix(16)
     }
 
     /// SHA-256, lowercase hex. The keys carry 256 random bits, so a fast hash is the right
     /// tool: there is nothing for a slow password hash to protect against guessing.
-    public static func hash(_ key: String) -> String {
+    package static func hash(_ key: String) -> String {
         hex(Array(SHA256.hash(data: Data(key.utf8))))
     }
 
-    public static func prefix(_ key: String) -> String {
+    package static func prefix(_ key: String) -> String {
         guard let underscore = key.firstIndex(of: "_") else { return String(key.prefix(8)) }
         return String(key[...underscore]) + key[key.index(after: underscore)...].prefix(4)
     }
 
     /// Shape check before any lookup: `<app>_` + 64 lowercase hex.
-    public static func isWellFormed(_ key: String) -> Bool {
+    package static func isWellFormed(_ key: String) -> Bool {
         guard key.utf8.count <= 80, let underscore = key.firstIndex(of: "_") else { return false }
         let app = key[..<underscore]
         let secret = key[key.index(after: underscore)...]
@@ -38,7 +38,7 @@ public enum APIKey {
     }
 
     /// Compares two equal-length strings in time that does not depend on where they differ.
-    public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+    package static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var difference: UInt8 = 0

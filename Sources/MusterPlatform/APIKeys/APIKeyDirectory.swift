@@ -1,28 +1,28 @@
 import Foundation
-public import HTTPTypes
+package import HTTPTypes
 import MusterEvents
-public import MusterLog
-public import MusterRuntime
+package import MusterLog
+package import MusterRuntime
 import Synchronization
 
 /// Who a presented API key is, answered from the keys projection, with the answers of known
 /// keys remembered until the projection moves (a key issued or revoked clears them all). The
 /// hot path is then a lock and a dictionary lookup: no SHA-256 and no wait for the actor.
-public final class APIKeyDirectory: Sendable {
-    public let runner: ProjectionRunner<KeysProjection>
+package final class APIKeyDirectory: Sendable {
+    package let runner: ProjectionRunner<KeysProjection>
     private let known = Mutex<(checkpoint: UInt64, clients: [String: AuthenticatedClient])>((0, [:]))
     static let limit = 10_000
 
     /// What a key of each app may carry: a stored key's scopes are narrowed to it.
     let scopes: KeyScopes
 
-    public init(runner: ProjectionRunner<KeysProjection>, scopes: KeyScopes) {
+    package init(runner: ProjectionRunner<KeysProjection>, scopes: KeyScopes) {
         self.runner = runner
         self.scopes = scopes
     }
 
     /// The client of a key already seen at the keys projection's current checkpoint; never waits.
-    public func rememberedClient(_ presented: String) -> AuthenticatedClient? {
+    package func rememberedClient(_ presented: String) -> AuthenticatedClient? {
         let checkpoint = runner.currentCheckpoint
         return known.withLock { $0.checkpoint == checkpoint ? $0.clients[presented] : nil }
     }
@@ -30,7 +30,7 @@ public final class APIKeyDirectory: Sendable {
     /// Refused for a missing, malformed, unknown or revoked key; `.loading` for an unknown key
     /// while the projection is still catching up, so an app that deletes its key on 401 never
     /// does so because the server had just started.
-    public func authenticate(_ presented: String?) async throws -> AuthenticatedClient {
+    package func authenticate(_ presented: String?) async throws -> AuthenticatedClient {
         guard let presented = presented?.trimmingCharacters(in: .whitespaces), !presented.isEmpty else {
             throw KeyError(.missing, "missing API key: send it in the X-API-Key header")
         }
@@ -60,7 +60,7 @@ extension APIKeyDirectory {
     /// The client of a presented key, if it is `app`'s (any app's when nil) and carries `scope`:
     /// for sign-in forms, which take a key as typed. Requests' keys are proved by the
     /// authentication step (`PlatformAuthenticator`) and admitted by their route's `AccessRule`.
-    public func authenticate(_ presented: String?, app: String?, scope: String?) async throws -> AuthenticatedClient {
+    package func authenticate(_ presented: String?, app: String?, scope: String?) async throws -> AuthenticatedClient {
         let client = try await authenticate(presented)
         if let app, client.app != app { throw KeyError(.otherApp, "this API key is not for \(app)") }
         if let scope, !client.scopes.contains(scope) { throw KeyError(.lacksScope, "API key lacks scope \(scope)") }
@@ -69,5 +69,5 @@ extension APIKeyDirectory {
 }
 
 extension HTTPField.Name {
-    public static let apiKey = HTTPField.Name("X-API-Key")!
+    package static let apiKey = HTTPField.Name("X-API-Key")!
 }

@@ -1,26 +1,26 @@
-public import MusterEvents
+package import MusterEvents
 
 /// The apps a key can be for, as they prefix their keys (apps whose module comes later included);
 /// `platform` keys are for operators.
-public enum KeyApps {
-    public static let all: Set<String> = ["opl", "pop", "shieldai", "field", "offleash", "platform"]
+package enum KeyApps {
+    package static let all: Set<String> = ["opl", "pop", "shieldai", "field", "offleash", "platform"]
 }
 
 /// `platform.apikey.issued.v1`: a key was issued. Only its SHA-256 is kept, never the key.
-public struct APIKeyIssued: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "apikey", event: "issued", major: 1)
+package struct APIKeyIssued: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "apikey", event: "issued", major: 1)
 
-    public var keyId: String
-    public var app: String
-    public var scopes: [String]
+    package var keyId: String
+    package var app: String
+    package var scopes: [String]
     /// Lowercase hex SHA-256 of the whole key (`opl_…`).
-    public var keyHash: String
+    package var keyHash: String
     /// The key's first characters (`opl_1a2b`), so people can tell keys apart in listings.
-    public var keyPrefix: String
-    public var label: String?
-    public var issuedBy: String?
+    package var keyPrefix: String
+    package var label: String?
+    package var issuedBy: String?
 
-    public init(keyId: String, app: String, scopes: [String], keyHash: String, keyPrefix: String,
+    package init(keyId: String, app: String, scopes: [String], keyHash: String, keyPrefix: String,
                 label: String? = nil, issuedBy: String? = nil) {
         self.keyId = keyId
         self.app = app
@@ -31,9 +31,9 @@ public struct APIKeyIssued: EventPayload {
         self.issuedBy = issuedBy
     }
 
-    public var aggregateID: String { keyId }
+    package var aggregateID: String { keyId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(keyId, "key_", .lowerHex, count: 16, field: "/keyId", "key_ followed by 16 lowercase hex digits")
         try Validate.oneOf(app, KeyApps.all, field: "/app")
         try Validate.count(scopes, 1...32, field: "/scopes")
@@ -49,40 +49,40 @@ public struct APIKeyIssued: EventPayload {
 }
 
 /// `platform.apikey.revoked.v1`, the first shape: no reason, no actor. Upcast to v2 on read.
-public struct APIKeyRevokedV1: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "apikey", event: "revoked", major: 1)
-    public var keyId: String
-    public init(keyId: String) { self.keyId = keyId }
-    public var aggregateID: String { keyId }
+package struct APIKeyRevokedV1: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "apikey", event: "revoked", major: 1)
+    package var keyId: String
+    package init(keyId: String) { self.keyId = keyId }
+    package var aggregateID: String { keyId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(keyId, "key_", .lowerHex, count: 16, field: "/keyId", "key_ followed by 16 lowercase hex digits")
     }
 }
 
 /// `platform.apikey.revoked.v2`: a key was revoked, by whom and why (required since v2,
 /// hence a new major).
-public struct APIKeyRevoked: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "apikey", event: "revoked", major: 2)
+package struct APIKeyRevoked: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "apikey", event: "revoked", major: 2)
 
-    public var keyId: String
-    public var reason: String
-    public var revokedBy: String
+    package var keyId: String
+    package var reason: String
+    package var revokedBy: String
 
-    public init(keyId: String, reason: String, revokedBy: String) {
+    package init(keyId: String, reason: String, revokedBy: String) {
         self.keyId = keyId
         self.reason = reason
         self.revokedBy = revokedBy
     }
 
     /// v1 said nothing about why or who; the upcast says so explicitly.
-    public init(upcasting old: APIKeyRevokedV1) {
+    package init(upcasting old: APIKeyRevokedV1) {
         self.init(keyId: old.keyId, reason: "unspecified (revoked before reasons were recorded)", revokedBy: "unknown")
     }
 
-    public var aggregateID: String { keyId }
+    package var aggregateID: String { keyId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(keyId, "key_", .lowerHex, count: 16, field: "/keyId", "key_ followed by 16 lowercase hex digits")
         try Validate.length(reason, 1...500, field: "/reason")
         try Validate.length(revokedBy, 1...100, field: "/revokedBy")
@@ -91,7 +91,7 @@ public struct APIKeyRevoked: EventPayload {
 
 extension EventCatalog {
     /// The platform's own events.
-    public static var platform: EventCatalog {
+    package static var platform: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(APIKeyIssued.self)
         catalog.register(APIKeyRevokedV1.self, upcast: APIKeyRevoked.init(upcasting:))

@@ -1,9 +1,9 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Why a presented key opens nothing.
-public typealias KeyError = DomainError<KeyErrorCode>
+package typealias KeyError = DomainError<KeyErrorCode>
 
-public enum KeyErrorCode: String, Sendable, Hashable {
+package enum KeyErrorCode: String, Sendable, Hashable {
     /// No key was sent.
     case missing
     /// Not a key's shape, not a key we know, or revoked.

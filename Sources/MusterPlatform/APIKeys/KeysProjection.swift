@@ -1,35 +1,35 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// The keys projection: every key ever issued, whether it is revoked, and a lookup by hash.
-public enum KeysProjection: Projection {
-    public struct Key: Codable, Sendable, Equatable {
-        public var keyId: String
-        public var app: String
-        public var scopes: [String]
-        public var keyHash: String
-        public var keyPrefix: String
-        public var label: String?
-        public var issuedAt: String
-        public var issuedBy: String?
-        public var revokedAt: String?
-        public var revokedReason: String?
-        public var revokedBy: String?
-        public var sequence: UInt64
+package enum KeysProjection: Projection {
+    package struct Key: Codable, Sendable, Equatable {
+        package var keyId: String
+        package var app: String
+        package var scopes: [String]
+        package var keyHash: String
+        package var keyPrefix: String
+        package var label: String?
+        package var issuedAt: String
+        package var issuedBy: String?
+        package var revokedAt: String?
+        package var revokedReason: String?
+        package var revokedBy: String?
+        package var sequence: UInt64
     }
 
-    public struct State: Codable, Sendable, Equatable {
-        public var keys: [String: Key] = [:]
+    package struct State: Codable, Sendable, Equatable {
+        package var keys: [String: Key] = [:]
         /// keyHash → keyId
-        public var byHash: [String: String] = [:]
+        package var byHash: [String: String] = [:]
     }
 
-    public static let name = "keys"
-    public static let version = 1
-    public static let filterSubjects = ["events.platform.apikey.>"]
-    public static let initialState = State()
+    package static let name = "keys"
+    package static let version = 1
+    package static let filterSubjects = ["events.platform.apikey.>"]
+    package static let initialState = State()
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let issued as APIKeyIssued:
             guard state.keys[issued.keyId] == nil else { throw ProjectionRejection("key \(issued.keyId) was already issued") }

@@ -1,11 +1,11 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterLog
-public import MusterRuntime
+package import MusterRuntime
 
 /// Platform routes: who a key is, what it may do, the keys and the projections.
-public enum PlatformRoutes {
+package enum PlatformRoutes {
     struct WhoAmI: ResponseEncodable {
         var keyId: String
         var app: String
@@ -33,9 +33,9 @@ public enum PlatformRoutes {
     }
 
     /// The admin scope for platform operations.
-    public static let adminScope = "admin:platform"
+    package static let adminScope = "admin:platform"
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory,
                            environment: MusterEnvironment) {
         let platform = routes.group("/api/platform")
         platform.get("/whoami", access: .key(nil, scope: nil)) { _, context in

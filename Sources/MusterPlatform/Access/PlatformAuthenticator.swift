@@ -1,31 +1,31 @@
-public import HTTPTypes
+package import HTTPTypes
 import JWTKit
 import MusterEvents
 import MusterLog
-public import MusterRuntime
+package import MusterRuntime
 
 /// The authentication step's prover (`AuthenticationMiddleware`): an `X-API-Key` against the keys
 /// fold, an `Authorization: Bearer` token against the signing keys and the sessions fold, a page's
 /// session cookie (either of those, kept by `PageSession`), and an installation's `X-Device-Id` and
 /// `X-Device-Secret` passed on for the device registry to prove. The one place a request's
 /// credentials are read.
-public struct PlatformAuthenticator: RequestAuthenticator {
+package struct PlatformAuthenticator: RequestAuthenticator {
     let keys: APIKeyDirectory
     /// The process's people, if one of its roles serves people (a collector alone runs no people
     /// fold, and proves no token). Looked up per token: every role is composed before any request.
     let people: @Sendable () -> People?
 
-    public init(keys: APIKeyDirectory, people: @escaping @Sendable () -> People?) {
+    package init(keys: APIKeyDirectory, people: @escaping @Sendable () -> People?) {
         self.keys = keys
         self.people = people
     }
 
     /// The authenticator of a process: its keys, and its people if a role made them.
-    public init(environment: MusterEnvironment) {
+    package init(environment: MusterEnvironment) {
         self.init(keys: APIKeyDirectory.shared(in: environment), people: { environment.existing(People.self) })
     }
 
-    public func caller(of headers: HTTPFields) async -> Caller {
+    package func caller(of headers: HTTPFields) async -> Caller {
         var caller = Caller()
         if let presented = headers[.apiKey] {
             do { caller.key = .proved(try await keys.authenticate(presented)) } catch { caller.key = .refused(error) }
@@ -49,7 +49,7 @@ public struct PlatformAuthenticator: RequestAuthenticator {
     }
 
     /// The token of an `Authorization: Bearer <token>` header (the scheme in any case).
-    public static func bearerToken(_ header: String?) -> String? {
+    package static func bearerToken(_ header: String?) -> String? {
         guard let header, header.utf8.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
         let token = String(header.dropFirst(7)).trimmingWhitespace
         return token.isEmpty ? nil : token
@@ -83,7 +83,7 @@ public struct PlatformAuthenticator: RequestAuthenticator {
 }
 
 extension SignedInPerson {
-    public init(_ claims: AccessClaims, checkedAt: UInt64 = 0, accessToken: String = "") {
+    package init(_ claims: AccessClaims, checkedAt: UInt64 = 0, accessToken: String = "") {
         self.init(personId: claims.personId, sessionId: claims.sid, org: claims.org, role: claims.role, app: claims.app,
                   sequence: claims.seq, issuedAt: claims.iat.value, expiresAt: claims.expiresAt, checkedAt: checkedAt,
                   accessToken: accessToken)
@@ -93,14 +93,14 @@ extension SignedInPerson {
 extension People {
     /// Whether the person's session is still live as the sessions fold stands (signed out,
     /// revoked or forgotten: not). Expiry is the caller's to compare.
-    public func sessionIsLive(_ person: SignedInPerson) async -> Bool {
+    package func sessionIsLive(_ person: SignedInPerson) async -> Bool {
         await runner.read { $0.sessionIsLive(person.sessionId) }
     }
 }
 
 extension AccessClaims {
     /// The claims of a token the authentication step proved, for domain code that takes them.
-    public init(_ person: SignedInPerson) {
+    package init(_ person: SignedInPerson) {
         self.init(personId: person.personId, sessionId: person.sessionId, orgId: person.org, role: person.role, app: person.app,
                   sequence: person.sequence, issuedAt: person.issuedAt, expiresAt: person.expiresAt)
     }
@@ -108,7 +108,7 @@ extension AccessClaims {
 
 extension MusterRequestContext {
     /// The admitted person's token claims (the route's rule admits a person).
-    public func claims() throws -> AccessClaims {
+    package func claims() throws -> AccessClaims {
         AccessClaims(try person())
     }
 }

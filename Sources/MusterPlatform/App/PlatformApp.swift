@@ -1,24 +1,24 @@
-public import MusterEvents
-public import MusterLog
-public import MusterRuntime
+package import MusterEvents
+package import MusterLog
+package import MusterRuntime
 
 /// The platform every app stands on: API keys (their events, fold and routes), people (accounts,
 /// sessions, forgetting; devices and their push tokens; each app's routes speak its own contract over `People`, and the token
 /// keys are public at `/.well-known/jwks.json`), and validated appends over NATS for scripts in
 /// any language.
-public struct PlatformApp: MusterApp {
-    public static let appName = Access.operatorApp
-    public var name: String { Self.appName }
-    public var events: EventCatalog { .platform }
-    public var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self, DevicesProjection.self] }
+package struct PlatformApp: MusterApp {
+    package static let appName = Access.operatorApp
+    package var name: String { Self.appName }
+    package var events: EventCatalog { .platform }
+    package var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self, DevicesProjection.self] }
     /// Operators' keys (`platform_…`) only.
-    public var scopes: [String] { [PlatformRoutes.adminScope] }
+    package var scopes: [String] { [PlatformRoutes.adminScope] }
     /// Every app registers its own installations.
-    public var sharedScopes: [String] { [DeviceRoutes.registerScope] }
+    package var sharedScopes: [String] { [DeviceRoutes.registerScope] }
 
-    public init() {}
+    package init() {}
 
-    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+    package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         // Every role's routes stand behind the one authentication step (the notifier serves none
         // but health, and so runs no keys fold for it).
         if role != .notifier { parts.authenticator = PlatformAuthenticator(environment: environment) }
@@ -44,7 +44,7 @@ public struct PlatformApp: MusterApp {
 
 extension APIKeyDirectory {
     /// The process's key directory over its keys fold; every route that takes a key uses it.
-    public static func shared(in environment: MusterEnvironment) -> APIKeyDirectory {
+    package static func shared(in environment: MusterEnvironment) -> APIKeyDirectory {
         environment.shared { APIKeyDirectory(runner: environment.projections.runner(KeysProjection.self), scopes: environment.keyScopes) }
     }
 }

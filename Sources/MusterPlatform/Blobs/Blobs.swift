@@ -1,25 +1,25 @@
 import MusterLog
-public import MusterNATS
-public import MusterRuntime
+package import MusterNATS
+package import MusterRuntime
 
 /// The object store buckets blobs live in (audio, images, later photos), opened once per process
 /// with the log's replicas. Events carry a blob's digest, size and type, never its bytes.
-public actor Blobs {
-    public static let audio = "muster_audio"
-    public static let images = "muster_images"
+package actor Blobs {
+    package static let audio = "muster_audio"
+    package static let images = "muster_images"
     /// The field app's photos and receipts.
-    public static let field = "muster_field"
+    package static let field = "muster_field"
 
     let jetStream: JetStream
     let replicas: Int
     var opened: [String: ObjectStore] = [:]
 
-    public init(jetStream: JetStream, replicas: Int) {
+    package init(jetStream: JetStream, replicas: Int) {
         self.jetStream = jetStream
         self.replicas = replicas
     }
 
-    public func bucket(_ name: String) async throws -> ObjectStore {
+    package func bucket(_ name: String) async throws -> ObjectStore {
         if let store = opened[name] { return store }
         let store = try await ObjectStore.open(jetStream, bucket: name, replicas: replicas)
         opened[name] = store
@@ -28,7 +28,7 @@ public actor Blobs {
 }
 
 extension Blobs {
-    public static func shared(in environment: MusterEnvironment) -> Blobs {
+    package static func shared(in environment: MusterEnvironment) -> Blobs {
         environment.shared { Blobs(jetStream: environment.log.jetStream, replicas: environment.configuration.streamReplicas) }
     }
 }

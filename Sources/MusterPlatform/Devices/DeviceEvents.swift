@@ -1,26 +1,26 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `platform.device.registered.v1`: an app installation gave us its push token, or a new one
 /// (rotation keeps the device id). Carries the whole registration, so the last one is the device.
-public struct DeviceRegistered: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "device", event: "registered", major: 1)
+package struct DeviceRegistered: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "device", event: "registered", major: 1)
 
-    public var deviceId: String
-    public var app: String
-    public var platform: String
-    public var token: String
+    package var deviceId: String
+    package var app: String
+    package var platform: String
+    package var token: String
     /// The APNs topic (the app's bundle id); Android's package name.
-    public var bundleId: String
+    package var bundleId: String
     /// `sandbox` or `production` for iOS; absent for Android.
-    public var environment: String?
-    public var settings: DeviceSettings
+    package var environment: String?
+    package var settings: DeviceSettings
     /// The signed-in person, when the registration came with their token.
-    public var personId: String?
+    package var personId: String?
     /// SHA-256 (lowercase hex) of the installation's secret (`DeviceSecret`); absent on devices
     /// registered before installations had secrets (only their person can reach those).
-    public var secretHash: String?
+    package var secretHash: String?
 
-    public init(deviceId: String, app: String, platform: String, token: String, bundleId: String, environment: String?,
+    package init(deviceId: String, app: String, platform: String, token: String, bundleId: String, environment: String?,
                 settings: DeviceSettings, personId: String?, secretHash: String? = nil) {
         self.deviceId = deviceId
         self.app = app
@@ -33,9 +33,9 @@ public struct DeviceRegistered: EventPayload {
         self.secretHash = secretHash
     }
 
-    public var aggregateID: String { deviceId }
+    package var aggregateID: String { deviceId }
 
-    public func validate() throws {
+    package func validate() throws {
         try DeviceRules.validateID(deviceId)
         if let secretHash { try Validate.prefixed(secretHash, "", .lowerHex, count: 64, field: "/secretHash", "64 lowercase hex digits") }
         try Validate.oneOf(app, DeviceRules.apps, field: "/app")
@@ -51,20 +51,20 @@ public struct DeviceRegistered: EventPayload {
 
 /// `platform.device.updated.v1`: the installation's settings changed (locale, time zone, topics,
 /// proximity cells). The settings are replaced whole.
-public struct DeviceUpdated: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "device", event: "updated", major: 1)
+package struct DeviceUpdated: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "device", event: "updated", major: 1)
 
-    public var deviceId: String
-    public var settings: DeviceSettings
+    package var deviceId: String
+    package var settings: DeviceSettings
 
-    public init(deviceId: String, settings: DeviceSettings) {
+    package init(deviceId: String, settings: DeviceSettings) {
         self.deviceId = deviceId
         self.settings = settings
     }
 
-    public var aggregateID: String { deviceId }
+    package var aggregateID: String { deviceId }
 
-    public func validate() throws {
+    package func validate() throws {
         try DeviceRules.validateID(deviceId)
         try settings.validate()
     }
@@ -72,21 +72,21 @@ public struct DeviceUpdated: EventPayload {
 
 /// `platform.device.unregistered.v1`: the app (signing out, turning pushes off) or an operator
 /// removed the device. Nothing is sent to it again unless it registers anew.
-public struct DeviceUnregistered: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "device", event: "unregistered", major: 1)
-    public static let reasons: Set<String> = ["app", "operator"]
+package struct DeviceUnregistered: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "device", event: "unregistered", major: 1)
+    package static let reasons: Set<String> = ["app", "operator"]
 
-    public var deviceId: String
-    public var reason: String
+    package var deviceId: String
+    package var reason: String
 
-    public init(deviceId: String, reason: String) {
+    package init(deviceId: String, reason: String) {
         self.deviceId = deviceId
         self.reason = reason
     }
 
-    public var aggregateID: String { deviceId }
+    package var aggregateID: String { deviceId }
 
-    public func validate() throws {
+    package func validate() throws {
         try DeviceRules.validateID(deviceId)
         try Validate.oneOf(reason, Self.reasons, field: "/reason")
     }
@@ -95,20 +95,20 @@ public struct DeviceUnregistered: EventPayload {
 /// `platform.device.invalidated.v1`: the push provider refused the token for good (APNs 410
 /// `Unregistered` or 400 `BadDeviceToken`, FCM `UNREGISTERED`). A registration made after
 /// `invalidAt` (APNs's timestamp of the 410) revives the device.
-public struct DeviceInvalidated: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "device", event: "invalidated", major: 1)
-    public static let providers: Set<String> = ["apns", "fcm"]
+package struct DeviceInvalidated: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "device", event: "invalidated", major: 1)
+    package static let providers: Set<String> = ["apns", "fcm"]
 
-    public var deviceId: String
+    package var deviceId: String
     /// The token that was refused (a rotation may already have replaced it).
-    public var token: String
-    public var provider: String
+    package var token: String
+    package var provider: String
     /// The provider's reason, as it wrote it.
-    public var reason: String
+    package var reason: String
     /// Since when the provider says the token is invalid (RFC 3339); absent when it did not say.
-    public var invalidAt: String?
+    package var invalidAt: String?
 
-    public init(deviceId: String, token: String, provider: String, reason: String, invalidAt: String?) {
+    package init(deviceId: String, token: String, provider: String, reason: String, invalidAt: String?) {
         self.deviceId = deviceId
         self.token = token
         self.provider = provider
@@ -116,9 +116,9 @@ public struct DeviceInvalidated: EventPayload {
         self.invalidAt = invalidAt
     }
 
-    public var aggregateID: String { deviceId }
+    package var aggregateID: String { deviceId }
 
-    public func validate() throws {
+    package func validate() throws {
         try DeviceRules.validateID(deviceId)
         try Validate.length(token, 8...4096, field: "/token")
         try Validate.oneOf(provider, Self.providers, field: "/provider")

@@ -1,12 +1,12 @@
 import Foundation
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterRuntime
 
 /// Why a device operation was refused, in domain terms; `DeviceErrorCode+HTTP` gives the answers.
-public typealias DeviceError = DomainError<DeviceErrorCode>
+package typealias DeviceError = DomainError<DeviceErrorCode>
 
-public enum DeviceErrorCode: Sendable, Hashable {
+package enum DeviceErrorCode: Sendable, Hashable {
     /// A field breaks its rule; the field as the request names it.
     case invalidField(String)
     /// No such device for this caller (or it was unregistered).
@@ -17,18 +17,18 @@ public enum DeviceErrorCode: Sendable, Hashable {
 /// person when signed in, and the installation's own proof when it sends one: the device id
 /// (`X-Device-Id`, or the path's) with the secret it was given at registration (`X-Device-Secret`).
 /// A push token is an address, never a credential; the device id alone opens nothing.
-public struct DeviceCaller: Sendable, Equatable {
-    public var app: String
-    public var personId: String?
-    public var org: String?
-    public var role: String?
+package struct DeviceCaller: Sendable, Equatable {
+    package var app: String
+    package var personId: String?
+    package var org: String?
+    package var role: String?
     /// The device the installation says it is, and its secret.
-    public var deviceId: String?
-    public var secret: String?
+    package var deviceId: String?
+    package var secret: String?
     /// For the log's `actor`: the key id or `person:<id>`.
-    public var actor: String
+    package var actor: String
 
-    public init(app: String, personId: String?, actor: String, org: String? = nil, role: String? = nil,
+    package init(app: String, personId: String?, actor: String, org: String? = nil, role: String? = nil,
                 deviceId: String? = nil, secret: String? = nil) {
         self.app = app
         self.personId = personId
@@ -53,19 +53,19 @@ public struct DeviceCaller: Sendable, Equatable {
 }
 
 /// What an installation sends to register.
-public struct DeviceRegistration: Sendable, Equatable {
-    public var token: String
-    public var platform: String
-    public var bundleId: String
+package struct DeviceRegistration: Sendable, Equatable {
+    package var token: String
+    package var platform: String
+    package var bundleId: String
     /// `sandbox` or `production` (iOS); production when not said.
-    public var environment: String?
+    package var environment: String?
     /// A stable id the app keeps for its installation: with it a rotated token keeps the device.
-    public var installationId: String?
+    package var installationId: String?
     /// The token this one replaces, when the app knows it (the other way to keep the device).
-    public var previousToken: String?
-    public var settings: DeviceSettings
+    package var previousToken: String?
+    package var settings: DeviceSettings
 
-    public init(token: String, platform: String, bundleId: String, environment: String? = nil, installationId: String? = nil,
+    package init(token: String, platform: String, bundleId: String, environment: String? = nil, installationId: String? = nil,
                 previousToken: String? = nil, settings: DeviceSettings = DeviceSettings()) {
         self.token = token
         self.platform = platform
@@ -80,13 +80,13 @@ public struct DeviceRegistration: Sendable, Equatable {
 /// Every app's push registrations: register (and rotate), change settings, unregister, read.
 /// A device's id is a keyed hash of its installation (or first token), so only the installation
 /// that registered learns it: the id is what lets it change or remove its registration later.
-public struct Devices: Sendable {
+package struct Devices: Sendable {
     let log: EventLog
     let runner: ProjectionRunner<DevicesProjection>
     let people: People
     static let settle: Duration = .seconds(3)
 
-    public init(log: EventLog, runner: ProjectionRunner<DevicesProjection>, people: People) {
+    package init(log: EventLog, runner: ProjectionRunner<DevicesProjection>, people: People) {
         self.log = log
         self.runner = runner
         self.people = people
@@ -94,10 +94,10 @@ public struct Devices: Sendable {
 
     /// What a registration answers: the device, whether anything changed, and for a new
     /// installation its secret (shown once; only its hash is kept).
-    public struct Registered: Sendable {
-        public var device: DevicesProjection.Device
-        public var changed: Bool
-        public var secret: String?
+    package struct Registered: Sendable {
+        package var device: DevicesProjection.Device
+        package var changed: Bool
+        package var secret: String?
     }
 
     /// Registers an installation, or re-registers one the caller owns (a new token, new settings,
@@ -105,7 +105,7 @@ public struct Devices: Sendable {
     /// or the token of the person it is linked to), else it is unknown (404). Without it, a new
     /// device with a secret of its own; its push token moves to it from any device that held it.
     /// An identical re-registration appends nothing.
-    public func register(_ registration: DeviceRegistration, by caller: DeviceCaller,
+    package func register(_ registration: DeviceRegistration, by caller: DeviceCaller,
                          idempotencyKey: String? = nil) async throws -> Registered {
         var registration = registration
         try Self.normalise(&registration)
@@ -140,7 +140,7 @@ public struct Devices: Sendable {
     /// The device, if this caller owns it (`Access`): a device linked to a person is that
     /// person's alone; one that is not is the installation's, proven by its secret. Anything
     /// else, another app's included, is unknown (404).
-    public func device(_ deviceId: String, for caller: DeviceCaller) async throws -> DevicesProjection.Device {
+    package func device(_ deviceId: String, for caller: DeviceCaller) async throws -> DevicesProjection.Device {
         guard (try? DeviceRules.validateID(deviceId)) != nil, let device = await runner.read({ $0.devices[deviceId] }),
               Access.permits(caller.principals(for: device), device.owner) else {
             throw DeviceError(.unknownDevice, "no device \(deviceId.prefix(40)) of yours")
@@ -149,7 +149,7 @@ public struct Devices: Sendable {
     }
 
     /// Replaces what `change` names of the device's settings.
-    public func update(_ deviceId: String, for caller: DeviceCaller,
+    package func update(_ deviceId: String, for caller: DeviceCaller,
                        _ change: (inout DeviceSettings) -> Void) async throws -> DevicesProjection.Device {
         let current = try await device(deviceId, for: caller)
         var settings = current.settings
@@ -160,7 +160,7 @@ public struct Devices: Sendable {
         return try await device(deviceId, for: caller)
     }
 
-    public func unregister(_ deviceId: String, for caller: DeviceCaller, reason: String = "app") async throws {
+    package func unregister(_ deviceId: String, for caller: DeviceCaller, reason: String = "app") async throws {
         _ = try await device(deviceId, for: caller)
         try await append(DeviceUnregistered(deviceId: deviceId, reason: reason), caller: caller, idempotencyKey: nil)
     }

@@ -1,49 +1,49 @@
-public import MusterEvents
-public import MusterLog
-public import MusterRuntime
+package import MusterEvents
+package import MusterLog
+package import MusterRuntime
 
 /// Every app's push registrations: who gets a push sent to a token, a person, a topic, a cell or
 /// a whole app. In memory (one entry per installation).
-public enum DevicesProjection: Projection {
-    public struct Device: Codable, Sendable, Equatable {
-        public var deviceId: String
-        public var app: String
-        public var platform: String
-        public var token: String
-        public var bundleId: String
-        public var environment: String?
-        public var settings: DeviceSettings
-        public var personId: String?
-        public var registeredAt: String
+package enum DevicesProjection: Projection {
+    package struct Device: Codable, Sendable, Equatable {
+        package var deviceId: String
+        package var app: String
+        package var platform: String
+        package var token: String
+        package var bundleId: String
+        package var environment: String?
+        package var settings: DeviceSettings
+        package var personId: String?
+        package var registeredAt: String
         /// Set when the provider refused the token for good; a later registration clears it.
-        public var invalidated: Invalidation?
+        package var invalidated: Invalidation?
         /// SHA-256 of the installation's secret (`DeviceSecret`); nil for devices from before.
-        public var secretHash: String?
+        package var secretHash: String?
 
-        public var isActive: Bool { invalidated == nil }
+        package var isActive: Bool { invalidated == nil }
         /// Who owns it (`Access`): its person once linked, else the installation itself.
-        public var owner: ResourceOwner { ResourceOwner(app: app, personId: personId, deviceId: deviceId) }
+        package var owner: ResourceOwner { ResourceOwner(app: app, personId: personId, deviceId: deviceId) }
     }
 
-    public struct Invalidation: Codable, Sendable, Equatable {
-        public var reason: String
-        public var at: String
+    package struct Invalidation: Codable, Sendable, Equatable {
+        package var reason: String
+        package var at: String
     }
 
-    public struct State: Codable, Sendable, Equatable {
-        public var devices: [String: Device] = [:]
+    package struct State: Codable, Sendable, Equatable {
+        package var devices: [String: Device] = [:]
         /// token → deviceId, for rotation and for outcomes that name a token.
-        public var byToken: [String: String] = [:]
+        package var byToken: [String: String] = [:]
     }
 
-    public static let name = "devices"
+    package static let name = "devices"
     /// 2: a token that moves to another device leaves the old one replaced, not removed (the
     /// installation keeps its id and secret, and can take the token back).
-    public static let version = 2
-    public static let filterSubjects = ["events.platform.device.>", "events.platform.person.>"]
-    public static let initialState = State()
+    package static let version = 2
+    package static let filterSubjects = ["events.platform.device.>", "events.platform.person.>"]
+    package static let initialState = State()
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let registered as DeviceRegistered:
             register(registered, at: event.time, in: &state)

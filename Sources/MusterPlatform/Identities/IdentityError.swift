@@ -1,9 +1,9 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Why a provider sign-in, a link or a phone code was refused.
-public typealias IdentityError = DomainError<IdentityErrorCode>
+package typealias IdentityError = DomainError<IdentityErrorCode>
 
-public enum IdentityErrorCode: Sendable, Hashable {
+package enum IdentityErrorCode: Sendable, Hashable {
     /// The ID token is forged, expired, for another app or from another issuer.
     case invalidToken
     /// The provider (or the SMS provider) is not configured here.

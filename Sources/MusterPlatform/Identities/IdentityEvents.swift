@@ -1,7 +1,7 @@
-public import MusterEvents
+package import MusterEvents
 
 /// The ways a person signs in besides their email and password.
-public enum IdentityProvider: String, Codable, Sendable, CaseIterable {
+package enum IdentityProvider: String, Codable, Sendable, CaseIterable {
     case apple, google, phone
 }
 
@@ -10,18 +10,18 @@ public enum IdentityProvider: String, Codable, Sendable, CaseIterable {
 /// provider's id for the account, so the log itself refuses to give one account to two people:
 /// the append expects the aggregate to have no events (or to end in an unlink). What identifies
 /// the person there (the provider's id, email, phone) is sealed with the person's key.
-public struct IdentityLinked: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "identity", event: "linked", major: 1)
+package struct IdentityLinked: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "identity", event: "linked", major: 1)
 
     /// 64 lowercase hex: HMAC-SHA-256 of provider and subject under the server's lookup secret.
-    public var identityKey: String
-    public var identityId: String
-    public var personId: String
-    public var provider: String
+    package var identityKey: String
+    package var identityId: String
+    package var personId: String
+    package var provider: String
     /// Base64 AES-GCM box of `LinkedIdentity`.
-    public var sealed: String
+    package var sealed: String
 
-    public init(identityKey: String, identityId: String, personId: String, provider: String, sealed: String) {
+    package init(identityKey: String, identityId: String, personId: String, provider: String, sealed: String) {
         self.identityKey = identityKey
         self.identityId = identityId
         self.personId = personId
@@ -29,9 +29,9 @@ public struct IdentityLinked: EventPayload {
         self.sealed = sealed
     }
 
-    public var aggregateID: String { identityKey }
+    package var aggregateID: String { identityKey }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(identityKey, "", .lowerHex, count: 64, field: "/identityKey", "64 lowercase hex digits")
         try Validate.uuid(identityId, field: "/identityId")
         try Validate.uuid(personId, field: "/personId")
@@ -41,29 +41,29 @@ public struct IdentityLinked: EventPayload {
 }
 
 /// `platform.identity.unlinked.v1`: the person unlinked it; the provider's account is free again.
-public struct IdentityUnlinked: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "identity", event: "unlinked", major: 1)
+package struct IdentityUnlinked: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "identity", event: "unlinked", major: 1)
 
-    public var identityKey: String
-    public var personId: String
+    package var identityKey: String
+    package var personId: String
 
-    public init(identityKey: String, personId: String) {
+    package init(identityKey: String, personId: String) {
         self.identityKey = identityKey
         self.personId = personId
     }
 
-    public var aggregateID: String { identityKey }
+    package var aggregateID: String { identityKey }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(identityKey, "", .lowerHex, count: 64, field: "/identityKey", "64 lowercase hex digits")
         try Validate.uuid(personId, field: "/personId")
     }
 }
 
 /// What a linked identity names, sealed with the person's key.
-public struct LinkedIdentity: Codable, Sendable, Equatable {
+package struct LinkedIdentity: Codable, Sendable, Equatable {
     /// The provider's id for the account (Apple's or Google's `sub`, the phone number).
-    public var subject: String
-    public var email: String?
-    public var phone: String?
+    package var subject: String
+    package var email: String?
+    package var phone: String?
 }

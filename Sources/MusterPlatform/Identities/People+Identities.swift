@@ -4,16 +4,16 @@ import MusterLog
 
 extension People {
     /// A sign-in method of a person, as the app lists them.
-    public struct IdentityView: Sendable, Equatable {
-        public var id: String
-        public var personId: String
+    package struct IdentityView: Sendable, Equatable {
+        package var id: String
+        package var personId: String
         /// `email`, `apple`, `google` or `phone`.
-        public var provider: String
-        public var subject: String
-        public var email: String?
-        public var phone: String?
-        public var isPrimary: Bool
-        public var createdAt: String
+        package var provider: String
+        package var subject: String
+        package var email: String?
+        package var phone: String?
+        package var isPrimary: Bool
+        package var createdAt: String
     }
 
     /// What an account made by a provider keeps where a password hash would be: no password
@@ -22,7 +22,7 @@ extension People {
 
     /// Whether the person can sign in with a password (an account made by Apple, Google or a
     /// phone number has none until they set one).
-    public static func hasPassword(_ personal: PersonalData) -> Bool { !personal.passwordHash.hasPrefix("provider:") }
+    package static func hasPassword(_ personal: PersonalData) -> Bool { !personal.passwordHash.hasPrefix("provider:") }
 
     /// The identity's key: per app, so an Apple account used for one app is not another's sign-in.
     func identityKey(app: String, _ provider: IdentityProvider, _ subject: String) async throws -> String {
@@ -37,7 +37,7 @@ extension People {
     /// email that already has an account there is refused with 409: the account's owner signs in
     /// with their password and links the provider from Connected Accounts (linking on email
     /// alone would hand an account to whoever registered that email first, unverified).
-    public func signIn(with account: ProviderAccount, phone: String? = nil, firstName: String?, lastName: String?,
+    package func signIn(with account: ProviderAccount, phone: String? = nil, firstName: String?, lastName: String?,
                        orgSlug: String, policy: TokenPolicy) async throws -> SignedIn {
         let key = try await identityKey(app: policy.app, account.provider, account.subject)
         for _ in 0..<3 {
@@ -78,7 +78,7 @@ extension People {
 
     /// The caller's sign-in methods: their email and password (when they have a password) and
     /// their linked identities, with exactly one primary (the one the account was made with).
-    public func identities(_ claims: AccessClaims) async throws -> [IdentityView] {
+    package func identities(_ claims: AccessClaims) async throws -> [IdentityView] {
         guard let (account, personal) = try await opened(claims.personId) else { throw AccountError(.invalidToken, "session has ended") }
         let person = await runner.read { $0.people[claims.personId] }
         var views: [IdentityView] = []
@@ -99,7 +99,7 @@ extension People {
     }
 
     /// Unlinks one of the caller's identities; never the primary one nor the last.
-    public func unlinkIdentity(_ claims: AccessClaims, identityId: String) async throws {
+    package func unlinkIdentity(_ claims: AccessClaims, identityId: String) async throws {
         let all = try await identities(claims)
         guard let target = all.first(where: { $0.id == identityId }) else { throw IdentityError(.notFound, "No sign-in method \(identityId.prefix(64)) of yours") }
         guard !target.isPrimary else { throw IdentityError(.cannotUnlink, "The primary sign-in method cannot be unlinked") }
@@ -118,7 +118,7 @@ extension People {
 
     /// Links a verified provider account to the caller: theirs already answers it again; someone
     /// else's, or a second account of the same provider, is 409.
-    public func linkIdentity(_ claims: AccessClaims, _ account: ProviderAccount) async throws -> IdentityView {
+    package func linkIdentity(_ claims: AccessClaims, _ account: ProviderAccount) async throws -> IdentityView {
         let key = try await identityKey(app: claims.app, account.provider, account.subject)
         if let holder = await linkedAccount(key) {
             guard holder.0.personId == claims.personId else { throw IdentityError(.conflict, "That \(account.provider.rawValue.capitalized) account belongs to someone else") }

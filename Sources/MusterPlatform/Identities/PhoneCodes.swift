@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterJSON
 import MusterLog
@@ -11,7 +11,7 @@ import Metrics
 /// `muster_phone_codes` KV bucket (short-lived state, not the log: values expire after an hour),
 /// each change a compare-and-set on the number's key, so two processes never both let a code
 /// through, and never count a wrong try twice or not at all.
-public actor PhoneCodes {
+package actor PhoneCodes {
     struct Record: Codable, Equatable {
         /// HMAC of number and code; empty once used.
         var codeHash: String
@@ -21,29 +21,29 @@ public actor PhoneCodes {
         var sends: [Int64]
     }
 
-    public static let validity: Int64 = 10 * 60_000
-    public static let maxAttempts = 5
-    public static let sendsPerHour = 3
+    package static let validity: Int64 = 10 * 60_000
+    package static let maxAttempts = 5
+    package static let sendsPerHour = 3
     let people: People
     let sms: SMSClient?
     let replicas: Int
     private var bucket: KeyValue?
 
-    public init(people: People, sms: SMSClient?, replicas: Int) {
+    package init(people: People, sms: SMSClient?, replicas: Int) {
         self.people = people
         self.sms = sms
         self.replicas = replicas
     }
 
     /// An E.164 number: `+` and 10 to 15 digits.
-    public static func isE164(_ phone: String) -> Bool {
+    package static func isE164(_ phone: String) -> Bool {
         phone.first == "+" && (10...15).contains(phone.count - 1) && phone.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Sends a new code to `phone` and answers when it expires. `text` words the message around
     /// the code (the app's: the platform names no app). The caller has checked that the
     /// organisation signed in to is one whose app signs people in by phone: a text costs money.
-    public func send(to phone: String, app: String, text: @Sendable (_ code: String) -> String, now: Date = Date()) async throws -> Date {
+    package func send(to phone: String, app: String, text: @Sendable (_ code: String) -> String, now: Date = Date()) async throws -> Date {
         guard Self.isE164(phone) else { throw IdentityError(.invalidField("phone"), "phone must be + and 10 to 15 digits, like +15555550123") }
         guard let sms else { throw IdentityError(.notConfigured, "Sign-in by phone is not configured here") }
         let key = try await people.keyedHash("phone-code\n\(app)\n\(phone)")
@@ -69,7 +69,7 @@ public actor PhoneCodes {
 
     /// Checks a code: wrong is `.wrongCode` (400); none waiting, expired, used or locked after
     /// five wrong tries is `.codeExpired` (410). A right code can be used once.
-    public func verify(_ code: String, for phone: String, app: String, now: Date = Date()) async throws {
+    package func verify(_ code: String, for phone: String, app: String, now: Date = Date()) async throws {
         guard Self.isE164(phone) else { throw IdentityError(.invalidField("phone"), "phone must be + and 10 to 15 digits, like +15555550123") }
         let key = try await people.keyedHash("phone-code\n\(app)\n\(phone)")
         let nowMillis = Timestamp.millis(now)

@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import JWTKit
 import Logging
@@ -9,13 +9,13 @@ import NIOCore
 import NIOFoundationEssentialsCompat
 
 /// What a verified Apple or Google ID token says about the person.
-public struct ProviderAccount: Sendable, Equatable {
-    public var provider: IdentityProvider
-    public var subject: String
-    public var email: String?
-    public var emailVerified: Bool
+package struct ProviderAccount: Sendable, Equatable {
+    package var provider: IdentityProvider
+    package var subject: String
+    package var email: String?
+    package var emailVerified: Bool
 
-    public init(provider: IdentityProvider, subject: String, email: String?, emailVerified: Bool) {
+    package init(provider: IdentityProvider, subject: String, email: String?, emailVerified: Bool) {
         (self.provider, self.subject, self.email, self.emailVerified) = (provider, subject, email, emailVerified)
     }
 }
@@ -68,30 +68,30 @@ struct ProviderIDToken: JWTPayload {
 /// (fetched from the configured URL, kept an hour, fetched again for an unknown key id at most
 /// once a minute), the issuer, the audience (the app's ids), expiry, and the nonce when one is
 /// expected. The keys' URL is configuration, so tests and the demo use `muster-standins identity`.
-public actor ProviderTokens {
-    public struct Provider: Sendable {
-        public var issuers: Set<String>
-        public var audiences: Set<String>
-        public var keysURL: String
+package actor ProviderTokens {
+    package struct Provider: Sendable {
+        package var issuers: Set<String>
+        package var audiences: Set<String>
+        package var keysURL: String
     }
 
     let providers: [IdentityProvider: Provider]
     let http: HTTPClient
     private var keys: [IdentityProvider: (collection: JWTKeyCollection, fetched: ContinuousClock.Instant)] = [:]
 
-    public init(apple: Provider, google: Provider, http: HTTPClient) {
+    package init(apple: Provider, google: Provider, http: HTTPClient) {
         providers = [.apple: apple, .google: google]
         self.http = http
     }
 
-    public static func providers(keysApple: String, audiencesApple: [String], keysGoogle: String,
+    package static func providers(keysApple: String, audiencesApple: [String], keysGoogle: String,
                                  audiencesGoogle: [String]) -> (apple: Provider, google: Provider) {
         (Provider(issuers: ["https://appleid.apple.com"], audiences: Set(audiencesApple), keysURL: keysApple),
          Provider(issuers: ["accounts.google.com", "https://accounts.google.com"], audiences: Set(audiencesGoogle), keysURL: keysGoogle))
     }
 
     /// The account a valid token names; `IdentityError.invalidToken` for anything else.
-    public func verify(_ token: String, provider: IdentityProvider, nonce: String? = nil) async throws -> ProviderAccount {
+    package func verify(_ token: String, provider: IdentityProvider, nonce: String? = nil) async throws -> ProviderAccount {
         do {
             return try await checked(token, provider: provider, nonce: nonce)
         } catch let error as IdentityError where error.code == .invalidToken {

@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import MusterEvents
 import NIOCore
@@ -9,14 +9,14 @@ import NIOHTTP1
 /// <account>/Messages.json`, form-encoded `To`, `From`, `Body`, HTTP basic auth with the account
 /// and its token. The real provider in production; `muster-standins sms` in tests and the demo,
 /// through this same code.
-public struct SMSClient: Sendable {
-    public let baseURL: String
-    public let account: String
+package struct SMSClient: Sendable {
+    package let baseURL: String
+    package let account: String
     let token: String
-    public let from: String
+    package let from: String
     let http: HTTPClient
 
-    public init(baseURL: String, account: String, token: String, from: String, http: HTTPClient = .shared) {
+    package init(baseURL: String, account: String, token: String, from: String, http: HTTPClient = .shared) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.account = account
         self.token = token
@@ -24,7 +24,7 @@ public struct SMSClient: Sendable {
         self.http = http
     }
 
-    public func send(to phone: String, body: String) async throws {
+    package func send(to phone: String, body: String) async throws {
         var request = HTTPClientRequest(url: "\(baseURL)/2010-04-01/Accounts/\(Self.formEncode(account))/Messages.json")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

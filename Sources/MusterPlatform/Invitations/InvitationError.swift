@@ -1,9 +1,9 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Why an invitation could not be sent or accepted.
-public typealias InvitationError = DomainError<InvitationErrorCode>
+package typealias InvitationError = DomainError<InvitationErrorCode>
 
-public enum InvitationErrorCode: Sendable, Hashable {
+package enum InvitationErrorCode: Sendable, Hashable {
     /// The email or phone number is malformed, or both or neither were given.
     case invalidField(String)
     /// A pending invitation for that contact exists already, or the invitee is a member already.

@@ -1,35 +1,35 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `platform.invitation.sent.v1`: someone of an organisation invited a contact (an email address
 /// or a phone number) to join it in a role. The aggregate is a keyed hash of the organisation and
 /// the contact, appended expecting the aggregate's last event: one pending invitation per contact
 /// and organisation, however many ask at once. Neither the contact nor the invite code is kept:
 /// only the code's SHA-256, which is what joining looks it up by.
-public struct InvitationSent: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "invitation", event: "sent", major: 1)
-    public static let roles: Set<String> = ["customer", "walker"]
-    public static let channels: Set<String> = ["email", "sms"]
+package struct InvitationSent: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "invitation", event: "sent", major: 1)
+    package static let roles: Set<String> = ["customer", "walker"]
+    package static let channels: Set<String> = ["email", "sms"]
 
     /// 64 lowercase hex: HMAC-SHA-256 of organisation and contact under the lookup secret.
-    public var contactKey: String
-    public var invitationId: String
+    package var contactKey: String
+    package var invitationId: String
     /// 64 lowercase hex: SHA-256 of the invite code.
-    public var codeHash: String
-    public var orgId: String
-    public var role: String
-    public var inviterId: String
-    public var channel: String
-    public var expiresAt: String
+    package var codeHash: String
+    package var orgId: String
+    package var role: String
+    package var inviterId: String
+    package var channel: String
+    package var expiresAt: String
 
-    public init(contactKey: String, invitationId: String, codeHash: String, orgId: String, role: String, inviterId: String,
+    package init(contactKey: String, invitationId: String, codeHash: String, orgId: String, role: String, inviterId: String,
                 channel: String, expiresAt: String) {
         (self.contactKey, self.invitationId, self.codeHash, self.orgId, self.role, self.inviterId, self.channel, self.expiresAt) =
             (contactKey, invitationId, codeHash, orgId, role, inviterId, channel, expiresAt)
     }
 
-    public var aggregateID: String { contactKey }
+    package var aggregateID: String { contactKey }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(contactKey, "", .lowerHex, count: 64, field: "/contactKey", "64 lowercase hex digits")
         try Validate.uuid(invitationId, field: "/invitationId")
         try Validate.prefixed(codeHash, "", .lowerHex, count: 64, field: "/codeHash", "64 lowercase hex digits")
@@ -43,20 +43,20 @@ public struct InvitationSent: EventPayload {
 
 /// `platform.invitation.accepted.v1`: the invited person joined; the invitation is used up and
 /// `platform.membership.granted.v1` records the membership it made.
-public struct InvitationAccepted: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "invitation", event: "accepted", major: 1)
+package struct InvitationAccepted: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "invitation", event: "accepted", major: 1)
 
-    public var contactKey: String
-    public var invitationId: String
-    public var personId: String
+    package var contactKey: String
+    package var invitationId: String
+    package var personId: String
 
-    public init(contactKey: String, invitationId: String, personId: String) {
+    package init(contactKey: String, invitationId: String, personId: String) {
         (self.contactKey, self.invitationId, self.personId) = (contactKey, invitationId, personId)
     }
 
-    public var aggregateID: String { contactKey }
+    package var aggregateID: String { contactKey }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(contactKey, "", .lowerHex, count: 64, field: "/contactKey", "64 lowercase hex digits")
         try Validate.uuid(invitationId, field: "/invitationId")
         try Validate.uuid(personId, field: "/personId")

@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+package import Foundation
 import MusterEvents
 import MusterLog
 import MusterRuntime
@@ -8,25 +8,25 @@ import MusterRuntime
 /// message carries. Only the code's SHA-256 and a keyed hash of the contact are ever stored.
 /// Invitations expire after 7 days; one person sends at most 20 an hour; a contact has at most one
 /// pending invitation per organisation (the log's expected version decides between racing senders).
-public struct Invitations: Sendable {
-    public static let lifetime: Int64 = 7 * 86_400_000
-    public static let perInviterPerHour = 20
+package struct Invitations: Sendable {
+    package static let lifetime: Int64 = 7 * 86_400_000
+    package static let perInviterPerHour = 20
 
     /// Where an invitation goes, as the sender typed it once checked.
-    public enum Contact: Sendable, Equatable {
+    package enum Contact: Sendable, Equatable {
         case email(String)
         /// E.164.
         case phone(String)
     }
 
     /// What an invitation says, in the words of the app that sends it (the platform names no app).
-    public struct Wording: Sendable {
+    package struct Wording: Sendable {
         /// An email's subject, for the organisation's name.
-        public var subject: @Sendable (_ org: String) -> String
+        package var subject: @Sendable (_ org: String) -> String
         /// The message, for the organisation, the role offered, and how to join (the link or the code).
-        public var text: @Sendable (_ org: String, _ role: String, _ join: String) -> String
+        package var text: @Sendable (_ org: String, _ role: String, _ join: String) -> String
 
-        public init(subject: @escaping @Sendable (_ org: String) -> String,
+        package init(subject: @escaping @Sendable (_ org: String) -> String,
                     text: @escaping @Sendable (_ org: String, _ role: String, _ join: String) -> String) {
             self.subject = subject
             self.text = text
@@ -34,9 +34,9 @@ public struct Invitations: Sendable {
     }
 
     /// What joining made.
-    public struct Joined: Sendable {
-        public var orgName: String
-        public var membership: People.Membership
+    package struct Joined: Sendable {
+        package var orgName: String
+        package var membership: People.Membership
     }
 
     let people: People
@@ -49,14 +49,14 @@ public struct Invitations: Sendable {
     let link: String?
     let wording: Wording
 
-    public init(people: People, sms: SMSClient?, mail: MailClient?, link: String?, wording: Wording) {
+    package init(people: People, sms: SMSClient?, mail: MailClient?, link: String?, wording: Wording) {
         (self.people, self.sms, self.mail, self.link, self.wording) = (people, sms, mail, link, wording)
     }
 
     /// Exactly one of `email` and `phone`: an email by the app's rule, or a phone number of 10 to 15
     /// digits as typed (spaces, dashes, dots, brackets and a leading `+` allowed; ten digits are a
     /// North American number).
-    public static func contact(email: String?, phone: String?) throws -> Contact {
+    package static func contact(email: String?, phone: String?) throws -> Contact {
         let email = email?.trimmingWhitespace, phone = phone?.trimmingWhitespace
         switch (email?.isEmpty == false ? email : nil, phone?.isEmpty == false ? phone : nil) {
         case (let email?, nil):
@@ -77,7 +77,7 @@ public struct Invitations: Sendable {
 
     /// Invites `contact` to the caller's organisation as `role` and sends the code. The caller's
     /// right to invite for that role is the app's rule, checked before.
-    public func invite(_ claims: AccessClaims, contact: Contact, role: String, now: Date = Date()) async throws {
+    package func invite(_ claims: AccessClaims, contact: Contact, role: String, now: Date = Date()) async throws {
         try await inviters.run(claims.personId) { try await send(claims, contact: contact, role: role, now: now) }
     }
 
@@ -130,7 +130,7 @@ public struct Invitations: Sendable {
     }
 
     /// Joins the organisation of the pending invitation `code` names, in its role.
-    public func accept(_ claims: AccessClaims, code: String, now: Date = Date()) async throws -> Joined {
+    package func accept(_ claims: AccessClaims, code: String, now: Date = Date()) async throws -> Joined {
         let invalid = InvitationError(.notFound, "This invitation is invalid or has expired; ask for a new one")
         guard (8...128).contains(code.utf8.count) else { throw invalid }
         let codeHash = Self.hash(code)

@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import MusterEvents
 import NIOCore
@@ -8,13 +8,13 @@ import NIOHTTP1
 /// Sends plain-text email through a SendGrid-compatible Mail Send API: `POST <base>/v3/mail/send`
 /// with a bearer API key, answered 202. The real provider in production; `muster-standins sms`
 /// (which answers like Twilio's two APIs, texts and mail) in tests and the demo, through this code.
-public struct MailClient: Sendable {
-    public let baseURL: String
+package struct MailClient: Sendable {
+    package let baseURL: String
     let key: String
-    public let from: String
+    package let from: String
     let http: HTTPClient
 
-    public init(baseURL: String, key: String, from: String, http: HTTPClient = .shared) {
+    package init(baseURL: String, key: String, from: String, http: HTTPClient = .shared) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.key = key
         self.from = from
@@ -31,7 +31,7 @@ public struct MailClient: Sendable {
         var content: [Content]
     }
 
-    public func send(to email: String, subject: String, body: String) async throws {
+    package func send(to email: String, subject: String, body: String) async throws {
         var request = HTTPClientRequest(url: "\(baseURL)/v3/mail/send")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

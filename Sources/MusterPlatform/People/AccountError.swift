@@ -1,9 +1,9 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Why an account operation was refused, in domain terms; `AccountErrorCode+HTTP` gives the answers.
-public typealias AccountError = DomainError<AccountErrorCode>
+package typealias AccountError = DomainError<AccountErrorCode>
 
-public enum AccountErrorCode: Sendable, Hashable {
+package enum AccountErrorCode: Sendable, Hashable {
     /// A field breaks its rule; the field as the contract names it (`email`, `first_name`).
     case invalidField(String)
     /// The email is registered in this organisation already.

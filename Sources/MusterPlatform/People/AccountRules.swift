@@ -1,8 +1,8 @@
 /// The rules OFFLEASH's app shows for email and password, enforced identically on the server
 /// (PoP's newsletter uses the same email rule).
-public enum AccountRules {
+package enum AccountRules {
     /// The trimmed address if it matches `^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$`.
-    public static func email(_ raw: String) -> String? {
+    package static func email(_ raw: String) -> String? {
         let email = raw.trimmingWhitespace
         let bytes = Array(email.utf8)
         guard bytes.count <= 254, let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return nil }
@@ -20,22 +20,22 @@ public enum AccountRules {
 
     /// The address an account made by phone sign-in stands under (`<digits>@phone.<app>.app`):
     /// reserved, so nobody registers a number's address before its owner signs in with it.
-    public static func phoneStandIn(_ phone: String, app: String) -> String {
+    package static func phoneStandIn(_ phone: String, app: String) -> String {
         "\(phone.filter(\.isNumber))@phone.\(app).app"
     }
 
     /// Whether `email` is under a phone sign-in's reserved domain (`phone.<app>.app`, any app).
-    public static func isReserved(_ email: String) -> Bool {
+    package static func isReserved(_ email: String) -> Bool {
         let domain = normalisedEmail(email).split(separator: "@").last ?? ""
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         return labels.count == 3 && labels[0] == "phone" && labels[2] == "app"
     }
 
     /// How lookups see an address: trimmed and lowercased.
-    public static func normalisedEmail(_ email: String) -> String { email.trimmingWhitespace.lowercased() }
+    package static func normalisedEmail(_ email: String) -> String { email.trimmingWhitespace.lowercased() }
 
     /// Nil when the password is acceptable, else what is missing.
-    public static func passwordProblem(_ password: String) -> String? {
+    package static func passwordProblem(_ password: String) -> String? {
         if password.count < 8 { return "Password must be at least 8 characters" }
         if password.utf8.count > 1024 { return "Password must be at most 1024 bytes" }
         if !password.contains(where: \.isUppercase) { return "Password must contain an uppercase letter" }

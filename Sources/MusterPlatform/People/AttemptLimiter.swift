@@ -1,5 +1,5 @@
-public import Foundation
-public import MusterRuntime
+package import Foundation
+package import MusterRuntime
 import Metrics
 import Synchronization
 
@@ -10,19 +10,19 @@ import Synchronization
 /// so an office (or everyone behind a carrier's NAT) signing in all day is never locked out, while
 /// an attacker guessing passwords is. Memory is bounded: past `maxEntries` tracked keys the
 /// expired windows go.
-public final class AttemptLimiter: Sendable {
+package final class AttemptLimiter: Sendable {
     struct Window { var count: Int; var start: ContinuousClock.Instant }
 
-    public let limit: Int
-    public let addressLimit: Int
-    public let window: Duration
+    package let limit: Int
+    package let addressLimit: Int
+    package let window: Duration
     let maxEntries: Int
     private let accounts = Mutex<[String: Window]>([:])
     private let addresses = Mutex<[String: Window]>([:])
     /// What happened here since `Sharing` last asked: failures (account, address) and cleared accounts.
     private let news = Mutex<(failed: [[String]], cleared: [String])>(([], []))
 
-    public init(limit: Int = 5, addressLimit: Int = 300, window: Duration = .seconds(900), maxEntries: Int = 100_000) {
+    package init(limit: Int = 5, addressLimit: Int = 300, window: Duration = .seconds(900), maxEntries: Int = 100_000) {
         self.limit = limit
         self.addressLimit = addressLimit
         self.window = window
@@ -30,20 +30,20 @@ public final class AttemptLimiter: Sendable {
     }
 
     /// The seconds to wait when the account's or the address's failures reached their limit.
-    public func admit(account: String, address: String, now: ContinuousClock.Instant = .now) -> Int? {
+    package func admit(account: String, address: String, now: ContinuousClock.Instant = .now) -> Int? {
         let accountWait = accounts.withLock { Self.wait($0, account, limit: limit, window: window, now: now) }
         let addressWait = addressLimit == 0 ? nil : addresses.withLock { Self.wait($0, address, limit: addressLimit, window: window, now: now) }
         return [accountWait, addressWait].compactMap { $0 }.max()
     }
 
     /// Counts a failure against the account and the address.
-    public func failed(account: String, address: String, now: ContinuousClock.Instant = .now) {
+    package func failed(account: String, address: String, now: ContinuousClock.Instant = .now) {
         Counter(label: "muster_signin_failures_total", dimensions: [("method", "password")]).increment()
         countFailure(account: account, address: address, now: now)
         news.withLock { if $0.failed.count < 10_000 { $0.failed.append([account, address]) } }
     }
 
-    public func succeeded(account: String) {
+    package func succeeded(account: String) {
         _ = accounts.withLock { $0.removeValue(forKey: account) }
         news.withLock { if $0.cleared.count < 10_000 { $0.cleared.append(account) } }
     }
@@ -76,7 +76,7 @@ extension AttemptLimiter: SharedPart {
         var cleared: [String]
     }
 
-    public func outgoing(now: ContinuousClock.Instant) -> Data? {
+    package func outgoing(now: ContinuousClock.Instant) -> Data? {
         let (failed, cleared) = news.withLock { news in
             defer { news = ([], []) }
             return news
@@ -85,7 +85,7 @@ extension AttemptLimiter: SharedPart {
         return try? JSONEncoder().encode(News(failed: failed, cleared: cleared))
     }
 
-    public func incoming(_ data: Data, from instance: String, now: ContinuousClock.Instant) {
+    package func incoming(_ data: Data, from instance: String, now: ContinuousClock.Instant) {
         guard let news = try? JSONDecoder().decode(News.self, from: data) else { return }
         for pair in news.failed.prefix(10_000) where pair.count == 2 {
             countFailure(account: pair[0], address: pair[1], now: now)

@@ -1,28 +1,28 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `platform.membership.granted.v1`: a person holds a role in an organisation besides the one their
 /// sign-in identity belongs to (they started a business, or joined one as a customer). The
 /// aggregate is a keyed hash of the person and the organisation, appended with "no events yet"
 /// expected: one membership per person and organisation, whoever asks at once.
-public struct MembershipGranted: EventPayload {
-    public static let eventType = EventType(app: "platform", aggregate: "membership", event: "granted", major: 1)
-    public static let roles: Set<String> = ["customer", "walker", "admin", "owner"]
+package struct MembershipGranted: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "membership", event: "granted", major: 1)
+    package static let roles: Set<String> = ["customer", "walker", "admin", "owner"]
 
     /// 64 lowercase hex: HMAC-SHA-256 of person and organisation under the lookup secret.
-    public var membershipKey: String
-    public var membershipId: String
-    public var personId: String
-    public var orgId: String
-    public var role: String
-    public var title: String?
+    package var membershipKey: String
+    package var membershipId: String
+    package var personId: String
+    package var orgId: String
+    package var role: String
+    package var title: String?
 
-    public init(membershipKey: String, membershipId: String, personId: String, orgId: String, role: String, title: String? = nil) {
+    package init(membershipKey: String, membershipId: String, personId: String, orgId: String, role: String, title: String? = nil) {
         (self.membershipKey, self.membershipId, self.personId, self.orgId, self.role, self.title) = (membershipKey, membershipId, personId, orgId, role, title)
     }
 
-    public var aggregateID: String { membershipKey }
+    package var aggregateID: String { membershipKey }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(membershipKey, "", .lowerHex, count: 64, field: "/membershipKey", "64 lowercase hex digits")
         try Validate.uuid(membershipId, field: "/membershipId")
         try Validate.uuid(personId, field: "/personId")

@@ -8,49 +8,49 @@ import Synchronization
 /// threads bound the memory a login flood can take (threads × 19 MiB by default) and `queueLimit`
 /// bounds the waiting: past it a hash is refused at once (`PasswordHasher.Busy`), which the routes
 /// answer with 503 and `Retry-After`, instead of queueing without end.
-public final class PasswordHasher: Sendable {
-    public struct Parameters: Sendable, Equatable {
+package final class PasswordHasher: Sendable {
+    package struct Parameters: Sendable, Equatable {
         /// OWASP's argon2id minimum: 19 MiB, 2 iterations, 1 lane.
-        public var memoryKiB: UInt32 = 19 * 1024
-        public var iterations: UInt32 = 2
-        public var lanes: UInt32 = 1
-        public init() {}
+        package var memoryKiB: UInt32 = 19 * 1024
+        package var iterations: UInt32 = 2
+        package var lanes: UInt32 = 1
+        package init() {}
     }
 
-    public struct Busy: Error, Sendable {}
+    package struct Busy: Error, Sendable {}
 
-    public let parameters: Parameters
-    public let queueLimit: Int
+    package let parameters: Parameters
+    package let queueLimit: Int
     private let pool: NIOThreadPool
     private let waiting = Mutex(0)
     /// A hash of a password nobody has, for verifying when the email is unknown: an unknown email
     /// costs the same as a wrong password.
     private let decoy = Mutex<String?>(nil)
 
-    public init(threads: Int? = nil, queueLimit: Int = 64, parameters: Parameters = .init()) {
+    package init(threads: Int? = nil, queueLimit: Int = 64, parameters: Parameters = .init()) {
         self.parameters = parameters
         self.queueLimit = queueLimit
         pool = NIOThreadPool(numberOfThreads: max(1, threads ?? System.coreCount))
         pool.start()
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         try? await pool.shutdownGracefully()
     }
 
     /// The PHC string (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`) of `password`.
-    public func hash(_ password: String) async throws -> String {
+    package func hash(_ password: String) async throws -> String {
         let parameters = parameters
         return try await run { try Self.computeHash(password, parameters: parameters) }
     }
 
     /// True when `password` matches `encoded`; false for a mismatch or a malformed hash.
-    public func verify(_ password: String, against encoded: String) async throws -> Bool {
+    package func verify(_ password: String, against encoded: String) async throws -> Bool {
         try await run { Self.computeVerify(password, encoded) }
     }
 
     /// Spends what a real verification spends, and answers false.
-    public func verifyDecoy(_ password: String) async throws -> Bool {
+    package func verifyDecoy(_ password: String) async throws -> Bool {
         let known = decoy.withLock { $0 }
         let encoded: String
         if let known {
@@ -98,7 +98,7 @@ public final class PasswordHasher: Sendable {
 }
 
 /// libargon2 refused to hash (out of memory, say).
-public struct PasswordHashError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { "argon2: \(message)" }
+package struct PasswordHashError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { "argon2: \(message)" }
 }

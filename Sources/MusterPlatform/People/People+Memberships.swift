@@ -4,17 +4,17 @@ import MusterLog
 
 extension People {
     /// How many businesses one person may start.
-    public static let businessesPerPerson = 5
+    package static let businessesPerPerson = 5
 
     /// A person's place in an organisation, as apps list it.
-    public struct Membership: Sendable, Equatable {
-        public var id: String
-        public var orgId: String
-        public var orgName: String
-        public var orgSlug: String
-        public var role: String
-        public var title: String?
-        public var joinedAt: String
+    package struct Membership: Sendable, Equatable {
+        package var id: String
+        package var orgId: String
+        package var orgName: String
+        package var orgSlug: String
+        package var role: String
+        package var title: String?
+        package var joinedAt: String
     }
 
     /// The memberships of the person behind `claims` in their app's organisations: the one their
@@ -23,7 +23,7 @@ extension People {
     /// Accounts of the same email in other organisations are separate people and are not listed:
     /// without a verified email, anyone could register that email elsewhere and reach the other
     /// person's organisation through it.
-    public func memberships(_ claims: AccessClaims) async -> [Membership] {
+    package func memberships(_ claims: AccessClaims) async -> [Membership] {
         await runner.read { state in
             guard let person = state.people[claims.personId], !person.forgotten, let home = state.orgs[person.orgId] else { return [] }
             var all = [Membership(id: claims.personId, orgId: home.orgId, orgName: home.name, orgSlug: home.slug, role: person.role, title: nil,
@@ -39,7 +39,7 @@ extension People {
 
     /// A token for one of the caller's memberships: scoped to its organisation, with its role. The
     /// membership of the token's own organisation keeps the token the caller has (nil).
-    public func switchTo(_ claims: AccessClaims, membershipId: String, policy: TokenPolicy) async throws -> (SignedIn?, Membership) {
+    package func switchTo(_ claims: AccessClaims, membershipId: String, policy: TokenPolicy) async throws -> (SignedIn?, Membership) {
         guard let membership = await memberships(claims).first(where: { $0.id == membershipId }) else {
             throw AccountError(.unknownPerson, "No membership \(membershipId.prefix(64)) of yours")
         }
@@ -53,7 +53,7 @@ extension People {
 
     /// Grants the caller a role in an organisation of their app; the membership they hold there
     /// already answers instead (one per person and organisation, whoever asks at once).
-    public func grantMembership(_ claims: AccessClaims, orgId: String, role: String, title: String? = nil) async throws -> Membership {
+    package func grantMembership(_ claims: AccessClaims, orgId: String, role: String, title: String? = nil) async throws -> Membership {
         if let held = await memberships(claims).first(where: { $0.orgId == orgId }) { return held }
         let key = try await keyedHash("membership\n\(claims.personId)\n\(orgId)")
         let granted = MembershipGranted(membershipKey: key, membershipId: UUID().uuidString.lowercased(), personId: claims.personId, orgId: orgId,
@@ -73,7 +73,7 @@ extension People {
 
     /// Starts a business of the caller's app: a new organisation (its slug made unique) and the
     /// caller as its owner.
-    public func createBusiness(_ claims: AccessClaims, name: String, slug requested: String) async throws -> (PeopleProjection.Org, Membership) {
+    package func createBusiness(_ claims: AccessClaims, name: String, slug requested: String) async throws -> (PeopleProjection.Org, Membership) {
         try await founders.run(claims.personId) { try await startBusiness(claims, name: name, slug: requested) }
     }
 

@@ -3,12 +3,12 @@ import MusterLog
 
 extension People {
     /// What a person may change of their own profile; nil (or an empty name) keeps the value.
-    public struct ProfileChange: Sendable, Equatable {
-        public var firstName: String?
-        public var lastName: String?
-        public var phone: String?
+    package struct ProfileChange: Sendable, Equatable {
+        package var firstName: String?
+        package var lastName: String?
+        package var phone: String?
 
-        public init(firstName: String? = nil, lastName: String? = nil, phone: String? = nil) {
+        package init(firstName: String? = nil, lastName: String? = nil, phone: String? = nil) {
             self.firstName = firstName
             self.lastName = lastName
             self.phone = phone
@@ -17,7 +17,7 @@ extension People {
 
     /// Changes the signed-in person's names or phone. Email is not editable (it is the sign-in
     /// identity); an omitted or empty value keeps what is there, as the app cannot clear a field.
-    public func updateProfile(_ claims: AccessClaims, _ change: ProfileChange) async throws -> AccountView {
+    package func updateProfile(_ claims: AccessClaims, _ change: ProfileChange) async throws -> AccountView {
         try await changing(claims, "profile") { personal in
             if let first = change.firstName?.trimmingWhitespace, !first.isEmpty {
                 guard first.count <= 100 else { throw AccountError(.invalidField("first_name"), "First name must be at most 100 characters") }
@@ -37,7 +37,7 @@ extension People {
     /// Changes the signed-in person's password after checking the current one. A wrong current
     /// password is a 400, never a 401 (the app would sign the person out); guesses count against
     /// the account as sign-in attempts do.
-    public func changePassword(_ claims: AccessClaims, current: String, new: String, address: String) async throws {
+    package func changePassword(_ claims: AccessClaims, current: String, new: String, address: String) async throws {
         guard let problem = AccountRules.passwordProblem(new) else {
             _ = try await changing(claims, "password") { personal in
                 try await checkCurrent(current, personal, accountKey: try await self.accountKey(orgId: claims.org, email: personal.email), address: address)

@@ -1,23 +1,23 @@
 import Crypto
-public import Foundation
+package import Foundation
 import MusterEvents
-public import MusterLog
+package import MusterLog
 import MusterNATS
-public import MusterRuntime
+package import MusterRuntime
 import Synchronization
 
 /// People for every app: registration, sign-in, sessions and their tokens, forgetting. Domain
 /// only: it throws `AccountError` and knows nothing of HTTP; each app's routes speak their own
 /// contract over it (OFFLEASH's `/auth/…`).
-public final class People: Sendable {
-    public let log: EventLog
-    public let runner: ProjectionRunner<PeopleProjection>
-    public let vault: PersonalDataVault
-    public let signing: SigningKeyRing
-    public let passwords: PasswordHasher
-    public let attempts: AttemptLimiter
+package final class People: Sendable {
+    package let log: EventLog
+    package let runner: ProjectionRunner<PeopleProjection>
+    package let vault: PersonalDataVault
+    package let signing: SigningKeyRing
+    package let passwords: PasswordHasher
+    package let attempts: AttemptLimiter
     /// Whose `X-Forwarded-For` names the client (`clientAddress`).
-    public let trustedProxies: TrustedProxies
+    package let trustedProxies: TrustedProxies
     private let lookupSecret = Mutex<SymmetricKey?>(nil)
     /// Tokens whose signature was verified, and the fold checkpoint at which their session was last
     /// found live (bounded; cleared whole when full).
@@ -36,7 +36,7 @@ public final class People: Sendable {
     /// How long a write waits for this process's fold to show it, so the next request sees it.
     static let settle: Duration = .seconds(3)
 
-    public init(log: EventLog, runner: ProjectionRunner<PeopleProjection>, passwords: PasswordHasher,
+    package init(log: EventLog, runner: ProjectionRunner<PeopleProjection>, passwords: PasswordHasher,
                 attempts: AttemptLimiter = AttemptLimiter(), tokenLifetime: Duration = .seconds(86_400),
                 trustedProxies: TrustedProxies = TrustedProxies()) {
         self.trustedProxies = trustedProxies
@@ -52,7 +52,7 @@ public final class People: Sendable {
 
     /// Creates an organisation, or returns the existing one with the same slug and app.
     @discardableResult
-    public func createOrganisation(slug: String, app: String, name: String) async throws -> PeopleProjection.Org {
+    package func createOrganisation(slug: String, app: String, name: String) async throws -> PeopleProjection.Org {
         if let existing = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }) {
             guard existing.app == app else { throw AccountError(.invalidField("slug"), "organisation \(slug) belongs to \(existing.app)") }
             return existing
@@ -69,16 +69,16 @@ public final class People: Sendable {
 
     // MARK: Registration and sign-in
 
-    public struct Registration: Sendable {
-        public var orgSlug: String
-        public var email: String
-        public var firstName: String
-        public var lastName: String
-        public var phone: String?
-        public var password: String
-        public var role: String
+    package struct Registration: Sendable {
+        package var orgSlug: String
+        package var email: String
+        package var firstName: String
+        package var lastName: String
+        package var phone: String?
+        package var password: String
+        package var role: String
 
-        public init(orgSlug: String, email: String, firstName: String, lastName: String, phone: String?, password: String,
+        package init(orgSlug: String, email: String, firstName: String, lastName: String, phone: String?, password: String,
                     role: String = "customer") {
             self.orgSlug = orgSlug
             self.email = email
@@ -91,16 +91,16 @@ public final class People: Sendable {
     }
 
     /// What each app's sessions are like: its name and how long its tokens live.
-    public struct TokenPolicy: Sendable {
-        public var app: String
-        public var accessLifetime: Duration
-        public var refreshLifetime: Duration
+    package struct TokenPolicy: Sendable {
+        package var app: String
+        package var accessLifetime: Duration
+        package var refreshLifetime: Duration
 
         /// Whether anyone may make an account by signing up (OFFLEASH's customers); elsewhere
         /// accounts are made by an operator or a manager.
-        public var selfRegistration: Bool
+        package var selfRegistration: Bool
 
-        public init(app: String, accessLifetime: Duration = .seconds(86_400), refreshLifetime: Duration = .seconds(30 * 86_400),
+        package init(app: String, accessLifetime: Duration = .seconds(86_400), refreshLifetime: Duration = .seconds(30 * 86_400),
                     selfRegistration: Bool = false) {
             self.app = app
             self.selfRegistration = selfRegistration
@@ -110,28 +110,28 @@ public final class People: Sendable {
     }
 
     /// A signed-in person: tokens and who they are.
-    public struct SignedIn: Sendable {
-        public var accessToken: String
-        public var expiresAt: Date
-        public var refreshToken: String
-        public var account: AccountView
+    package struct SignedIn: Sendable {
+        package var accessToken: String
+        package var expiresAt: Date
+        package var refreshToken: String
+        package var account: AccountView
     }
 
     /// A person as answers show them (opened from the sealed box).
-    public struct AccountView: Sendable, Equatable {
-        public var personId: String
-        public var email: String
-        public var firstName: String
-        public var lastName: String
-        public var phone: String?
-        public var role: String
-        public var orgId: String
+    package struct AccountView: Sendable, Equatable {
+        package var personId: String
+        package var email: String
+        package var firstName: String
+        package var lastName: String
+        package var phone: String?
+        package var role: String
+        package var orgId: String
     }
 
     /// Registers and signs in: the app's sign-up.
     /// Only where the app lets people sign themselves up (`policy.selfRegistration`), and only into
     /// that app's organisations: another app's organisation is unknown (404).
-    public func register(_ registration: Registration, policy: TokenPolicy) async throws -> SignedIn {
+    package func register(_ registration: Registration, policy: TokenPolicy) async throws -> SignedIn {
         guard policy.selfRegistration else {
             throw AccountError(.unknownOrganisation, "\(policy.app) accounts are made by invitation, not by signing up")
         }
@@ -140,13 +140,13 @@ public final class People: Sendable {
     }
 
     /// Registers without signing in (an operator adding a walker, say).
-    public func addPerson(_ registration: Registration) async throws -> AccountView {
+    package func addPerson(_ registration: Registration) async throws -> AccountView {
         let (account, personal) = try await createAccount(registration, app: nil)
         return Self.view(account, personal)
     }
 
     /// The person signed in to `orgSlug` with `email`, if any.
-    public func personId(orgSlug: String, email: String) async throws -> String? {
+    package func personId(orgSlug: String, email: String) async throws -> String? {
         guard let org = await runner.read({ state in state.orgBySlug[orgSlug] }) else { return nil }
         let accountKey = try await self.accountKey(orgId: org, email: email)
         return await runner.read { $0.accounts[accountKey]?.personId }
@@ -199,7 +199,7 @@ public final class People: Sendable {
         return (PeopleProjection.Account(personId: personId, orgId: org.orgId, role: role, sealed: sealed, sequence: 0), personal)
     }
 
-    public func login(orgSlug: String, email rawEmail: String, password: String, address: String, policy: TokenPolicy) async throws -> SignedIn {
+    package func login(orgSlug: String, email rawEmail: String, password: String, address: String, policy: TokenPolicy) async throws -> SignedIn {
         let email = AccountRules.normalisedEmail(rawEmail)
         guard let org = await runner.read({ state in state.orgBySlug[orgSlug].flatMap { state.orgs[$0] } }), org.app == policy.app else {
             // Another app's organisation is as unknown as none (organisations belong to one app).
@@ -227,7 +227,7 @@ public final class People: Sendable {
 
     /// Spends a refresh token for a new pair. A token that was already spent means it leaked (or
     /// a client retried blindly): the whole session is revoked.
-    public func refresh(_ token: String, policy: TokenPolicy) async throws -> SignedIn {
+    package func refresh(_ token: String, policy: TokenPolicy) async throws -> SignedIn {
         guard let sessionId = Self.refreshSessionID(token) else { throw AccountError(.invalidToken, "invalid refresh token") }
         let presented = Self.sha256(token)
         var session = await runner.read { $0.sessions[sessionId] }
@@ -272,14 +272,14 @@ public final class People: Sendable {
     /// bound to exactly one app.
     /// `app` nil: any app's token, for a service every app shares (device registration), where
     /// what the token touches is its own app's.
-    public func validate(_ token: String, app: String?) async throws -> AccessClaims {
+    package func validate(_ token: String, app: String?) async throws -> AccessClaims {
         try await validateAtCheckpoint(token, app: app).claims
     }
 
     /// `validate`, and the fold's checkpoint at which the session was found live: while the
     /// checkpoint has not moved the answer stands, so a caller may keep what it built from it.
     /// A token validated again at the same checkpoint costs two lock-free reads and a lookup.
-    public func validateAtCheckpoint(_ token: String, app: String?) async throws -> (claims: AccessClaims, checkpoint: UInt64) {
+    package func validateAtCheckpoint(_ token: String, app: String?) async throws -> (claims: AccessClaims, checkpoint: UInt64) {
         let claims: AccessClaims
         if let known = verified.withLock({ $0[token] }) {
             guard known.claims.expiresAt > Date() else { throw AccountError(.invalidToken, "token expired") }
@@ -317,32 +317,32 @@ public final class People: Sendable {
     }
 
     /// Ends the session of `claims`: its access and refresh tokens stop working.
-    public func logout(_ claims: AccessClaims) async throws {
+    package func logout(_ claims: AccessClaims) async throws {
         try await revoke(claims.sid, reason: "logout")
     }
 
     /// The person behind a validated token: from memory when this process has shown them before.
-    public func rememberedAccount(_ claims: AccessClaims) async throws -> AccountView {
+    package func rememberedAccount(_ claims: AccessClaims) async throws -> AccountView {
         if let known = opened.withLock({ $0[claims.personId] }) { return known }
         return try await account(claims)
     }
 
     /// Someone's name and phone as the people they share a thing with see them (a walk's customer
     /// and walker): from memory when this process has opened them before; nil once forgotten.
-    public func card(_ personId: String) async throws -> AccountView? {
+    package func card(_ personId: String) async throws -> AccountView? {
         if let known = opened.withLock({ $0[personId] }) { return known }
         guard let (account, personal) = try await opened(personId) else { return nil }
         return remember(Self.view(account, personal))
     }
 
     /// The person behind a validated token, opened from their sealed data.
-    public func account(_ claims: AccessClaims) async throws -> AccountView {
+    package func account(_ claims: AccessClaims) async throws -> AccountView {
         guard let (account, personal) = try await opened(claims.personId) else { throw AccountError(.invalidToken, "session has ended") }
         return remember(Self.view(account, personal))
     }
 
     /// A person who is not forgotten, with their account and their data opened with their key.
-    public func opened(_ personId: String) async throws -> (PeopleProjection.Account, PersonalData)? {
+    package func opened(_ personId: String) async throws -> (PeopleProjection.Account, PersonalData)? {
         guard let account = await runner.read({ state in state.people[personId].flatMap { state.activeAccount($0.accountKey) } }),
               account.personId == personId,
               let personal = try await vault.open(account.sealed, for: personId) else { return nil }
@@ -358,7 +358,7 @@ public final class People: Sendable {
     }
 
     /// Forgets the person of `claims` after checking their password again.
-    public func forgetSelf(_ claims: AccessClaims, password: String) async throws {
+    package func forgetSelf(_ claims: AccessClaims, password: String) async throws {
         guard let (_, personal) = try await opened(claims.personId) else { throw AccountError(.invalidToken, "session has ended") }
         guard try await hashing({ try await passwords.verify(password, against: personal.passwordHash) }) else {
             throw AccountError(.wrongCredentials, "Password is incorrect")
@@ -369,7 +369,7 @@ public final class People: Sendable {
     /// Crypto-shredding: deletes the person's key, then records it (forgotten, the sign-in
     /// identity released, every session revoked). The key goes first: once it is gone nothing
     /// sealed can be read, whatever happens to the appends after it.
-    public func forget(_ personId: String, requestedBy: String) async throws {
+    package func forget(_ personId: String, requestedBy: String) async throws {
         guard let person = await runner.read({ $0.people[personId] }) else {
             throw AccountError(.unknownPerson, "no person \(personId)")
         }
@@ -421,7 +421,7 @@ public final class People: Sendable {
     }
 
     /// The organisation `slug` names, if it is `app`'s (any app's when nil); `.unknownOrganisation` (404) otherwise.
-    public func organisation(_ slug: String, app: String?) async throws -> PeopleProjection.Org {
+    package func organisation(_ slug: String, app: String?) async throws -> PeopleProjection.Org {
         guard let org = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }), app.map({ org.app == $0 }) ?? true else {
             throw AccountError(.unknownOrganisation, "Unknown organization \(slug.prefix(64))")
         }
@@ -436,7 +436,7 @@ public final class People: Sendable {
 
     /// HMAC-SHA-256 (lowercase hex) of `text` under the lookup secret: how personal values that
     /// must be compared (an email, a customer's address) appear in the log without being readable.
-    public func keyedHash(_ text: String) async throws -> String {
+    package func keyedHash(_ text: String) async throws -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: try await lookupKey())
         return mac.map { String(format: "%02x", $0) }.joined()
     }
@@ -484,7 +484,7 @@ public final class People: Sendable {
     }
 
     /// The session a refresh token (`<session uuid>.<secret>`) belongs to, if it has that shape.
-    public static func refreshSessionID(_ token: String) -> String? {
+    package static func refreshSessionID(_ token: String) -> String? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[1].isEmpty, (try? Validate.uuid(String(parts[0]), field: "")) != nil else { return nil }
         return String(parts[0])

@@ -1,104 +1,104 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// Organisations, sign-in identities, people and sessions: what sign-in, refresh and token
 /// validation read, in memory. Personal data stays sealed here; only `People` opens it, with the
 /// person's key, when an answer needs it.
-public enum PeopleProjection: Projection {
-    public struct Org: Codable, Sendable, Equatable {
-        public var orgId: String
-        public var slug: String
-        public var app: String
-        public var name: String
+package enum PeopleProjection: Projection {
+    package struct Org: Codable, Sendable, Equatable {
+        package var orgId: String
+        package var slug: String
+        package var app: String
+        package var name: String
     }
 
-    public struct Account: Codable, Sendable, Equatable {
-        public var personId: String
-        public var orgId: String
-        public var role: String
-        public var sealed: String
+    package struct Account: Codable, Sendable, Equatable {
+        package var personId: String
+        package var orgId: String
+        package var role: String
+        package var sealed: String
         /// The stream sequence of the identity's last event (the next append expects it).
-        public var sequence: UInt64
+        package var sequence: UInt64
     }
 
-    public struct Person: Codable, Sendable, Equatable {
-        public var accountKey: String
-        public var orgId: String
-        public var role: String
-        public var registeredAt: String
-        public var forgotten: Bool
+    package struct Person: Codable, Sendable, Equatable {
+        package var accountKey: String
+        package var orgId: String
+        package var role: String
+        package var registeredAt: String
+        package var forgotten: Bool
     }
 
     /// A provider's sign-in identity linked to a person.
-    public struct Identity: Codable, Sendable, Equatable {
-        public var identityId: String
-        public var personId: String
-        public var provider: String
-        public var sealed: String
-        public var linkedAt: String
+    package struct Identity: Codable, Sendable, Equatable {
+        package var identityId: String
+        package var personId: String
+        package var provider: String
+        package var sealed: String
+        package var linkedAt: String
         /// The stream sequence of its last event.
-        public var sequence: UInt64
+        package var sequence: UInt64
     }
 
-    public struct Session: Codable, Sendable, Equatable {
-        public var personId: String
-        public var orgId: String
-        public var app: String
-        public var refreshHash: String
-        public var refreshExpiresAt: String
-        public var revokedReason: String?
+    package struct Session: Codable, Sendable, Equatable {
+        package var personId: String
+        package var orgId: String
+        package var app: String
+        package var refreshHash: String
+        package var refreshExpiresAt: String
+        package var revokedReason: String?
         /// The stream sequence of the session's last event.
-        public var sequence: UInt64
+        package var sequence: UInt64
     }
 
     /// An invitation to join an organisation, from its sending until it is used or given up.
-    public struct Invitation: Codable, Sendable, Equatable {
-        public var invitationId: String
-        public var contactKey: String
-        public var orgId: String
-        public var role: String
-        public var expiresAt: Int64
+    package struct Invitation: Codable, Sendable, Equatable {
+        package var invitationId: String
+        package var contactKey: String
+        package var orgId: String
+        package var role: String
+        package var expiresAt: Int64
         /// Who joined with it; kept so that their retry after a failure completes the membership.
-        public var acceptedBy: String?
+        package var acceptedBy: String?
         /// The stream sequence of its last event (the next append to the contact's aggregate expects it).
-        public var sequence: UInt64
+        package var sequence: UInt64
     }
 
-    public struct State: Codable, Sendable, Equatable {
-        public var orgs: [String: Org] = [:]
+    package struct State: Codable, Sendable, Equatable {
+        package var orgs: [String: Org] = [:]
         /// slug → orgId
-        public var orgBySlug: [String: String] = [:]
+        package var orgBySlug: [String: String] = [:]
         /// accountKey → the identity, while it belongs to a person.
-        public var accounts: [String: Account] = [:]
+        package var accounts: [String: Account] = [:]
         /// accountKey → the sequence of its release, so a new registration can follow it.
-        public var released: [String: UInt64] = [:]
-        public var people: [String: Person] = [:]
-        public var sessions: [String: Session] = [:]
+        package var released: [String: UInt64] = [:]
+        package var people: [String: Person] = [:]
+        package var sessions: [String: Session] = [:]
         /// identityKey → the linked identity.
-        public var identities: [String: Identity] = [:]
+        package var identities: [String: Identity] = [:]
         /// identityKey → the sequence of its unlinking, so a new link can follow it.
-        public var unlinkedIdentities: [String: UInt64] = [:]
+        package var unlinkedIdentities: [String: UInt64] = [:]
         /// personId → their identities' keys.
-        public var identitiesByPerson: [String: [String]] = [:]
+        package var identitiesByPerson: [String: [String]] = [:]
         /// personId → the memberships granted besides their account's own, in the order granted.
-        public var memberships: [String: [MembershipGranted]] = [:]
+        package var memberships: [String: [MembershipGranted]] = [:]
         /// code hash → the invitation it opens.
-        public var invitations: [String: Invitation] = [:]
+        package var invitations: [String: Invitation] = [:]
         /// contactKey → the code hash of its latest invitation.
-        public var invitationByContact: [String: String] = [:]
+        package var invitationByContact: [String: String] = [:]
         /// personId → when they sent invitations (milliseconds), within an hour of their latest.
-        public var invitationsSent: [String: [Int64]] = [:]
+        package var invitationsSent: [String: [Int64]] = [:]
     }
 
-    public static let name = "people"
+    package static let name = "people"
     /// 2: sign-in identities of Apple, Google and phone numbers; memberships. 3: invitations.
-    public static let version = 3
-    public static let filterSubjects = ["events.platform.org.>", "events.platform.account.>", "events.platform.person.>",
+    package static let version = 3
+    package static let filterSubjects = ["events.platform.org.>", "events.platform.account.>", "events.platform.person.>",
                                         "events.platform.session.>", "events.platform.identity.>",
                                         "events.platform.membership.>", "events.platform.invitation.>"]
-    public static let initialState = State()
+    package static let initialState = State()
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let created as OrgCreated:
             guard state.orgBySlug[created.slug] == nil else { throw ProjectionRejection("organisation \(created.slug) exists") }
@@ -189,13 +189,13 @@ public enum PeopleProjection: Projection {
 
 extension PeopleProjection.State {
     /// The account of `accountKey` if its person may still sign in.
-    public func activeAccount(_ accountKey: String) -> PeopleProjection.Account? {
+    package func activeAccount(_ accountKey: String) -> PeopleProjection.Account? {
         guard let account = accounts[accountKey], people[account.personId]?.forgotten == false else { return nil }
         return account
     }
 
     /// True while the session's tokens are good: known, not revoked, its person not forgotten.
-    public func sessionIsLive(_ sessionId: String) -> Bool {
+    package func sessionIsLive(_ sessionId: String) -> Bool {
         guard let session = sessions[sessionId], session.revokedReason == nil else { return false }
         return people[session.personId]?.forgotten == false
     }

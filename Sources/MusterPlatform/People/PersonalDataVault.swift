@@ -1,17 +1,17 @@
 import Crypto
 import Foundation
-public import MusterNATS
+package import MusterNATS
 
 /// What Muster knows of a person that is personal: it is stored only sealed with the person's key.
-public struct PersonalData: Codable, Sendable, Equatable {
-    public var email: String
-    public var firstName: String
-    public var lastName: String
-    public var phone: String?
+package struct PersonalData: Codable, Sendable, Equatable {
+    package var email: String
+    package var firstName: String
+    package var lastName: String
+    package var phone: String?
     /// argon2id PHC string; sealed too, so nothing of a forgotten person's password remains usable.
-    public var passwordHash: String
+    package var passwordHash: String
 
-    public init(email: String, firstName: String, lastName: String, phone: String?, passwordHash: String) {
+    package init(email: String, firstName: String, lastName: String, phone: String?, passwordHash: String) {
         self.email = email
         self.firstName = firstName
         self.lastName = lastName
@@ -24,13 +24,13 @@ public struct PersonalData: Codable, Sendable, Equatable {
 /// the log. Events carry personal data only as boxes sealed with that key; erasing the key (its
 /// stored bytes overwritten, then purged) makes every box of that person unreadable for good,
 /// while the log stays append-only.
-public actor PersonalDataVault {
-    public static let bucketName = "muster_person_keys"
+package actor PersonalDataVault {
+    package static let bucketName = "muster_person_keys"
     let jetStream: JetStream
     let replicas: Int
     private var bucket: KeyValue?
 
-    public init(jetStream: JetStream, replicas: Int = 1) {
+    package init(jetStream: JetStream, replicas: Int = 1) {
         self.jetStream = jetStream
         self.replicas = replicas
     }
@@ -44,7 +44,7 @@ public actor PersonalDataVault {
 
     /// Seals `data` (anything personal: a profile, a home address, free text) with the person's
     /// key, creating the key on first use.
-    public func seal(_ data: some Encodable & Sendable, for personId: String) async throws -> String {
+    package func seal(_ data: some Encodable & Sendable, for personId: String) async throws -> String {
         let bucket = try await keys()
         let key: SymmetricKey
         if let stored = try await bucket.get(personId), stored.value.count == 32 {
@@ -66,12 +66,12 @@ public actor PersonalDataVault {
     }
 
     /// The person's data, or nil when their key is gone (forgotten) or the box is not theirs.
-    public func open(_ sealed: String, for personId: String) async throws -> PersonalData? {
+    package func open(_ sealed: String, for personId: String) async throws -> PersonalData? {
         try await open(PersonalData.self, sealed, for: personId)
     }
 
     /// What was sealed for the person, or nil when their key is gone or the box is not theirs.
-    public func open<T: Decodable & Sendable>(_ type: T.Type, _ sealed: String, for personId: String) async throws -> T? {
+    package func open<T: Decodable & Sendable>(_ type: T.Type, _ sealed: String, for personId: String) async throws -> T? {
         guard let stored = try await keys().get(personId), stored.value.count == 32,
               let combined = Data(base64Encoded: sealed),
               let box = try? AES.GCM.SealedBox(combined: combined),
@@ -81,9 +81,9 @@ public actor PersonalDataVault {
 
     /// Deletes the person's key: its bytes are overwritten on the server's disk, then the key is
     /// purged from the bucket (a purge alone would leave the bytes in the stream's files).
-    public func forget(_ personId: String) async throws {
+    package func forget(_ personId: String) async throws {
         try await keys().erase(personId)
     }
 
-    public enum VaultError: Error, Sendable { case forgotten }
+    package enum VaultError: Error, Sendable { case forgotten }
 }

@@ -2,13 +2,13 @@ import Crypto
 import Foundation
 import JWTKit
 import MusterJSON
-public import MusterNATS
+package import MusterNATS
 
 /// The ES256 keys that sign access tokens, shared by every process through the `muster_auth` KV
 /// bucket (outside the log): the newest signs, every key young enough to have signed a live
 /// token verifies. A key older than `rotateAfter` is replaced by the first process that needs to
 /// sign; the bucket's compare-and-set makes one new key win when several processes try at once.
-public actor SigningKeyRing {
+package actor SigningKeyRing {
     struct StoredKey: Codable, Sendable, Equatable {
         var kid: String
         /// P-256 private key, raw representation, base64.
@@ -20,16 +20,16 @@ public actor SigningKeyRing {
     static let ringKey = "signing-keys"
     let jetStream: JetStream
     let replicas: Int
-    public let rotateAfter: Duration
+    package let rotateAfter: Duration
     /// How long a retired key still verifies: the longest access token's life.
-    public let verifyFor: Duration
+    package let verifyFor: Duration
     private var bucket: KeyValue?
     private var ring: [StoredKey] = []
     private var revision: UInt64 = 0
     private var keys = JWTKeyCollection()
     private var lastLoad: ContinuousClock.Instant?
 
-    public init(jetStream: JetStream, replicas: Int = 1, rotateAfter: Duration = .seconds(30 * 86_400),
+    package init(jetStream: JetStream, replicas: Int = 1, rotateAfter: Duration = .seconds(30 * 86_400),
                 verifyFor: Duration = .seconds(86_400)) {
         self.jetStream = jetStream
         self.replicas = replicas
@@ -38,7 +38,7 @@ public actor SigningKeyRing {
     }
 
     /// Signs with the newest key, making one first when there is none young enough.
-    public func sign(_ claims: AccessClaims) async throws -> String {
+    package func sign(_ claims: AccessClaims) async throws -> String {
         if lastLoad == nil { try await load() }
         let now = Int64(Date().timeIntervalSince1970)
         if ring.last.map({ now - $0.createdAt >= rotateAfter.components.seconds }) ?? true {
@@ -50,7 +50,7 @@ public actor SigningKeyRing {
 
     /// The verified claims of `token`. A `kid` this process has not seen yet (another process just
     /// rotated) reloads the ring, at most once every ten seconds.
-    public func verify(_ token: String) async throws -> AccessClaims {
+    package func verify(_ token: String) async throws -> AccessClaims {
         if lastLoad == nil { try await load() }
         do {
             return try await keys.verify(token, as: AccessClaims.self)
@@ -62,7 +62,7 @@ public actor SigningKeyRing {
     }
 
     /// The public keys, as `/.well-known/jwks.json` serves them.
-    public func publicKeys() async throws -> [JSONWebKey] {
+    package func publicKeys() async throws -> [JSONWebKey] {
         if lastLoad == nil { try await load() }
         return try ring.map { stored in
             let key = try P256.Signing.PrivateKey(rawRepresentation: Self.decode(stored.privateKey)).publicKey.rawRepresentation
@@ -126,18 +126,18 @@ public actor SigningKeyRing {
 }
 
 /// One public key of `/.well-known/jwks.json` (RFC 7517).
-public struct JSONWebKey: Codable, Sendable, Equatable {
-    public var kty = "EC"
-    public var crv = "P-256"
-    public var alg = "ES256"
-    public var use = "sig"
-    public var kid: String
-    public var x: String
-    public var y: String
+package struct JSONWebKey: Codable, Sendable, Equatable {
+    package var kty = "EC"
+    package var crv = "P-256"
+    package var alg = "ES256"
+    package var use = "sig"
+    package var kid: String
+    package var x: String
+    package var y: String
 }
 
 /// A secret in `muster_auth` could not be read or stored.
-public struct AuthSecretsError: Error, Sendable, CustomStringConvertible {
-    public var description: String
+package struct AuthSecretsError: Error, Sendable, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,23 +1,23 @@
 import Logging
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// PoP (civics learning): each install's flashcard progress and bookmarks, merged across the
 /// installs of a person who links them (`LearnerProgress`); newsletter signups with an organisers'
 /// export; and the civics-progress projection organisers read. Organisations, states and decks are
 /// configuration (`MUSTER_POP_CONFIG`). The app has no accounts of its own: installs send the
 /// app's key; a person's token only links, and organisers sign in with accounts.
-public struct PoPApp: MusterApp {
-    public let name = "pop"
-    public var events: EventCatalog { .pop }
-    public var projections: [any Projection.Type] { [PoPProjection.self, NewsletterProjection.self, CivicsProjection.self] }
-    public var scopes: [String] { [PoPRoutes.readScope, PoPRoutes.writeScope, NewsletterRoutes.exportScope] }
+package struct PoPApp: MusterApp {
+    package let name = "pop"
+    package var events: EventCatalog { .pop }
+    package var projections: [any Projection.Type] { [PoPProjection.self, NewsletterProjection.self, CivicsProjection.self] }
+    package var scopes: [String] { [PoPRoutes.readScope, PoPRoutes.writeScope, NewsletterRoutes.exportScope] }
 
-    public init() {}
+    package init() {}
 
-    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+    package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .ingest:
             let config = Self.config(environment)

@@ -1,8 +1,8 @@
-public import MusterRuntime
+package import MusterRuntime
 
 /// The roles of PoP's people: organisers, who see their organisation's civics progress and
 /// export its newsletter list.
-public enum PoPRole: String, AppRole {
+package enum PoPRole: String, AppRole {
     case organiser
-    public static var app: String { PoPRoutes.app }
+    package static var app: String { PoPRoutes.app }
 }

@@ -4,28 +4,28 @@ import MusterJSON
 /// PoP's flashcard decks, read from a folder of JSON files (`MUSTER_POP_DECKS`, default
 /// `deploy/pop/decks`): `{deck, title, questions: [{id, question?, answer?, category}]}`. A new
 /// state's deck is a new file. Changes naming a deck or question that is not there are refused.
-public struct Decks: Sendable {
-    public struct Question: Codable, Sendable, Equatable {
-        public var id: Int
-        public var question: String?
-        public var answer: String?
-        public var category: String?
+package struct Decks: Sendable {
+    package struct Question: Codable, Sendable, Equatable {
+        package var id: Int
+        package var question: String?
+        package var answer: String?
+        package var category: String?
     }
 
-    public struct Deck: Codable, Sendable, Equatable {
-        public var deck: String
-        public var title: String
-        public var questions: [Question]
+    package struct Deck: Codable, Sendable, Equatable {
+        package var deck: String
+        package var title: String
+        package var questions: [Question]
     }
 
-    public let decks: [String: Deck]
+    package let decks: [String: Deck]
 
-    public init(_ decks: [Deck]) {
+    package init(_ decks: [Deck]) {
         self.decks = Dictionary(decks.map { ($0.deck, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Every `*.json` deck in `folder`; none when the folder does not exist.
-    public init(folder: String) throws {
+    package init(folder: String) throws {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var decks: [Deck] = []
         for file in files.sorted() where file.hasSuffix(".json") {
@@ -35,7 +35,7 @@ public struct Decks: Sendable {
         self.init(decks)
     }
 
-    public func contains(deck: String, questionId: Int) -> Bool {
+    package func contains(deck: String, questionId: Int) -> Bool {
         decks[deck]?.questions.contains { $0.id == questionId } ?? false
     }
 }

@@ -5,20 +5,20 @@ import MusterJSON
 /// the app, the state each is in and the decks it studies (`orgs.json`), and the decks themselves
 /// (`decks/*.json`), all in one folder (`MUSTER_POP_CONFIG`, default `deploy/pop`). A second state
 /// or organisation is a new entry and a new deck file, not code.
-public struct PoPConfig: Sendable {
-    public struct Org: Codable, Sendable, Equatable {
+package struct PoPConfig: Sendable {
+    package struct Org: Codable, Sendable, Equatable {
         /// What installs send (`pop-sd`); also the slug of the people organisation its organisers sign in to.
-        public var slug: String
-        public var name: String
-        public var tagline: String?
-        public var contactEmail: String?
+        package var slug: String
+        package var name: String
+        package var tagline: String?
+        package var contactEmail: String?
         /// Two-letter state code (`SD`) and its name.
-        public var state: String
-        public var stateName: String
+        package var state: String
+        package var stateName: String
         /// The decks its installs study.
-        public var decks: [String]
+        package var decks: [String]
 
-        public init(slug: String, name: String, state: String, stateName: String, decks: [String]) {
+        package init(slug: String, name: String, state: String, stateName: String, decks: [String]) {
             self.slug = slug
             self.name = name
             self.state = state
@@ -30,16 +30,16 @@ public struct PoPConfig: Sendable {
     struct OrgsFile: Codable { var orgs: [Org] }
 
     /// In the file's order; the first is where installs that name none belong.
-    public let orgs: [Org]
-    public let decks: Decks
+    package let orgs: [Org]
+    package let decks: Decks
 
-    public init(orgs: [Org], decks: Decks) {
+    package init(orgs: [Org], decks: Decks) {
         self.orgs = orgs
         self.decks = decks
     }
 
     /// Reads `folder/orgs.json` and `folder/decks/`.
-    public init(folder: String) throws {
+    package init(folder: String) throws {
         let base = URL(fileURLWithPath: folder)
         let bytes = try Data(contentsOf: base.appendingPathComponent("orgs.json"))
         let file = try JSONBytesDecoder().decode(OrgsFile.self, from: Array(bytes))
@@ -53,13 +53,13 @@ public struct PoPConfig: Sendable {
     }
 
     /// The organisation an install names, or the first one when it names none; nil when unknown.
-    public func org(_ slug: String?) -> Org? {
+    package func org(_ slug: String?) -> Org? {
         guard let slug else { return orgs.first }
         return orgs.first { $0.slug == slug }
     }
 
-    public struct ConfigError: Error, CustomStringConvertible {
-        public var description: String
+    package struct ConfigError: Error, CustomStringConvertible {
+        package var description: String
         init(_ description: String) { self.description = description }
     }
 }

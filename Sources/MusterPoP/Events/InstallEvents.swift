@@ -1,26 +1,26 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `pop.install.synced.v1`: changes one install made (offline or not) and sent in one batch, with
 /// their times already on the server's clock. Made of strings, integers and booleans only
 /// (`StoredExactly`): the folds of the process that took the sync fold the value it appended.
-public struct ProgressSynced: EventPayload, StoredExactly {
-    public static let eventType = EventType(app: "pop", aggregate: "install", event: "synced", major: 1)
-    public static let maxChanges = 500
+package struct ProgressSynced: EventPayload, StoredExactly {
+    package static let eventType = EventType(app: "pop", aggregate: "install", event: "synced", major: 1)
+    package static let maxChanges = 500
 
-    public var installId: String
+    package var installId: String
     /// The organisation the install belongs to (`PoPConfig.Org.slug`): whose figures it counts in.
-    public var org: String
-    public var changes: [ProgressRecord]
+    package var org: String
+    package var changes: [ProgressRecord]
 
-    public init(installId: String, org: String, changes: [ProgressRecord]) {
+    package init(installId: String, org: String, changes: [ProgressRecord]) {
         self.installId = installId
         self.org = org
         self.changes = changes
     }
 
-    public var aggregateID: String { installId }
+    package var aggregateID: String { installId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(installId, field: "/installId")
         try Validate.slug(org, field: "/org")
         try Validate.count(changes, 1...Self.maxChanges, field: "/changes")
@@ -29,41 +29,41 @@ public struct ProgressSynced: EventPayload, StoredExactly {
 }
 
 /// `pop.install.linked.v1`: the install shares its progress with the person's other installs.
-public struct InstallLinked: EventPayload {
-    public static let eventType = EventType(app: "pop", aggregate: "install", event: "linked", major: 1)
+package struct InstallLinked: EventPayload {
+    package static let eventType = EventType(app: "pop", aggregate: "install", event: "linked", major: 1)
 
-    public var installId: String
-    public var personId: String
+    package var installId: String
+    package var personId: String
 
-    public init(installId: String, personId: String) {
+    package init(installId: String, personId: String) {
         self.installId = installId
         self.personId = personId
     }
 
-    public var aggregateID: String { installId }
+    package var aggregateID: String { installId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.uuid(installId, field: "/installId")
         try Validate.uuid(personId, field: "/personId")
     }
 }
 
 /// `pop.install.unlinked.v1`: the install keeps its own progress and no longer sees the person's.
-public struct InstallUnlinked: EventPayload {
-    public static let eventType = EventType(app: "pop", aggregate: "install", event: "unlinked", major: 1)
+package struct InstallUnlinked: EventPayload {
+    package static let eventType = EventType(app: "pop", aggregate: "install", event: "unlinked", major: 1)
 
-    public var installId: String
+    package var installId: String
 
-    public init(installId: String) { self.installId = installId }
+    package init(installId: String) { self.installId = installId }
 
-    public var aggregateID: String { installId }
+    package var aggregateID: String { installId }
 
-    public func validate() throws { try Validate.uuid(installId, field: "/installId") }
+    package func validate() throws { try Validate.uuid(installId, field: "/installId") }
 }
 
 extension EventCatalog {
     /// PoP's events.
-    public static var pop: EventCatalog {
+    package static var pop: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(ProgressSynced.self)
         catalog.register(InstallLinked.self)

@@ -1,29 +1,29 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `pop.subscriber.subscribed.v1`: someone signed up to an organisation's newsletter in the app.
 /// The aggregate is the keyed hash of the organisation and the normalised email, so the log itself
 /// keeps one live subscription per address and organisation (the append expects the aggregate's
 /// history it read). Name and email are only in `sealed`, under the subscriber's own key: an
 /// unsubscribe erases the key, and with it every copy of both.
-public struct NewsletterSubscribed: EventPayload {
-    public static let eventType = EventType(app: "pop", aggregate: "subscriber", event: "subscribed", major: 1)
+package struct NewsletterSubscribed: EventPayload {
+    package static let eventType = EventType(app: "pop", aggregate: "subscriber", event: "subscribed", major: 1)
 
     /// 64 lowercase hex: HMAC-SHA-256 of `org` and the normalised email under the lookup secret.
-    public var emailKey: String
+    package var emailKey: String
     /// Whose key seals the name and email (in the personal-data vault), and what unsubscribes.
-    public var subscriberId: String
+    package var subscriberId: String
     /// The app's `NewsletterSignup.id`: a retry with the same id is the same signup.
-    public var signupId: String
-    public var org: String
+    package var signupId: String
+    package var org: String
     /// Base64 AES-GCM box of `{name, email}`.
-    public var sealed: String
+    package var sealed: String
     /// When the person signed up, as the device recorded it (a signup carries no send time to correct
     /// it by; one later than its arrival is refused).
-    public var signupDate: String
+    package var signupDate: String
     /// When the server received the consent.
-    public var consentAt: String
+    package var consentAt: String
 
-    public init(emailKey: String, subscriberId: String, signupId: String, org: String, sealed: String, signupDate: String, consentAt: String) {
+    package init(emailKey: String, subscriberId: String, signupId: String, org: String, sealed: String, signupDate: String, consentAt: String) {
         self.emailKey = emailKey
         self.subscriberId = subscriberId
         self.signupId = signupId
@@ -33,9 +33,9 @@ public struct NewsletterSubscribed: EventPayload {
         self.consentAt = consentAt
     }
 
-    public var aggregateID: String { emailKey }
+    package var aggregateID: String { emailKey }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(emailKey, "", .lowerHex, count: 64, field: "/emailKey", "64 lowercase hex digits")
         try Validate.uuid(subscriberId, field: "/subscriberId")
         try Validate.uuid(signupId, field: "/signupId")
@@ -48,22 +48,22 @@ public struct NewsletterSubscribed: EventPayload {
 
 /// `pop.subscriber.unsubscribed.v1`: the subscription ended (the link in every newsletter, or an
 /// organiser) and the subscriber's key was erased; the address may sign up again afterwards.
-public struct NewsletterUnsubscribed: EventPayload {
-    public static let eventType = EventType(app: "pop", aggregate: "subscriber", event: "unsubscribed", major: 1)
+package struct NewsletterUnsubscribed: EventPayload {
+    package static let eventType = EventType(app: "pop", aggregate: "subscriber", event: "unsubscribed", major: 1)
 
-    public var emailKey: String
-    public var subscriberId: String
-    public var org: String
+    package var emailKey: String
+    package var subscriberId: String
+    package var org: String
 
-    public init(emailKey: String, subscriberId: String, org: String) {
+    package init(emailKey: String, subscriberId: String, org: String) {
         self.emailKey = emailKey
         self.subscriberId = subscriberId
         self.org = org
     }
 
-    public var aggregateID: String { emailKey }
+    package var aggregateID: String { emailKey }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(emailKey, "", .lowerHex, count: 64, field: "/emailKey", "64 lowercase hex digits")
         try Validate.uuid(subscriberId, field: "/subscriberId")
         try Validate.slug(org, field: "/org")

@@ -2,16 +2,16 @@ import MusterEvents
 
 /// One change as the log keeps it: the device's mutation id and exactly one of a card's record, a
 /// bookmark added, or bookmarks removed. Times are on the server's clock (corrected on arrival).
-public struct ProgressRecord: Codable, Sendable, Equatable {
-    public struct Card: Codable, Sendable, Equatable {
-        public var deck: String
-        public var questionId: Int
-        public var timesViewed: Int
-        public var lastViewed: String?
-        public var isMarkedKnown: Bool
-        public var changedAt: String
+package struct ProgressRecord: Codable, Sendable, Equatable {
+    package struct Card: Codable, Sendable, Equatable {
+        package var deck: String
+        package var questionId: Int
+        package var timesViewed: Int
+        package var lastViewed: String?
+        package var isMarkedKnown: Bool
+        package var changedAt: String
 
-        public init(deck: String, questionId: Int, timesViewed: Int, lastViewed: String?, isMarkedKnown: Bool, changedAt: String) {
+        package init(deck: String, questionId: Int, timesViewed: Int, lastViewed: String?, isMarkedKnown: Bool, changedAt: String) {
             self.deck = deck
             self.questionId = questionId
             self.timesViewed = timesViewed
@@ -21,13 +21,13 @@ public struct ProgressRecord: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Bookmark: Codable, Sendable, Equatable {
-        public var bookmarkId: String
-        public var documentId: String
-        public var sectionId: String?
-        public var createdAt: String
+    package struct Bookmark: Codable, Sendable, Equatable {
+        package var bookmarkId: String
+        package var documentId: String
+        package var sectionId: String?
+        package var createdAt: String
 
-        public init(bookmarkId: String, documentId: String, sectionId: String?, createdAt: String) {
+        package init(bookmarkId: String, documentId: String, sectionId: String?, createdAt: String) {
             self.bookmarkId = bookmarkId
             self.documentId = documentId
             self.sectionId = sectionId
@@ -35,30 +35,30 @@ public struct ProgressRecord: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Unbookmark: Codable, Sendable, Equatable {
-        public var bookmarkIds: [String]
+    package struct Unbookmark: Codable, Sendable, Equatable {
+        package var bookmarkIds: [String]
 
-        public init(bookmarkIds: [String]) { self.bookmarkIds = bookmarkIds }
+        package init(bookmarkIds: [String]) { self.bookmarkIds = bookmarkIds }
     }
 
-    public var mutationId: String
-    public var card: Card?
-    public var bookmark: Bookmark?
-    public var unbookmark: Unbookmark?
+    package var mutationId: String
+    package var card: Card?
+    package var bookmark: Bookmark?
+    package var unbookmark: Unbookmark?
 
-    public init(mutationId: String, card: Card? = nil, bookmark: Bookmark? = nil, unbookmark: Unbookmark? = nil) {
+    package init(mutationId: String, card: Card? = nil, bookmark: Bookmark? = nil, unbookmark: Unbookmark? = nil) {
         self.mutationId = mutationId
         self.card = card
         self.bookmark = bookmark
         self.unbookmark = unbookmark
     }
 
-    public static let maxQuestionId = 10_000
-    public static let maxViews = 1_000_000
+    package static let maxQuestionId = 10_000
+    package static let maxViews = 1_000_000
 
     /// Checks the record; a failure names its field under `path` (built only then: a batch of 500
     /// valid records allocates no error paths).
-    public func validate(within path: @autoclosure () -> String) throws {
+    package func validate(within path: @autoclosure () -> String) throws {
         do { try check() } catch var error as EventValidationError {
             error.field = path() + error.field
             throw error
@@ -97,7 +97,7 @@ public struct ProgressRecord: Codable, Sendable, Equatable {
     }
 
     /// The change to merge; nil only for a record `validate` refuses.
-    public var change: ProgressChange? {
+    package var change: ProgressChange? {
         if let card, let changedAt = Timestamp.millis(card.changedAt) {
             return .card(.init(deck: card.deck, questionId: card.questionId, timesViewed: card.timesViewed,
                                lastViewed: card.lastViewed.flatMap { Timestamp.millis($0) }, isMarkedKnown: card.isMarkedKnown, changedAt: changedAt))

@@ -1,5 +1,5 @@
-public import MusterEvents
-public import MusterJSON
+package import MusterEvents
+package import MusterJSON
 
 // Synced batches are PoP's bulk of the log, and the sync and civics folds read every one: they
 // are read from and written to the stored form by hand. CodecAgreementTests holds them equal to
@@ -7,7 +7,7 @@ public import MusterJSON
 
 extension ProgressSynced: StoredFieldsDecodable {
     // Members are read in their stored (sorted) order: each lookup then compares one key.
-    public init(storedFields fields: JSONFields) throws {
+    package init(storedFields fields: JSONFields) throws {
         let changes = try fields.required(fields.objects("changes", ProgressRecord.init(storedFields:)), "changes")
         self.init(installId: try fields.required(fields.string("installId"), "installId"),
                   org: try fields.required(fields.string("org"), "org"), changes: changes)
@@ -15,7 +15,7 @@ extension ProgressSynced: StoredFieldsDecodable {
 }
 
 extension ProgressSynced: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try object.objects("changes", changes) { try $1.encodeMembers(&$0) }
         try object.string("installId", installId)
         try object.string("org", org)

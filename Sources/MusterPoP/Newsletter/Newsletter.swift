@@ -1,22 +1,22 @@
 import Crypto
-public import Foundation
+package import Foundation
 import MusterEvents
-public import MusterLog
-public import MusterPlatform
+package import MusterLog
+package import MusterPlatform
 import MusterRuntime
 
 /// PoP's newsletter: signups from the app (idempotent on the app's id, one live subscription per
 /// address and organisation), an unsubscribe link that needs no account and erases the name and
 /// email, and the organisers' export. Names and emails are sealed under a key per subscriber in
 /// the personal-data vault, so forgetting is erasing that key (as for people).
-public struct Newsletter: Sendable {
+package struct Newsletter: Sendable {
     let log: EventLog
     let runner: ProjectionRunner<NewsletterProjection>
     let people: People
     let config: PoPConfig
     static let settle: Duration = .seconds(3)
 
-    public init(log: EventLog, runner: ProjectionRunner<NewsletterProjection>, people: People, config: PoPConfig) {
+    package init(log: EventLog, runner: ProjectionRunner<NewsletterProjection>, people: People, config: PoPConfig) {
         self.log = log
         self.runner = runner
         self.people = people
@@ -29,14 +29,14 @@ public struct Newsletter: Sendable {
         var email: String
     }
 
-    public struct Signup: Sendable {
-        public var id: String
-        public var name: String
-        public var email: String
-        public var signupDate: String
-        public var org: String?
+    package struct Signup: Sendable {
+        package var id: String
+        package var name: String
+        package var email: String
+        package var signupDate: String
+        package var org: String?
 
-        public init(id: String, name: String, email: String, signupDate: String, org: String? = nil) {
+        package init(id: String, name: String, email: String, signupDate: String, org: String? = nil) {
             self.id = id
             self.name = name
             self.email = email
@@ -45,7 +45,7 @@ public struct Newsletter: Sendable {
         }
     }
 
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Stored now; the link ends it.
         case subscribed(unsubscribeToken: String)
         /// The same signup id was stored before (a retry): `live` says whether it still is.
@@ -55,7 +55,7 @@ public struct Newsletter: Sendable {
     }
 
     /// Checks the signup as the app's form does, then stores it once.
-    public func signUp(_ signup: Signup, received: Date) async throws -> Outcome {
+    package func signUp(_ signup: Signup, received: Date) async throws -> Outcome {
         try Validate.uuid(signup.id.lowercased(), field: "id", as: PoPError.self)
         let signupId = signup.id.lowercased()
         guard let org = config.org(signup.org) else { throw PoPError(.invalidField("org"), "org names no organisation this server has") }
@@ -105,7 +105,7 @@ public struct Newsletter: Sendable {
 
     /// Ends the subscription the token names and erases its name and email; calling it again is
     /// harmless. Returns the organisation's name for the confirmation page.
-    public func unsubscribe(token: String) async throws -> String {
+    package func unsubscribe(token: String) async throws -> String {
         let subscriberId = try await subscriber(fromToken: token)
         guard let stored = try await runner.tables("the newsletter", { try NewsletterTables.bySubscriber(subscriberId, in: $0) }) else {
             throw PoPError(.notFound, "that unsubscribe link names no subscription")
@@ -127,7 +127,7 @@ public struct Newsletter: Sendable {
     /// The organisation's live subscribers as CSV lines, a page at a time (`write` gets each page's
     /// text): never the whole list in memory. A row whose key is gone (erased between the page's
     /// read and its opening) is left out. `unsubscribeBase` is the public URL the links start with.
-    public func export(org: String, unsubscribeBase: String, pageSize: Int = 500, write: (String) async throws -> Void) async throws {
+    package func export(org: String, unsubscribeBase: String, pageSize: Int = 500, write: (String) async throws -> Void) async throws {
         guard config.org(org) != nil else { throw PoPError(.invalidField("org"), "org names no organisation this server has") }
         try await write(CSVRow.line(["name", "email", "signup_date", "consent_at", "signup_id", "unsubscribe_url"]))
         var cursor: UInt64 = 0

@@ -8,57 +8,57 @@
 /// - `isMarkedKnown`: last writer wins, ordered by the change's corrected time, then the device id;
 /// - bookmarks: a set where a remove takes away only the adds it names (the ones it had seen).
 /// Pure: no I/O, tested by applying the same changes in every order.
-public struct LearnerProgress: Codable, Sendable, Equatable {
-    public struct CardKey: Codable, Sendable, Hashable, Comparable {
-        public var deck: String
-        public var questionId: Int
+package struct LearnerProgress: Codable, Sendable, Equatable {
+    package struct CardKey: Codable, Sendable, Hashable, Comparable {
+        package var deck: String
+        package var questionId: Int
 
-        public init(deck: String, questionId: Int) {
+        package init(deck: String, questionId: Int) {
             self.deck = deck
             self.questionId = questionId
         }
 
-        public static func < (a: CardKey, b: CardKey) -> Bool { (a.deck, a.questionId) < (b.deck, b.questionId) }
+        package static func < (a: CardKey, b: CardKey) -> Bool { (a.deck, a.questionId) < (b.deck, b.questionId) }
     }
 
     /// What orders two writes of `isMarkedKnown`: time, then device, so ties break the same way everywhere.
-    public struct Stamp: Codable, Sendable, Equatable, Comparable {
-        public var at: Int64
-        public var device: String
+    package struct Stamp: Codable, Sendable, Equatable, Comparable {
+        package var at: Int64
+        package var device: String
 
-        public static func < (a: Stamp, b: Stamp) -> Bool { (a.at, a.device) < (b.at, b.device) }
+        package static func < (a: Stamp, b: Stamp) -> Bool { (a.at, a.device) < (b.at, b.device) }
     }
 
-    public struct Card: Codable, Sendable, Equatable {
+    package struct Card: Codable, Sendable, Equatable {
         /// Each device's own running count.
-        public var views: [String: Int] = [:]
-        public var lastViewed: Int64?
-        public var isMarkedKnown = false
+        package var views: [String: Int] = [:]
+        package var lastViewed: Int64?
+        package var isMarkedKnown = false
         /// The write `isMarkedKnown` holds; nil until a device wrote it.
-        public var knownStamp: Stamp?
+        package var knownStamp: Stamp?
 
-        public var timesViewed: Int { views.values.reduce(0, +) }
+        package var timesViewed: Int { views.values.reduce(0, +) }
     }
 
-    public struct Bookmark: Codable, Sendable, Equatable {
-        public var documentId: String
-        public var sectionId: String?
-        public var createdAt: Int64
+    package struct Bookmark: Codable, Sendable, Equatable {
+        package var documentId: String
+        package var sectionId: String?
+        package var createdAt: Int64
     }
 
-    public var cards: [CardKey: Card] = [:]
+    package var cards: [CardKey: Card] = [:]
     /// Every add ever seen, by the app's bookmark id.
-    public var added: [String: Bookmark] = [:]
+    package var added: [String: Bookmark] = [:]
     /// Adds a device removed (kept, so an add that arrives after its remove stays removed).
-    public var removed: Set<String> = []
+    package var removed: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// The bookmarks that are live: added and not removed.
-    public var bookmarks: [String: Bookmark] { added.filter { !removed.contains($0.key) } }
+    package var bookmarks: [String: Bookmark] { added.filter { !removed.contains($0.key) } }
 
     /// Merges one change from `device`.
-    public mutating func apply(_ change: ProgressChange, from device: String) {
+    package mutating func apply(_ change: ProgressChange, from device: String) {
         switch change {
         case .card(let change):
             let key = CardKey(deck: change.deck, questionId: change.questionId)
@@ -88,7 +88,7 @@ public struct LearnerProgress: Codable, Sendable, Equatable {
 extension LearnerProgress {
     /// The join of two learners' progress (a person's installs seen as one): the same merges as
     /// `apply`, field by field, so it is order-independent too.
-    public func merged(with other: LearnerProgress) -> LearnerProgress {
+    package func merged(with other: LearnerProgress) -> LearnerProgress {
         var result = self
         for (key, theirs) in other.cards {
             guard var card = result.cards[key] else {

@@ -1,7 +1,7 @@
 /// One change a device made to a learner's progress, with its times already on the server's clock
 /// (`ProgressBatch` corrects them). Applying a change is a merge: applying it twice, or applying
 /// changes in any order, gives the same `LearnerProgress`.
-public enum ProgressChange: Codable, Sendable, Equatable {
+package enum ProgressChange: Codable, Sendable, Equatable {
     /// A flashcard's record as the device holds it (`FlashcardProgress` / `SDFlashcardProgress`).
     case card(CardChange)
     /// A `DocumentBookmark` the device created.
@@ -9,18 +9,18 @@ public enum ProgressChange: Codable, Sendable, Equatable {
     /// Bookmarks the device removed: exactly these adds, not ones it has not seen.
     case bookmarksRemoved(BookmarkRemove)
 
-    public struct CardChange: Codable, Sendable, Equatable {
-        public var deck: String
-        public var questionId: Int
+    package struct CardChange: Codable, Sendable, Equatable {
+        package var deck: String
+        package var questionId: Int
         /// The device's own running count of views of this card.
-        public var timesViewed: Int
+        package var timesViewed: Int
         /// Milliseconds on the server's clock.
-        public var lastViewed: Int64?
-        public var isMarkedKnown: Bool
+        package var lastViewed: Int64?
+        package var isMarkedKnown: Bool
         /// When the device changed the record (server's clock): orders `isMarkedKnown`.
-        public var changedAt: Int64
+        package var changedAt: Int64
 
-        public init(deck: String, questionId: Int, timesViewed: Int, lastViewed: Int64?, isMarkedKnown: Bool, changedAt: Int64) {
+        package init(deck: String, questionId: Int, timesViewed: Int, lastViewed: Int64?, isMarkedKnown: Bool, changedAt: Int64) {
             self.deck = deck
             self.questionId = questionId
             self.timesViewed = timesViewed
@@ -30,14 +30,14 @@ public enum ProgressChange: Codable, Sendable, Equatable {
         }
     }
 
-    public struct BookmarkAdd: Codable, Sendable, Equatable {
+    package struct BookmarkAdd: Codable, Sendable, Equatable {
         /// The app's `DocumentBookmark.id`: one add, never reused.
-        public var bookmarkId: String
-        public var documentId: String
-        public var sectionId: String?
-        public var createdAt: Int64
+        package var bookmarkId: String
+        package var documentId: String
+        package var sectionId: String?
+        package var createdAt: Int64
 
-        public init(bookmarkId: String, documentId: String, sectionId: String?, createdAt: Int64) {
+        package init(bookmarkId: String, documentId: String, sectionId: String?, createdAt: Int64) {
             self.bookmarkId = bookmarkId
             self.documentId = documentId
             self.sectionId = sectionId
@@ -45,9 +45,9 @@ public enum ProgressChange: Codable, Sendable, Equatable {
         }
     }
 
-    public struct BookmarkRemove: Codable, Sendable, Equatable {
-        public var bookmarkIds: [String]
+    package struct BookmarkRemove: Codable, Sendable, Equatable {
+        package var bookmarkIds: [String]
 
-        public init(bookmarkIds: [String]) { self.bookmarkIds = bookmarkIds }
+        package init(bookmarkIds: [String]) { self.bookmarkIds = bookmarkIds }
     }
 }

@@ -1,4 +1,4 @@
-public import MusterJSON
+package import MusterJSON
 
 // The civics fold's snapshot is written every few seconds under sync load, and grows with the
 // installs: each install's cards are written member by member here, as their `Codable`
@@ -6,7 +6,7 @@ public import MusterJSON
 // per-day counts, bounded by the decks and the days kept, go through `Codable`.
 
 extension CivicsProjection.State: JSONObjectEncodable {
-    public func encodeMembers(_ object: inout JSONObjectWriter) throws {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         try object.encode("active", active)
         try object.object("installs") { object in
             for (installId, install) in installs { try object.object(installId) { try install.encodeMembers(&$0) } }

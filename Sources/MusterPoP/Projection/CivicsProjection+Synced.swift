@@ -1,12 +1,12 @@
-public import MusterJSON
+package import MusterJSON
 
 extension CivicsProjection {
     /// What the fold takes of a synced batch: the install, its organisation, and its cards'
     /// changes (bookmarks count for nothing here).
-    public struct Synced: Sendable, Equatable {
-        public var installId: String
-        public var org: String
-        public var cards: [ProgressChange.CardChange]
+    package struct Synced: Sendable, Equatable {
+        package var installId: String
+        package var org: String
+        package var cards: [ProgressChange.CardChange]
 
         init(_ synced: ProgressSynced) {
             installId = synced.installId
@@ -20,7 +20,7 @@ extension CivicsProjection {
         /// Read from a stored batch's `data` object, members in their stored (sorted) order, with
         /// no mutation ids and no timestamp strings made. Like `ProgressRecord.change`, it leaves
         /// out a card whose `changedAt` is no timestamp (validation at append refused those).
-        public init(storedData data: JSONFields) throws {
+        package init(storedData data: JSONFields) throws {
             let records = try data.required(data.objects("changes") { try $0.object("card").flatMap(ProgressChange.CardChange.init(storedCard:)) },
                                             "changes")
             cards = records.compactMap { $0 }

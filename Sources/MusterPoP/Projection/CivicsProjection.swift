@@ -1,60 +1,60 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// The civics-progress projection: what learners of each organisation find easy and hard, folded
 /// from every install's synced flashcard records. Counts are per device (install): a device that
 /// has a record of a question, views (each device's running count, so a retried or re-sent record
 /// never counts twice), and how many devices mark it known (last writer by corrected time). Kept in
 /// memory: per install only what the counts need (a few bytes a card), so rebuilding is one pass.
-public enum CivicsProjection: Projection {
-    public struct Card: Codable, Sendable, Equatable {
-        public var views: Int
-        public var known: Bool
+package enum CivicsProjection: Projection {
+    package struct Card: Codable, Sendable, Equatable {
+        package var views: Int
+        package var known: Bool
         /// The corrected time of the write `known` holds.
-        public var stamp: Int64
+        package var stamp: Int64
     }
 
-    public struct Install: Codable, Sendable, Equatable {
+    package struct Install: Codable, Sendable, Equatable {
         /// The organisation of its first batch (an install does not change organisation).
-        public var org: String
-        public var cards: [LearnerProgress.CardKey: Card] = [:]
+        package var org: String
+        package var cards: [LearnerProgress.CardKey: Card] = [:]
         /// Questions known, per deck.
-        public var known: [String: Int] = [:]
+        package var known: [String: Int] = [:]
         /// Days (since 1970, UTC) it studied on, the latest `maxDays`.
-        public var days: [Int] = []
+        package var days: [Int] = []
     }
 
-    public struct Question: Codable, Sendable, Equatable {
+    package struct Question: Codable, Sendable, Equatable {
         /// Devices with a record of the question.
-        public var devices = 0
+        package var devices = 0
         /// Devices that viewed it at least once.
-        public var viewers = 0
-        public var views = 0
+        package var viewers = 0
+        package var views = 0
         /// Devices that mark it known.
-        public var known = 0
+        package var known = 0
     }
 
-    public struct State: Codable, Sendable, Equatable {
-        public var installs: [String: Install] = [:]
+    package struct State: Codable, Sendable, Equatable {
+        package var installs: [String: Install] = [:]
         /// org → deck → question id → counts.
-        public var questions: [String: [String: [Int: Question]]] = [:]
+        package var questions: [String: [String: [Int: Question]]] = [:]
         /// org → day → devices that studied that day.
-        public var active: [String: [Int: Int]] = [:]
+        package var active: [String: [Int: Int]] = [:]
     }
 
-    public static let name = "civics"
-    public static let version = 1
-    public static let filterSubjects = ["events.pop.install.*.synced.v1"]
-    public static let initialState = State()
-    public static let maxDays = 120
+    package static let name = "civics"
+    package static let version = 1
+    package static let filterSubjects = ["events.pop.install.*.synced.v1"]
+    package static let initialState = State()
+    package static let maxDays = 120
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         guard let synced = event.payload as? ProgressSynced else { return }
         fold(Synced(synced), into: &state)
     }
 
     /// Synced batches validated at append are read straight from their stored bytes (`Synced`).
-    public static let storedReaders = [StoredReader<Self>(ProgressSynced.eventType, read: Synced.init(storedData:)) { synced, state in
+    package static let storedReaders = [StoredReader<Self>(ProgressSynced.eventType, read: Synced.init(storedData:)) { synced, state in
         fold(synced, into: &state)
     }]
 

@@ -3,45 +3,45 @@ import MusterEvents
 /// What organisers read of the civics-progress projection, for one organisation (or all) and one
 /// deck, with question texts from the deck file where it has them. Pure: state and config in,
 /// values out.
-public struct CivicsReport: Sendable {
-    public struct QuestionRow: Codable, Sendable, Equatable {
-        public var id: Int
-        public var question: String?
-        public var category: String?
-        public var devices: Int
-        public var viewers: Int
-        public var views: Int
-        public var known: Int
+package struct CivicsReport: Sendable {
+    package struct QuestionRow: Codable, Sendable, Equatable {
+        package var id: Int
+        package var question: String?
+        package var category: String?
+        package var devices: Int
+        package var viewers: Int
+        package var views: Int
+        package var known: Int
         /// Known among the devices that have a record of it; nil when none has.
-        public var shareKnown: Double?
+        package var shareKnown: Double?
     }
 
-    public struct KnownBucket: Codable, Sendable, Equatable {
+    package struct KnownBucket: Codable, Sendable, Equatable {
         /// Questions known, from and to (inclusive): 0–10, 11–20, …
-        public var from: Int
-        public var to: Int
-        public var devices: Int
+        package var from: Int
+        package var to: Int
+        package var devices: Int
     }
 
-    public struct ActiveDay: Codable, Sendable, Equatable {
-        public var date: String
-        public var devices: Int
+    package struct ActiveDay: Codable, Sendable, Equatable {
+        package var date: String
+        package var devices: Int
     }
 
-    public struct OrgRow: Codable, Sendable, Equatable {
-        public var org: String
-        public var name: String
-        public var state: String
-        public var stateName: String
-        public var decks: [String]
-        public var devices: Int
-        public var activeLast7Days: Int
+    package struct OrgRow: Codable, Sendable, Equatable {
+        package var org: String
+        package var name: String
+        package var state: String
+        package var stateName: String
+        package var decks: [String]
+        package var devices: Int
+        package var activeLast7Days: Int
     }
 
     let state: CivicsProjection.State
     let config: PoPConfig
 
-    public init(state: CivicsProjection.State, config: PoPConfig) {
+    package init(state: CivicsProjection.State, config: PoPConfig) {
         self.state = state
         self.config = config
     }
@@ -49,7 +49,7 @@ public struct CivicsReport: Sendable {
     /// The organisations the filter names: one, or all of them for nil.
     func orgs(_ org: String?) -> [String] { org.map { [$0] } ?? config.orgs.map(\.slug) }
 
-    public func questions(org: String?, deck: String) -> [QuestionRow] {
+    package func questions(org: String?, deck: String) -> [QuestionRow] {
         var counts: [Int: CivicsProjection.Question] = [:]
         for slug in orgs(org) {
             for (id, q) in state.questions[slug]?[deck] ?? [:] {
@@ -73,13 +73,13 @@ public struct CivicsReport: Sendable {
     }
 
     /// The questions fewest devices know, among those at least `minDevices` devices have seen.
-    public func hardest(org: String?, deck: String, minDevices: Int, limit: Int) -> [QuestionRow] {
+    package func hardest(org: String?, deck: String, minDevices: Int, limit: Int) -> [QuestionRow] {
         let seen = questions(org: org, deck: deck).filter { $0.viewers >= max(1, minDevices) }
         return Array(seen.sorted { ($0.shareKnown ?? 0, -$0.viewers, $0.id) < ($1.shareKnown ?? 0, -$1.viewers, $1.id) }.prefix(limit))
     }
 
     /// How many devices that study `deck` know 0–10, 11–20, … of its questions.
-    public func known(org: String?, deck: String) -> [KnownBucket] {
+    package func known(org: String?, deck: String) -> [KnownBucket] {
         let size = max(config.decks.decks[deck]?.questions.count ?? 0, 1)
         var buckets = [KnownBucket(from: 0, to: 10, devices: 0)]
         while buckets[buckets.count - 1].to < size {
@@ -97,7 +97,7 @@ public struct CivicsReport: Sendable {
     }
 
     /// Devices that studied on each of the `days` days up to `today` (days since 1970, UTC).
-    public func active(org: String?, days: Int, today: Int) -> [ActiveDay] {
+    package func active(org: String?, days: Int, today: Int) -> [ActiveDay] {
         let span = max(1, min(days, CivicsProjection.maxDays))
         return ((today - span + 1)...today).map { day in
             let devices = orgs(org).reduce(0) { $0 + (state.active[$1]?[day] ?? 0) }
@@ -106,7 +106,7 @@ public struct CivicsReport: Sendable {
     }
 
     /// Each organisation with its state: devices, and devices active in the last 7 days.
-    public func orgRows(today: Int) -> [OrgRow] {
+    package func orgRows(today: Int) -> [OrgRow] {
         config.orgs.map { org in
             let devices = state.installs.values.filter { $0.org == org.slug }.count
             let recent = state.installs.values.filter { $0.org == org.slug && ($0.days.last ?? .min) > today - 7 }.count

@@ -1,22 +1,22 @@
-public import GRDB
+package import GRDB
 import MusterEvents
-public import MusterLog
+package import MusterLog
 
 /// Newsletter subscribers per organisation, in SQLite (they grow with the app's users): one row
 /// per subscription, read by the signup's dedup check, the unsubscribe link and the organisers'
 /// CSV export (streamed from a cursor, never all in memory). An unsubscribed row keeps no box.
-public enum NewsletterProjection: TableProjection {
-    public struct State: Codable, Sendable, Equatable {
+package enum NewsletterProjection: TableProjection {
+    package struct State: Codable, Sendable, Equatable {
         /// Live subscribers per organisation.
-        public var live: [String: Int] = [:]
+        package var live: [String: Int] = [:]
     }
 
-    public static let name = "newsletter"
-    public static let version = 1
-    public static let filterSubjects = ["events.pop.subscriber.>"]
-    public static let initialState = State()
+    package static let name = "newsletter"
+    package static let version = 1
+    package static let filterSubjects = ["events.pop.subscriber.>"]
+    package static let initialState = State()
 
-    public static let storage = ProjectionTables<Self>(create: NewsletterTables.create) { event, state, db in
+    package static let storage = ProjectionTables<Self>(create: NewsletterTables.create) { event, state, db in
         switch event.payload {
         case let subscribed as NewsletterSubscribed:
             if try NewsletterTables.latest(emailKey: subscribed.emailKey, in: db)?.isLive == true {
@@ -34,22 +34,22 @@ public enum NewsletterProjection: TableProjection {
 }
 
 /// The newsletter fold's table and its reads.
-public enum NewsletterTables {
-    public struct Subscriber: Sendable, Equatable {
-        public var subscriberId: String
-        public var emailKey: String
-        public var org: String
-        public var signupId: String
-        public var sealed: String?
-        public var signupDate: String
-        public var consentAt: String
+package enum NewsletterTables {
+    package struct Subscriber: Sendable, Equatable {
+        package var subscriberId: String
+        package var emailKey: String
+        package var org: String
+        package var signupId: String
+        package var sealed: String?
+        package var signupDate: String
+        package var consentAt: String
         /// The subscribed event's sequence: the export's order and cursor.
-        public var sequence: UInt64
-        public var unsubscribedSequence: UInt64?
+        package var sequence: UInt64
+        package var unsubscribedSequence: UInt64?
 
-        public var isLive: Bool { unsubscribedSequence == nil }
+        package var isLive: Bool { unsubscribedSequence == nil }
         /// The aggregate's last event, which the next append expects.
-        public var lastSequence: UInt64 { unsubscribedSequence ?? sequence }
+        package var lastSequence: UInt64 { unsubscribedSequence ?? sequence }
     }
 
     static func create(_ db: Database) throws {
@@ -92,21 +92,21 @@ public enum NewsletterTables {
     }
 
     /// The address's latest subscription (live or ended).
-    public static func latest(emailKey: String, in db: Database) throws -> Subscriber? {
+    package static func latest(emailKey: String, in db: Database) throws -> Subscriber? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM subscribers WHERE email_key = ? ORDER BY seq DESC LIMIT 1"),
                          arguments: [emailKey]).map(subscriber)
     }
 
-    public static func bySignup(_ signupId: String, in db: Database) throws -> Subscriber? {
+    package static func bySignup(_ signupId: String, in db: Database) throws -> Subscriber? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM subscribers WHERE signup_id = ?"), arguments: [signupId]).map(subscriber)
     }
 
-    public static func bySubscriber(_ subscriberId: String, in db: Database) throws -> Subscriber? {
+    package static func bySubscriber(_ subscriberId: String, in db: Database) throws -> Subscriber? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM subscribers WHERE subscriber_id = ?"), arguments: [subscriberId]).map(subscriber)
     }
 
     /// Up to `limit` live subscribers of `org` after `cursor`, in signup order: one page of the export.
-    public static func livePage(org: String, after cursor: UInt64, limit: Int, in db: Database) throws -> [Subscriber] {
+    package static func livePage(org: String, after cursor: UInt64, limit: Int, in db: Database) throws -> [Subscriber] {
         try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(columns) FROM subscribers WHERE org = ? AND seq > ? AND unsubscribed_seq IS NULL ORDER BY seq LIMIT ?
             """), arguments: [org, Int64(cursor), limit]).map(subscriber)

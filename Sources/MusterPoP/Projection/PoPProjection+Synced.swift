@@ -1,20 +1,20 @@
 import MusterEvents
-public import MusterJSON
+package import MusterJSON
 
 extension PoPProjection {
     /// What the sync fold takes of a synced batch: the install and its changes, read from the
     /// stored `data` object by hand (members in their stored, sorted order) with no mutation ids
     /// and no timestamp strings made. A record becomes the change `ProgressRecord.change` makes of it.
-    public struct Synced: Sendable, Equatable {
-        public var installId: String
-        public var changes: [ProgressChange]
+    package struct Synced: Sendable, Equatable {
+        package var installId: String
+        package var changes: [ProgressChange]
 
         init(_ synced: ProgressSynced) {
             installId = synced.installId
             changes = synced.changes.compactMap(\.change)
         }
 
-        public init(storedData data: JSONFields) throws {
+        package init(storedData data: JSONFields) throws {
             changes = try data.required(data.objects("changes", Self.change), "changes").compactMap { $0 }
             installId = try data.required(data.string("installId"), "installId")
         }

@@ -1,6 +1,6 @@
 import GRDB
 import MusterEvents
-public import MusterLog
+package import MusterLog
 import MusterPlatform
 
 /// Every PoP install's progress and the person each is linked to, in SQLite (it grows with the
@@ -8,20 +8,20 @@ import MusterPlatform
 /// One row per install, per card and per bookmark; each synced change is an upsert that merges
 /// exactly as `LearnerProgress.apply` does for one device, so a re-sent change changes nothing.
 /// Rows remember the log sequence that last changed them: what a pull since a cursor returns.
-public enum PoPProjection: TableProjection {
-    public struct State: Codable, Sendable, Equatable {
-        public var installs = 0
+package enum PoPProjection: TableProjection {
+    package struct State: Codable, Sendable, Equatable {
+        package var installs = 0
     }
 
-    public static let name = "pop"
+    package static let name = "pop"
     /// 2: an install linked to someone stays theirs until unlinked (the first link wins).
-    public static let version = 2
-    public static let filterSubjects = ["events.pop.install.>", "events.platform.person.*.forgotten.v1"]
-    public static let initialState = State()
+    package static let version = 2
+    package static let filterSubjects = ["events.pop.install.>", "events.platform.person.*.forgotten.v1"]
+    package static let initialState = State()
 
     /// Synced batches, most of what the fold reads, validated at append are read straight from
     /// their stored bytes (`Synced`); the rest is decoded.
-    public static let storage = ProjectionTables<Self>(create: PoPTables.create, stored: [
+    package static let storage = ProjectionTables<Self>(create: PoPTables.create, stored: [
         StoredReader(ProgressSynced.eventType, read: Synced.init(storedData:)) { synced, sequence, state, db in
             try fold(synced, sequence: sequence, into: &state, db)
         },

@@ -1,8 +1,8 @@
-public import GRDB
+package import GRDB
 import MusterLog
 
 /// The sync fold's tables, the merges its upserts make, and what a pull reads back.
-public enum PoPTables {
+package enum PoPTables {
     static func create(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE installs (
@@ -119,15 +119,15 @@ public enum PoPTables {
     /// What an install sees: its own progress, or, linked, the join of its person's installs (each
     /// install is one device); with the sequence that last changed each card and bookmark, and when
     /// the view as a whole last changed. Nil for an install never seen.
-    public struct View: Sendable {
-        public var progress = LearnerProgress()
-        public var cards: [LearnerProgress.CardKey: UInt64] = [:]
-        public var bookmarks: [String: UInt64] = [:]
-        public var reset: UInt64 = 0
-        public var personId: String?
+    package struct View: Sendable {
+        package var progress = LearnerProgress()
+        package var cards: [LearnerProgress.CardKey: UInt64] = [:]
+        package var bookmarks: [String: UInt64] = [:]
+        package var reset: UInt64 = 0
+        package var personId: String?
     }
 
-    public static func view(of installId: String, in db: Database) throws -> View? {
+    package static func view(of installId: String, in db: Database) throws -> View? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT person_id, view_changed FROM installs WHERE install_id = ?"),
                                          arguments: [installId]) else { return nil }
         let personId: String? = row[0]
@@ -161,7 +161,7 @@ public enum PoPTables {
         return view
     }
 
-    public static func personId(of installId: String, in db: Database) throws -> String? {
+    package static func personId(of installId: String, in db: Database) throws -> String? {
         try String?.fetchOne(db.cachedStatement(sql: "SELECT person_id FROM installs WHERE install_id = ?"), arguments: [installId]) ?? nil
     }
 }

@@ -1,22 +1,22 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
-public import MusterLog
-public import MusterPlatform
-public import MusterRuntime
+package import MusterLog
+package import MusterPlatform
+package import MusterRuntime
 
 /// The organisers' page at `/pop/civics`: the hardest questions with their texts, how many
 /// devices know how much, daily activity, and every question's counts, per organisation and deck.
 /// Organisers sign in with their account (the organiser role in a PoP organisation; the page
 /// session holds an 8-hour access token and signing out ends it) or a key with `read:civics`.
-public enum CivicsPageRoutes {
+package enum CivicsPageRoutes {
     static let session = PageSession(path: "/pop")
     static let access = AccessRule.page(scope: PoPRoutes.readScope, roles: PoPRole.organiser)
     static let policy = People.TokenPolicy(app: PoPRoutes.app, accessLifetime: .seconds(8 * 3600), refreshLifetime: .seconds(8 * 3600))
 
     struct Form: Decodable { var key, email, password, org: String? }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, runner: ProjectionRunner<CivicsProjection>, config: PoPConfig,
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, runner: ProjectionRunner<CivicsProjection>, config: PoPConfig,
                            keys: APIKeyDirectory, people: People) {
         /// The organisation the visitor may see (nil: every one, for a key), or nil when not signed in.
         @Sendable func visitor(_ context: MusterRequestContext) async -> (signedIn: Bool, org: String?) {

@@ -1,15 +1,15 @@
 import Foundation
-public import Hummingbird
-public import MusterLog
+package import Hummingbird
+package import MusterLog
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// The civics-progress reads (scope `read:civics`), served by the query role:
 /// `GET /api/pop/civics/orgs` (each organisation and its state), and per deck
 /// `…/questions`, `…/hardest`, `…/known` (devices by questions known) and `…/active` (devices
 /// that studied each day), each with `?org=` to narrow to one organisation.
-public enum CivicsRoutes {
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, runner: ProjectionRunner<CivicsProjection>,
+package enum CivicsRoutes {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, runner: ProjectionRunner<CivicsProjection>,
                            config: PoPConfig) {
         let reads = routes.group("/api/pop/civics")
         let access = AccessRule.key(PoPRoutes.app, scope: PoPRoutes.readScope)

@@ -1,10 +1,10 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import HTTPTypes
 import MusterEvents
 import MusterLog
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 import NIOCore
 
 /// PoP's newsletter over HTTP:
@@ -15,10 +15,10 @@ import NIOCore
 ///   and email, also as RFC 8058's one-click `List-Unsubscribe-Post`.
 /// - `GET /api/pop/newsletter.csv?org=…`: the organisers' export, streamed; an `export:newsletter`
 ///   key of the app, or the access token of a person with the organiser role in that organisation.
-public enum NewsletterRoutes {
-    public static let exportScope = "export:newsletter"
+package enum NewsletterRoutes {
+    package static let exportScope = "export:newsletter"
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, newsletter: Newsletter, people: People) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, newsletter: Newsletter, people: People) {
         routes.post("/api/pop/newsletter/signups", access: .key(PoPRoutes.app, scope: PoPRoutes.writeScope)) { request, _ in
                 let body = try await RequestJSON.decode(SignupRequest.self, from: request, maxBody: 8 * 1024)
                 let signup = Newsletter.Signup(id: body.id, name: body.name, email: body.email, signupDate: body.signupDate, org: body.org)

@@ -1,8 +1,8 @@
 import HTTPTypes
-public import MusterRuntime
+package import MusterRuntime
 
 extension PoPErrorCode: HTTPMappedCode {
-    public func apiError(message: String) -> APIError {
+    package func apiError(message: String) -> APIError {
         switch self {
         case .invalidField: APIError(.unprocessableContent, message)
         case .notSignedIn: APIError(.unauthorized, message)

@@ -1,9 +1,9 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterJSON
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// PoP's progress sync under `/api/pop/installs/{installId}`: `POST …/changes` (scope
 /// `write:civics`) stores a batch of offline changes, `GET …/progress?since=CURSOR` (scope
@@ -11,14 +11,14 @@ public import MusterRuntime
 /// the install's progress with the person's other installs (the first link wins: another person's
 /// install is 409), `DELETE …/link` with the linked person's token stops sharing. Every route needs
 /// PoP's key; a token of another app is 401.
-public enum PoPRoutes {
-    public static let app = "pop"
-    public static let readScope = "read:civics"
-    public static let writeScope = "write:civics"
+package enum PoPRoutes {
+    package static let app = "pop"
+    package static let readScope = "read:civics"
+    package static let writeScope = "write:civics"
     /// 500 changes of a few hundred bytes each, with room.
     static let maxBody = 512 * 1024
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, sync: CivicsSync) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, sync: CivicsSync) {
         let installs = routes.group("/api/pop/installs")
         installs.post("/{installId}/changes", access: .key(app, scope: writeScope)) { request, context in
             let installId = try context.parameters.require("installId").lowercased()

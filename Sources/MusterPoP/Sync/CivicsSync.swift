@@ -1,12 +1,12 @@
 import Crypto
-public import Foundation
-public import MusterEvents
-public import MusterLog
+package import Foundation
+package import MusterEvents
+package import MusterLog
 
 /// Why a sync request was refused, in domain terms; `PoPErrorCode+HTTP` gives the answers.
-public typealias PoPError = DomainError<PoPErrorCode>
+package typealias PoPError = DomainError<PoPErrorCode>
 
-public enum PoPErrorCode: Sendable, Hashable {
+package enum PoPErrorCode: Sendable, Hashable {
     /// A field breaks its rule; the field as the request names it.
     case invalidField(String)
     /// Linking needs a signed-in person.
@@ -24,32 +24,32 @@ public enum PoPErrorCode: Sendable, Hashable {
 /// PoP's progress sync: a batch of changes an install made (offline or not) is checked change by
 /// change, its times put on the server's clock, and stored as one event; a pull returns what
 /// changed since a cursor, merged across the person's installs when the install is linked.
-public struct CivicsSync: Sendable {
+package struct CivicsSync: Sendable {
     let log: EventLog
     let runner: ProjectionRunner<PoPProjection>
     let config: PoPConfig
     static let settle: Duration = .seconds(3)
 
-    public init(log: EventLog, runner: ProjectionRunner<PoPProjection>, config: PoPConfig) {
+    package init(log: EventLog, runner: ProjectionRunner<PoPProjection>, config: PoPConfig) {
         self.log = log
         self.runner = runner
         self.config = config
     }
 
     /// One change as the device sent it: device times, not yet checked.
-    public struct Incoming: Sendable {
-        public var record: ProgressRecord
-        public init(record: ProgressRecord) { self.record = record }
+    package struct Incoming: Sendable {
+        package var record: ProgressRecord
+        package init(record: ProgressRecord) { self.record = record }
     }
 
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case applied
         case refused(String)
     }
 
     /// Stores the batch's acceptable changes as one event (a retry of the same changes stores
     /// nothing new, and merging is idempotent anyway); every change gets an outcome.
-    public func push(installId: String, org slug: String?, sentAt: String, changes: [ProgressRecord], received: Date) async throws
+    package func push(installId: String, org slug: String?, sentAt: String, changes: [ProgressRecord], received: Date) async throws
         -> (outcomes: [Outcome], cursor: UInt64) {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
         guard let org = config.org(slug) else { throw PoPError(.invalidField("org"), "org names no organisation this server has") }
@@ -111,7 +111,7 @@ public struct CivicsSync: Sendable {
 
     /// What changed for the install since `cursor` (everything when its view changed since, or
     /// for cursor 0), merged across its person's installs when linked.
-    public func pull(installId: String, since cursor: UInt64) async throws -> ProgressPull {
+    package func pull(installId: String, since cursor: UInt64) async throws -> ProgressPull {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
         guard let view = try await runner.tables("progress", { try PoPTables.view(of: installId, in: $0) }) else {
             return ProgressPull(cursor: cursor, full: cursor == 0, linked: false)
@@ -138,7 +138,7 @@ public struct CivicsSync: Sendable {
     /// Links the install to the person. The first link wins: an install linked to someone else
     /// is refused (`.linkedElsewhere`), and if two people race, the fold keeps the first append
     /// and the loser is told so once its append is folded.
-    public func link(installId: String, personId: String) async throws {
+    package func link(installId: String, personId: String) async throws {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
         let holder = try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) })
         if holder == personId { return }
@@ -150,7 +150,7 @@ public struct CivicsSync: Sendable {
     }
 
     /// Unlinks the install; only the person it is linked to may (anyone else: no such link, 404).
-    public func unlink(installId: String, personId: String) async throws {
+    package func unlink(installId: String, personId: String) async throws {
         try Validate.uuid(installId, field: "installId", as: PoPError.self)
         guard try await runner.tables("progress", { try PoPTables.personId(of: installId, in: $0) }) == personId else {
             throw PoPError(.notFound, "no link of this install to your account")
@@ -161,31 +161,31 @@ public struct CivicsSync: Sendable {
 }
 
 /// What a pull answers.
-public struct ProgressPull: Codable, Sendable, Equatable {
-    public struct Card: Codable, Sendable, Equatable {
-        public var deck: String
-        public var questionId: Int
-        public var timesViewed: Int
-        public var lastViewed: String?
-        public var isMarkedKnown: Bool
+package struct ProgressPull: Codable, Sendable, Equatable {
+    package struct Card: Codable, Sendable, Equatable {
+        package var deck: String
+        package var questionId: Int
+        package var timesViewed: Int
+        package var lastViewed: String?
+        package var isMarkedKnown: Bool
     }
 
-    public struct Bookmark: Codable, Sendable, Equatable {
-        public var id: String
-        public var documentId: String
-        public var sectionId: String?
-        public var createdAt: String
+    package struct Bookmark: Codable, Sendable, Equatable {
+        package var id: String
+        package var documentId: String
+        package var sectionId: String?
+        package var createdAt: String
     }
 
     /// Send it back as `since` next time.
-    public var cursor: UInt64
+    package var cursor: UInt64
     /// True when this is the whole state (first pull, or the install linked or unlinked since):
     /// the device replaces what it has instead of merging.
-    public var full: Bool
-    public var linked: Bool
-    public var cards: [Card] = []
-    public var bookmarks: [Bookmark] = []
-    public var removedBookmarkIds: [String] = []
+    package var full: Bool
+    package var linked: Bool
+    package var cards: [Card] = []
+    package var bookmarks: [Bookmark] = []
+    package var removedBookmarkIds: [String] = []
 }
 
 extension Validate {

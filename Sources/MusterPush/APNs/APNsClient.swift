@@ -1,35 +1,35 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
-public import NIOCore
+package import NIOCore
 import NIOHTTP1
 import NIOSSL
 
 /// Sends pushes to APNs over HTTP/2: one client, so one connection per environment (host) carrying
 /// many concurrent streams; async-http-client queues requests beyond the stream limit APNs sets
 /// and follows it when APNs lowers it. Retries follow Apple's reason (`APNsResponse`).
-public struct APNsClient: Sendable {
-    public enum Delivery: Sendable, Equatable {
+package struct APNsClient: Sendable {
+    package enum Delivery: Sendable, Equatable {
         case delivered(apnsID: String?)
         case failed(reason: String, status: Int?, invalidatesToken: Bool, since: Int64?)
     }
 
-    public struct Result: Sendable, Equatable {
-        public var delivery: Delivery
-        public var attempts: Int
+    package struct Result: Sendable, Equatable {
+        package var delivery: Delivery
+        package var attempts: Int
         /// APNs asked us to slow down (429) on the way.
-        public var throttled: Bool
+        package var throttled: Bool
     }
 
     let http: HTTPClient
     let lease: APNsTokenLease
     let sandboxURL: String
     let productionURL: String
-    public var attempts = 4
-    public var firstDelay: Duration = .milliseconds(200)
-    public var maxDelay: Duration = .seconds(5)
-    public var timeout: TimeAmount = .seconds(15)
+    package var attempts = 4
+    package var firstDelay: Duration = .milliseconds(200)
+    package var maxDelay: Duration = .seconds(5)
+    package var timeout: TimeAmount = .seconds(15)
 
-    public init(http: HTTPClient, lease: APNsTokenLease, sandboxURL: String, productionURL: String) {
+    package init(http: HTTPClient, lease: APNsTokenLease, sandboxURL: String, productionURL: String) {
         self.http = http
         self.lease = lease
         self.sandboxURL = sandboxURL
@@ -37,7 +37,7 @@ public struct APNsClient: Sendable {
     }
 
     /// An HTTP client for APNs: HTTP/2 by ALPN, trusting `caFile` besides the system's roots.
-    public static func makeHTTPClient(caFile: String?) -> HTTPClient {
+    package static func makeHTTPClient(caFile: String?) -> HTTPClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caFile { tls.additionalTrustRoots = [.file(caFile)] }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
@@ -48,7 +48,7 @@ public struct APNsClient: Sendable {
 
     /// Delivers one copy, retrying what Apple says may be retried, renewing the provider token once
     /// when Apple says it expired (`ProviderRetry`).
-    public func deliver(_ notification: APNsNotification, token: String, topic: String, environment: String,
+    package func deliver(_ notification: APNsNotification, token: String, topic: String, environment: String,
                         apnsID: String) async -> Result {
         var jwt: String?
         let retry = ProviderRetry(attempts: attempts, firstDelay: firstDelay, maxDelay: maxDelay)

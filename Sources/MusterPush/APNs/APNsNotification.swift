@@ -2,22 +2,22 @@ import Foundation
 import MusterJSON
 
 /// One push as APNs takes it: the JSON payload and the headers that go with it.
-public struct APNsNotification: Sendable, Equatable {
+package struct APNsNotification: Sendable, Equatable {
     /// APNs refuses a payload over 4 KB (`PayloadTooLarge`); checked before anything is sent.
-    public static let maxPayload = 4096
+    package static let maxPayload = 4096
 
-    public var payload: [UInt8]
+    package var payload: [UInt8]
     /// `alert` or `background`.
-    public var pushType: String
+    package var pushType: String
     /// 10 (now) or 5 (when it suits the device's power).
-    public var priority: Int
+    package var priority: Int
     /// Seconds since 1970 after which Apple stops trying; 0 means once, now.
-    public var expiration: Int64?
-    public var collapseID: String?
+    package var expiration: Int64?
+    package var collapseID: String?
 
     /// The payload the apps read: `aps` for the system, and `screen`/`id` (and `image` for the
     /// Notification Service Extension) beside it.
-    public init(message: PushMessage, priority: String, expiresAt: Int64?, collapseID: String?) throws {
+    package init(message: PushMessage, priority: String, expiresAt: Int64?, collapseID: String?) throws {
         self.payload = try JSONBytesEncoder().encode(Payload(message))
         pushType = "alert"
         self.priority = priority == "normal" ? 5 : 10
@@ -25,7 +25,7 @@ public struct APNsNotification: Sendable, Equatable {
         self.collapseID = collapseID
     }
 
-    public var fits: Bool { payload.count <= Self.maxPayload }
+    package var fits: Bool { payload.count <= Self.maxPayload }
 
     struct Payload: Encodable {
         struct APS: Encodable {

@@ -2,7 +2,7 @@ import MusterJSON
 
 /// What one answer from APNs means for that copy: Apple's status and `reason` decide, not the
 /// status alone. Pure; the client and its tests both read answers through it.
-public enum APNsOutcome: Sendable, Equatable {
+package enum APNsOutcome: Sendable, Equatable {
     case delivered(apnsID: String?)
     /// Try again after a backoff (`429 TooManyRequests`, `5xx`, an idle connection).
     case retry(reason: String, status: Int?)
@@ -13,7 +13,7 @@ public enum APNsOutcome: Sendable, Equatable {
     case refused(reason: String, status: Int, invalidatesToken: Bool, since: Int64?)
 }
 
-public enum APNsResponse {
+package enum APNsResponse {
     /// Apple's error body: `{"reason": "...", "timestamp": 1700000000000}` (the timestamp on 410 only).
     struct Body: Decodable {
         var reason: String?
@@ -21,9 +21,9 @@ public enum APNsResponse {
     }
 
     /// The largest error body read; Apple's are well under 200 bytes.
-    public static let maxBody = 4096
+    package static let maxBody = 4096
 
-    public static func outcome(status: Int, apnsID: String?, body: [UInt8]) -> APNsOutcome {
+    package static func outcome(status: Int, apnsID: String?, body: [UInt8]) -> APNsOutcome {
         if status == 200 { return .delivered(apnsID: apnsID.flatMap { $0.utf8.count <= 200 ? $0 : nil }) }
         let parsed = body.count <= maxBody ? try? JSONBytesDecoder().decode(Body.self, from: body) : nil
         let reason = parsed?.reason.flatMap(cleanReason) ?? "HTTP\(status)"

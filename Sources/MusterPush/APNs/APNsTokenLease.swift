@@ -1,16 +1,16 @@
-public import Foundation
+package import Foundation
 import MusterJSON
-public import MusterNATS
+package import MusterNATS
 
 /// One provider token per team for every notifier process. Apple counts token renewals per team
 /// and answers `429 TooManyProviderTokenUpdates` when processes each renew their own, so the
 /// token lives in a KV bucket: a process uses the one there while it is younger than
 /// `renewAfter`, and renews it by compare-and-set, so of two processes renewing at once one wins
 /// and the other adopts the winner's token.
-public actor APNsTokenLease {
+package actor APNsTokenLease {
     /// Apple: renew no more than once every 20 minutes, and a token older than 60 minutes is refused.
-    public static let renewAfter: TimeInterval = 40 * 60
-    public static let minimumAge: TimeInterval = 20 * 60
+    package static let renewAfter: TimeInterval = 40 * 60
+    package static let minimumAge: TimeInterval = 20 * 60
 
     struct Stored: Codable, Equatable {
         var token: String
@@ -23,11 +23,11 @@ public actor APNsTokenLease {
     var opened: KeyValue?
     var current: (stored: Stored, revision: UInt64)?
     /// Tokens this process signed (and stored): what a test counts.
-    public private(set) var signed = 0
+    package private(set) var signed = 0
 
     var key: String { "token.\(signer.teamID).\(signer.keyID)" }
 
-    public init(signer: APNsSigningKey, jetStream: JetStream, replicas: Int) {
+    package init(signer: APNsSigningKey, jetStream: JetStream, replicas: Int) {
         self.signer = signer
         self.jetStream = jetStream
         self.replicas = replicas
@@ -42,7 +42,7 @@ public actor APNsTokenLease {
     }
 
     /// The team's token, renewed when it is `renewAfter` old.
-    public func token(now: Date = Date()) async throws -> String {
+    package func token(now: Date = Date()) async throws -> String {
         if let current, age(current.stored, now) < Self.renewAfter { return current.stored.token }
         return try await refresh(now: now, unless: nil)
     }
@@ -50,7 +50,7 @@ public actor APNsTokenLease {
     /// APNs refused `rejected` as expired: the token another process renewed meanwhile, or a new one.
     /// A token younger than `minimumAge` is not renewed again (Apple would refuse the renewal); it is
     /// returned as it is and the caller gives up on the copy.
-    public func renew(rejected: String, now: Date = Date()) async throws -> String {
+    package func renew(rejected: String, now: Date = Date()) async throws -> String {
         try await refresh(now: now, unless: rejected)
     }
 

@@ -1,24 +1,24 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// Pushes for every app: requests (`POST /api/push`, ingest), delivery through APNs with an
 /// outcome per device (notifier), and how a push went (`GET /api/push/{id}`, query).
-public struct PushApp: MusterApp {
-    public let name = "push"
-    public var events: EventCatalog { .push }
-    public var projections: [any Projection.Type] { [PushesProjection.self] }
-    public var scopes: [String] { [] }
+package struct PushApp: MusterApp {
+    package let name = "push"
+    package var events: EventCatalog { .push }
+    package var projections: [any Projection.Type] { [PushesProjection.self] }
+    package var scopes: [String] { [] }
     /// Every app sends to its own devices with its own key.
-    public var sharedScopes: [String] { [PushRoutes.scope] }
+    package var sharedScopes: [String] { [PushRoutes.scope] }
 
-    public init() {}
+    package init() {}
 
-    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+    package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .ingest:
             let pushes = Pushes(log: environment.log, devices: environment.projections.runner(DevicesProjection.self))

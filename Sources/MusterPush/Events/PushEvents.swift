@@ -1,4 +1,4 @@
-public import MusterEvents
+package import MusterEvents
 
 enum PushIDs {
     static func validate(_ id: String, field: String = "/pushId") throws {
@@ -12,24 +12,24 @@ enum PushIDs {
 
 /// `push.send.requested.v1`: an operator, an organiser or an app rule asked for a push. The
 /// notifier resolves the audience when the push is due and records an outcome per device.
-public struct PushRequested: EventPayload {
-    public static let eventType = EventType(app: "push", aggregate: "send", event: "requested", major: 1)
-    public static let apps: Set<String> = ["field", "offleash", "opl", "pop", "shieldai"]
+package struct PushRequested: EventPayload {
+    package static let eventType = EventType(app: "push", aggregate: "send", event: "requested", major: 1)
+    package static let apps: Set<String> = ["field", "offleash", "opl", "pop", "shieldai"]
 
-    public var pushId: String
-    public var app: String
-    public var audience: PushAudience
-    public var message: PushMessage
+    package var pushId: String
+    package var app: String
+    package var audience: PushAudience
+    package var message: PushMessage
     /// APNs `apns-collapse-id` / FCM collapse key: a newer push with the same id replaces an older one.
-    public var collapseId: String?
+    package var collapseId: String?
     /// After this (RFC 3339) the provider stops trying to reach an offline device.
-    public var expiresAt: String?
+    package var expiresAt: String?
     /// `high` (APNs 10) or `normal` (5).
-    public var priority: String
-    public var schedule: PushSchedule?
-    public var requestedBy: String
+    package var priority: String
+    package var schedule: PushSchedule?
+    package var requestedBy: String
 
-    public init(pushId: String, app: String, audience: PushAudience, message: PushMessage, collapseId: String? = nil,
+    package init(pushId: String, app: String, audience: PushAudience, message: PushMessage, collapseId: String? = nil,
                 expiresAt: String? = nil, priority: String = "high", schedule: PushSchedule? = nil, requestedBy: String) {
         self.pushId = pushId
         self.app = app
@@ -42,9 +42,9 @@ public struct PushRequested: EventPayload {
         self.requestedBy = requestedBy
     }
 
-    public var aggregateID: String { pushId }
+    package var aggregateID: String { pushId }
 
-    public func validate() throws {
+    package func validate() throws {
         try PushIDs.validate(pushId)
         try Validate.oneOf(app, Self.apps, field: "/app")
         try audience.validate()
@@ -63,20 +63,20 @@ public struct PushRequested: EventPayload {
 /// `push.send.dispatched.v1`: the notifier is about to hand these devices' copies to their
 /// providers. A device dispatched without an outcome (the notifier died in between) is not sent
 /// again: it may have been delivered, and a push is never delivered twice.
-public struct PushDispatched: EventPayload {
-    public static let eventType = EventType(app: "push", aggregate: "send", event: "dispatched", major: 1)
+package struct PushDispatched: EventPayload {
+    package static let eventType = EventType(app: "push", aggregate: "send", event: "dispatched", major: 1)
 
-    public var pushId: String
-    public var deviceIds: [String]
+    package var pushId: String
+    package var deviceIds: [String]
 
-    public init(pushId: String, deviceIds: [String]) {
+    package init(pushId: String, deviceIds: [String]) {
         self.pushId = pushId
         self.deviceIds = deviceIds
     }
 
-    public var aggregateID: String { pushId }
+    package var aggregateID: String { pushId }
 
-    public func validate() throws {
+    package func validate() throws {
         try PushIDs.validate(pushId)
         try Validate.count(deviceIds, 1...1000, field: "/deviceIds")
         for id in deviceIds { try PushIDs.validateDevice(id, field: "/deviceIds") }
@@ -84,26 +84,26 @@ public struct PushDispatched: EventPayload {
 }
 
 /// `push.send.delivered.v1`: the provider accepted the copy for this device.
-public struct PushDelivered: EventPayload {
-    public static let eventType = EventType(app: "push", aggregate: "send", event: "delivered", major: 1)
-    public static let providers: Set<String> = ["apns", "fcm"]
+package struct PushDelivered: EventPayload {
+    package static let eventType = EventType(app: "push", aggregate: "send", event: "delivered", major: 1)
+    package static let providers: Set<String> = ["apns", "fcm"]
 
-    public var pushId: String
-    public var deviceId: String
-    public var provider: String
+    package var pushId: String
+    package var deviceId: String
+    package var provider: String
     /// APNs's `apns-id`, FCM's message name.
-    public var providerId: String?
+    package var providerId: String?
 
-    public init(pushId: String, deviceId: String, provider: String, providerId: String?) {
+    package init(pushId: String, deviceId: String, provider: String, providerId: String?) {
         self.pushId = pushId
         self.deviceId = deviceId
         self.provider = provider
         self.providerId = providerId
     }
 
-    public var aggregateID: String { pushId }
+    package var aggregateID: String { pushId }
 
-    public func validate() throws {
+    package func validate() throws {
         try PushIDs.validate(pushId)
         try PushIDs.validateDevice(deviceId)
         try Validate.oneOf(provider, Self.providers, field: "/provider")
@@ -113,20 +113,20 @@ public struct PushDelivered: EventPayload {
 
 /// `push.send.failed.v1`: this device's copy was not delivered, with the provider's reason
 /// (`Unregistered`, `BadDeviceToken`, …) or ours (`NoProvider`, `InDoubt`, `Expired`).
-public struct PushFailed: EventPayload {
-    public static let eventType = EventType(app: "push", aggregate: "send", event: "failed", major: 1)
-    public static let providers: Set<String> = ["apns", "fcm", "none"]
+package struct PushFailed: EventPayload {
+    package static let eventType = EventType(app: "push", aggregate: "send", event: "failed", major: 1)
+    package static let providers: Set<String> = ["apns", "fcm", "none"]
 
-    public var pushId: String
-    public var deviceId: String
-    public var provider: String
-    public var reason: String
+    package var pushId: String
+    package var deviceId: String
+    package var provider: String
+    package var reason: String
     /// The provider's HTTP status, when it answered.
-    public var status: Int?
+    package var status: Int?
     /// How many times it was tried.
-    public var attempts: Int
+    package var attempts: Int
 
-    public init(pushId: String, deviceId: String, provider: String, reason: String, status: Int?, attempts: Int) {
+    package init(pushId: String, deviceId: String, provider: String, reason: String, status: Int?, attempts: Int) {
         self.pushId = pushId
         self.deviceId = deviceId
         self.provider = provider
@@ -135,9 +135,9 @@ public struct PushFailed: EventPayload {
         self.attempts = attempts
     }
 
-    public var aggregateID: String { pushId }
+    package var aggregateID: String { pushId }
 
-    public func validate() throws {
+    package func validate() throws {
         try PushIDs.validate(pushId)
         try PushIDs.validateDevice(deviceId)
         try Validate.oneOf(provider, Self.providers, field: "/provider")
@@ -148,20 +148,20 @@ public struct PushFailed: EventPayload {
 }
 
 /// `push.send.completed.v1`: every device the push was for has its outcome.
-public struct PushCompleted: EventPayload {
-    public static let eventType = EventType(app: "push", aggregate: "send", event: "completed", major: 1)
+package struct PushCompleted: EventPayload {
+    package static let eventType = EventType(app: "push", aggregate: "send", event: "completed", major: 1)
 
-    public var pushId: String
-    public var targeted: Int
+    package var pushId: String
+    package var targeted: Int
 
-    public init(pushId: String, targeted: Int) {
+    package init(pushId: String, targeted: Int) {
         self.pushId = pushId
         self.targeted = targeted
     }
 
-    public var aggregateID: String { pushId }
+    package var aggregateID: String { pushId }
 
-    public func validate() throws {
+    package func validate() throws {
         try PushIDs.validate(pushId)
         guard targeted >= 0 else { throw EventValidationError(field: "/targeted", "must be 0 or more") }
     }
@@ -169,7 +169,7 @@ public struct PushCompleted: EventPayload {
 
 extension EventCatalog {
     /// The notifier's pushes: requests and their per-device outcomes.
-    public static var push: EventCatalog {
+    package static var push: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(PushRequested.self)
         catalog.register(PushDispatched.self)

@@ -1,17 +1,17 @@
 import MusterEvents
 
 /// Who a push is for. Exactly one kind of target; all of them are matched within the push's app.
-public struct PushAudience: Codable, Sendable, Equatable {
-    public var deviceIds: [String]?
-    public var personIds: [String]?
-    public var topics: [String]?
+package struct PushAudience: Codable, Sendable, Equatable {
+    package var deviceIds: [String]?
+    package var personIds: [String]?
+    package var topics: [String]?
     /// OPL's proximity alerts: the cells an action's sites and radius cover (devices opted in by
     /// registering cells; a device's cell matches when either is a prefix of the other).
-    public var cells: [String]?
+    package var cells: [String]?
     /// Every active device of the app.
-    public var everyone: Bool?
+    package var everyone: Bool?
 
-    public init(deviceIds: [String]? = nil, personIds: [String]? = nil, topics: [String]? = nil, cells: [String]? = nil,
+    package init(deviceIds: [String]? = nil, personIds: [String]? = nil, topics: [String]? = nil, cells: [String]? = nil,
                 everyone: Bool? = nil) {
         self.deviceIds = deviceIds
         self.personIds = personIds
@@ -20,7 +20,7 @@ public struct PushAudience: Codable, Sendable, Equatable {
         self.everyone = everyone
     }
 
-    public func validate() throws {
+    package func validate() throws {
         let given = [deviceIds != nil, personIds != nil, topics != nil, cells != nil, everyone == true].filter { $0 }.count
         guard given == 1 else {
             throw EventValidationError(field: "/audience", "must name exactly one of deviceIds, personIds, topics, cells or everyone")
@@ -55,21 +55,21 @@ public struct PushAudience: Codable, Sendable, Equatable {
 }
 
 /// What the person sees, and where a tap takes them.
-public struct PushMessage: Codable, Sendable, Equatable {
-    public var title: String
-    public var body: String
+package struct PushMessage: Codable, Sendable, Equatable {
+    package var title: String
+    package var body: String
     /// The app screen a tap opens (`enrollment`, `action`), with `id` of what it shows.
-    public var screen: String?
-    public var id: String?
+    package var screen: String?
+    package var id: String?
     /// A rich push's image: the app's Notification Service Extension downloads it
     /// (`mutable-content` is set).
-    public var imageUrl: String?
-    public var sound: String?
-    public var badge: Int?
+    package var imageUrl: String?
+    package var sound: String?
+    package var badge: Int?
 
     static let geohash = Set("0123456789bcdefghjkmnpqrstuvwxyz".utf8)
 
-    public init(title: String, body: String, screen: String? = nil, id: String? = nil, imageUrl: String? = nil,
+    package init(title: String, body: String, screen: String? = nil, id: String? = nil, imageUrl: String? = nil,
                 sound: String? = nil, badge: Int? = nil) {
         self.title = title
         self.body = body
@@ -80,7 +80,7 @@ public struct PushMessage: Codable, Sendable, Equatable {
         self.badge = badge
     }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.length(title, 1...200, field: "/message/title")
         try Validate.length(body, 1...2000, field: "/message/body")
         if let screen {
@@ -99,18 +99,18 @@ public struct PushMessage: Codable, Sendable, Equatable {
 }
 
 /// When a push goes out: now, at an instant, or at a wall-clock time in each device's own zone.
-public struct PushSchedule: Codable, Sendable, Equatable {
+package struct PushSchedule: Codable, Sendable, Equatable {
     /// RFC 3339 UTC.
-    public var at: String?
+    package var at: String?
     /// `2026-11-25T09:00:00`, no zone: 09:00 wherever each device is (UTC when it did not say).
-    public var localTime: String?
+    package var localTime: String?
 
-    public init(at: String? = nil, localTime: String? = nil) {
+    package init(at: String? = nil, localTime: String? = nil) {
         self.at = at
         self.localTime = localTime
     }
 
-    public func validate() throws {
+    package func validate() throws {
         guard (at == nil) != (localTime == nil) else { throw EventValidationError(field: "/schedule", "must have one of at or localTime") }
         if let at { try Validate.timestamp(at, field: "/schedule/at") }
         if let localTime, LocalTime.parse(localTime) == nil {
@@ -120,9 +120,9 @@ public struct PushSchedule: Codable, Sendable, Equatable {
 }
 
 /// A wall-clock date-time without a zone.
-public enum LocalTime {
+package enum LocalTime {
     /// Seconds since 1970 as if the time were UTC; add a zone's offset to place it.
-    public static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         let shape = Array("dddd-dd-ddTdd:dd:dd".utf8)
         guard b.count == shape.count else { return nil }

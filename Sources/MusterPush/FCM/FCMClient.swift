@@ -1,23 +1,23 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import MusterJSON
-public import NIOCore
+package import NIOCore
 import NIOHTTP1
 
 /// Sends pushes to Android devices through FCM HTTP v1: the service account's signed assertion is
 /// exchanged for an access token (kept until five minutes before it expires, renewed once when FCM
 /// answers 401), each copy is one `messages:send`, and retries follow FCM's error code.
-public struct FCMClient: Sendable {
+package struct FCMClient: Sendable {
     let http: HTTPClient
     let account: FCMServiceAccount
     let baseURL: String
     let tokens: AccessTokens
-    public var attempts = 4
-    public var firstDelay: Duration = .milliseconds(200)
-    public var maxDelay: Duration = .seconds(5)
-    public var timeout: TimeAmount = .seconds(15)
+    package var attempts = 4
+    package var firstDelay: Duration = .milliseconds(200)
+    package var maxDelay: Duration = .seconds(5)
+    package var timeout: TimeAmount = .seconds(15)
 
-    public init(http: HTTPClient, account: FCMServiceAccount, baseURL: String = "https://fcm.googleapis.com") {
+    package init(http: HTTPClient, account: FCMServiceAccount, baseURL: String = "https://fcm.googleapis.com") {
         self.http = http
         self.account = account
         self.baseURL = baseURL
@@ -74,7 +74,7 @@ public struct FCMClient: Sendable {
         var message: Message
     }
 
-    public func deliver(_ message: PushMessage, token: String, priority: String, collapseID: String?, expiresAt: Int64?) async -> APNsClient.Result {
+    package func deliver(_ message: PushMessage, token: String, priority: String, collapseID: String?, expiresAt: Int64?) async -> APNsClient.Result {
         var data: [String: String] = [:]
         if let screen = message.screen { data["screen"] = screen }
         if let id = message.id { data["id"] = id }

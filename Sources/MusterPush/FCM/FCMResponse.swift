@@ -2,7 +2,7 @@ import MusterJSON
 
 /// What one answer from FCM HTTP v1 means for that copy: the `errorCode` in the error's details
 /// decides (`UNREGISTERED` invalidates the token), then the status. Pure.
-public enum FCMResponse {
+package enum FCMResponse {
     struct ErrorBody: Decodable {
         struct Failure: Decodable {
             struct Detail: Decodable { var errorCode: String? }
@@ -14,9 +14,9 @@ public enum FCMResponse {
 
     struct Sent: Decodable { var name: String? }
 
-    public static let maxBody = 16 * 1024
+    package static let maxBody = 16 * 1024
 
-    public static func outcome(status: Int, body: [UInt8]) -> APNsOutcome {
+    package static func outcome(status: Int, body: [UInt8]) -> APNsOutcome {
         if status == 200 {
             let name = body.count <= maxBody ? (try? JSONBytesDecoder().decode(Sent.self, from: body))?.name : nil
             return .delivered(apnsID: name.flatMap { $0.utf8.count <= 200 ? $0 : nil })

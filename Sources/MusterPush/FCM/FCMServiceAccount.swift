@@ -1,16 +1,16 @@
-public import CryptoExtras
-public import Foundation
+package import CryptoExtras
+package import Foundation
 import MusterJSON
 
 /// A Google service account (the JSON file Firebase's console gives): who signs the JWT that is
 /// exchanged for an FCM access token, and with which RSA key (RS256).
-public struct FCMServiceAccount: Sendable {
-    public let projectID: String
-    public let clientEmail: String
-    public let tokenURI: String
+package struct FCMServiceAccount: Sendable {
+    package let projectID: String
+    package let clientEmail: String
+    package let tokenURI: String
     let key: _RSA.Signing.PrivateKey
     /// What checks its assertions (a stand-in does).
-    public var publicKey: _RSA.Signing.PublicKey { key.publicKey }
+    package var publicKey: _RSA.Signing.PublicKey { key.publicKey }
 
     struct File: Decodable {
         var project_id: String
@@ -19,7 +19,7 @@ public struct FCMServiceAccount: Sendable {
         var token_uri: String?
     }
 
-    public init(json: Data) throws {
+    package init(json: Data) throws {
         let file = try JSONDecoder().decode(File.self, from: json)
         projectID = file.project_id
         clientEmail = file.client_email
@@ -27,7 +27,7 @@ public struct FCMServiceAccount: Sendable {
         key = try _RSA.Signing.PrivateKey(pemRepresentation: file.private_key)
     }
 
-    public init(contentsOf file: String) throws {
+    package init(contentsOf file: String) throws {
         try self.init(json: try Data(contentsOf: URL(fileURLWithPath: file)))
     }
 

@@ -1,47 +1,47 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// Every push: what was asked, which devices have their outcome, and the counts by outcome. While
 /// a push is being sent its per-device record is what keeps a restarted notifier from sending a
 /// copy twice; once it completes only the counts are kept.
-public enum PushesProjection: Projection {
-    public struct Push: Codable, Sendable, Equatable {
-        public var request: PushRequested
-        public var requestedAt: String
+package enum PushesProjection: Projection {
+    package struct Push: Codable, Sendable, Equatable {
+        package var request: PushRequested
+        package var requestedAt: String
         /// Devices handed to a provider, with or without an outcome yet, and when (cleared on completion).
-        public var dispatched: [String: String] = [:]
+        package var dispatched: [String: String] = [:]
         /// Devices with an outcome (cleared on completion).
-        public var handled: Set<String> = []
-        public var delivered = 0
-        public var failed = 0
+        package var handled: Set<String> = []
+        package var delivered = 0
+        package var failed = 0
         /// Failure reasons and how often each came.
-        public var reasons: [String: Int] = [:]
-        public var targeted: Int?
-        public var completedAt: String?
+        package var reasons: [String: Int] = [:]
+        package var targeted: Int?
+        package var completedAt: String?
         /// The stream sequence of the push's last event: a dispatch is appended expecting it, so
         /// two notifiers never hand the same devices over (the loser reads again and takes others).
-        public var sequence: UInt64
+        package var sequence: UInt64
         /// The request's trace (its event's `traceparent`): sending the push continues it.
-        public var traceparent: String?
+        package var traceparent: String?
 
-        public var status: String {
+        package var status: String {
             if completedAt != nil { return "completed" }
             return dispatched.isEmpty && handled.isEmpty && request.schedule != nil ? "scheduled" : "sending"
         }
     }
 
-    public struct State: Codable, Sendable, Equatable {
-        public var pushes: [String: Push] = [:]
+    package struct State: Codable, Sendable, Equatable {
+        package var pushes: [String: Push] = [:]
         /// Pushes not completed yet: what the notifier works through.
-        public var open: Set<String> = []
+        package var open: Set<String> = []
     }
 
-    public static let name = "pushes"
-    public static let version = 1
-    public static let filterSubjects = ["events.push.send.>"]
-    public static let initialState = State()
+    package static let name = "pushes"
+    package static let version = 1
+    package static let filterSubjects = ["events.push.send.>"]
+    package static let initialState = State()
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let requested as PushRequested:
             guard state.pushes[requested.pushId] == nil else { throw ProjectionRejection("push \(requested.pushId) requested twice") }

@@ -1,20 +1,20 @@
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
 import MusterPlatform
-public import MusterRuntime
+package import MusterRuntime
 
 /// `POST /api/push` (ingest) asks for a push to devices, people, topics or a whole app, now, at
 /// an instant or at a local time, or only says whom it would reach (`dryRun`);
 /// `GET /api/push/{pushId}` (query) gives the counts by outcome. Both take a key with `push:send`.
-public enum PushRoutes {
-    public static let scope = "push:send"
+package enum PushRoutes {
+    package static let scope = "push:send"
     static let maxBody = 64 * 1024
 
     /// Any app's key with `push:send`: what it sends to is its own app's (an operator's, the app it names).
     static let access = AccessRule.key(nil, scope: scope)
 
-    public static func addSend(to routes: Routes<Router<MusterRequestContext>>, pushes: Pushes) {
+    package static func addSend(to routes: Routes<Router<MusterRequestContext>>, pushes: Pushes) {
         routes.post("/api/push", access: access) { request, context in
             let client = try context.key()
             let body = try await RequestJSON.decode(PushRequestBody.self, from: request, maxBody: maxBody)
@@ -32,7 +32,7 @@ public enum PushRoutes {
         }
     }
 
-    public static func addStatus(to routes: Routes<Router<MusterRequestContext>>, reports: PushReports) {
+    package static func addStatus(to routes: Routes<Router<MusterRequestContext>>, reports: PushReports) {
         routes.get("/api/push/{pushId}", access: access) { _, context in
             let push = try await reports.status(try context.parameters.require("pushId"), for: context.principal)
             return try JSONResponse.make(.ok, PushStatusAnswer(push))

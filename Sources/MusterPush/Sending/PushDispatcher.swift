@@ -1,12 +1,12 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 import Crypto
-public import Foundation
-public import Logging
+package import Foundation
+package import Logging
 import MusterEvents
-public import MusterLog
-public import MusterPlatform
+package import MusterLog
+package import MusterPlatform
 import Metrics
-public import ServiceLifecycle
+package import ServiceLifecycle
 import Tracing
 
 /// Sends every open push when it is due (the notifier role). The log is the record: a chunk of
@@ -15,7 +15,7 @@ import Tracing
 /// and a restarted notifier carries on with the devices that were never dispatched. A device
 /// dispatched without an outcome (the process died between Apple's answer and the append) is
 /// recorded `InDoubt` after `inDoubtAfter`, never sent again: a push is never delivered twice.
-public struct PushDispatcher: Service {
+package struct PushDispatcher: Service {
     let pushes: ProjectionRunner<PushesProjection>
     let devices: ProjectionRunner<DevicesProjection>
     let log: EventLog
@@ -24,12 +24,12 @@ public struct PushDispatcher: Service {
     /// Owned: shut down when the dispatcher stops.
     let http: [HTTPClient]
     let logger: Logger
-    public var chunkSize = 500
-    public var maxInFlight = 256
-    public var inDoubtAfter: TimeInterval = 300
-    public var idle: Duration = .milliseconds(200)
+    package var chunkSize = 500
+    package var maxInFlight = 256
+    package var inDoubtAfter: TimeInterval = 300
+    package var idle: Duration = .milliseconds(200)
 
-    public init(pushes: ProjectionRunner<PushesProjection>, devices: ProjectionRunner<DevicesProjection>, log: EventLog,
+    package init(pushes: ProjectionRunner<PushesProjection>, devices: ProjectionRunner<DevicesProjection>, log: EventLog,
                 apns: APNsClient?, fcm: FCMClient? = nil, http: [HTTPClient], logger: Logger) {
         self.pushes = pushes
         self.devices = devices
@@ -40,7 +40,7 @@ public struct PushDispatcher: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {

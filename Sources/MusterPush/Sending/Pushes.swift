@@ -1,38 +1,38 @@
 import Foundation
-public import MusterEvents
-public import MusterLog
-public import MusterPlatform
-public import MusterRuntime
+package import MusterEvents
+package import MusterLog
+package import MusterPlatform
+package import MusterRuntime
 
 /// Why a push was refused, in domain terms; `PushErrorCode+HTTP` gives the answers.
-public typealias PushError = DomainError<PushErrorCode>
+package typealias PushError = DomainError<PushErrorCode>
 
-public enum PushErrorCode: Sendable, Hashable {
+package enum PushErrorCode: Sendable, Hashable {
     case invalidField(String)
     case unknownPush
 }
 
 /// Asking for pushes (ingest). Sending is the notifier's (`PushDispatcher`); how a push went is
 /// `PushReports` (query), so neither role runs a fold it does not read.
-public struct Pushes: Sendable {
+package struct Pushes: Sendable {
     let log: EventLog
     let devices: ProjectionRunner<DevicesProjection>
 
-    public init(log: EventLog, devices: ProjectionRunner<DevicesProjection>) {
+    package init(log: EventLog, devices: ProjectionRunner<DevicesProjection>) {
         self.log = log
         self.devices = devices
     }
 
     /// Who a push would reach now, by platform, and its APNs payload size.
-    public struct Reach: Sendable, Equatable {
-        public var ios = 0
-        public var android = 0
-        public var payloadBytes = 0
-        public var targeted: Int { ios + android }
+    package struct Reach: Sendable, Equatable {
+        package var ios = 0
+        package var android = 0
+        package var payloadBytes = 0
+        package var targeted: Int { ios + android }
     }
 
     /// Checks the push as the notifier will send it: its rules, and a payload APNs accepts.
-    public func check(_ push: PushRequested) async throws -> Reach {
+    package func check(_ push: PushRequested) async throws -> Reach {
         do {
             try push.validate()
         } catch let error as EventValidationError {
@@ -50,7 +50,7 @@ public struct Pushes: Sendable {
     }
 
     /// The devices registered with these tokens in `app` (a push "to tokens" goes to their devices).
-    public func deviceIDs(forTokens tokens: [String], app: String) async throws -> [String] {
+    package func deviceIDs(forTokens tokens: [String], app: String) async throws -> [String] {
         guard (1...10_000).contains(tokens.count) else { throw PushError(.invalidField("tokens"), "tokens must be 1 to 10000") }
         let found = await devices.read { state in
             tokens.map { token in
@@ -64,7 +64,7 @@ public struct Pushes: Sendable {
 
     /// Records the request; the notifier sends it when it is due. With an idempotency key a retry
     /// names the same push and appends nothing new.
-    public func request(_ push: PushRequested, idempotencyKey: String?) async throws {
+    package func request(_ push: PushRequested, idempotencyKey: String?) async throws {
         do {
             _ = try await log.append(push, options: AppendOptions(idempotencyKey: idempotencyKey.map { "push:\(push.requestedBy):\($0)" },
                                                                   expected: idempotencyKey == nil ? .any : .noEvents,
@@ -75,21 +75,21 @@ public struct Pushes: Sendable {
     }
 
     /// `psh_` + 32 hex: random, or derived from who asked and their idempotency key.
-    public static func pushID(requestedBy: String, idempotencyKey: String?) -> String {
+    package static func pushID(requestedBy: String, idempotencyKey: String?) -> String {
         idempotencyKey.map { HexIDs.derived("psh_", from: requestedBy, $0) } ?? HexIDs.random("psh_")
     }
 }
 
 /// How pushes went, from the pushes fold.
-public struct PushReports: Sendable {
+package struct PushReports: Sendable {
     let pushes: ProjectionRunner<PushesProjection>
 
-    public init(pushes: ProjectionRunner<PushesProjection>) {
+    package init(pushes: ProjectionRunner<PushesProjection>) {
         self.pushes = pushes
     }
 
     /// The push, for a key of its app (or an operator's); another app's is as unknown as none.
-    public func status(_ pushId: String, for caller: Principal) async throws -> PushesProjection.Push {
+    package func status(_ pushId: String, for caller: Principal) async throws -> PushesProjection.Push {
         guard let push = await pushes.read({ $0.pushes[pushId] }), Access.permits(caller, ResourceOwner(app: push.request.app)) else {
             throw PushError(.unknownPush, "no push \(pushId.prefix(40))")
         }

@@ -1,9 +1,9 @@
 /// The one comparison of caller and owner that every route's "may this caller touch this thing?"
 /// goes through. A thing of another owner is answered as absent (404), never as forbidden, so
 /// its existence does not leak; a domain turns `false` into its own not-found error.
-public enum Access {
+package enum Access {
     /// The platform's own app: its keys are operators', which act for any app.
-    public static let operatorApp = "platform"
+    package static let operatorApp = "platform"
 
     /// Whether any of `principals` (what one request proved: a key, a person, a device) owns a
     /// thing of `owner`:
@@ -13,17 +13,17 @@ public enum Access {
     /// - a device owns what is its own (its `deviceId`), and nothing of a person's;
     /// - an app's key owns only what belongs to the app as a whole (no person, no device);
     /// - an operator's key (`operatorApp`'s) owns that of every app.
-    public static func permits(_ principals: [Principal], _ owner: ResourceOwner) -> Bool {
+    package static func permits(_ principals: [Principal], _ owner: ResourceOwner) -> Bool {
         principals.contains { permits($0, owner) }
     }
 
     /// Whether `principal` owns a thing that belongs to each of `owners` (a booking: its customer,
     /// its walker, its business).
-    public static func permits(_ principal: Principal, anyOf owners: [ResourceOwner]) -> Bool {
+    package static func permits(_ principal: Principal, anyOf owners: [ResourceOwner]) -> Bool {
         owners.contains { permits(principal, $0) }
     }
 
-    public static func permits(_ principal: Principal, _ owner: ResourceOwner) -> Bool {
+    package static func permits(_ principal: Principal, _ owner: ResourceOwner) -> Bool {
         if case .key(operatorApp, _) = principal { return owner.personId == nil && owner.deviceId == nil && owner.org == nil }
         guard principal.app == owner.app else { return false }
         switch principal {

@@ -8,8 +8,8 @@ import HTTPTypes
 /// Answers: 401 when a needed credential is missing, refused, or another app's; 403 when a key
 /// lacks the scope or a person's role is not one the route admits. What the caller may touch once
 /// admitted is `Access.permits`'s to say (another owner's thing is 404).
-public struct AccessRule: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable {
+package struct AccessRule: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Hashable {
         /// Anyone: no credential needed (`public`).
         case anyone = "public"
         /// An HTML page; its own sign-in form answers a visitor who is not signed in (`page`).
@@ -24,14 +24,14 @@ public struct AccessRule: Sendable, Hashable, CustomStringConvertible {
         case keyAndPerson = "key-and-person"
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The app whose credentials are admitted; nil for a service every app shares (`*`), where a
     /// caller of any app touches its own app's things.
-    public let app: String?
+    package let app: String?
     /// The scope a key must carry (nil: any key of the app).
-    public let scope: String?
+    package let scope: String?
     /// The roles as declared (for `x-access`), nil for any role of the app.
-    public let roles: [String]?
+    package let roles: [String]?
     /// A page's: whether a person (with one of `roles`) may sign in to it, besides a key with `scope`.
     let admitsPeople: Bool
     /// A page's: whether a script may send its key as `X-API-Key` instead of signing in.
@@ -51,42 +51,42 @@ public struct AccessRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Anyone may call.
-    public static let anyone = AccessRule(.anyone, app: nil)
+    package static let anyone = AccessRule(.anyone, app: nil)
 
     /// HTML pages for a key of `app` (nil: of any app) with `scope`, signed in through the page
     /// session, or sent as `X-API-Key` by a script when `keyHeader`. The page answers its sign-in
     /// form to anyone else (its principal is then `.nobody`).
-    public static func page(_ app: String?, scope: String, keyHeader: Bool = false) -> AccessRule {
+    package static func page(_ app: String?, scope: String, keyHeader: Bool = false) -> AccessRule {
         AccessRule(.page, app: app, scope: scope, admitsPeople: false, admitsKeyHeader: keyHeader)
     }
 
     /// HTML pages for a person of `Role.app` with one of `roles`, or a key of the app with `scope`.
-    public static func page<Role: AppRole>(scope: String, roles: Role...) -> AccessRule {
+    package static func page<Role: AppRole>(scope: String, roles: Role...) -> AccessRule {
         AccessRule(.page, app: Role.app, scope: scope, roles: roles.map(\.rawValue), admittedRoles: Role.admitted(by: roles))
     }
 
     /// An API key of `app` (nil: of any app) carrying `scope` (nil: any key).
-    public static func key(_ app: String?, scope: String?) -> AccessRule { AccessRule(.key, app: app, scope: scope) }
+    package static func key(_ app: String?, scope: String?) -> AccessRule { AccessRule(.key, app: app, scope: scope) }
 
     /// A person of `Role.app` holding one of `roles`.
-    public static func person<Role: AppRole>(_ roles: Role...) -> AccessRule {
+    package static func person<Role: AppRole>(_ roles: Role...) -> AccessRule {
         AccessRule(.person, app: Role.app, roles: roles.map(\.rawValue), admittedRoles: Role.admitted(by: roles))
     }
 
     /// A person of `Role.app` in any of its roles.
-    public static func person<Role: AppRole>(anyRoleOf _: Role.Type) -> AccessRule {
+    package static func person<Role: AppRole>(anyRoleOf _: Role.Type) -> AccessRule {
         AccessRule(.person, app: Role.app, admittedRoles: Set(Role.allCases.map(\.rawValue)))
     }
 
     /// A person's token of `app` (nil: of any app), or else a key of it with `scope`.
-    public static func keyOrPerson(_ app: String?, scope: String) -> AccessRule { AccessRule(.keyOrPerson, app: app, scope: scope) }
+    package static func keyOrPerson(_ app: String?, scope: String) -> AccessRule { AccessRule(.keyOrPerson, app: app, scope: scope) }
 
     /// The app's key with `scope` and a person's token of the same app.
-    public static func keyAndPerson(_ app: String, scope: String) -> AccessRule { AccessRule(.keyAndPerson, app: app, scope: scope) }
+    package static func keyAndPerson(_ app: String, scope: String) -> AccessRule { AccessRule(.keyAndPerson, app: app, scope: scope) }
 
     /// The `x-access` form: `public`, `page:APP`, `key:APP:SCOPE`, `person:APP:ROLES`,
     /// `key-or-person:APP:SCOPE`, `key-and-person:APP:SCOPE` (`*` for any app or any role).
-    public var description: String {
+    package var description: String {
         let app = self.app ?? "*"
         switch kind {
         case .anyone: return "public"
@@ -100,7 +100,7 @@ public struct AccessRule: Sendable, Hashable, CustomStringConvertible {
     // MARK: Admission
 
     /// The principal the route acts for, or the refusal the caller gets.
-    public func admit(_ caller: Caller) throws -> Principal {
+    package func admit(_ caller: Caller) throws -> Principal {
         switch kind {
         case .anyone:
             return .nobody
@@ -162,8 +162,8 @@ public struct AccessRule: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension AuthenticatedClient {
-    public var principal: Principal { .key(app: app, keyId: id) }
+    package var principal: Principal { .key(app: app, keyId: id) }
 
     /// An operator's key, which acts for whichever app a request names (`Access.operatorApp`).
-    public var isOperator: Bool { app == Access.operatorApp }
+    package var isOperator: Bool { app == Access.operatorApp }
 }

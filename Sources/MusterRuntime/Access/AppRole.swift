@@ -1,6 +1,6 @@
 /// The roles a person can hold in one app, declared by that app's module as an enum; the only place
 /// a role's name is written. Tokens carry the raw value; routes and domain rules compare cases.
-public protocol AppRole: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
+package protocol AppRole: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
     /// The app whose roles these are (`MusterApp.name`).
     static var app: String { get }
     /// Whether holding `self` counts as holding `required` (OFFLEASH: an owner is an admin too).
@@ -8,7 +8,7 @@ public protocol AppRole: RawRepresentable, CaseIterable, Hashable, Sendable wher
 }
 
 extension AppRole {
-    public func satisfies(_ required: Self) -> Bool { self == required }
+    package func satisfies(_ required: Self) -> Bool { self == required }
 
     /// Every role that satisfies one of `required`: what a route declared for `required` admits.
     static func admitted(by required: [Self]) -> Set<String> {

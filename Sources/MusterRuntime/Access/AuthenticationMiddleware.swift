@@ -1,11 +1,11 @@
-public import HTTPTypes
-public import Hummingbird
+package import HTTPTypes
+package import Hummingbird
 
 /// Proves a request's credentials: the platform's keys and people know how (`PlatformAuthenticator`),
 /// this layer only where it runs. Never throws: what does not hold is recorded as refused, for the
 /// route's `AccessRule` to answer with if the route needs it.
 /// A request's head is all it reads, so a WebSocket's upgrade is proved the same way.
-public protocol RequestAuthenticator: Sendable {
+package protocol RequestAuthenticator: Sendable {
     func caller(of headers: HTTPFields) async -> Caller
 }
 
@@ -13,15 +13,15 @@ public protocol RequestAuthenticator: Sendable {
 /// person's bearer token, an installation's id and secret, a page's session cookie, nothing)
 /// becomes the context's `Caller`. Handlers never read credentials; they read what this proved,
 /// through the principal their route's rule admitted (`MusterRequestContext.principal`).
-public struct AuthenticationMiddleware: RouterMiddleware {
-    public typealias Context = MusterRequestContext
+package struct AuthenticationMiddleware: RouterMiddleware {
+    package typealias Context = MusterRequestContext
     let authenticator: any RequestAuthenticator
 
-    public init(_ authenticator: any RequestAuthenticator) {
+    package init(_ authenticator: any RequestAuthenticator) {
         self.authenticator = authenticator
     }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.caller = await authenticator.caller(of: request.headers)
         return try await next(request, context)

@@ -1,6 +1,6 @@
 /// Who is calling, once authenticated (`docs/security.md`). Every key,
 /// token and device is bound to exactly one app.
-public enum Principal: Sendable, Equatable {
+package enum Principal: Sendable, Equatable {
     /// No credential, or none that held.
     case nobody
     /// An app's API key: `app` and the key's id (its scopes are checked by the route's `AccessRule`).
@@ -10,7 +10,7 @@ public enum Principal: Sendable, Equatable {
     /// An installation that proved itself with the secret it was given at registration.
     case device(app: String, deviceId: String)
 
-    public var app: String? {
+    package var app: String? {
         switch self {
         case .nobody: nil
         case .key(let app, _), .person(let app, _, _, _), .device(let app, _): app
@@ -20,13 +20,13 @@ public enum Principal: Sendable, Equatable {
 
 /// Who a stored thing belongs to: always an app, and where it has them an organisation, a
 /// person, a device. A field left nil is not part of the ownership.
-public struct ResourceOwner: Sendable, Hashable {
-    public var app: String
-    public var org: String?
-    public var personId: String?
-    public var deviceId: String?
+package struct ResourceOwner: Sendable, Hashable {
+    package var app: String
+    package var org: String?
+    package var personId: String?
+    package var deviceId: String?
 
-    public init(app: String, org: String? = nil, personId: String? = nil, deviceId: String? = nil) {
+    package init(app: String, org: String? = nil, personId: String? = nil, deviceId: String? = nil) {
         self.app = app
         self.org = org
         self.personId = personId

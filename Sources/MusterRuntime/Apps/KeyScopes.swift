@@ -3,17 +3,17 @@
 /// `MusterApp.sharedScopes`) on any app's. `muster keys issue` and `import` refuse any other, and a
 /// stored key's scopes are narrowed to these on every request, so a key issued before a rule
 /// changed opens no more than the rule allows.
-public struct KeyScopes: Sendable, Equatable {
-    public let own: [String: Set<String>]
-    public let shared: Set<String>
+package struct KeyScopes: Sendable, Equatable {
+    package let own: [String: Set<String>]
+    package let shared: Set<String>
 
-    public init(own: [String: Set<String>], shared: Set<String>) {
+    package init(own: [String: Set<String>], shared: Set<String>) {
         self.own = own
         self.shared = shared
     }
 
     /// What a key of `app` may carry.
-    public func allowed(forKeyOf app: String) -> Set<String> {
+    package func allowed(forKeyOf app: String) -> Set<String> {
         own[app, default: []].union(shared)
     }
 }

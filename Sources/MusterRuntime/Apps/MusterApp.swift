@@ -1,10 +1,10 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// One app (or the platform every app stands on), as a process sees it: the events it owns, the
 /// scopes its routes ask for, and what it adds to each role. A process is composed from the list
 /// of apps (`MusterProcess.apps`) and the roles asked for; an app added to that list is served.
-public protocol MusterApp: Sendable {
+package protocol MusterApp: Sendable {
     /// Short and lowercase: the first part of its event types (`opl.action.submitted.v1`).
     var name: String { get }
     /// Every event type the app owns, with its upcasters.
@@ -23,5 +23,5 @@ public protocol MusterApp: Sendable {
 }
 
 extension MusterApp {
-    public var sharedScopes: [String] { [] }
+    package var sharedScopes: [String] { [] }
 }

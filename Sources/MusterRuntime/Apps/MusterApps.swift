@@ -1,52 +1,52 @@
-public import MusterEvents
-public import MusterLog
-public import ServiceLifecycle
+package import MusterEvents
+package import MusterLog
+package import ServiceLifecycle
 
 /// The apps a process serves, and what they add up to: the events, the scopes, the folds, and
 /// each role as the sum of every app's part in it. `MusterProcess.apps` is the production list;
 /// a test target composes the few apps it tests the same way.
-public struct MusterApps: Sendable {
-    public let list: [any MusterApp]
+package struct MusterApps: Sendable {
+    package let list: [any MusterApp]
 
-    public init(_ list: [any MusterApp]) {
+    package init(_ list: [any MusterApp]) {
         self.list = list
     }
 
     /// Every event type of every app.
-    public var catalog: EventCatalog {
+    package var catalog: EventCatalog {
         var catalog = EventCatalog()
         for app in list { catalog.merge(app.events) }
         return catalog
     }
 
     /// Every scope a route asks for; a key with any other scope could open nothing.
-    public var scopes: [String] { Set(list.flatMap { $0.scopes + $0.sharedScopes }).sorted() }
+    package var scopes: [String] { Set(list.flatMap { $0.scopes + $0.sharedScopes }).sorted() }
 
     /// Which scopes a key of each app may carry.
-    public var keyScopes: KeyScopes {
+    package var keyScopes: KeyScopes {
         var own: [String: Set<String>] = [:]
         for app in list { own[app.name, default: []].formUnion(app.scopes) }
         return KeyScopes(own: own, shared: Set(list.flatMap(\.sharedScopes)))
     }
 
     /// Every fold the apps define.
-    public var projections: [any Projection.Type] { list.flatMap(\.projections) }
+    package var projections: [any Projection.Type] { list.flatMap(\.projections) }
 
     /// The roles `names` asks for, each with what every app adds to it. The folds they ask for
     /// are in `environment.projections`; `services(of:environment:)` runs them once.
-    public func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
+    package func modules(_ names: [String], environment: MusterEnvironment) -> [any MusterServiceModule] {
         ServiceRole.allCases.filter { names.contains($0.name) }.map { RoleService(role: $0, parts: parts(for: $0, environment: environment)) }
     }
 
     /// What every app adds to `role`.
-    public func parts(for role: ServiceRole, environment: MusterEnvironment) -> RoleParts {
+    package func parts(for role: ServiceRole, environment: MusterEnvironment) -> RoleParts {
         var parts = RoleParts()
         for app in list { app.add(to: &parts, role: role, environment: environment) }
         return parts
     }
 
     /// What runs besides HTTP: every fold the roles asked for, once, then each role's own parts.
-    public func services(of modules: [any MusterServiceModule], environment: MusterEnvironment) -> [any Service] {
+    package func services(of modules: [any MusterServiceModule], environment: MusterEnvironment) -> [any Service] {
         [LogWatch(log: environment.log, logger: environment.logger), environment.sharing]
             + environment.projections.services + modules.flatMap { $0.services(in: environment) }
     }

@@ -1,38 +1,38 @@
-public import Hummingbird
-public import MusterEvents
-public import MusterNATS
-public import ServiceLifecycle
+package import Hummingbird
+package import MusterEvents
+package import MusterNATS
+package import ServiceLifecycle
 
 /// What the apps add to one role of a process: long-running parts, HTTP routes, NATS endpoints
 /// and pipeline fast paths. The projections they read are not listed here: asking
 /// `environment.projections` for a fold is what makes the process run it.
-public struct RoleParts: Sendable {
-    public typealias RouteAdder = @Sendable (Routes<Router<MusterRequestContext>>) -> Void
+package struct RoleParts: Sendable {
+    package typealias RouteAdder = @Sendable (Routes<Router<MusterRequestContext>>) -> Void
 
     /// Processors, sweepers, loaders: each runs until shutdown.
-    public var services: [any Service] = []
-    public var routes: [RouteAdder] = []
+    package var services: [any Service] = []
+    package var routes: [RouteAdder] = []
     /// NATS request endpoints (`$SRV` discovery lists them).
-    public var endpoints: [MicroEndpoint] = []
+    package var endpoints: [MicroEndpoint] = []
     /// Answers given in the channel pipeline before routing (cached 304s).
-    public var fastPaths: [FastPath] = []
+    package var fastPaths: [FastPath] = []
     /// WebSocket endpoints (the field app's live updates).
-    public var webSockets: [WebSocketRoute] = []
+    package var webSockets: [WebSocketRoute] = []
     /// Informational answers sent as a request's head arrives (the field uploads' 104).
-    public var interimAnswers: [InterimAnswer] = []
+    package var interimAnswers: [InterimAnswer] = []
     /// What must be in place before the role takes traffic (`/ready` waits for each).
-    public var readiness: [ReadinessCheck] = []
+    package var readiness: [ReadinessCheck] = []
     /// The authentication step's prover of credentials: the platform sets it, once for every role.
-    public var authenticator: (any RequestAuthenticator)?
+    package var authenticator: (any RequestAuthenticator)?
     /// Subject filters of the events the role appends (`events.opl.action.*.geocoded.v1`): what
     /// its NATS user must be allowed to publish, and all it should be (`deploy/nats/permissions.conf`
     /// is checked against them).
-    public var appends: [String] = []
+    package var appends: [String] = []
 
     /// Declares that the role appends events of these types.
-    public mutating func appends(_ types: [any EventPayload.Type]) {
+    package mutating func appends(_ types: [any EventPayload.Type]) {
         appends += types.map { $0.eventType.subjectFilter }
     }
 
-    public init() {}
+    package init() {}
 }

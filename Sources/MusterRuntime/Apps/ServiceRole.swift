@@ -1,7 +1,7 @@
 /// The roles a `muster serve` process can take; `muster serve ingest query` takes two. Each app
 /// adds its part to each role (`MusterApp.add(to:role:environment:)`), so a role is the sum of
 /// what the apps bring to it.
-public enum ServiceRole: String, CaseIterable, Sendable {
+package enum ServiceRole: String, CaseIterable, Sendable {
     /// The write side: the apps' write routes and validated appends over NATS.
     case ingest
     /// Addresses to coordinates and back, offline.
@@ -16,9 +16,9 @@ public enum ServiceRole: String, CaseIterable, Sendable {
     case query
 
     /// The name on the command line and in service discovery.
-    public var name: String { rawValue }
+    package var name: String { rawValue }
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .ingest: "validated appends to the log"
         case .geocode: "addresses to coordinates and back, offline"
@@ -30,10 +30,10 @@ public enum ServiceRole: String, CaseIterable, Sendable {
     }
 
     /// Every role's name, in start order.
-    public static var names: [String] { allCases.map(\.name) }
+    package static var names: [String] { allCases.map(\.name) }
 
     /// Resolves `all` (or nothing) to every role and checks names, with an error that lists what exists.
-    public static func resolve(_ names: [String]) throws -> [String] {
+    package static func resolve(_ names: [String]) throws -> [String] {
         let known = Self.names
         let wanted = names.isEmpty || names.contains("all") ? known : names
         for name in wanted where !known.contains(name) {

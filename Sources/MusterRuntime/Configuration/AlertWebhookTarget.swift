@@ -3,20 +3,20 @@
 /// webhook), or `pagerduty=https://events.pagerduty.com/v2/enqueue#<routing key>` (PagerDuty
 /// Events v2; the routing key rides in the fragment, which is never sent, and a resolve closes the
 /// incident the raise opened).
-public struct AlertWebhookTarget: Sendable, Equatable, CustomStringConvertible {
-    public enum Format: String, Sendable, Equatable { case json, slack, pagerduty }
+package struct AlertWebhookTarget: Sendable, Equatable, CustomStringConvertible {
+    package enum Format: String, Sendable, Equatable { case json, slack, pagerduty }
 
-    public var format: Format
-    public var url: String
-    public var routingKey: String?
+    package var format: Format
+    package var url: String
+    package var routingKey: String?
 
-    public init(format: Format, url: String, routingKey: String? = nil) {
+    package init(format: Format, url: String, routingKey: String? = nil) {
         self.format = format
         self.url = url
         self.routingKey = routingKey
     }
 
-    public static func parse(_ entry: String) throws -> AlertWebhookTarget {
+    package static func parse(_ entry: String) throws -> AlertWebhookTarget {
         var format = Format.json
         var rest = Substring(entry)
         if let equals = entry.firstIndex(of: "="), let named = Format(rawValue: String(entry[..<equals])) {
@@ -42,5 +42,5 @@ public struct AlertWebhookTarget: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL for logs (a routing key is a secret and never shown).
-    public var description: String { format == .json ? url : "\(format.rawValue)=\(url)" }
+    package var description: String { format == .json ? url : "\(format.rawValue)=\(url)" }
 }

@@ -1,74 +1,74 @@
-public import Foundation
-public import Logging
+package import Foundation
+package import Logging
 import MusterEvents
-public import MusterLog
-public import MusterNATS
+package import MusterLog
+package import MusterNATS
 
 /// Everything a `muster` process is told at start: flags win over environment, environment over defaults.
-public struct MusterConfiguration: Sendable {
-    public var natsURL = "nats://127.0.0.1:4222"
-    public var natsCredentials: String?
+package struct MusterConfiguration: Sendable {
+    package var natsURL = "nats://127.0.0.1:4222"
+    package var natsCredentials: String?
     /// libnats pings every `natsPingInterval` and calls a server dead after `natsMaxPingsOut`
     /// unanswered (docs/operations.md, "What an app sees when NATS fails").
-    public var natsPingInterval: Duration = .seconds(1)
-    public var natsMaxPingsOut = 3
+    package var natsPingInterval: Duration = .seconds(1)
+    package var natsMaxPingsOut = 3
     /// How long a write waits for the log's ack before it is answered 503.
-    public var writeDeadline: Duration = .seconds(5)
-    public var httpHost = "127.0.0.1"
-    public var httpPort = 8080
-    public var dataDirectory = ".data/muster"
-    public var logLevel: Logger.Level = .info
-    public var logFormat: LogFormat = .text
+    package var writeDeadline: Duration = .seconds(5)
+    package var httpHost = "127.0.0.1"
+    package var httpPort = 8080
+    package var dataDirectory = ".data/muster"
+    package var logLevel: Logger.Level = .info
+    package var logFormat: LogFormat = .text
     /// Distinguishes this process's projection consumers from other processes' (a compose service name, say).
-    public var instance = "local"
+    package var instance = "local"
     /// Set by the process when a tracer is bootstrapped (OTEL_* variables): HTTP requests get spans.
-    public var tracing = false
-    public var streamReplicas = 1
+    package var tracing = false
+    package var streamReplicas = 1
     /// Requests per minute one API key may make to read routes / write routes; 0 turns the limit off.
-    public var readRatePerMinute = 600
-    public var writeRatePerMinute = 30
+    package var readRatePerMinute = 600
+    package var writeRatePerMinute = 30
     /// The gazetteer file the geocode service loads (`make gazetteer` builds it).
-    public var gazetteerPath = ".data/gazetteer/places.tsv"
+    package var gazetteerPath = ".data/gazetteer/places.tsv"
     /// PoP's configuration folder: `orgs.json` (organisations, their state and decks) and `decks/`
     /// (one JSON file a deck). A second state or organisation is data, not code.
-    public var popConfigPath = "deploy/pop"
+    package var popConfigPath = "deploy/pop"
     /// A Nominatim-compatible search URL for street-level forward geocoding; empty means offline only.
-    public var geocodeUpstream: String?
+    package var geocodeUpstream: String?
     /// Where alerts (raised and resolved) are POSTed: Muster's JSON, Slack or PagerDuty Events v2
     /// (`AlertWebhookTarget`); none means they are only recorded.
-    public var alertWebhooks: [AlertWebhookTarget] = []
+    package var alertWebhooks: [AlertWebhookTarget] = []
     /// Time limits for a request's head and body, the keep-alive idle limit, and the bound on open connections.
-    public var connectionLimits = ConnectionLimits()
+    package var connectionLimits = ConnectionLimits()
     /// Where Prometheus scrapes `/metrics`: its own port, never the public one; nil turns it off, 0 picks a free port.
-    public var metricsPort: Int? = 9464
+    package var metricsPort: Int? = 9464
     /// How long an OFFLEASH access token lives. Today's app never refreshes, so this is the old
     /// server's 24 h: shorter would sign its customers out in the middle of the day.
-    public var offleashTokenLifetime: Duration = .seconds(86_400)
+    package var offleashTokenLifetime: Duration = .seconds(86_400)
     /// Failed sign-ins one client address may make in 15 minutes (0: no limit per address; the
     /// limit per account, 5 failures, always holds). Successes are not counted: an office or a
     /// carrier's NAT signs in all day; an attacker guessing passwords fails.
-    public var loginAttemptsPerAddress = 300
+    package var loginAttemptsPerAddress = 300
     /// The proxies whose `X-Forwarded-For` names the client (the gateway); none by default, so a
     /// client's own header is never believed.
-    public var trustedProxies = TrustedProxies()
+    package var trustedProxies = TrustedProxies()
     /// Apple Push Notification service: the token-signing key (`.p8`), its id and the team's;
     /// without all three the notifier records every iOS push as failed with `NoProvider`.
-    public var apns = APNsSettings()
+    package var apns = APNsSettings()
     /// Firebase Cloud Messaging (Android): the service account's JSON file, and FCM's base URL.
-    public var fcm = FCMSettings()
+    package var fcm = FCMSettings()
     /// Sign in with Apple and Google (whose keys, for which app ids) and the SMS provider of phone sign-in.
-    public var signIn = SignInSettings()
+    package var signIn = SignInSettings()
     /// Where invitations to join an organisation go by email, and the link they carry.
-    public var invitations = InvitationSettings()
+    package var invitations = InvitationSettings()
     /// Where OFFLEASH's checkouts are charged: Stripe's API, or `muster-standins payments`.
-    public var payments = PaymentSettings()
+    package var payments = PaymentSettings()
     /// Bound on finishing in-flight work after SIGTERM.
-    public var shutdownGrace: Duration = .seconds(15)
+    package var shutdownGrace: Duration = .seconds(15)
 
-    public init() {}
+    package init() {}
 
     /// Every setting, by its environment variable.
-    public enum Setting: String, CaseIterable, Sendable {
+    package enum Setting: String, CaseIterable, Sendable {
         case natsURL = "MUSTER_NATS_URL"
         case natsCredentials = "MUSTER_NATS_CREDS"
         case natsPingInterval = "MUSTER_NATS_PING_INTERVAL"
@@ -123,7 +123,7 @@ public struct MusterConfiguration: Sendable {
     /// Sets one setting from text. The environment and the command-line flags both come through
     /// here, so a value means the same and is refused the same way wherever it comes from.
     /// - Parameter source: how the user gave it (`--port`), for the error; the variable by default.
-    public mutating func set(_ setting: Setting, _ value: String, source: String? = nil) throws {
+    package mutating func set(_ setting: Setting, _ value: String, source: String? = nil) throws {
         let given = "\(source ?? setting.rawValue)=\(value)"
         switch setting {
         case .natsURL: natsURL = value
@@ -254,7 +254,7 @@ public struct MusterConfiguration: Sendable {
     }
 
     /// Reads `MUSTER_*` variables.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MusterConfiguration {
+    package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MusterConfiguration {
         var config = MusterConfiguration()
         for setting in Setting.allCases {
             if let value = environment[setting.rawValue] { try config.set(setting, value) }
@@ -262,89 +262,89 @@ public struct MusterConfiguration: Sendable {
         return config
     }
 
-    public var nats: NATSConfiguration {
+    package var nats: NATSConfiguration {
         NATSConfiguration(url: natsURL, name: "muster-\(instance)", credentialsFile: natsCredentials,
                           pingInterval: natsPingInterval, maxPingsOut: natsMaxPingsOut)
     }
 
-    public var logConfiguration: LogConfiguration {
+    package var logConfiguration: LogConfiguration {
         var log = LogConfiguration()
         log.replicas = streamReplicas
         log.appendTimeout = writeDeadline
         return log
     }
 
-    public var projectionsDirectory: URL {
+    package var projectionsDirectory: URL {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("projections")
     }
 }
 
 /// Where and how the notifier reaches APNs.
-public struct APNsSettings: Sendable, Equatable {
-    public var keyFile: String?
-    public var keyID: String?
-    public var teamID: String?
-    public var sandboxURL = "https://api.sandbox.push.apple.com"
-    public var productionURL = "https://api.push.apple.com"
+package struct APNsSettings: Sendable, Equatable {
+    package var keyFile: String?
+    package var keyID: String?
+    package var teamID: String?
+    package var sandboxURL = "https://api.sandbox.push.apple.com"
+    package var productionURL = "https://api.push.apple.com"
     /// A certificate (PEM) to trust besides the system's: the local stand-in's.
-    public var caFile: String?
+    package var caFile: String?
 
-    public init() {}
+    package init() {}
 
-    public var isConfigured: Bool { keyFile != nil && keyID != nil && teamID != nil }
+    package var isConfigured: Bool { keyFile != nil && keyID != nil && teamID != nil }
 }
 
 /// Whose ID tokens sign-in accepts, and where SMS codes go.
-public struct SignInSettings: Sendable, Equatable {
+package struct SignInSettings: Sendable, Equatable {
     /// Apple's public keys (JWKS) and the app ids (bundle or Services ids) its tokens must name.
-    public var appleKeysURL = "https://appleid.apple.com/auth/keys"
-    public var appleAudiences = ["com.offleash.ios"]
+    package var appleKeysURL = "https://appleid.apple.com/auth/keys"
+    package var appleAudiences = ["com.offleash.ios"]
     /// Google's public keys (JWKS) and the OAuth client ids its tokens must name (OFFLEASH's iOS client).
-    public var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
-    public var googleAudiences = ["120633628567-nhecmop27e3cvnpofm6592h6ithf9rdo.apps.googleusercontent.com"]
+    package var googleKeysURL = "https://www.googleapis.com/oauth2/v3/certs"
+    package var googleAudiences = ["120633628567-nhecmop27e3cvnpofm6592h6ithf9rdo.apps.googleusercontent.com"]
     /// A Twilio-compatible Messages API (`<url>/2010-04-01/Accounts/<account>/Messages.json`): the
     /// real one, or `muster-standins sms`. None: phone sign-in answers 503.
-    public var smsURL: String?
-    public var smsAccount = ""
-    public var smsToken = ""
-    public var smsFrom = "+15005550006"
+    package var smsURL: String?
+    package var smsAccount = ""
+    package var smsToken = ""
+    package var smsFrom = "+15005550006"
 
-    public init() {}
+    package init() {}
 }
 
 /// Where invitations go: email through a SendGrid-compatible Mail Send API (`<url>/v3/mail/send`,
 /// the real one or `muster-standins sms`; none: invitations by email answer 503), texts through
 /// the SMS provider of phone sign-in.
-public struct InvitationSettings: Sendable, Equatable {
-    public var mailURL: String?
-    public var mailKey = ""
-    public var mailFrom = "invitations@offleash.invalid"
+package struct InvitationSettings: Sendable, Equatable {
+    package var mailURL: String?
+    package var mailKey = ""
+    package var mailFrom = "invitations@offleash.invalid"
     /// The start of the invite link (the code is appended), e.g. an app's universal link; none:
     /// the message carries the code alone (today's app opens no invite link).
-    public var link: String?
+    package var link: String?
 
-    public init() {}
+    package init() {}
 }
 
 /// Stripe's API (`https://api.stripe.com`) or one that answers like it, and the secret key; no
 /// URL: checkouts answer 503 when confirmed.
-public struct PaymentSettings: Sendable, Equatable {
-    public var url: String?
-    public var key = ""
+package struct PaymentSettings: Sendable, Equatable {
+    package var url: String?
+    package var key = ""
 
-    public init() {}
+    package init() {}
 }
 
 /// Where and how the notifier reaches FCM.
-public struct FCMSettings: Sendable, Equatable {
+package struct FCMSettings: Sendable, Equatable {
     /// The service account JSON (project id, client email, RSA private key, token URI).
-    public var serviceAccountFile: String?
-    public var url = "https://fcm.googleapis.com"
+    package var serviceAccountFile: String?
+    package var url = "https://fcm.googleapis.com"
 
-    public init() {}
+    package init() {}
 }
 
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

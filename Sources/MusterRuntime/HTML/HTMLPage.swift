@@ -1,7 +1,7 @@
 import MusterEvents
 
 /// Text made safe for HTML element content and quoted attribute values.
-public func escapeHTML(_ text: some StringProtocol) -> String {
+package func escapeHTML(_ text: some StringProtocol) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
     for character in text {
@@ -24,10 +24,10 @@ public func escapeHTML(_ text: some StringProtocol) -> String {
 /// Builds a page by appending escaped text and trusted markup; only `raw` takes markup.
 /// Pages are self-contained (no scripts, no external styles), so they can be served with
 /// `Content-Security-Policy: default-src 'none'`.
-public struct HTMLPage: Sendable {
-    public private(set) var html = ""
+package struct HTMLPage: Sendable {
+    package private(set) var html = ""
 
-    public init(title: String, style: String = "") {
+    package init(title: String, style: String = "") {
         html = """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
         <title>\(escapeHTML(title))</title><style>
@@ -40,10 +40,10 @@ public struct HTMLPage: Sendable {
         """
     }
 
-    public mutating func raw(_ markup: String) { html += markup }
-    public mutating func text(_ text: some StringProtocol) { html += escapeHTML(text) }
+    package mutating func raw(_ markup: String) { html += markup }
+    package mutating func text(_ text: some StringProtocol) { html += escapeHTML(text) }
 
-    public mutating func finish() -> String {
+    package mutating func finish() -> String {
         html += "</body></html>"
         return html
     }

@@ -1,11 +1,11 @@
-public import Hummingbird
+package import Hummingbird
 
 /// Answers of the server-rendered pages (moderation, dashboards): no caching, and a policy that
 /// allows nothing but the page's own inline styles and forms posting back to it.
-public enum HTMLResponse {
-    public static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
+package enum HTMLResponse {
+    package static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
 
-    public static func page(_ html: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    package static func page(_ html: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -14,7 +14,7 @@ public enum HTMLResponse {
     }
 
     /// 303 See Other: the answer to a form post.
-    public static func redirect(_ location: String, headers: HTTPFields = [:]) -> Response {
+    package static func redirect(_ location: String, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.location] = location
         return Response(status: .seeOther, headers: headers)
@@ -25,24 +25,24 @@ public enum HTMLResponse {
 /// token is kept in the `muster_session` cookie, HttpOnly (no script reads it), SameSite=Strict (no
 /// other site posts with it), scoped to the pages' path (so each group has its own), for 8 hours.
 /// The authentication step proves it (`Caller.page`); a page's `AccessRule.page` admits it.
-public struct PageSession: Sendable {
-    public static let cookieName = "muster_session"
-    public let path: String
+package struct PageSession: Sendable {
+    package static let cookieName = "muster_session"
+    package let path: String
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// `Set-Cookie` after a sign-in with `credential` (a key or an access token).
-    public func signIn(_ credential: String) -> HTTPFields {
+    package func signIn(_ credential: String) -> HTTPFields {
         [.setCookie: "\(Self.cookieName)=\(credential); Path=\(path); HttpOnly; SameSite=Strict; Max-Age=28800"]
     }
 
     /// `Set-Cookie` that forgets it.
-    public var signOut: HTTPFields { [.setCookie: "\(Self.cookieName)=; Path=\(path); HttpOnly; SameSite=Strict; Max-Age=0"] }
+    package var signOut: HTTPFields { [.setCookie: "\(Self.cookieName)=; Path=\(path); HttpOnly; SameSite=Strict; Max-Age=0"] }
 
     /// The session cookie's value in a request's `Cookie` headers, if it has one that is not empty.
-    public static func credential(in headers: HTTPFields) -> String? {
+    package static func credential(in headers: HTTPFields) -> String? {
         for header in headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let pair = pair.drop { $0 == " " }

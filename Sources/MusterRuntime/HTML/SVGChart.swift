@@ -2,12 +2,12 @@ import Foundation
 
 /// Charts drawn on the server as inline SVG: no scripts, no external library, readable without
 /// JavaScript and under `default-src 'none'`. Every label is escaped.
-public enum SVGChart {
-    public struct Bar: Sendable {
-        public var label: String
-        public var value: Double
-        public var caption: String
-        public init(label: String, value: Double, caption: String) {
+package enum SVGChart {
+    package struct Bar: Sendable {
+        package var label: String
+        package var value: Double
+        package var caption: String
+        package init(label: String, value: Double, caption: String) {
             self.label = label
             self.value = value
             self.caption = caption
@@ -19,7 +19,7 @@ public enum SVGChart {
     static func number(_ v: Double) -> String { String(format: "%.1f", v) }
 
     /// Horizontal bars, one per item, longest = `max` (or the largest value).
-    public static func bars(_ bars: [Bar], title: String, max: Double? = nil, color: String = "#3867d6") -> String {
+    package static func bars(_ bars: [Bar], title: String, max: Double? = nil, color: String = "#3867d6") -> String {
         let width = 720.0, labelWidth = 190.0, row = 30.0
         let top = bars.map(\.value).max() ?? 0
         let scale = (max ?? top) > 0 ? (width - labelWidth - 150) / (max ?? top) : 0
@@ -34,7 +34,7 @@ public enum SVGChart {
     }
 
     /// Groups of vertical bars (one group per label, one bar per series), with a legend.
-    public static func groupedBars(labels: [String], series: [(name: String, values: [Double])], title: String, unit: String) -> String {
+    package static func groupedBars(labels: [String], series: [(name: String, values: [Double])], title: String, unit: String) -> String {
         let height = 260.0, bottom = 70.0, left = 50.0
         let groupWidth = Swift.max(60.0, Double(series.count) * 18 + 16)
         let width = left + groupWidth * Double(labels.count) + 20
@@ -59,7 +59,7 @@ public enum SVGChart {
     }
 
     /// A line over time (x: index of `points`), with marks: shaded spans from raise to resolve.
-    public static func line(points: [(label: String, value: Double)], marks: [(from: Int, to: Int, title: String)], title: String,
+    package static func line(points: [(label: String, value: Double)], marks: [(from: Int, to: Int, title: String)], title: String,
                             unit: String, max: Double? = nil) -> String {
         let width = 760.0, height = 240.0, left = 50.0, bottom = 40.0
         let top = Swift.max(max ?? (points.map(\.value).max() ?? 0), 0.0001)

@@ -1,19 +1,19 @@
 import Foundation
 import HTTPTypes
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 extension APIError {
     /// An event refused by its own rules: 422 naming the field as the request spells it
     /// (`action.startDate must be …`).
-    public init(invalid error: EventValidationError) {
+    package init(invalid error: EventValidationError) {
         self.init(.unprocessableContent, "\(error.field.dropFirst().replacingOccurrences(of: "/", with: ".")) \(error.reason)")
     }
 
     /// The log did not confirm a write in time (NATS away, no ack). The message may still reach
     /// the log (libnats sends what it buffered once it reconnects), so the answer says so: a
     /// retry with the same `Idempotency-Key` is stored once, a retry without one may be stored twice.
-    public static let logUnavailable = APIError(
+    package static let logUnavailable = APIError(
         .serviceUnavailable,
         "the event log did not confirm this write; it may have been stored. Retry after a few seconds with the same Idempotency-Key",
         headers: [.retryAfter: "5"])
@@ -22,7 +22,7 @@ extension APIError {
 /// The one mapping of the log's refusals: an invalid event is 422 naming the field, too large 413,
 /// a conflict 409, an unconfirmed write the honest 503 with `Retry-After`.
 extension AppendError: HTTPMappedError {
-    public var apiError: APIError {
+    package var apiError: APIError {
         switch code {
         case .invalid: payloadError.map(APIError.init(invalid:)) ?? APIError(.unprocessableContent, message)
         case .tooLarge: APIError(.contentTooLarge, message)

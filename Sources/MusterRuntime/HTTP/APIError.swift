@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import Logging
 import Metrics
 import MusterJSON
@@ -10,18 +10,18 @@ import NIOHTTP1
 /// An error answer: `{"error": "<human readable message>", "message": <the same>}`. OPL's clients
 /// read `error`; OFFLEASH's app reads only a top-level string `message` (and shows "Unknown
 /// error" without one); both ignore the other key.
-public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
-    public var status: HTTPResponse.Status
-    public var message: String
-    public var headers: HTTPFields
+package struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
+    package var status: HTTPResponse.Status
+    package var message: String
+    package var headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+    package init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
         self.headers = headers
     }
 
-    public var description: String { "\(status.code) \(message)" }
+    package var description: String { "\(status.code) \(message)" }
 
     struct Body: Encodable {
         var error: String
@@ -35,7 +35,7 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
         return encoder
     }()
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         let body = try Self.encoder.encode(Body(error: message, message: message))
@@ -48,12 +48,12 @@ public struct APIError: HTTPResponseError, Sendable, CustomStringConvertible {
 /// logged, with no internals in the answer).
 ///
 /// A path that exists with other methods answers 405 with `Allow` instead of the router's 404.
-public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable?
 
-    public init(routes: RouteTable? = nil) { self.routes = routes }
+    package init(routes: RouteTable? = nil) { self.routes = routes }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -88,7 +88,7 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// A decoding error as a client can act on it: the field path (`events.3.duration_ms`) and what is wrong.
-    public static func describe(_ error: DecodingError) -> String {
+    package static func describe(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {
             keys.isEmpty ? "body" : keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
         }

@@ -6,10 +6,10 @@ import Foundation
 /// for CSV injection), so `=HYPERLINK(…)` typed as a name stays text when the file is opened. So
 /// does one that starts with their full-width forms (`＝＋－＠`, which spreadsheets in CJK locales
 /// read as the ASCII ones) or with `|` (DDE in older Excel), after any leading spaces.
-public enum CSVRow {
+package enum CSVRow {
     static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r", "\u{FF1D}", "\u{FF0B}", "\u{FF0D}", "\u{FF20}", "|"]
 
-    public static func line(_ cells: [String]) -> String {
+    package static func line(_ cells: [String]) -> String {
         cells.map(cell).joined(separator: ",") + "\r\n"
     }
 

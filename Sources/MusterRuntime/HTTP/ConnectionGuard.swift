@@ -7,26 +7,26 @@ import NIOHTTPTypes
 import Synchronization
 
 /// Time and number limits on HTTP connections, so slow or stalled clients cannot hold the server.
-public struct ConnectionLimits: Sendable, Equatable {
+package struct ConnectionLimits: Sendable, Equatable {
     /// A request head (request line and headers) must be complete within this of the connection's
     /// start, or of its first byte after an answer, however slowly its bytes arrive.
-    public var headTimeout: Duration = .seconds(10)
+    package var headTimeout: Duration = .seconds(10)
     /// From a request's head, its whole body must have arrived within this.
-    public var bodyTimeout: Duration = .seconds(30)
+    package var bodyTimeout: Duration = .seconds(30)
     /// After a response, the next request must start within this (keep-alive idle).
-    public var idleTimeout: Duration = .seconds(60)
+    package var idleTimeout: Duration = .seconds(60)
     /// Connections open at once; one more is closed as soon as it is accepted.
-    public var maxConnections = 4096
+    package var maxConnections = 4096
     /// Connections one client address may hold at once, so that one client cannot take every
     /// connection from the others (default: a quarter of `maxConnections`). Addresses of trusted
     /// proxies (`exempt`: the gateway, whose connections are many clients') are not held to it.
-    public var maxPerAddress: Int?
-    public var exempt = TrustedProxies()
+    package var maxPerAddress: Int?
+    package var exempt = TrustedProxies()
 
     /// The share of the bound one address may hold.
-    public var perAddress: Int { maxPerAddress ?? max(1, maxConnections / 4) }
+    package var perAddress: Int { maxPerAddress ?? max(1, maxConnections / 4) }
 
-    public init() {}
+    package init() {}
 }
 
 /// Times a request's body, behind the HTTP decoder, and tells the connection's `ConnectionGate`

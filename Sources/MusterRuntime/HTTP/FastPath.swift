@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 import Metrics
 import NIOCore
 import NIOHTTPTypes
@@ -6,11 +6,11 @@ import NIOHTTPTypes
 /// An answer that needs no body and no waiting: a conditional GET whose client already holds
 /// the current content (304). Given the request head, it returns the response or nil, and nil
 /// sends the request down the ordinary async route (which gives the same answer, slower).
-public struct FastPath: Sendable {
-    public let name: String
-    public let answer: @Sendable (HTTPRequest) -> HTTPResponse?
+package struct FastPath: Sendable {
+    package let name: String
+    package let answer: @Sendable (HTTPRequest) -> HTTPResponse?
 
-    public init(name: String, answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse?) {
+    package init(name: String, answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse?) {
         self.name = name
         self.answer = answer
     }

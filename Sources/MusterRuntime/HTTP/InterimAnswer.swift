@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
@@ -7,13 +7,13 @@ import NIOHTTPTypes
 /// needs, since a Hummingbird route answers once, at the end. Given the head, `answer` returns the
 /// 1xx and the head to pass on, which may carry what the 1xx promised (an upload's location) in
 /// `reserved`; nil passes the request on as it came.
-public struct InterimAnswer: Sendable {
-    public let name: String
+package struct InterimAnswer: Sendable {
+    package let name: String
     /// A header only this answer sets: taken off every request that arrives, so a route may trust it.
-    public let reserved: HTTPField.Name
-    public let answer: @Sendable (HTTPRequest) -> (interim: HTTPResponse, request: HTTPRequest)?
+    package let reserved: HTTPField.Name
+    package let answer: @Sendable (HTTPRequest) -> (interim: HTTPResponse, request: HTTPRequest)?
 
-    public init(name: String, reserved: HTTPField.Name, answer: @escaping @Sendable (HTTPRequest) -> (interim: HTTPResponse, request: HTTPRequest)?) {
+    package init(name: String, reserved: HTTPField.Name, answer: @escaping @Sendable (HTTPRequest) -> (interim: HTTPResponse, request: HTTPRequest)?) {
         self.name = name
         self.reserved = reserved
         self.answer = answer

@@ -1,23 +1,23 @@
-public import Foundation
-public import Hummingbird
-public import MusterJSON
+package import Foundation
+package import Hummingbird
+package import MusterJSON
 
 /// JSON answers with a chosen status (Hummingbird's `ResponseEncodable` always answers 200).
-public enum JSONResponse {
-    public static let encoder: JSONEncoder = {
+package enum JSONResponse {
+    package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
 
-    public static func make(_ status: HTTPResponse.Status, _ body: some Encodable, headers: HTTPFields = [:]) throws -> Response {
+    package static func make(_ status: HTTPResponse.Status, _ body: some Encodable, headers: HTTPFields = [:]) throws -> Response {
         response(status, try encoder.encode(body), headers: headers)
     }
 
     /// The same answer written by MusterJSON's encoder: for strings, whole numbers, booleans,
     /// arrays and objects the bytes `encoder` writes, several times faster. For the big answers of
     /// hot routes (a sync batch's 500 results); the others keep Foundation's.
-    public static func make(_ status: HTTPResponse.Status, _ body: some Encodable, writtenBy writer: JSONBytesEncoder, headers: HTTPFields = [:]) throws -> Response {
+    package static func make(_ status: HTTPResponse.Status, _ body: some Encodable, writtenBy writer: JSONBytesEncoder, headers: HTTPFields = [:]) throws -> Response {
         response(status, try writer.encode(body), headers: headers)
     }
 

@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
@@ -6,9 +6,9 @@ import Logging
 /// The HTTP application of one `muster` process: every selected service's routes on one port,
 /// behind the request-metrics, error-body and authentication middleware (`/metrics` itself is on
 /// its own port).
-public enum MusterHTTP {
+package enum MusterHTTP {
     /// Throws `UndeclaredAccess` if a route was added without an access rule: the process does not start.
-    public static func makeRouter(environment: MusterEnvironment, modules: [any MusterServiceModule]) throws -> Router<MusterRequestContext> {
+    package static func makeRouter(environment: MusterEnvironment, modules: [any MusterServiceModule]) throws -> Router<MusterRequestContext> {
         let router = Router(context: MusterRequestContext.self)
         // A span per request, continuing a caller's `traceparent`; its appends carry it on.
         if environment.configuration.tracing { router.add(middleware: TracingMiddleware()) }
@@ -28,7 +28,7 @@ public enum MusterHTTP {
         modules.lazy.compactMap { $0.authenticator(in: environment) }.first ?? NoCredentials()
     }
 
-    public static func makeApplication(environment: MusterEnvironment, modules: [any MusterServiceModule],
+    package static func makeApplication(environment: MusterEnvironment, modules: [any MusterServiceModule],
                                        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         let router = try makeRouter(environment: environment, modules: modules)
         let fastPaths = FastPath.handlers(modules.flatMap { $0.fastPaths(in: environment) })

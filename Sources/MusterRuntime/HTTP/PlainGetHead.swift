@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 
 /// One plain HTTP/1.1 GET head read straight from the bytes of one socket read, for the fast path
 /// ahead of the HTTP decoder. It accepts only the simplest form, and nothing it could read
@@ -6,15 +6,15 @@ public import HTTPTypes
 /// byte must be printable ASCII where the grammar allows text, every line must end in CRLF, and no
 /// field may frame a body or change the connection (Content-Length, Transfer-Encoding,
 /// Connection, Upgrade, Expect). Anything else is nil, and the bytes go to the full decoder.
-public struct PlainGetHead: Sendable {
+package struct PlainGetHead: Sendable {
     /// The request target as sent: origin form, `/` first.
-    public var target: String
+    package var target: String
     /// The Host field's value, if sent (HTTPTypes keeps it as the authority, not a field).
-    public var host: String?
-    public var fields: HTTPFields
+    package var host: String?
+    package var fields: HTTPFields
 
     /// Larger heads go to the decoder: the apps' polls are a few hundred bytes.
-    public static let maxBytes = 8_192
+    package static let maxBytes = 8_192
     static let maxFields = 64
     /// Fields that frame a body or change the connection (a switch: hashing each name for a Set cost more).
     static func refuses(_ canonicalName: String) -> Bool {
@@ -24,7 +24,7 @@ public struct PlainGetHead: Sendable {
         }
     }
 
-    public init?(_ bytes: UnsafeRawBufferPointer) {
+    package init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count <= Self.maxBytes, bytes.count >= 18 else { return nil }
         var reader = Reader(bytes: bytes)
         guard reader.skip("GET "), let target = reader.token(until: UInt8(ascii: " "), allowed: Reader.isTargetByte),
@@ -51,7 +51,7 @@ public struct PlainGetHead: Sendable {
     }
 
     /// The request as HTTPTypes would give it to a route.
-    public var request: HTTPRequest {
+    package var request: HTTPRequest {
         HTTPRequest(method: .get, scheme: "http", authority: host, path: target, headerFields: fields)
     }
 }

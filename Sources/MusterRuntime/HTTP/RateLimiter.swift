@@ -1,13 +1,13 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterNATS
 import Synchronization
 
 /// Token buckets per client: `perMinute` requests a minute with bursts up to the same number.
 /// Over the limit answers 429 with `Retry-After` in whole seconds (the browser extension honours it).
 /// Registered with `Sharing`, the instances of a service share each client's bucket.
-public final class RateLimiter: Sendable {
-    public let perMinute: Int
+package final class RateLimiter: Sendable {
+    package let perMinute: Int
     private let state = Mutex<State>(State())
 
     struct Bucket {
@@ -21,11 +21,11 @@ public final class RateLimiter: Sendable {
         var taken: [String: Int] = [:]
     }
 
-    public init(perMinute: Int) { self.perMinute = perMinute }
+    package init(perMinute: Int) { self.perMinute = perMinute }
 
     /// Takes a token only if one is there; false leaves the bucket as it was (the caller then
     /// goes the ordinary way, which answers 429).
-    public func takeIfAvailable(_ client: String, now: ContinuousClock.Instant = .now) -> Bool {
+    package func takeIfAvailable(_ client: String, now: ContinuousClock.Instant = .now) -> Bool {
         guard perMinute > 0 else { return true }
         return state.withLock { state in
             guard var bucket = state.buckets[client] else { return false }
@@ -42,7 +42,7 @@ public final class RateLimiter: Sendable {
     }
 
     /// Takes one token for `client`; returns the seconds to wait when there is none.
-    public func take(_ client: String, now: ContinuousClock.Instant = .now) -> Int? {
+    package func take(_ client: String, now: ContinuousClock.Instant = .now) -> Int? {
         guard perMinute > 0 else { return nil }
         let capacity = Double(perMinute)
         let perSecond = capacity / 60
@@ -90,13 +90,13 @@ public final class RateLimiter: Sendable {
 
 /// Refuses a client over its limit with 429 and `Retry-After`. Runs after authentication, so the
 /// bucket is the API key's; a request without a proved key passes to its route, whose rule refuses it.
-public struct RateLimitMiddleware: RouterMiddleware {
-    public typealias Context = MusterRequestContext
+package struct RateLimitMiddleware: RouterMiddleware {
+    package typealias Context = MusterRequestContext
     let limiter: RateLimiter
 
-    public init(_ limiter: RateLimiter) { self.limiter = limiter }
+    package init(_ limiter: RateLimiter) { self.limiter = limiter }
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let client = context.caller.key.value, let wait = limiter.take(client.id) {
             throw APIError(.tooManyRequests, "rate limit of \(limiter.perMinute) requests a minute reached; retry in \(wait) s",
                            headers: [.retryAfter: "\(wait)"])

@@ -2,13 +2,13 @@
 /// behind it cannot answer: where the head ends, how many bytes and lines it took. Pure (no I/O),
 /// so it is tested and fuzzed on bytes alone. Lines end with LF (a CR before it is not counted);
 /// the head ends at the first empty line after the request line.
-public struct RequestHeadScanner: Sendable, Equatable {
+package struct RequestHeadScanner: Sendable, Equatable {
     /// Header fields a head may carry (431 past it).
-    public static let maxFields = 100
+    package static let maxFields = 100
     /// Bytes a head may take, request line and blank line included (431 past it).
-    public static let maxBytes = 16 * 1024
+    package static let maxBytes = 16 * 1024
 
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Not ended yet, and within the limits.
         case more
         /// The head ended after `consumed` bytes of this read.
@@ -21,9 +21,9 @@ public struct RequestHeadScanner: Sendable, Equatable {
     var lines = 0
     var lineLength = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func scan(_ input: UnsafeRawBufferPointer) -> Outcome {
+    package mutating func scan(_ input: UnsafeRawBufferPointer) -> Outcome {
         for (index, byte) in input.enumerated() {
             bytes += 1
             if bytes > Self.maxBytes { return .tooLarge }

@@ -1,33 +1,33 @@
-public import Hummingbird
+package import Hummingbird
 import Synchronization
 
 /// Every route the process serves, recorded with its access rule as it is added, so a test can
 /// hold the router and `schemas/openapi.yaml` to each other, and the process can refuse to start
 /// with a route nobody declared access for (`requireDeclared`).
-public final class RouteTable: Sendable {
-    public struct Route: Sendable, Hashable, Comparable {
-        public var method: String
+package final class RouteTable: Sendable {
+    package struct Route: Sendable, Hashable, Comparable {
+        package var method: String
         /// OpenAPI form: `/api/platform/whoami/{scope}`.
-        public var path: String
-        public static func < (a: Route, b: Route) -> Bool { (a.path, a.method) < (b.path, b.method) }
+        package var path: String
+        package static func < (a: Route, b: Route) -> Bool { (a.path, a.method) < (b.path, b.method) }
 
-        public init(method: String, path: String) {
+        package init(method: String, path: String) {
             self.method = method
             self.path = path
         }
     }
 
     private let recorded = Mutex<[Route: AccessRule]>([:])
-    public init() {}
+    package init() {}
 
-    public var routes: [Route] { recorded.withLock { $0.keys.sorted() } }
+    package var routes: [Route] { recorded.withLock { $0.keys.sorted() } }
 
     /// Each route's declared rule.
-    public var rules: [Route: AccessRule] { recorded.withLock { $0 } }
+    package var rules: [Route: AccessRule] { recorded.withLock { $0 } }
 
     /// The methods some route serves at `path` (`{name}` segments match any one segment), for a
     /// 405's `Allow` when the path exists but the method does not.
-    public func allowedMethods(at path: String) -> [String] {
+    package func allowedMethods(at path: String) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return recorded.withLock { routes in
             Set(routes.keys.filter { route in
@@ -39,7 +39,7 @@ public final class RouteTable: Sendable {
     }
 
     /// Records a route and who may call it (a WebSocket's upgrade too: `WebSocketRoute`).
-    public func record(_ method: HTTPRequest.Method, _ path: String, access: AccessRule) {
+    package func record(_ method: HTTPRequest.Method, _ path: String, access: AccessRule) {
         recorded.withLock { $0[Route(method: method.rawValue.lowercased(), path: Self.openAPIPath(path))] = access }
     }
 
@@ -50,7 +50,7 @@ public final class RouteTable: Sendable {
 
     /// Throws when `router` serves a route this table holds no access rule for: one added around
     /// `Routes`, which would answer whoever calls. The process then does not start.
-    public func requireDeclared<Context>(_ router: Router<Context>) throws {
+    package func requireDeclared<Context>(_ router: Router<Context>) throws {
         let declared = recorded.withLock { Set($0.keys) }
         let undeclared = router.routes.map { Route(method: $0.method.rawValue.lowercased(), path: Self.openAPIPath($0.path.description)) }
             .filter { !declared.contains($0) }
@@ -60,28 +60,28 @@ public final class RouteTable: Sendable {
 
 /// Routes served without a declared access rule: a programming error that stops the process
 /// before it takes traffic, naming each.
-public struct UndeclaredAccess: Error, CustomStringConvertible {
-    public var routes: [RouteTable.Route]
-    public var description: String {
+package struct UndeclaredAccess: Error, CustomStringConvertible {
+    package var routes: [RouteTable.Route]
+    package var description: String {
         "routes without an access rule: " + routes.map { "\($0.method.uppercased()) \($0.path)" }.joined(separator: ", ")
     }
 }
 
 /// Adds routes to a router (or group) and records them in the route table.
-public struct Routes<Router: RouterMethods> {
-    public typealias Context = Router.Context
+package struct Routes<Router: RouterMethods> {
+    package typealias Context = Router.Context
     let router: Router
     let table: RouteTable
     let prefix: String
 
-    public init(_ router: Router, table: RouteTable, prefix: String = "") {
+    package init(_ router: Router, table: RouteTable, prefix: String = "") {
         self.router = router
         self.table = table
         self.prefix = prefix
     }
 
     /// Routes below `path` with `middleware` in front of them.
-    public func group(_ path: String = "", middleware: [any MiddlewareProtocol<Request, Response, Context>] = []) -> Routes<RouterGroup<Context>> {
+    package func group(_ path: String = "", middleware: [any MiddlewareProtocol<Request, Response, Context>] = []) -> Routes<RouterGroup<Context>> {
         var group = router.group(RouterPath(path))
         for m in middleware { group = group.add(middleware: m) }
         return Routes<RouterGroup<Context>>(group, table: table, prefix: prefix + path)
@@ -89,7 +89,7 @@ public struct Routes<Router: RouterMethods> {
 
     /// Adds a route that `access` admits callers to: the rule is checked against the request's
     /// `Caller` before `handler` runs, and the principal it admits is the context's `principal`.
-    public func on(_ method: HTTPRequest.Method, _ path: String, access: AccessRule,
+    package func on(_ method: HTTPRequest.Method, _ path: String, access: AccessRule,
                    use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
         table.record(method, prefix + path, access: access)
         router.on(RouterPath(path), method: method) { request, context in
@@ -107,27 +107,27 @@ public struct Routes<Router: RouterMethods> {
         router.on(RouterPath(path), method: method, use: handler)
     }
 
-    public func get(_ path: String, access: AccessRule,
+    package func get(_ path: String, access: AccessRule,
                     use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
         on(.get, path, access: access, use: handler)
     }
 
-    public func post(_ path: String, access: AccessRule,
+    package func post(_ path: String, access: AccessRule,
                      use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
         on(.post, path, access: access, use: handler)
     }
 
-    public func delete(_ path: String, access: AccessRule,
+    package func delete(_ path: String, access: AccessRule,
                        use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
         on(.delete, path, access: access, use: handler)
     }
 
-    public func put(_ path: String, access: AccessRule,
+    package func put(_ path: String, access: AccessRule,
                     use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
         on(.put, path, access: access, use: handler)
     }
 
-    public func patch(_ path: String, access: AccessRule,
+    package func patch(_ path: String, access: AccessRule,
                       use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
         on(.patch, path, access: access, use: handler)
     }

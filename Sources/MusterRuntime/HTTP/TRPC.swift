@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 
 /// tRPC's HTTP shape, for the procedures apps built on tRPC call (ShieldAI's
 /// `api.notification.registerDevice`): `POST /trpc/<procedure>` with the input as the body, or as
@@ -9,8 +9,8 @@ public import Hummingbird
 /// `access` admits the caller before the body is read, so a caller who may not call gets its 401
 /// or 403 (in tRPC's shape) whatever it sent; `authorize` turns the admitted caller into the
 /// procedure's (a device's owner, say), also before the body.
-public enum TRPC {
-    public static func mutation<Caller: Sendable, Input: Decodable & Sendable, Output: Encodable & Sendable>(
+package enum TRPC {
+    package static func mutation<Caller: Sendable, Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ procedure: String, on routes: Routes<Router<MusterRequestContext>>, access: AccessRule, maxBody: Int,
         authorize: @escaping @Sendable (MusterRequestContext) async throws -> Caller,
         _ handler: @escaping @Sendable (Input, Caller, Request) async throws -> Output

@@ -4,7 +4,7 @@ import Foundation
 /// IPv4 ranges in CIDR form, from `MUSTER_TRUSTED_PROXIES`. A request from anyone else is from
 /// its socket's peer, whatever headers it sends: a client cannot pick the address its sign-in
 /// attempts are counted against.
-public struct TrustedProxies: Sendable, Equatable {
+package struct TrustedProxies: Sendable, Equatable {
     struct Range: Sendable, Equatable {
         var network: UInt32
         var mask: UInt32
@@ -13,10 +13,10 @@ public struct TrustedProxies: Sendable, Equatable {
     var exact: Set<String> = []
     var ranges: [Range] = []
 
-    public init() {}
+    package init() {}
 
     /// `"10.0.0.5, 172.28.0.0/16, ::1"`; nil when an entry is neither an address nor an IPv4 range.
-    public init?(parsing list: String) {
+    package init?(parsing list: String) {
         for entry in list.split(separator: ",") {
             let item = entry.trimmingCharacters(in: .whitespaces)
             guard !item.isEmpty else { continue }
@@ -33,9 +33,9 @@ public struct TrustedProxies: Sendable, Equatable {
         }
     }
 
-    public var isEmpty: Bool { exact.isEmpty && ranges.isEmpty }
+    package var isEmpty: Bool { exact.isEmpty && ranges.isEmpty }
 
-    public func contains(_ address: String) -> Bool {
+    package func contains(_ address: String) -> Bool {
         if exact.contains(address.lowercased()) { return true }
         guard let value = Self.ipv4(Substring(address)) else { return false }
         return ranges.contains { value & $0.mask == $0.network }
@@ -45,7 +45,7 @@ public struct TrustedProxies: Sendable, Equatable {
     /// right-most `X-Forwarded-For` entry that is not itself a trusted proxy (each proxy appends
     /// the peer it saw; what a client wrote itself stands to the left and is never read). A
     /// malformed entry where the client would be ends the walk at the proxy.
-    public func clientAddress(peer: String?, forwardedFor: String?) -> String {
+    package func clientAddress(peer: String?, forwardedFor: String?) -> String {
         let peer = peer ?? "unknown"
         guard contains(peer), let forwardedFor, forwardedFor.utf8.count <= 4096 else { return peer }
         var client = peer

@@ -1,26 +1,26 @@
-public import HTTPTypes
-public import HummingbirdWebSocket
-public import Logging
+package import HTTPTypes
+package import HummingbirdWebSocket
+package import Logging
 
 /// A WebSocket endpoint an app serves on the process's HTTP port. The upgrade is decided from the
 /// request head alone: the authentication step proves its credentials and `access` admits the
 /// caller as for any route, then `accept` answers the session to run, or why not, which the client
 /// gets as the same JSON error a plain request would (401 for a bad token, 422 for a bad cursor),
 /// not the framework's empty 400. A plain GET at the path goes to the router.
-public struct WebSocketRoute: Sendable {
-    public typealias Session = @Sendable (WebSocketInboundStream, WebSocketOutboundWriter, Logger) async throws -> Void
+package struct WebSocketRoute: Sendable {
+    package typealias Session = @Sendable (WebSocketInboundStream, WebSocketOutboundWriter, Logger) async throws -> Void
 
-    public enum Answer: Sendable {
+    package enum Answer: Sendable {
         case session(Session)
         case refused(APIError)
     }
 
-    public let path: String
-    public let access: AccessRule
+    package let path: String
+    package let access: AccessRule
     /// The session for an admitted caller: the request's head and what its credentials proved.
-    public let accept: @Sendable (HTTPRequest, Caller) async -> Answer
+    package let accept: @Sendable (HTTPRequest, Caller) async -> Answer
 
-    public init(path: String, access: AccessRule, accept: @escaping @Sendable (HTTPRequest, Caller) async -> Answer) {
+    package init(path: String, access: AccessRule, accept: @escaping @Sendable (HTTPRequest, Caller) async -> Answer) {
         self.path = path
         self.access = access
         self.accept = accept

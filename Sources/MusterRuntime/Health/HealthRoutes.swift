@@ -1,6 +1,6 @@
-public import Foundation
-public import Hummingbird
-public import MusterLog
+package import Foundation
+package import Hummingbird
+package import MusterLog
 import MusterNATS
 
 /// `/health` is liveness: the process serves HTTP. `/ready` says whether to send it traffic: the
@@ -9,33 +9,33 @@ import MusterNATS
 /// service's own data is in place. Neither waits on NATS or on a fold: both read state kept as it
 /// changes, so they answer at once however the cluster is doing. `/metrics` has its own port
 /// (`MetricsRoutes`).
-public enum HealthRoutes {
-    public struct Health: ResponseEncodable, Sendable { public var status: String }
+package enum HealthRoutes {
+    package struct Health: ResponseEncodable, Sendable { package var status: String }
 
-    public struct Readiness: Encodable, Sendable {
-        public var ready: Bool
+    package struct Readiness: Encodable, Sendable {
+        package var ready: Bool
         /// Why not, one line per reason; absent when ready.
-        public var reasons: [String]?
-        public var nats: String
+        package var reasons: [String]?
+        package var nats: String
         /// The last asynchronous error libnats reported (slow consumer, permissions), if any.
-        public var natsError: String?
+        package var natsError: String?
         /// Whether the log takes writes; while not, since when and why.
-        public var log: LogState
-        public var projections: [ProjectionStatusReport]
+        package var log: LogState
+        package var projections: [ProjectionStatusReport]
     }
 
-    public struct LogState: Encodable, Sendable {
-        public var reachable: Bool
-        public var unreachableSince: Date?
-        public var reason: String?
-        public var writesRefused: Int?
+    package struct LogState: Encodable, Sendable {
+        package var reachable: Bool
+        package var unreachableSince: Date?
+        package var reason: String?
+        package var writesRefused: Int?
     }
 
     /// A projection at most this many events behind still counts for readiness: under steady
     /// writes a fold is always an event or two behind, and `/ready` must not flap with it.
-    public static let tolerableLag: UInt64 = 100
+    package static let tolerableLag: UInt64 = 100
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment,
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment,
                            checks: [ReadinessCheck] = []) {
         routes.get("/health", access: .anyone) { _, _ in Health(status: "ok") }
 

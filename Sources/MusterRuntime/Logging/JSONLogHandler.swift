@@ -1,24 +1,24 @@
 import Foundation
-public import Logging
+package import Logging
 
 /// One JSON object per line on standard error: what log shippers in compose and Kubernetes read.
 /// `{"ts":"…","level":"info","label":"muster","msg":"…","source":"MusterNATS","nats":"…",…}`
-public struct JSONLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
+package struct JSONLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level
     let label: String
 
-    public init(label: String, level: Logger.Level) {
+    package init(label: String, level: Logger.Level) {
         self.label = label
         self.logLevel = level
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var fields: [String: String] = [:]
         for (key, value) in metadata { fields[key] = "\(value)" }
         for (key, value) in event.metadata ?? [:] { fields[key] = "\(value)" }
@@ -40,10 +40,10 @@ public struct JSONLogHandler: LogHandler {
 }
 
 /// How `muster` writes logs: `text` (key=value, for people) or `json` (for machines).
-public enum LogFormat: String, Sendable, CaseIterable {
+package enum LogFormat: String, Sendable, CaseIterable {
     case text, json
 
-    public func handler(label: String, level: Logger.Level) -> any LogHandler {
+    package func handler(label: String, level: Logger.Level) -> any LogHandler {
         switch self {
         case .json:
             return JSONLogHandler(label: label, level: level)

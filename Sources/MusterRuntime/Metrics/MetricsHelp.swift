@@ -4,8 +4,8 @@
 /// and the Prometheus registry refuses a family registered twice with different help. So the
 /// text is added to the exposition instead: a family without a `# HELP` line gets its line from
 /// this table. A test scrapes a running process and fails on any family missing here.
-public enum MetricsHelp {
-    public static let text: [String: String] = [
+package enum MetricsHelp {
+    package static let text: [String: String] = [
         "muster_http_requests_total": "HTTP requests answered by the router, by method, route pattern and status class (2xx, 3xx, 4xx, 5xx)",
         "muster_http_request_duration_seconds": "Time from a routed request's head to its response, by method and route pattern",
         "muster_http_fast_path_answers_total": "Conditional GETs answered 304 in the channel pipeline, before routing (not in muster_http_requests_total)",
@@ -25,7 +25,7 @@ public enum MetricsHelp {
     ]
 
     /// Adds `# HELP` before every `# TYPE` line whose family has none.
-    public static func annotate(_ exposition: [UInt8]) -> String {
+    package static func annotate(_ exposition: [UInt8]) -> String {
         let text = String(decoding: exposition, as: UTF8.self)
         var out = ""
         out.reserveCapacity(text.utf8.count + 2048)

@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import Logging
 import Metrics
 import MusterLog
@@ -8,8 +8,8 @@ import Prometheus
 
 /// `/metrics` (Prometheus text) on a port of its own, so the public port (and the gateway) never
 /// exposes it and Prometheus scrapes each process directly.
-public enum MetricsRoutes {
-    public static func makeApplication(environment: MusterEnvironment, port: Int,
+package enum MetricsRoutes {
+    package static func makeApplication(environment: MusterEnvironment, port: Int,
                                        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router()
         add(to: router, environment: environment)
@@ -21,7 +21,7 @@ public enum MetricsRoutes {
                            logger: logger)
     }
 
-    public static func add(to router: Router<BasicRequestContext>, environment: MusterEnvironment) {
+    package static func add(to router: Router<BasicRequestContext>, environment: MusterEnvironment) {
         // Made on the environment's registry, so they exist whether or not the process-wide
         // metrics system was bootstrapped (tests run many environments in one process).
         let connected = environment.metrics.makeGauge(descriptor: descriptor("nats", "connected"))
@@ -39,7 +39,7 @@ public enum MetricsRoutes {
 
     /// Counts this start in `<data>/process-starts` and exports the restarts (starts after the
     /// first) and the start time. A restart loop shows as a rising counter across scrapes.
-    public static func recordStart(environment: MusterEnvironment) {
+    package static func recordStart(environment: MusterEnvironment) {
         let file = URL(fileURLWithPath: environment.configuration.dataDirectory).appendingPathComponent("process-starts")
         let before = (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
         let starts = before + 1

@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 import Metrics
 import MusterNATS
 
@@ -6,10 +6,10 @@ import MusterNATS
 /// route pattern (`/api/moderation/actions/{id}/{decision}`, never the raw path) and status class,
 /// so client errors (4xx) and server errors (5xx) are counted apart. It runs outermost, after the
 /// error-body middleware has turned every error into its status.
-public struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    public init() {}
+package struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)

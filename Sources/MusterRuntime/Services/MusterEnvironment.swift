@@ -1,31 +1,31 @@
 import Foundation
-public import Logging
-public import MusterEvents
-public import MusterLog
-public import MusterNATS
-public import Prometheus
+package import Logging
+package import MusterEvents
+package import MusterLog
+package import MusterNATS
+package import Prometheus
 import Synchronization
 
 /// What every service of one `muster` process shares: configuration, the NATS connection, the
 /// log, the projections it runs (for `/ready`), the route table and the metrics registry.
-public final class MusterEnvironment: Sendable {
-    public let configuration: MusterConfiguration
-    public let logger: Logger
-    public let connection: NATSConnection
-    public let log: EventLog
-    public let routes = RouteTable()
-    public let metrics: PrometheusCollectorRegistry
-    public let snapshots: SnapshotStore
+package final class MusterEnvironment: Sendable {
+    package let configuration: MusterConfiguration
+    package let logger: Logger
+    package let connection: NATSConnection
+    package let log: EventLog
+    package let routes = RouteTable()
+    package let metrics: PrometheusCollectorRegistry
+    package let snapshots: SnapshotStore
     /// The folds this process runs: made on first request, run once.
-    public let projections: ProjectionRegistry
+    package let projections: ProjectionRegistry
     /// Which scopes a key of each app may carry (from the apps the process serves).
-    public let keyScopes: KeyScopes
+    package let keyScopes: KeyScopes
     /// Limits and presence shared with the other instances of the same services.
-    public let sharing: Sharing
+    package let sharing: Sharing
     /// Pieces several roles of one process share (`shared(_:)`), by type.
     private let sharedParts = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
-    public init(configuration: MusterConfiguration, logger: Logger, connection: NATSConnection, catalog: EventCatalog,
+    package init(configuration: MusterConfiguration, logger: Logger, connection: NATSConnection, catalog: EventCatalog,
                 metrics: PrometheusCollectorRegistry, source: String, keyScopes: KeyScopes) {
         self.configuration = configuration
         self.keyScopes = keyScopes
@@ -39,12 +39,12 @@ public final class MusterEnvironment: Sendable {
         self.projections = ProjectionRegistry(log: log, store: snapshots, instance: configuration.instance, logger: logger)
     }
 
-    public var jetStream: JetStream { log.jetStream }
-    public var catalog: EventCatalog { log.catalog }
+    package var jetStream: JetStream { log.jetStream }
+    package var catalog: EventCatalog { log.catalog }
 
     /// The process's one `T`, made by `make` on first request. `make` may ask for other shared
     /// pieces; if two callers race, the first one stored wins and both get it.
-    public func shared<T: Sendable>(_ type: T.Type = T.self, _ make: () -> T) -> T {
+    package func shared<T: Sendable>(_ type: T.Type = T.self, _ make: () -> T) -> T {
         let key = ObjectIdentifier(T.self)
         if let existing = sharedParts.withLock({ $0[key] }) as? T { return existing }
         let made = make()
@@ -56,12 +56,12 @@ public final class MusterEnvironment: Sendable {
     }
 
     /// The process's one `T` if some role made it while the process was composed; never makes one.
-    public func existing<T: Sendable>(_ type: T.Type = T.self) -> T? {
+    package func existing<T: Sendable>(_ type: T.Type = T.self) -> T? {
         sharedParts.withLock { $0[ObjectIdentifier(T.self)] } as? T
     }
 
     /// The status of every projection this process runs, in the order they were asked for.
-    public func projectionReports() async -> [ProjectionStatusReport] {
+    package func projectionReports() async -> [ProjectionStatusReport] {
         var reports: [ProjectionStatusReport] = []
         for projection in projections.all { reports.append(await projection.status()) }
         return reports

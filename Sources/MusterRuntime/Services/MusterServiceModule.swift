@@ -1,10 +1,10 @@
-public import Hummingbird
-public import MusterNATS
-public import ServiceLifecycle
+package import Hummingbird
+package import MusterNATS
+package import ServiceLifecycle
 
 /// One Muster service (`ingest`, `query`, …): a thin composition of domain modules.
 /// `muster serve NAME…` runs any subset of them in one process, on one HTTP port.
-public protocol MusterServiceModule: Sendable {
+package protocol MusterServiceModule: Sendable {
     /// The name on the command line and in service discovery.
     var name: String { get }
     var summary: String { get }
@@ -27,12 +27,12 @@ public protocol MusterServiceModule: Sendable {
 }
 
 extension MusterServiceModule {
-    public func services(in environment: MusterEnvironment) -> [any Service] { [] }
-    public func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {}
-    public func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint] { [] }
-    public func fastPaths(in environment: MusterEnvironment) -> [FastPath] { [] }
-    public func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { [] }
-    public func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer] { [] }
-    public func readiness(in environment: MusterEnvironment) -> [ReadinessCheck] { [] }
-    public func authenticator(in environment: MusterEnvironment) -> (any RequestAuthenticator)? { nil }
+    package func services(in environment: MusterEnvironment) -> [any Service] { [] }
+    package func addRoutes(to routes: Routes<Router<MusterRequestContext>>, environment: MusterEnvironment) {}
+    package func endpoints(in environment: MusterEnvironment) -> [MicroEndpoint] { [] }
+    package func fastPaths(in environment: MusterEnvironment) -> [FastPath] { [] }
+    package func webSockets(in environment: MusterEnvironment) -> [WebSocketRoute] { [] }
+    package func interimAnswers(in environment: MusterEnvironment) -> [InterimAnswer] { [] }
+    package func readiness(in environment: MusterEnvironment) -> [ReadinessCheck] { [] }
+    package func authenticator(in environment: MusterEnvironment) -> (any RequestAuthenticator)? { nil }
 }

@@ -1,13 +1,13 @@
 import Logging
-public import MusterLog
-public import ServiceLifecycle
+package import MusterLog
+package import ServiceLifecycle
 import Synchronization
 
 /// The folds one process runs. Each is made once, on first request, whichever role asks first;
 /// asking is what makes the process run it (`services`), and what `/ready`, the reload endpoints
 /// and `muster replay` list. A process that takes only `collector` asks for the keys fold and no
 /// other, so it runs no other.
-public final class ProjectionRegistry: Sendable {
+package final class ProjectionRegistry: Sendable {
     private let log: EventLog
     private let store: SnapshotStore
     private let instance: String
@@ -25,7 +25,7 @@ public final class ProjectionRegistry: Sendable {
     /// The process's runner of `projection`, made now if nobody asked before.
     /// Ask while composing a role (in `MusterApp.add`), not while serving: a fold first asked for
     /// after the process started would never run, and says so in the log.
-    public func runner<P: Projection>(_ projection: P.Type) -> ProjectionRunner<P> {
+    package func runner<P: Projection>(_ projection: P.Type) -> ProjectionRunner<P> {
         let (runner, late) = runners.withLock { runners -> (ProjectionRunner<P>, Bool) in
             if let made = runners.list.first(where: { $0.projectionName == P.name }) as? ProjectionRunner<P> { return (made, false) }
             let made = ProjectionRunner(P.self, log: log, store: store, instance: instance, logger: logger)
@@ -37,10 +37,10 @@ public final class ProjectionRegistry: Sendable {
     }
 
     /// Every fold asked for so far, in that order.
-    public var all: [any ProjectionStatus] { runners.withLock { $0.list } }
+    package var all: [any ProjectionStatus] { runners.withLock { $0.list } }
 
     /// The runners as services, for the process's service group: each runs once.
-    public var services: [any Service] {
+    package var services: [any Service] {
         runners.withLock { runners in
             runners.started = true
             return runners.list

@@ -1,7 +1,7 @@
 import Foundation
-public import Logging
-public import MusterNATS
-public import ServiceLifecycle
+package import Logging
+package import MusterNATS
+package import ServiceLifecycle
 import Synchronization
 
 /// Shares limits and presence between the instances of a service through core NATS: every
@@ -10,10 +10,10 @@ import Synchronization
 /// what its instances said lately, so two instances enforce one limit (within an interval) and a
 /// person connected to either is seen as connected. Messages lost while NATS is away only make
 /// limits per instance for that while, as they were before.
-public final class Sharing: Service, Sendable {
-    public static let subjectPrefix = "muster.share"
+package final class Sharing: Service, Sendable {
+    package static let subjectPrefix = "muster.share"
     /// 16 hex digits, new each start: a subject token naming this process.
-    public let instance: String
+    package let instance: String
     let connection: NATSConnection
     let interval: Duration
     let logger: Logger
@@ -21,9 +21,9 @@ public final class Sharing: Service, Sendable {
     private let listening = Mutex(false)
 
     /// True once every registered part's subject is subscribed (news sent before that is not heard here).
-    public var isListening: Bool { listening.withLock { $0 } }
+    package var isListening: Bool { listening.withLock { $0 } }
 
-    public init(connection: NATSConnection, interval: Duration = .milliseconds(250), logger: Logger) {
+    package init(connection: NATSConnection, interval: Duration = .milliseconds(250), logger: Logger) {
         var generator = SystemRandomNumberGenerator()
         self.instance = String(format: "%016llx", generator.next() as UInt64)
         self.connection = connection
@@ -32,11 +32,11 @@ public final class Sharing: Service, Sendable {
     }
 
     /// Shares `part` under `name` (letters, digits and dashes: one subject token).
-    public func register(_ part: some SharedPart, as name: String) {
+    package func register(_ part: some SharedPart, as name: String) {
         parts.withLock { $0[name] = part }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         // The parts are registered while the roles are put together, before the services run.
         var opened: [NATSSubscription] = []
         for name in parts.withLock({ $0.keys.sorted() }) {

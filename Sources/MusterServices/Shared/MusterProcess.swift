@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-public import Logging
+package import Logging
 import Metrics
 import MusterAnalytics
 import MusterField
@@ -13,20 +13,20 @@ import MusterPoP
 import MusterShieldAI
 import MusterOPL
 import MusterPlatform
-public import MusterRuntime
-public import Prometheus
+package import MusterRuntime
+package import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
 /// Puts one `muster serve …` process together: the connection, the log, the chosen services,
 /// one HTTP port, discovery, and the order they start and stop in.
-public enum MusterProcess {
+package enum MusterProcess {
     /// Every app this build serves: the one list an app is added to.
-    public static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp(), PushApp(), ShieldAIApp(), PoPApp(), FieldApp()])
+    package static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp(), PushApp(), ShieldAIApp(), PoPApp(), FieldApp()])
 
     /// Runs until SIGTERM/SIGINT, then stops in reverse order within `shutdownGrace`: HTTP stops
     /// taking requests and finishes those in flight, projections save, NATS drains.
-    public static func run(_ names: [String], configuration: MusterConfiguration, logger: Logger,
+    package static func run(_ names: [String], configuration: MusterConfiguration, logger: Logger,
                            metrics: PrometheusCollectorRegistry,
                            onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let names = try ServiceRole.resolve(names)
@@ -75,6 +75,6 @@ public enum MusterProcess {
     }
 }
 
-public enum MusterVersion {
-    public static let current = "0.1.0"
+package enum MusterVersion {
+    package static let current = "0.1.0"
 }

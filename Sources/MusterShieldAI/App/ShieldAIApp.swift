@@ -1,23 +1,23 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterPlatform
 import MusterPush
-public import MusterRuntime
+package import MusterRuntime
 
 /// ShieldAI (account security): voice enrollments (checked WAVs in the audio bucket) and document
 /// scans (images in the image bucket, OCR text sealed with a key each, so deleting shreds it); a
 /// forgotten person's recordings and scans are erased (`ShieldAIForgetting`). Its device
 /// registration (REST and tRPC) and pushes come from the platform and the push app.
-public struct ShieldAIApp: MusterApp {
-    public static let appName = "shieldai"
-    public let name = appName
-    public var events: EventCatalog { .shieldAI }
-    public var projections: [any Projection.Type] { [ShieldAIProjection.self] }
-    public var scopes: [String] { [VoiceRoutes.scope, DocumentRoutes.scope] }
+package struct ShieldAIApp: MusterApp {
+    package static let appName = "shieldai"
+    package let name = appName
+    package var events: EventCatalog { .shieldAI }
+    package var projections: [any Projection.Type] { [ShieldAIProjection.self] }
+    package var scopes: [String] { [VoiceRoutes.scope, DocumentRoutes.scope] }
 
-    public init() {}
+    package init() {}
 
-    public func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
+    package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .ingest:
             let voices = VoiceEnrollments(log: environment.log, runner: environment.projections.runner(ShieldAIProjection.self),

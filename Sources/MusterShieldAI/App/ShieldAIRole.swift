@@ -1,7 +1,7 @@
-public import MusterRuntime
+package import MusterRuntime
 
 /// The roles of ShieldAI's people: the customers whose documents and voice it protects.
-public enum ShieldAIRole: String, AppRole {
+package enum ShieldAIRole: String, AppRole {
     case customer
-    public static var app: String { ShieldAIApp.appName }
+    package static var app: String { ShieldAIApp.appName }
 }

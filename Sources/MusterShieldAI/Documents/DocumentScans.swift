@@ -1,14 +1,14 @@
 import Foundation
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterNATS
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 
 /// Why a document was refused, in domain terms; `DocumentErrorCode+HTTP` gives the answers.
-public typealias DocumentError = DomainError<DocumentErrorCode>
+package typealias DocumentError = DomainError<DocumentErrorCode>
 
-public enum DocumentErrorCode: Sendable, Hashable {
+package enum DocumentErrorCode: Sendable, Hashable {
     case invalidField(String)
     case tooLarge
     case unknownDocument
@@ -17,9 +17,9 @@ public enum DocumentErrorCode: Sendable, Hashable {
 /// ShieldAI's document scans: the image in the `muster_images` bucket, the device's OCR text sealed
 /// with a key of the document's own in the vault of erasable keys. Deleting erases the key (the
 /// text is unreadable for good, in every copy of the log) and the image.
-public struct DocumentScans: Sendable {
-    public static let maxImageBytes = 8 * 1024 * 1024
-    public static let maxTextCharacters = 50_000
+package struct DocumentScans: Sendable {
+    package static let maxImageBytes = 8 * 1024 * 1024
+    package static let maxTextCharacters = 50_000
 
     let log: EventLog
     let runner: ProjectionRunner<ShieldAIProjection>
@@ -27,7 +27,7 @@ public struct DocumentScans: Sendable {
     let vault: PersonalDataVault
     static let settle: Duration = .seconds(3)
 
-    public init(log: EventLog, runner: ProjectionRunner<ShieldAIProjection>, blobs: Blobs, vault: PersonalDataVault) {
+    package init(log: EventLog, runner: ProjectionRunner<ShieldAIProjection>, blobs: Blobs, vault: PersonalDataVault) {
         self.log = log
         self.runner = runner
         self.blobs = blobs
@@ -35,16 +35,16 @@ public struct DocumentScans: Sendable {
     }
 
     /// A document as its owner sees it, the text opened.
-    public struct Opened: Sendable, Equatable {
-        public var documentId: String
-        public var kind: String
-        public var contentType: String
-        public var sizeBytes: Int
-        public var ocrText: String?
-        public var createdAt: String
+    package struct Opened: Sendable, Equatable {
+        package var documentId: String
+        package var kind: String
+        package var contentType: String
+        package var sizeBytes: Int
+        package var ocrText: String?
+        package var createdAt: String
     }
 
-    public func scan(image: [UInt8], declaredType: String?, ocrText: String, kind: String, owner: Owner) async throws -> Opened {
+    package func scan(image: [UInt8], declaredType: String?, ocrText: String, kind: String, owner: Owner) async throws -> Opened {
         guard DocumentScanned.kinds.contains(kind) else {
             throw DocumentError(.invalidField("kind"), "kind must be one of \(DocumentScanned.kinds.sorted().joined(separator: ", "))")
         }
@@ -70,7 +70,7 @@ public struct DocumentScans: Sendable {
     }
 
     /// The caller's documents: those `Access.permits` says are theirs.
-    public func list(_ caller: Principal) async throws -> [Opened] {
+    package func list(_ caller: Principal) async throws -> [Opened] {
         let documents = await runner.read { state in state.documents.values.filter { Access.permits(caller, $0.scan.owner.resource) } }
         var opened: [Opened] = []
         for document in documents.sorted(by: { $0.sequence < $1.sequence }) {
@@ -83,7 +83,7 @@ public struct DocumentScans: Sendable {
 
     /// Deletes the document: its text's key is erased, then its image (unless another live
     /// document holds the same bytes), then the deletion is recorded.
-    public func delete(_ documentId: String, by caller: Principal) async throws {
+    package func delete(_ documentId: String, by caller: Principal) async throws {
         guard let document = await runner.read({ $0.documents[documentId] }), Access.permits(caller, document.scan.owner.resource) else {
             throw DocumentError(.unknownDocument, "no document \(documentId.prefix(40))")
         }

@@ -1,20 +1,20 @@
-public import MusterEvents
+package import MusterEvents
 
 /// `shieldai.document.scanned.v1`: a scanned document (ID, property deed, broker opt-out form): its
 /// image in the object store, its OCR text sealed with a key of its own, so deleting the document
 /// erases that key and the text can never be read again.
-public struct DocumentScanned: EventPayload {
-    public static let eventType = EventType(app: "shieldai", aggregate: "document", event: "scanned", major: 1)
-    public static let kinds: Set<String> = ["id", "deed", "opt-out-form"]
+package struct DocumentScanned: EventPayload {
+    package static let eventType = EventType(app: "shieldai", aggregate: "document", event: "scanned", major: 1)
+    package static let kinds: Set<String> = ["id", "deed", "opt-out-form"]
 
-    public var documentId: String
-    public var owner: Owner
-    public var kind: String
-    public var image: BlobRef
+    package var documentId: String
+    package var owner: Owner
+    package var kind: String
+    package var image: BlobRef
     /// The OCR text, AES-GCM sealed (base64) with the document's key.
-    public var sealedText: String
+    package var sealedText: String
 
-    public init(documentId: String, owner: Owner, kind: String, image: BlobRef, sealedText: String) {
+    package init(documentId: String, owner: Owner, kind: String, image: BlobRef, sealedText: String) {
         self.documentId = documentId
         self.owner = owner
         self.kind = kind
@@ -22,9 +22,9 @@ public struct DocumentScanned: EventPayload {
         self.sealedText = sealedText
     }
 
-    public var aggregateID: String { documentId }
+    package var aggregateID: String { documentId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(documentId, "doc_", .lowerHex, count: 32, field: "/documentId", "doc_ followed by 32 lowercase hex digits")
         try owner.validate(field: "/owner")
         try Validate.oneOf(kind, Self.kinds, field: "/kind")
@@ -35,18 +35,18 @@ public struct DocumentScanned: EventPayload {
 
 /// `shieldai.document.deleted.v1`: its owner deleted it; the image is erased from the object store
 /// (unless another document holds the same bytes) and the text's key is erased.
-public struct DocumentDeleted: EventPayload {
-    public static let eventType = EventType(app: "shieldai", aggregate: "document", event: "deleted", major: 1)
+package struct DocumentDeleted: EventPayload {
+    package static let eventType = EventType(app: "shieldai", aggregate: "document", event: "deleted", major: 1)
 
-    public var documentId: String
+    package var documentId: String
 
-    public init(documentId: String) {
+    package init(documentId: String) {
         self.documentId = documentId
     }
 
-    public var aggregateID: String { documentId }
+    package var aggregateID: String { documentId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(documentId, "doc_", .lowerHex, count: 32, field: "/documentId", "doc_ followed by 32 lowercase hex digits")
     }
 }

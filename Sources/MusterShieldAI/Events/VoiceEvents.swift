@@ -1,14 +1,14 @@
-public import MusterEvents
+package import MusterEvents
 
 /// Where a blob lives: an object store bucket and the content's SHA-256. Events carry this, never the bytes.
-public struct BlobRef: Codable, Sendable, Equatable {
-    public var bucket: String
+package struct BlobRef: Codable, Sendable, Equatable {
+    package var bucket: String
     /// Lowercase hex SHA-256 of the content.
-    public var digest: String
-    public var size: Int
-    public var type: String
+    package var digest: String
+    package var size: Int
+    package var type: String
 
-    public init(bucket: String, digest: String, size: Int, type: String) {
+    package init(bucket: String, digest: String, size: Int, type: String) {
         self.bucket = bucket
         self.digest = digest
         self.size = size
@@ -24,11 +24,11 @@ public struct BlobRef: Codable, Sendable, Equatable {
 }
 
 /// Whose an enrollment or a document is: a signed-in person, or (with the app's key) a device.
-public struct Owner: Codable, Sendable, Equatable, Hashable {
-    public var personId: String?
-    public var deviceId: String?
+package struct Owner: Codable, Sendable, Equatable, Hashable {
+    package var personId: String?
+    package var deviceId: String?
 
-    public init(personId: String? = nil, deviceId: String? = nil) {
+    package init(personId: String? = nil, deviceId: String? = nil) {
         self.personId = personId
         self.deviceId = deviceId
     }
@@ -44,16 +44,16 @@ public struct Owner: Codable, Sendable, Equatable, Hashable {
 }
 
 /// `shieldai.voice.enrolled.v1`: a voice sample passed the checks (`WAVInspection`) and is stored.
-public struct VoiceEnrolled: EventPayload {
-    public static let eventType = EventType(app: "shieldai", aggregate: "voice", event: "enrolled", major: 1)
+package struct VoiceEnrolled: EventPayload {
+    package static let eventType = EventType(app: "shieldai", aggregate: "voice", event: "enrolled", major: 1)
 
-    public var enrollmentId: String
-    public var owner: Owner
-    public var audio: BlobRef
-    public var durationMs: Int
-    public var sampleRate: Int
+    package var enrollmentId: String
+    package var owner: Owner
+    package var audio: BlobRef
+    package var durationMs: Int
+    package var sampleRate: Int
 
-    public init(enrollmentId: String, owner: Owner, audio: BlobRef, durationMs: Int, sampleRate: Int) {
+    package init(enrollmentId: String, owner: Owner, audio: BlobRef, durationMs: Int, sampleRate: Int) {
         self.enrollmentId = enrollmentId
         self.owner = owner
         self.audio = audio
@@ -61,9 +61,9 @@ public struct VoiceEnrolled: EventPayload {
         self.sampleRate = sampleRate
     }
 
-    public var aggregateID: String { enrollmentId }
+    package var aggregateID: String { enrollmentId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(enrollmentId, "enr_", .lowerHex, count: 32, field: "/enrollmentId", "enr_ followed by 32 lowercase hex digits")
         try owner.validate(field: "/owner")
         try audio.validate(field: "/audio")
@@ -74,25 +74,25 @@ public struct VoiceEnrolled: EventPayload {
 
 /// `shieldai.voice.erased.v1`: the enrollment's audio is erased from the object store (unless
 /// another enrollment holds the same bytes), because its person was forgotten.
-public struct VoiceErased: EventPayload {
-    public static let eventType = EventType(app: "shieldai", aggregate: "voice", event: "erased", major: 1)
+package struct VoiceErased: EventPayload {
+    package static let eventType = EventType(app: "shieldai", aggregate: "voice", event: "erased", major: 1)
 
-    public var enrollmentId: String
+    package var enrollmentId: String
 
-    public init(enrollmentId: String) {
+    package init(enrollmentId: String) {
         self.enrollmentId = enrollmentId
     }
 
-    public var aggregateID: String { enrollmentId }
+    package var aggregateID: String { enrollmentId }
 
-    public func validate() throws {
+    package func validate() throws {
         try Validate.prefixed(enrollmentId, "enr_", .lowerHex, count: 32, field: "/enrollmentId", "enr_ followed by 32 lowercase hex digits")
     }
 }
 
 extension EventCatalog {
     /// ShieldAI's events.
-    public static var shieldAI: EventCatalog {
+    package static var shieldAI: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(VoiceEnrolled.self)
         catalog.register(VoiceErased.self)

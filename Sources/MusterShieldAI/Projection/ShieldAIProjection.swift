@@ -1,33 +1,33 @@
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 
 /// ShieldAI's intake: voice enrollments and scanned documents. In memory (one entry each).
-public enum ShieldAIProjection: Projection {
-    public struct Enrollment: Codable, Sendable, Equatable {
-        public var enrollment: VoiceEnrolled
-        public var createdAt: String
+package enum ShieldAIProjection: Projection {
+    package struct Enrollment: Codable, Sendable, Equatable {
+        package var enrollment: VoiceEnrolled
+        package var createdAt: String
     }
 
-    public struct Document: Codable, Sendable, Equatable {
-        public var scan: DocumentScanned
-        public var createdAt: String
+    package struct Document: Codable, Sendable, Equatable {
+        package var scan: DocumentScanned
+        package var createdAt: String
         /// Its place in the log: documents list in the order they were scanned.
-        public var sequence: UInt64
+        package var sequence: UInt64
     }
 
-    public struct State: Codable, Sendable, Equatable {
+    package struct State: Codable, Sendable, Equatable {
         /// Live enrollments (an erased one is gone from here).
-        public var enrollments: [String: Enrollment] = [:]
+        package var enrollments: [String: Enrollment] = [:]
         /// Live documents (a deleted one is gone from here).
-        public var documents: [String: Document] = [:]
+        package var documents: [String: Document] = [:]
     }
 
-    public static let name = "shieldai"
-    public static let version = 1
-    public static let filterSubjects = ["events.shieldai.>"]
-    public static let initialState = State()
+    package static let name = "shieldai"
+    package static let version = 1
+    package static let filterSubjects = ["events.shieldai.>"]
+    package static let initialState = State()
 
-    public static func apply(_ event: RecordedEvent, to state: inout State) throws {
+    package static func apply(_ event: RecordedEvent, to state: inout State) throws {
         switch event.payload {
         case let enrolled as VoiceEnrolled:
             state.enrollments[enrolled.enrollmentId] = Enrollment(enrollment: enrolled, createdAt: event.time)

@@ -1,8 +1,8 @@
 import HTTPTypes
-public import MusterRuntime
+package import MusterRuntime
 
 extension DocumentErrorCode: HTTPMappedCode {
-    public func apiError(message: String) -> APIError {
+    package func apiError(message: String) -> APIError {
         switch self {
         case .invalidField: APIError(.unprocessableContent, message)
         case .tooLarge: APIError(.contentTooLarge, message)

@@ -1,20 +1,20 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 
 /// `POST /api/shieldai/documents` (`{kind, ocrText, contentType, image: base64}`), `GET` lists the
 /// owner's documents with their text, `DELETE /api/shieldai/documents/{id}` removes the image and
 /// shreds the text. Signed in as for voice enrollments (a person's token, or the app's key with
 /// `documents:scan`, `X-Device-Id` and `X-Device-Secret`).
-public enum DocumentRoutes {
-    public static let scope = "documents:scan"
+package enum DocumentRoutes {
+    package static let scope = "documents:scan"
     static let maxBody = DocumentScans.maxImageBytes * 4 / 3 + 512 * 1024
 
     static let access = AccessRule.keyOrPerson(ShieldAIApp.appName, scope: scope)
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, documents: DocumentScans, devices: Devices) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, documents: DocumentScans, devices: Devices) {
         routes.post("/api/shieldai/documents", access: access) { request, context in
             let owner = try await VoiceRoutes.owner(context, devices: devices)
             let body = try await RequestJSON.decode(DocumentRequest.self, from: request, maxBody: maxBody)

@@ -1,10 +1,10 @@
 import HTTPTypes
-public import MusterRuntime
+package import MusterRuntime
 
 /// 422 names the broken rule (`X-Muster-Rule` and the message), 413 for a file past 60 seconds'
 /// worth of bytes, 415 for a body that is not declared as WAV.
 extension VoiceErrorCode: HTTPMappedCode {
-    public func apiError(message: String) -> APIError {
+    package func apiError(message: String) -> APIError {
         switch self {
         case .invalidAudio(let rule): APIError(.unprocessableContent, message, headers: [.musterRule: rule])
         case .tooLarge: APIError(.contentTooLarge, message)

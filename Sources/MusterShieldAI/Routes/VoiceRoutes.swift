@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 import NIOCore
 
 /// `POST /api/shieldai/voice-enrollments` (the WAV as the body, `Content-Type: audio/wav`) and
@@ -11,13 +11,13 @@ import NIOCore
 /// base64 (`{"audio": "..."}`). Signed in with a person's token, or with the app's key (scope
 /// `voice:enroll`) with `X-Device-Id` and `X-Device-Secret`: the registered installation it enrolls
 /// from, proven by the secret its registration answered (the id alone opens nothing).
-public enum VoiceRoutes {
-    public static let scope = "voice:enroll"
+package enum VoiceRoutes {
+    package static let scope = "voice:enroll"
     static let wavTypes: Set<String> = ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"]
 
     static let access = AccessRule.keyOrPerson(ShieldAIApp.appName, scope: scope)
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, voices: VoiceEnrollments, devices: Devices) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, voices: VoiceEnrollments, devices: Devices) {
         routes.post("/api/shieldai/voice-enrollments", access: access) { request, context in
             let owner = try await owner(context, devices: devices)
             let type = request.headers[.contentType].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }

@@ -1,15 +1,15 @@
 import Foundation
-public import MusterEvents
-public import MusterLog
+package import MusterEvents
+package import MusterLog
 import MusterNATS
-public import MusterPlatform
-public import MusterRuntime
+package import MusterPlatform
+package import MusterRuntime
 import MusterPush
 
 /// Why a voice enrollment was refused, in domain terms; `VoiceErrorCode+HTTP` gives the answers.
-public typealias VoiceError = DomainError<VoiceErrorCode>
+package typealias VoiceError = DomainError<VoiceErrorCode>
 
-public enum VoiceErrorCode: Sendable, Hashable {
+package enum VoiceErrorCode: Sendable, Hashable {
     /// The audio breaks a rule (`WAVInspection.Problem.rule`).
     case invalidAudio(rule: String)
     case tooLarge
@@ -21,14 +21,14 @@ public enum VoiceErrorCode: Sendable, Hashable {
 
 /// ShieldAI's voice enrollments: a checked WAV is stored in the audio bucket, recorded as an event,
 /// and its owner's devices get a push that opens the enrollment screen.
-public struct VoiceEnrollments: Sendable {
+package struct VoiceEnrollments: Sendable {
     let log: EventLog
     let runner: ProjectionRunner<ShieldAIProjection>
     let devices: ProjectionRunner<DevicesProjection>
     let blobs: Blobs
     static let settle: Duration = .seconds(3)
 
-    public init(log: EventLog, runner: ProjectionRunner<ShieldAIProjection>, devices: ProjectionRunner<DevicesProjection>, blobs: Blobs) {
+    package init(log: EventLog, runner: ProjectionRunner<ShieldAIProjection>, devices: ProjectionRunner<DevicesProjection>, blobs: Blobs) {
         self.log = log
         self.runner = runner
         self.devices = devices
@@ -36,7 +36,7 @@ public struct VoiceEnrollments: Sendable {
     }
 
     /// Checks, stores and records one enrollment. With an idempotency key a retry is the same enrollment.
-    public func enroll(_ wav: [UInt8], owner: Owner, idempotencyKey: String?) async throws -> ShieldAIProjection.Enrollment {
+    package func enroll(_ wav: [UInt8], owner: Owner, idempotencyKey: String?) async throws -> ShieldAIProjection.Enrollment {
         let audio: WAVInspection.Audio
         do {
             audio = try WAVInspection.inspect(wav)
@@ -88,7 +88,7 @@ public struct VoiceEnrollments: Sendable {
         }
     }
 
-    public func enrollment(_ id: String, for caller: Principal) async throws -> ShieldAIProjection.Enrollment {
+    package func enrollment(_ id: String, for caller: Principal) async throws -> ShieldAIProjection.Enrollment {
         guard let found = await runner.read({ $0.enrollments[id] }), Access.permits(caller, found.enrollment.owner.resource) else {
             throw VoiceError(.unknownEnrollment, "no enrollment \(id.prefix(40))")
         }

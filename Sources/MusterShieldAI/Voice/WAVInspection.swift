@@ -5,14 +5,14 @@ import Foundation
 /// clipped throughout. `inspect` names the first rule a file breaks. Pure; reads only the bytes it
 /// was given (a header that declares more than is there is a truncated file, never a reason to wait
 /// or allocate).
-public enum WAVInspection {
-    public static let sampleRate = 16_000
-    public static let minimumSeconds = 5.0
-    public static let maximumSeconds = 60.0
+package enum WAVInspection {
+    package static let sampleRate = 16_000
+    package static let minimumSeconds = 5.0
+    package static let maximumSeconds = 60.0
     /// The largest acceptable file: 60 s of 16 kHz 16-bit mono and room for other chunks.
-    public static let maxBytes = 60 * 16_000 * 2 + 64 * 1024
+    package static let maxBytes = 60 * 16_000 * 2 + 64 * 1024
 
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case notWAV
         case truncated(declared: Int, present: Int)
         /// The header contradicts itself or the file (a RIFF length that is not the file's, a
@@ -28,7 +28,7 @@ public enum WAVInspection {
         case clipped(percent: Int)
 
         /// The rule as the app shows it.
-        public var rule: String {
+        package var rule: String {
             switch self {
             case .notWAV: "riff-wave"
             case .truncated: "complete"
@@ -44,7 +44,7 @@ public enum WAVInspection {
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notWAV: "not a WAV file: it must be RIFF/WAVE with a fmt and a data chunk"
             case .truncated(let declared, let present): "truncated: the data chunk declares \(declared) bytes, \(present) are present"
@@ -61,18 +61,18 @@ public enum WAVInspection {
         }
     }
 
-    public struct Audio: Sendable, Equatable {
-        public var sampleRate: Int
-        public var samples: Int
-        public var durationMs: Int
+    package struct Audio: Sendable, Equatable {
+        package var sampleRate: Int
+        package var samples: Int
+        package var durationMs: Int
         /// Root mean square and peak of the samples, as a fraction of full scale.
-        public var rms: Double
-        public var peak: Double
+        package var rms: Double
+        package var peak: Double
     }
 
     /// Checks the header only (the first bytes of an upload): lets a route refuse an 8 kHz or
     /// stereo file before reading the rest. Nil when more bytes are needed to tell.
-    public static func checkHeader(_ bytes: [UInt8]) throws(Problem) -> Bool? {
+    package static func checkHeader(_ bytes: [UInt8]) throws(Problem) -> Bool? {
         guard bytes.count >= 12 else { return nil }
         guard text(bytes, 0) == "RIFF", text(bytes, 8) == "WAVE" else { throw .notWAV }
         var offset = 12
@@ -90,7 +90,7 @@ public enum WAVInspection {
     }
 
     /// Inspects a whole file.
-    public static func inspect(_ bytes: [UInt8]) throws(Problem) -> Audio {
+    package static func inspect(_ bytes: [UInt8]) throws(Problem) -> Audio {
         guard bytes.count >= 12, text(bytes, 0) == "RIFF", text(bytes, 8) == "WAVE" else { throw .notWAV }
 
         var offset = 12, sawFormat = false

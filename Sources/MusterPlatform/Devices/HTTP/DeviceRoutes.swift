@@ -1,7 +1,7 @@
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import MusterEvents
-public import MusterRuntime
+package import MusterRuntime
 
 /// `/api/devices`: an installation registers its push token (and rotates it), changes its
 /// settings, reads and removes its registration. Signed in with the app's key (scope
@@ -9,14 +9,14 @@ public import MusterRuntime
 /// Registering a new installation answers its `deviceSecret` once; the installation then proves
 /// itself with `X-Device-Id` and `X-Device-Secret` (reading, changing, removing, rotating its
 /// token). A device linked to a person is that person's alone. Anyone else's device is 404.
-public enum DeviceRoutes {
-    public static let registerScope = "devices:register"
+package enum DeviceRoutes {
+    package static let registerScope = "devices:register"
     static let maxBody = 16 * 1024
 
     /// A person of any app, or any app's key with `devices:register`: each registers its own app's installations.
     static let access = AccessRule.keyOrPerson(nil, scope: registerScope)
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, devices: Devices) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, devices: Devices) {
         routes.post("/api/devices", access: access) { request, context in
             let caller = try caller(context)
             let body = try await RequestJSON.decode(DeviceRequest.self, from: request, maxBody: maxBody)
@@ -44,7 +44,7 @@ public enum DeviceRoutes {
     /// person the rule admitted, else the app's key. The installation the caller says it is (its
     /// `X-Device-Id`, or `deviceId`, the path's, and `X-Device-Secret`) comes along, for `Devices`
     /// to prove against the device.
-    public static func caller(_ context: MusterRequestContext, deviceId: String? = nil) throws -> DeviceCaller {
+    package static func caller(_ context: MusterRequestContext, deviceId: String? = nil) throws -> DeviceCaller {
         let installation = context.caller.installation
         let claimed = deviceId ?? installation?.deviceId, secret = installation?.secret
         if case .person = context.principal {
@@ -63,7 +63,7 @@ public enum DeviceRoutes {
 
 extension Devices {
     /// The process's device registry over its devices fold.
-    public static func shared(in environment: MusterEnvironment) -> Devices {
+    package static func shared(in environment: MusterEnvironment) -> Devices {
         environment.shared {
             Devices(log: environment.log, runner: environment.projections.runner(DevicesProjection.self),
                     people: People.shared(in: environment))
@@ -73,7 +73,7 @@ extension Devices {
 
 extension DeviceRoutes {
     /// ShieldAI's `api.notification.registerDevice`, in tRPC's shape (`TRPC`), over the same registry.
-    public static func addTRPC(to routes: Routes<Router<MusterRequestContext>>, devices: Devices) {
+    package static func addTRPC(to routes: Routes<Router<MusterRequestContext>>, devices: Devices) {
         TRPC.mutation("notification.registerDevice", on: routes, access: access, maxBody: maxBody,
                       authorize: { try caller($0) }) { (body: DeviceRequest, caller, request) in
             DeviceAnswer(try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey]))
@@ -84,7 +84,7 @@ extension DeviceRoutes {
 extension HTTPField.Name {
     // The unwraps cannot fail: literal tokens (letters, digits, -) are valid field names.
     /// The installation's device id, beside its secret.
-    public static let deviceID = HTTPField.Name("X-Device-Id")!
+    package static let deviceID = HTTPField.Name("X-Device-Id")!
     /// The installation's secret, given once at registration.
-    public static let deviceSecret = HTTPField.Name("X-Device-Secret")!
+    package static let deviceSecret = HTTPField.Name("X-Device-Secret")!
 }

@@ -1,11 +1,11 @@
 import HTTPTypes
-public import MusterRuntime
+package import MusterRuntime
 
 /// 401 only for a token that really is missing, invalid, expired or revoked: apps wipe their
 /// token on any 401 (OFFLEASH shows "Session expired"), so a wrong password at sign-in is a 400,
 /// not a 401. 422 names the field; 429 and 503 say when to come back.
 extension AccountErrorCode: HTTPMappedCode {
-    public func apiError(message: String) -> APIError {
+    package func apiError(message: String) -> APIError {
         switch self {
         case .invalidField: APIError(.unprocessableContent, message)
         case .unknownOrganisation: APIError(.notFound, message)

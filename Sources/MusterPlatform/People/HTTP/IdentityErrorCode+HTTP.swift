@@ -1,11 +1,11 @@
 import HTTPTypes
-public import MusterRuntime
+package import MusterRuntime
 
 /// 400 and 410 are what the app's code screen tells apart (wrong code, expired code); 429 is its
 /// too-many-codes message. A bad ID token is a 400 with a message, not a 401 (the app would
 /// treat it as a lost session).
 extension IdentityErrorCode: HTTPMappedCode {
-    public func apiError(message: String) -> APIError {
+    package func apiError(message: String) -> APIError {
         switch self {
         case .invalidToken: APIError(.badRequest, message)
         case .notConfigured: APIError(.serviceUnavailable, message)

@@ -1,9 +1,9 @@
 import HTTPTypes
-public import MusterRuntime
+package import MusterRuntime
 
 /// The app shows any error's `message`; 429 says when to come back.
 extension InvitationErrorCode: HTTPMappedCode {
-    public func apiError(message: String) -> APIError {
+    package func apiError(message: String) -> APIError {
         switch self {
         case .invalidField: APIError(.unprocessableContent, message)
         case .conflict: APIError(.conflict, message)

@@ -1,12 +1,12 @@
-public import Hummingbird
-public import MusterRuntime
+package import Hummingbird
+package import MusterRuntime
 
 /// `GET /.well-known/jwks.json`: the public keys that verify access tokens (RFC 7517), for any
 /// service that wants to check a token itself.
-public enum JWKSRoutes {
+package enum JWKSRoutes {
     struct KeySet: Encodable { var keys: [JSONWebKey] }
 
-    public static func add(to routes: Routes<Router<MusterRequestContext>>, people: People) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, people: People) {
         routes.get("/.well-known/jwks.json", access: .anyone) { _, _ in
             try JSONResponse.make(.ok, KeySet(keys: try await people.signing.publicKeys()),
                                   headers: [.cacheControl: "public, max-age=300"])

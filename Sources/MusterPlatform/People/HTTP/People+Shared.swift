@@ -1,11 +1,11 @@
-public import Hummingbird
+package import Hummingbird
 import HTTPTypes
 import MusterEvents
-public import MusterRuntime
+package import MusterRuntime
 
 extension People {
     /// The process's people: one fold, one password pool, one key ring, whichever apps ask.
-    public static func shared(in environment: MusterEnvironment) -> People {
+    package static func shared(in environment: MusterEnvironment) -> People {
         environment.shared {
             let attempts = AttemptLimiter(addressLimit: environment.configuration.loginAttemptsPerAddress)
             environment.sharing.register(attempts, as: "signin-failures")
@@ -20,7 +20,7 @@ extension People {
     /// The address a sign-in comes from, for the attempt limits: the connection's peer, or, when
     /// the peer is a trusted proxy (`MUSTER_TRUSTED_PROXIES`: the gateway), the client its
     /// `X-Forwarded-For` names (`TrustedProxies.clientAddress`).
-    public func clientAddress(_ request: Request, _ context: MusterRequestContext) -> String {
+    package func clientAddress(_ request: Request, _ context: MusterRequestContext) -> String {
         trustedProxies.clientAddress(peer: context.remoteAddress, forwardedFor: request.headers[.xForwardedFor])
     }
 }
