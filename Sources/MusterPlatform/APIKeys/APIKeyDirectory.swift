@@ -69,5 +69,6 @@ extension APIKeyDirectory {
 }
 
 extension HTTPField.Name {
+    // The unwrap cannot fail: a literal token (letters and -) is a valid field name.
     package static let apiKey = HTTPField.Name("X-API-Key")!
 }
