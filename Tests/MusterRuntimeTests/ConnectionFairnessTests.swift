@@ -64,19 +64,29 @@ struct ConnectionFairnessTests {
 
     @Test func aReconnectingFloodFromOneAddressLeavesAnotherAddressAnswered() async throws {
         try await apps.withLiveServer(["query"]) { _, port in
+            // The client was connected before the flood began, as an app already is (a connection
+            // opened during the flood waits behind the flood's in the kernel's accept queue: those
+            // are measured below, apart).
+            var client: RawSocket? = try await offThread { () -> Result<RawSocket, any Error> in
+                Result {
+                    let socket = try RawSocket(port: port, from: "127.0.0.2")
+                    try socket.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                    _ = socket.receive(wait: .seconds(2))
+                    return socket
+                }
+            }.get()
             let flood = Flood(port: port, count: 4200)
             let flooding = Thread { flood.run() }
             flooding.start()
             defer { flood.stop.store(true, ordering: .relaxed) }
             try await Task.sleep(for: .seconds(3)) // the flood holds its share and hammers for more
 
-            // A client from another address, as an app is one: a kept-alive connection (opened again
-            // if the server closes it, the opening counted in the request that needed it), a request
-            // every 50 ms. And, beside it, a new connection every 250 ms: none may be refused.
+            // The client from another address asks every 50 ms on its kept-alive connection (opened
+            // again if the server closes it, the opening counted in the request that needed it). And,
+            // beside it, a new connection every 250 ms: none may be refused.
             var times: [Duration] = [], fresh: [Duration] = []
             var failed = 0, freshFailed = 0
-            var client: RawSocket?
-            let until = ContinuousClock.now + .seconds(15)
+            let until = ContinuousClock.now + .seconds(25) // some 400 requests: a single scheduling hiccup is not 1 %
             var tick = 0
             while ContinuousClock.now < until {
                 let started = ContinuousClock.now
