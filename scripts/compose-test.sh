@@ -151,7 +151,9 @@ key=$($MUSTER keys issue --app opl --scopes write:submit-strike --label "compose
 scripts/compose_load.py "$MUSTER_URL" "$key" 25 "$root/acked-1" 4 &
 load=$!
 sleep 6
-ingest_one=$(dc ps -q ingest | head -1) query_one=$(dc ps -q query | head -1)
+# sed, not head: head leaves as soon as it has a line, and the ps writing a second one then dies of
+# SIGPIPE, which pipefail makes this script's failure (seen once in make test, no message).
+ingest_one=$(dc ps -q ingest | sed -n 1p) query_one=$(dc ps -q query | sed -n 1p)
 kill -KILL "$(docker inspect -f '{{.State.Pid}}' "$ingest_one")" "$(docker inspect -f '{{.State.Pid}}' "$query_one")"
 echo "compose: kill -9 of ingest ${ingest_one:0:12} and query ${query_one:0:12} under write load"
 wait_running ingest query
