@@ -106,7 +106,8 @@ package enum AuthRoutes {
         routes.post("/walker/create-tenant", access: .offleashPerson) { request, context in
             let claims = try context.claims()
             let body = try await RequestJSON.decode(CreateTenantRequest.self, from: request, maxBody: maxBody)
-            let (org, membership) = try await people.createBusiness(claims, name: body.businessName, slug: body.slug ?? "")
+            let (org, membership) = try await people.createBusiness(claims, name: body.businessName, slug: body.slug ?? "",
+                                                                 ownerRole: OFFLEASHRole.owner.rawValue, ownerTitle: "Business Owner")
             return try JSONResponse.make(.created, TenantCreated(id: org.orgId, name: org.name, slug: org.slug, membershipId: membership.id))
         }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import MusterRuntime
 
 extension HTTPField.Name {
+    // The unwrap cannot fail: a literal token (letters and -) is a valid field name.
     package static let contentHash = HTTPField.Name("X-Content-Hash")!
 }
 

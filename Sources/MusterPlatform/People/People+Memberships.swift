@@ -72,16 +72,21 @@ extension People {
     }
 
     /// Starts a business of the caller's app: a new organisation (its slug made unique) and the
-    /// caller as its owner.
-    package func createBusiness(_ claims: AccessClaims, name: String, slug requested: String) async throws -> (PeopleProjection.Org, Membership) {
-        try await founders.run(claims.personId) { try await startBusiness(claims, name: name, slug: requested) }
+    /// caller in it with `ownerRole`, the role the app gives whoever starts one (the platform names
+    /// no app's roles), shown as `ownerTitle`.
+    package func createBusiness(_ claims: AccessClaims, name: String, slug requested: String, ownerRole: String,
+                                ownerTitle: String) async throws -> (PeopleProjection.Org, Membership) {
+        try await founders.run(claims.personId) {
+            try await startBusiness(claims, name: name, slug: requested, ownerRole: ownerRole, ownerTitle: ownerTitle)
+        }
     }
 
-    func startBusiness(_ claims: AccessClaims, name: String, slug requested: String) async throws -> (PeopleProjection.Org, Membership) {
+    func startBusiness(_ claims: AccessClaims, name: String, slug requested: String, ownerRole: String,
+                       ownerTitle: String) async throws -> (PeopleProjection.Org, Membership) {
         let name = name.trimmingWhitespace
         guard (3...100).contains(name.count) else { throw AccountError(.invalidField("business_name"), "The business name needs 3 to 100 characters") }
         // One person cannot fill the platform with businesses (each is an organisation for good).
-        let owned = await runner.read { state in (state.memberships[claims.personId] ?? []).filter { $0.role == "owner" }.count }
+        let owned = await runner.read { state in (state.memberships[claims.personId] ?? []).filter { $0.role == ownerRole }.count }
         guard owned < Self.businessesPerPerson else {
             throw AccountError(.emailTaken, "You run \(owned) businesses already, the most one person may start")
         }
@@ -97,7 +102,7 @@ extension People {
                 let result = try await log.append(created, options: AppendOptions(actor: "person:\(claims.personId)"))
                 _ = await runner.waitUntilApplied(result.sequence, timeout: .seconds(10))
                 if let org = await runner.read({ $0.orgs[created.orgId] }) {
-                    return (org, try await grantMembership(claims, orgId: org.orgId, role: "owner", title: "Business Owner"))
+                    return (org, try await grantMembership(claims, orgId: org.orgId, role: ownerRole, title: ownerTitle))
                 }
             }
             slug = "\(base.prefix(59))-\(Int.random(in: 1000...9999))"

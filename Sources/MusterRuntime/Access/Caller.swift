@@ -94,11 +94,6 @@ package struct SignedInPerson: Sendable, Equatable {
     package func holds<Role: AppRole>(_ role: Role) -> Bool {
         app == Role.app && Role(rawValue: self.role).map { $0.satisfies(role) } == true
     }
-
-    /// The person's role in `Role`'s terms, if the token is of that app and names one of its roles.
-    package func role<Role: AppRole>(as: Role.Type) -> Role? {
-        app == Role.app ? Role(rawValue: role) : nil
-    }
 }
 
 /// The installation an app says it is, as sent; the device registry proves it.
