@@ -68,7 +68,12 @@ status=$?
 # The connection tests hold thousands of sockets: alone, so nothing beside them is slowed. The
 # trace test's three processes go with them (beside the whole suite they slowed its start).
 MUSTER_CONNECTION_TESTS=1 MUSTER_PROCESS_TESTS=1 SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,threads=all,limit=40} \
-  timeout $((minutes * 60)) stdbuf -oL -eL swift test --skip-build --filter "ConnectionGateTests|ConnectionFairnessTests|SlowClientTests|TracesTests" 2>&1 | tee -a "$log"
+  timeout $((minutes * 60)) stdbuf -oL -eL swift test --skip-build --filter "ConnectionGateTests|SlowClientTests|TracesTests" 2>&1 | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+# The fairness test's flood opens and closes thousands of sockets a second in this process: alone,
+# since a process started beside it (the trace test's) crashed in Foundation's Process.run once.
+MUSTER_CONNECTION_TESTS=1 SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,threads=all,limit=40} \
+  timeout $((minutes * 60)) stdbuf -oL -eL swift test --skip-build --filter ConnectionFairnessTests 2>&1 | tee -a "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
 # The partition test judges /health to 100 ms: alone too (it skips where it cannot make namespaces).
 MUSTER_PARTITION_TESTS=1 SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,threads=all,limit=40} \

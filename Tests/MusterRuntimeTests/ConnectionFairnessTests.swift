@@ -23,6 +23,8 @@ struct ConnectionFairnessTests {
         var sockets: [RawSocket?]
         let stop = Atomic<Bool>(false)
         let reopened = Atomic<Int>(0)
+        /// Set once `run` has closed every socket and returned.
+        let finished = Atomic<Bool>(false)
 
         init(port: Int, count: Int) {
             self.port = port
@@ -59,6 +61,7 @@ struct ConnectionFairnessTests {
                 }
             }
             sockets.removeAll()
+            finished.store(true, ordering: .releasing)
         }
     }
 
@@ -116,6 +119,8 @@ struct ConnectionFairnessTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             flood.stop.store(true, ordering: .relaxed)
+            // Its sockets closed before the test ends: nothing of it outlives the test.
+            try await eventually("the flood stopped") { flood.finished.load(ordering: .acquiring) }
             func p99(_ times: [Duration]) -> Duration {
                 let sorted = times.sorted()
                 return sorted.isEmpty ? .seconds(999) : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
