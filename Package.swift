@@ -617,6 +617,7 @@ if fuzzExecutable {
             "MusterNATS", "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH", "MusterPoP", "MusterPush", "MusterShieldAI", "MusterField", "MusterServices", "MusterStandIns", "CFuzzerDriver",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
         ],

@@ -1,11 +1,13 @@
 import Foundation
+import HTTPTypes
 import MusterPlatform
 import MusterRuntime
 
 extension FuzzTarget {
     /// What a caller controls on the way to the access checks: request heads as the connection
     /// gate scans them (in reads split anywhere), `X-Forwarded-For` behind a trusted proxy, a
-    /// `MUSTER_TRUSTED_PROXIES` value, and an `X-Device-Secret`.
+    /// `MUSTER_TRUSTED_PROXIES` value, an `X-Device-Secret`, and the `Cookie` and `Authorization`
+    /// headers the authentication step reads.
     static func access(_ bytes: [UInt8]) {
         // The head scanner: the same bytes in one read and in two agree, and what it passes is
         // within the limits it states.
@@ -32,6 +34,13 @@ extension FuzzTarget {
         if let parsed = TrustedProxies(parsing: text) { _ = parsed.contains(text) }
         if DeviceSecret.matches(text, DeviceSecret.hash(text)) {
             require(DeviceSecret.isWellFormed(text), "only a well-formed secret matches")
+        }
+        // The page session's credential is a non-empty part of a Cookie header as stored, with no `;`.
+        var headers = HTTPFields()
+        headers[.cookie] = text
+        if let credential = PageSession.credential(in: headers) {
+            let stored = headers[values: .cookie].joined(separator: "\n")
+            require(!credential.isEmpty && !credential.contains(";") && stored.contains(credential), "a page credential from \(stored.prefix(80))")
         }
     }
 }
