@@ -587,7 +587,7 @@ let package = Package(
         .testTarget(
             name: "MusterServicesTests",
             dependencies: [
-                "MusterStandIns", "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
+                "MusterStandIns", "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

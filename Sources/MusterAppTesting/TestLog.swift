@@ -33,11 +33,12 @@ package struct TestLog: Sendable {
         configuration.streamReplicas = cluster?.nodes.count ?? 1
         configuration.dataDirectory = server.directory.appendingPathComponent("muster").path
         configuration.instance = "test"
-        configuration.gazetteerPath = Repository.path("Tests/Fixtures/gazetteer-sample.tsv")
+        configuration.variables["MUSTER_GAZETTEER"] = Repository.path("Tests/Fixtures/gazetteer-sample.tsv")
+        try configuration.readSettings(apps.settings)
         configure(&configuration)
         let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
                                             catalog: apps.catalog, metrics: PrometheusCollectorRegistry(), source: "test",
-                                            keyScopes: apps.keyScopes)
+                                            apps: apps.directory)
         try await environment.log.bootstrap(patience: .seconds(30))
         return TestLog(server: server, cluster: cluster, connection: connection, environment: environment,
                        dataDirectory: URL(fileURLWithPath: configuration.dataDirectory))

@@ -27,7 +27,7 @@ package struct CommonOptions: ParsableArguments, Sendable {
     package init() {}
 
     package func configuration() throws -> MusterConfiguration {
-        var config = try MusterConfiguration.fromEnvironment()
+        var config = try MusterConfiguration.fromEnvironment(modules: MusterProcess.apps.settings)
         try config.set(.natsURL, flag: natsURL, source: "--nats-url")
         try config.set(.natsCredentials, flag: natsCreds, source: "--nats-creds")
         try config.set(.dataDirectory, flag: dataDir, source: "--data-dir")

@@ -91,6 +91,15 @@ package enum Validate {
         guard Set(values).count == values.count else { throw EventValidationError(field: field, "items must be unique") }
     }
 
+    /// The name of an app or a role (`^[a-z]{2,32}$`): events carry names the platform checks
+    /// against the apps a process serves when it records them; a stored event keeps folding after
+    /// an app or role it names is gone.
+    package static func name(_ value: String, field: String) throws {
+        guard (2...32).contains(value.utf8.count), value.utf8.allSatisfy(CharacterClass.lowerAlpha.contains) else {
+            throw EventValidationError(field: field, "must be 2 to 32 lowercase letters")
+        }
+    }
+
     package static func oneOf(_ value: String, _ allowed: Set<String>, field: String) throws {
         guard allowed.contains(value) else {
             throw EventValidationError(field: field, "must be one of \(allowed.sorted().joined(separator: ", "))")

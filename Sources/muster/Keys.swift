@@ -14,7 +14,7 @@ struct Keys: AsyncParsableCommand {
 
     /// What a key is for, shared by `issue` and `import`.
     struct KeyOptions: ParsableArguments {
-        @Option(name: .long, help: "App the key is for: \(KeyApps.all.sorted().joined(separator: ", ")).")
+        @Option(name: .long, help: "App the key is for: \(MusterProcess.apps.directory.keyApps.sorted().joined(separator: ", ")).")
         var app: String
 
         @Option(name: .long, help: "Comma-separated scopes, e.g. read:mobile,write:submit-strike (\(MusterProcess.apps.scopes.joined(separator: ", "))).")
@@ -25,8 +25,9 @@ struct Keys: AsyncParsableCommand {
 
         /// The scopes, with `--app` and each scope checked against what exists (the lists in the error).
         func checkedScopes() throws -> [String] {
-            guard KeyApps.all.contains(app) else {
-                throw ValidationError("--app \(app) is not one of \(KeyApps.all.sorted().joined(separator: ", "))")
+            let keyApps = MusterProcess.apps.directory.keyApps
+            guard keyApps.contains(app) else {
+                throw ValidationError("--app \(app) is not one of \(keyApps.sorted().joined(separator: ", "))")
             }
             let list = scopes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             // Only what the app declares (its own scopes and the shared services'): a PoP key

@@ -7,6 +7,7 @@ import MusterLog
 import MusterNATS
 import MusterPlatform
 import MusterRuntime
+import MusterServices
 
 struct PeopleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,7 @@ struct PeopleCommand: AsyncParsableCommand {
             let runner = ProjectionRunner(PeopleProjection.self, log: log, store: SnapshotStore(directory: directory),
                                           instance: instance, logger: logger)
             let passwords = PasswordHasher(threads: 1)
-            let people = People(log: log, runner: runner, passwords: passwords)
+            let people = People(log: log, runner: runner, passwords: passwords, apps: MusterProcess.apps.directory)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await runner.runUntilCancelled()
@@ -46,6 +47,12 @@ struct PeopleCommand: AsyncParsableCommand {
         }
     }
 
+    /// `field: manager, worker; offleash: …`, for help texts.
+    static var rolesByApp: String {
+        let directory = MusterProcess.apps.directory
+        return directory.clientApps.sorted().map { "\($0): \(directory.roles(of: $0).sorted().joined(separator: ", "))" }.joined(separator: "; ")
+    }
+
     struct CreateOrg: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create-org",
@@ -53,7 +60,7 @@ struct PeopleCommand: AsyncParsableCommand {
 
         @Option(name: .long, help: "What clients send as org_slug: lowercase letters, digits and -.")
         var slug: String
-        @Option(name: .long, help: "The app its people use: \(KeyApps.all.sorted().joined(separator: ", ")).")
+        @Option(name: .long, help: "The app its people use: \(MusterProcess.apps.directory.clientApps.sorted().joined(separator: ", ")).")
         var app: String
         @Option(name: .long, help: "Its name, as people see it.")
         var name: String
@@ -75,7 +82,7 @@ struct PeopleCommand: AsyncParsableCommand {
 
         @Option(name: .long, help: "The organisation's slug.")
         var org: String
-        @Option(name: .long, help: "One of \(PersonRoles.all.sorted().joined(separator: ", ")).")
+        @Option(name: .long, help: "A role of the organisation's app (\(PeopleCommand.rolesByApp)).")
         var role: String
         @Option(name: .long) var email: String
         @Option(name: .long) var firstName: String

@@ -37,7 +37,7 @@ struct AlertDeliveryTests {
         let receiver = Receiver()
         try await Application(router: receiver.router()).test(.live) { hook in
             let port = try #require(hook.port)
-            try await apps.withTestApp(["collector", "notifier", "query"], configure: { $0.alertWebhooks = [AlertWebhookTarget(format: .json, url: "http://127.0.0.1:\(port)/hook")] }) { app in
+            try await apps.withTestApp(["collector", "notifier", "query"], configure: { $0[AlertSettings.self].webhooks = [AlertWebhookTarget(format: .json, url: "http://127.0.0.1:\(port)/hook")] }) { app in
                 let key = try await app.key(app: "offleash", CollectorTests.writer)
                 // An alert recorded three days ago (a webhook added to an old log): not delivered.
                 let old = AlertRaised(alertId: "al_00000000000000aa", rule: .errorRate, app: "offleash", target: "GET /old",

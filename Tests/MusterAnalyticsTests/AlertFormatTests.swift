@@ -25,9 +25,13 @@ struct AlertFormatTests {
         } catch {
             #expect(!"\(error)".contains("not a key"), "the error never repeats the key: \(error)")
         }
-        var configuration = MusterConfiguration()
-        try configuration.set(.alertWebhooks, "https://a.example/hook, slack=https://hooks.slack.com/x")
-        #expect(configuration.alertWebhooks.map(\.format) == [.json, .slack])
+        let configuration = try MusterConfiguration.fromEnvironment(["MUSTER_ALERT_WEBHOOKS": "https://a.example/hook, slack=https://hooks.slack.com/x"],
+                                                                    modules: [AlertSettings.self])
+        #expect(configuration[AlertSettings.self].webhooks.map(\.format) == [.json, .slack])
+        let error = #expect(throws: ConfigurationError.self) {
+            try MusterConfiguration.fromEnvironment(["MUSTER_ALERT_WEBHOOKS": "ftp://x"], modules: [AlertSettings.self])
+        }
+        #expect(error?.description.hasPrefix("MUSTER_ALERT_WEBHOOKS=") == true, "the variable is named: \(String(describing: error))")
     }
 
     @Test func aRaiseTriggersAndAResolveClosesThePagerDutyIncidentAndSlackHearsBoth() async throws {

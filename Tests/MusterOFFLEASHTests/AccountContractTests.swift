@@ -131,7 +131,7 @@ struct AccountContractTests {
     @Test func successfulSignInsNeverLockAnAddressOut() async throws {
         // An address limit of 5 (the default is 300 failures), so a dozen sign-ins show it: each
         // costs an argon2 hash, and a hundred of them slowed every test running beside this one.
-        try await apps.withTestApp(["ingest"], configure: { $0.loginAttemptsPerAddress = 5 }) { app in
+        try await apps.withTestApp(["ingest"], configure: { $0[SignInSettings.self].loginAttemptsPerAddress = 5 }) { app in
             let people = People.shared(in: app.env.environment)
             try await people.createOrganisationPatiently(slug: "demo", app: "offleash", name: "Demo walks")
             for n in 0..<3 { #expect(try await Self.register(app, email: "office\(n)@example.com").status == .created) }

@@ -509,8 +509,8 @@ struct PaymentsTests {
         try await Application(router: PaymentsStandIn.router(ledger: ledger)).test(.live) { standIn in
             let port = try #require(standIn.port)
             try await WalksContractTests.withOrg(walkers: 1, configure: {
-                $0.payments.url = "http://127.0.0.1:\(port)"
-                $0.payments.key = "sk_test_muster"
+                $0[OFFLEASHSettings.self].paymentsURL = "http://127.0.0.1:\(port)"
+                $0[OFFLEASHSettings.self].paymentsKey = "sk_test_muster"
             }) { app, org in try await body(app, org, ledger) }
         }
     }

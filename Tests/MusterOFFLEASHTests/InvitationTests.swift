@@ -36,11 +36,11 @@ struct InvitationTests {
         try await Application(router: SMSStandIn.router(recorder: recorder)).test(.live) { standIn in
             let port = try #require(standIn.port)
             try await apps.withTestApp(["ingest"], configure: {
-                $0.signIn.smsURL = "http://127.0.0.1:\(port)"
-                $0.signIn.smsAccount = "ACtest"
-                $0.signIn.smsToken = "secret"
-                $0.invitations.mailURL = "http://127.0.0.1:\(port)"
-                $0.invitations.mailKey = "SG.test"
+                $0[SignInSettings.self].smsURL = "http://127.0.0.1:\(port)"
+                $0[SignInSettings.self].smsAccount = "ACtest"
+                $0[SignInSettings.self].smsToken = "secret"
+                $0[InvitationSettings.self].mailURL = "http://127.0.0.1:\(port)"
+                $0[InvitationSettings.self].mailKey = "SG.test"
             }) { app in
                 try await People.shared(in: app.env.environment).createOrganisationPatiently(slug: "demo", app: "offleash", name: "Demo walks")
                 let founder = AccountContractTests.bearer(try await AppScreensTests.customer(app, "founder@example.com"))

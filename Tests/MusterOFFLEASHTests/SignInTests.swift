@@ -65,11 +65,11 @@ struct SignInTests {
             try await Application(router: SMSStandIn.router(recorder: sms)).test(.live) { texts in
                 let (idPort, smsPort) = (try #require(identity.port), try #require(texts.port))
                 try await apps.withTestApp(["ingest"], configure: {
-                    $0.signIn.appleKeysURL = "http://127.0.0.1:\(idPort)/apple/keys"
-                    $0.signIn.googleKeysURL = "http://127.0.0.1:\(idPort)/google/keys"
-                    $0.signIn.smsURL = "http://127.0.0.1:\(smsPort)"
-                    $0.signIn.smsAccount = "ACtest"
-                    $0.signIn.smsToken = "secret"
+                    $0[SignInSettings.self].appleKeysURL = "http://127.0.0.1:\(idPort)/apple/keys"
+                    $0[SignInSettings.self].googleKeysURL = "http://127.0.0.1:\(idPort)/google/keys"
+                    $0[SignInSettings.self].smsURL = "http://127.0.0.1:\(smsPort)"
+                    $0[SignInSettings.self].smsAccount = "ACtest"
+                    $0[SignInSettings.self].smsToken = "secret"
                 }) { app in
                     let people = People.shared(in: app.env.environment)
                     try await people.createOrganisationPatiently(slug: "demo", app: "offleash", name: "Demo walks")

@@ -1,5 +1,6 @@
+import MusterAppTesting
 import MusterPlatform
 import MusterRuntime
 
-/// What these tests compose: the platform alone.
-let apps = MusterApps([PlatformApp()])
+/// What these tests compose: the platform, and two apps it has never heard of by name.
+let apps = MusterApps([PlatformApp(), ClientApp(name: "shieldai", roles: ["customer"]), ClientApp(name: "opl", roles: ["moderator"])])

@@ -115,7 +115,7 @@ struct DeviceRegistryTests {
         try await apps.withTestApp(["ingest"]) { app in
             let people = People.shared(in: app.env.environment)
             try await people.createOrganisationPatiently(slug: "shield", app: "shieldai", name: "ShieldAI")
-            let policy = People.TokenPolicy(app: "shieldai", selfRegistration: true)
+            let policy = People.TokenPolicy(app: "shieldai", signUpRole: "customer")
             let sam = try await people.register(People.Registration(orgSlug: "shield", email: "sam@example.com", firstName: "Sam", lastName: "Safe",
                                                                     phone: nil, password: "Shielded2026"), policy: policy)
             let kim = try await people.register(People.Registration(orgSlug: "shield", email: "kim@example.com", firstName: "Kim", lastName: "Safe",
@@ -143,7 +143,7 @@ struct DeviceRegistryTests {
             func signUp(_ email: String) async throws -> People.SignedIn {
                 try await people.register(People.Registration(orgSlug: "shield", email: email, firstName: "Sam", lastName: "Safe",
                                                                phone: nil, password: "Shielded2026"),
-                                          policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))
+                                          policy: People.TokenPolicy(app: "shieldai", signUpRole: "customer"))
             }
             let sam = try await signUp("sam@example.com")
             let kim = try await signUp("kim@example.com")

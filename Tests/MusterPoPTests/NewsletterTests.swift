@@ -89,13 +89,14 @@ struct NewsletterTests {
             // An organiser of the organisation may export; a customer of it may not.
             let people = People.shared(in: app.env.environment)
             _ = try await people.createOrganisationPatiently(slug: "pop-sd", app: "pop", name: "People Over Party")
-            let organiser = try await people.register(People.Registration(orgSlug: "pop-sd", email: "org@example.com", firstName: "O", lastName: "R",
-                                                                          phone: nil, password: "Organise2026", role: "organiser"),
-                                                      policy: People.TokenPolicy(app: "pop", selfRegistration: true))
+            _ = try await people.addPerson(People.Registration(orgSlug: "pop-sd", email: "org@example.com", firstName: "O", lastName: "R",
+                                                               phone: nil, password: "Organise2026", role: "organiser"))
+            let organiser = try await people.login(orgSlug: "pop-sd", email: "org@example.com", password: "Organise2026", address: "test",
+                                                   policy: People.TokenPolicy(app: "pop"))
             let byOrganiser = try await app.request("/api/pop/newsletter.csv", headers: [.authorization: "Bearer \(organiser.accessToken)"])
             #expect(byOrganiser.status == .ok && byOrganiser.text == export.text)
             let learner = try await people.register(People.Registration(orgSlug: "pop-sd", email: "learner@example.com", firstName: "L", lastName: "R",
-                                                                        phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop", selfRegistration: true))
+                                                                        phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop", signUpRole: "learner"))
             #expect(try await app.request("/api/pop/newsletter.csv", headers: [.authorization: "Bearer \(learner.accessToken)"]).status == .forbidden)
         }
     }

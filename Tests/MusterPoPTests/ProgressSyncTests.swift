@@ -13,7 +13,7 @@ import Testing
 @Suite("PoP progress sync over HTTP: offline batches, two devices of one person, pulls since a cursor")
 struct ProgressSyncTests {
     static let (phone, tablet) = ("6f1c2b1e-2d4a-4b5e-9a3c-0d1e2f3a4b5c", "7A2D3C2F-3E5B-4C6F-8B4D-1E2F3A4B5C6D")
-    static func decks(_ configuration: inout MusterConfiguration) { configuration.popConfigPath = Repository.path("deploy/pop") }
+    static func decks(_ configuration: inout MusterConfiguration) { configuration[PoPSettings.self].configPath = Repository.path("deploy/pop") }
 
     static func card(_ question: Int, views: Int, known: Bool, at time: String, deck: String = "us-civics", id: String = UUID().uuidString) -> String {
         #"{"mutationId": "\#(id)", "card": {"deck": "\#(deck)", "questionId": \#(question), "timesViewed": \#(views), "lastViewed": "\#(time)", "isMarkedKnown": \#(known), "changedAt": "\#(time)"}}"#
@@ -53,7 +53,7 @@ struct ProgressSyncTests {
             let people = People.shared(in: app.env.environment)
             try await people.createOrganisationPatiently(slug: "pop-sd", app: "pop", name: "Pride of Prairie")
             let person = try await people.register(People.Registration(orgSlug: "pop-sd", email: "learner@example.com", firstName: "L", lastName: "S",
-                                                                       phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop", selfRegistration: true))
+                                                                       phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop", signUpRole: "learner"))
             for install in [Self.phone, Self.tablet] {
                 let linked = try await app.request("/api/pop/installs/\(install)/link", method: .post, key: key,
                                                    headers: [.authorization: "Bearer \(person.accessToken)"])
@@ -91,7 +91,7 @@ struct ProgressSyncTests {
             try await people.createOrganisationPatiently(slug: "walkers", app: "offleash", name: "Walkers")
             func signUp(_ email: String, org: String = "pop-sd", app name: String = "pop") async throws -> String {
                 try await people.register(People.Registration(orgSlug: org, email: email, firstName: "L", lastName: "S", phone: nil, password: "Learning2026"),
-                                          policy: People.TokenPolicy(app: name, selfRegistration: true)).accessToken
+                                          policy: People.TokenPolicy(app: name, signUpRole: name == "pop" ? "learner" : "customer")).accessToken
             }
             let (owner, attacker) = (try await signUp("owner@example.com"), try await signUp("attacker@example.com"))
             let customer = try await signUp("walker@example.com", org: "walkers", app: "offleash")

@@ -36,8 +36,8 @@ struct FCMTests {
                                              "private_key": key.pemRepresentation, "token_uri": "http://127.0.0.1:\(port)/token"]
             try JSONSerialization.data(withJSONObject: account).write(to: file)
             try await apps.withTestApp(["ingest", "notifier", "query"], configure: {
-                $0.fcm.serviceAccountFile = file.path
-                $0.fcm.url = "http://127.0.0.1:\(port)"
+                $0[FCMSettings.self].serviceAccountFile = file.path
+                $0[FCMSettings.self].url = "http://127.0.0.1:\(port)"
             }) { app in
                 let appKey = try await app.key(app: "opl", [DeviceRoutes.registerScope, PushRoutes.scope])
                 let token = "fcm-token:APA91b" + String(repeating: "x", count: 40)

@@ -20,12 +20,12 @@ struct StandIn: Sendable {
 
     /// The notifier's settings for this stand-in.
     func configure(_ configuration: inout MusterConfiguration) {
-        configuration.apns.keyFile = keyFile
-        configuration.apns.keyID = Self.keyID
-        configuration.apns.teamID = Self.teamID
-        configuration.apns.sandboxURL = url
-        configuration.apns.productionURL = url
-        configuration.apns.caFile = certificate
+        configuration[APNsSettings.self].keyFile = keyFile
+        configuration[APNsSettings.self].keyID = Self.keyID
+        configuration[APNsSettings.self].teamID = Self.teamID
+        configuration[APNsSettings.self].sandboxURL = url
+        configuration[APNsSettings.self].productionURL = url
+        configuration[APNsSettings.self].caFile = certificate
     }
 
     func signer() throws -> APNsSigningKey {

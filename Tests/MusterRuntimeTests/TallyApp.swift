@@ -36,6 +36,7 @@ struct TallyApp: MusterApp {
     struct Answer: Codable { var total: Int }
 
     let name = "tally"
+    var kind: AppKind { .clientApp }
     var events: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(TallyAdded.self)

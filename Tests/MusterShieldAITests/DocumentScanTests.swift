@@ -27,7 +27,7 @@ struct DocumentScanTests {
             let people = People.shared(in: app.env.environment)
             try await people.createOrganisationPatiently(slug: "shield", app: "shieldai", name: "ShieldAI")
             let sam = try await people.register(People.Registration(orgSlug: "shield", email: "sam@example.com", firstName: "Sam", lastName: "Safe",
-                                                                    phone: nil, password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))
+                                                                    phone: nil, password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", signUpRole: "customer"))
             let bearer: HTTPFields = [.authorization: "Bearer \(sam.accessToken)"]
             let created = try await app.request("/api/shieldai/documents", method: .post, headers: bearer, json: Self.body())
             #expect(created.status == .created, "\(created.text)")

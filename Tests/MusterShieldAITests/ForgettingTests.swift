@@ -19,7 +19,7 @@ struct ForgettingTests {
             try await people.createOrganisationPatiently(slug: "shield", app: "shieldai", name: "ShieldAI")
             func signUp(_ email: String) async throws -> People.SignedIn {
                 try await people.register(People.Registration(orgSlug: "shield", email: email, firstName: "Sam", lastName: "Safe", phone: nil,
-                                                              password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", selfRegistration: true))
+                                                              password: "Shielded2026"), policy: People.TokenPolicy(app: "shieldai", signUpRole: "customer"))
             }
             let sam = try await signUp("sam@example.com"), kim = try await signUp("kim@example.com")
             let speech = try await Recordings.bytes("speech")

@@ -8,11 +8,13 @@ package import MusterRuntime
 /// (notifier), and the reports and dashboards (query).
 package struct AnalyticsApp: MusterApp {
     package let name = "analytics"
+    package var kind: AppKind { .sharedService }
     package var events: EventCatalog { .analytics }
     package var projections: [any Projection.Type] { [AnalyticsProjection.self, FunnelProjection.self] }
     package var scopes: [String] { [] }
     /// Every app's events and crashes come through the collector, under that app's key.
     package var sharedScopes: [String] { AnalyticsScopes.all }
+    package var settings: [any AppSettings.Type] { [AlertSettings.self] }
 
     package init() {}
 
@@ -26,7 +28,7 @@ package struct AnalyticsApp: MusterApp {
             let runner = environment.projections.runner(AnalyticsProjection.self)
             parts.appends([AlertRaised.self, AlertResolved.self])
             parts.services.append(AlertPublisher(runner: runner, log: environment.log, logger: environment.logger))
-            let targets = environment.configuration.alertWebhooks
+            let targets = environment.configuration[AlertSettings.self].webhooks
             guard !targets.isEmpty else {
                 environment.logger.notice("no MUSTER_ALERT_WEBHOOKS: alerts are recorded in the log only")
                 return

@@ -11,6 +11,8 @@ package import MusterRuntime
 /// Companies are organisations of app `field`; workers and managers are their person accounts.
 package struct FieldApp: MusterApp {
     package let name = "field"
+    package var kind: AppKind { .clientApp }
+    package var roles: [String] { FieldRole.names }
     package var events: EventCatalog { .field }
     package var projections: [any Projection.Type] { [FieldProjection.self] }
     package var scopes: [String] { [] }

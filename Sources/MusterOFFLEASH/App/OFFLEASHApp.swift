@@ -11,9 +11,12 @@ package import MusterRuntime
 package struct OFFLEASHApp: MusterApp {
     package static let appName = "offleash"
     package let name = appName
+    package var kind: AppKind { .clientApp }
+    package var roles: [String] { OFFLEASHRole.names }
     package var events: EventCatalog { .offleash }
     package var projections: [any Projection.Type] { [OFFLEASHProjection.self] }
     package var scopes: [String] { [] }
+    package var settings: [any AppSettings.Type] { [OFFLEASHSettings.self] }
     /// The organisation a request without `org_slug` means.
     static let defaultOrg = "demo"
 
@@ -23,19 +26,18 @@ package struct OFFLEASHApp: MusterApp {
         switch role {
         case .ingest:
             let people = People.shared(in: environment)
+            let settings = environment.configuration[OFFLEASHSettings.self]
             // The app never refreshes: its token lives as long as the old server's (24 h).
-            let policy = People.TokenPolicy(app: name, accessLifetime: environment.configuration.offleashTokenLifetime,
-                                           selfRegistration: true)
-            let charging = environment.configuration.payments
-            let payments: any PaymentProvider = charging.url.map { StripePayments(baseURL: $0, key: charging.key) } ?? UnconfiguredPayments()
+            let policy = People.TokenPolicy(app: name, accessLifetime: settings.tokenLifetime, signUpRole: OFFLEASHRole.customer.rawValue)
+            let payments: any PaymentProvider = settings.paymentsURL.map { StripePayments(baseURL: $0, key: settings.paymentsKey) } ?? UnconfiguredPayments()
             let walks = Walks(log: environment.log, runner: environment.projections.runner(OFFLEASHProjection.self), people: people, payments: payments)
-            let signIn = environment.configuration.signIn
-            let providers = ProviderTokens.providers(keysApple: signIn.appleKeysURL, audiencesApple: signIn.appleAudiences,
-                                                     keysGoogle: signIn.googleKeysURL, audiencesGoogle: signIn.googleAudiences)
+            let signIn = environment.configuration[SignInSettings.self]
+            let providers = ProviderTokens.providers(keysApple: signIn.appleKeysURL, audiencesApple: settings.appleAudiences,
+                                                     keysGoogle: signIn.googleKeysURL, audiencesGoogle: settings.googleAudiences)
             let tokens = ProviderTokens(apple: providers.apple, google: providers.google, http: .shared)
             let sms = signIn.smsURL.map { SMSClient(baseURL: $0, account: signIn.smsAccount, token: signIn.smsToken, from: signIn.smsFrom) }
             let codes = PhoneCodes(people: people, sms: sms, replicas: environment.configuration.streamReplicas)
-            let invites = environment.configuration.invitations
+            let invites = environment.configuration[InvitationSettings.self]
             let invitations = Invitations(people: people, sms: sms,
                                           mail: invites.mailURL.map { MailClient(baseURL: $0, key: invites.mailKey, from: invites.mailFrom) },
                                           link: invites.link, wording: Self.invitationWording)

@@ -8,9 +8,12 @@ package import MusterRuntime
 /// automatic checks, the moderators' desk and expiry (moderation), and the apps' reads (query).
 package struct OPLApp: MusterApp {
     package let name = "opl"
+    package var kind: AppKind { .clientApp }
+    package var roles: [String] { OPLRole.names }
     package var events: EventCatalog { .opl }
     package var projections: [any Projection.Type] { [OPLProjection.self] }
     package var scopes: [String] { OPLScopes.all }
+    package var settings: [any AppSettings.Type] { [GeocodeSettings.self] }
 
     package init() {}
 
@@ -68,8 +71,8 @@ extension Geocoder {
     /// The process's geocoder over the gazetteer in `MUSTER_GAZETTEER` (loaded by `GazetteerLoader`).
     package static func shared(in environment: MusterEnvironment) -> Geocoder {
         environment.shared {
-            Geocoder(path: environment.configuration.gazetteerPath,
-                     upstream: environment.configuration.geocodeUpstream.map { NominatimClient(searchURL: $0) })
+            let settings = environment.configuration[GeocodeSettings.self]
+            return Geocoder(path: settings.gazetteerPath, upstream: settings.upstream.map { NominatimClient(searchURL: $0) })
         }
     }
 }

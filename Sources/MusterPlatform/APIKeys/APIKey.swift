@@ -33,7 +33,7 @@ package enum APIKey {
         guard key.utf8.count <= 80, let underscore = key.firstIndex(of: "_") else { return false }
         let app = key[..<underscore]
         let secret = key[key.index(after: underscore)...]
-        return KeyApps.all.contains(String(app)) && secret.utf8.count == 64
+        return (2...32).contains(app.utf8.count) && app.utf8.allSatisfy { $0 >= 97 && $0 <= 122 } && secret.utf8.count == 64
             && secret.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
     }
 

@@ -1,11 +1,5 @@
 package import MusterEvents
 
-/// The apps a key can be for, as they prefix their keys (apps whose module comes later included);
-/// `platform` keys are for operators.
-package enum KeyApps {
-    package static let all: Set<String> = ["opl", "pop", "shieldai", "field", "offleash", "platform"]
-}
-
 /// `platform.apikey.issued.v1`: a key was issued. Only its SHA-256 is kept, never the key.
 package struct APIKeyIssued: EventPayload {
     package static let eventType = EventType(app: "platform", aggregate: "apikey", event: "issued", major: 1)
@@ -35,7 +29,7 @@ package struct APIKeyIssued: EventPayload {
 
     package func validate() throws {
         try Validate.prefixed(keyId, "key_", .lowerHex, count: 16, field: "/keyId", "key_ followed by 16 lowercase hex digits")
-        try Validate.oneOf(app, KeyApps.all, field: "/app")
+        try Validate.name(app, field: "/app")
         try Validate.count(scopes, 1...32, field: "/scopes")
         try Validate.unique(scopes, field: "/scopes")
         for (index, scope) in scopes.enumerated() {

@@ -9,10 +9,12 @@ package import MusterRuntime
 package struct PlatformApp: MusterApp {
     package static let appName = Access.operatorApp
     package var name: String { Self.appName }
+    package var kind: AppKind { .platform }
     package var events: EventCatalog { .platform }
     package var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self, DevicesProjection.self] }
     /// Operators' keys (`platform_…`) only.
     package var scopes: [String] { [PlatformRoutes.adminScope] }
+    package var settings: [any AppSettings.Type] { [SignInSettings.self, InvitationSettings.self] }
     /// Every app registers its own installations.
     package var sharedScopes: [String] { [DeviceRoutes.registerScope] }
 

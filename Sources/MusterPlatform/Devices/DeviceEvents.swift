@@ -38,7 +38,7 @@ package struct DeviceRegistered: EventPayload {
     package func validate() throws {
         try DeviceRules.validateID(deviceId)
         if let secretHash { try Validate.prefixed(secretHash, "", .lowerHex, count: 64, field: "/secretHash", "64 lowercase hex digits") }
-        try Validate.oneOf(app, DeviceRules.apps, field: "/app")
+        try Validate.name(app, field: "/app")
         try Validate.oneOf(platform, DeviceRules.platforms, field: "/platform")
         try DeviceRules.validateToken(token, platform: platform)
         try DeviceRules.validateBundleID(bundleId)

@@ -33,8 +33,6 @@ package struct DeviceSettings: Codable, Sendable, Equatable {
 
 /// The shapes of a device's fields, as the event schemas state them.
 package enum DeviceRules {
-    /// Every app that can receive pushes (the platform's operator keys cannot).
-    package static let apps: Set<String> = KeyApps.all.subtracting(["platform"])
     package static let platforms: Set<String> = ["ios", "android"]
     package static let environments: Set<String> = ["sandbox", "production"]
     static let geohashAlphabet = Set("0123456789bcdefghjkmnpqrstuvwxyz".utf8)

@@ -31,8 +31,9 @@ extension People {
 
     /// Signs in with an Apple or Google account, or a phone number whose code was verified.
     ///
-    /// A linked identity signs in to its person. Otherwise an account is made in `orgSlug` (as a
-    /// customer: being a walker of a business takes that business) with the provider's email,
+    /// A linked identity signs in to its person. Otherwise, where the app lets people sign
+    /// themselves up, an account is made in `orgSlug` in the app's sign-up role (OFFLEASH: a
+    /// customer; being a walker of a business takes that business) with the provider's email,
     /// Apple's private-relay stand-in, or a phone stand-in, and the identity linked to it. An
     /// email that already has an account there is refused with 409: the account's owner signs in
     /// with their password and links the provider from Connected Accounts (linking on email
@@ -63,8 +64,11 @@ extension People {
             } else {
                 let personal = PersonalData(email: email, firstName: Self.name(firstName), lastName: Self.name(lastName), phone: phone,
                                             passwordHash: Self.providerMarker(key))
+                guard let role = policy.signUpRole else {
+                    throw AccountError(.unknownPerson, "No \(policy.app) account is linked to this \(account.provider.rawValue.capitalized) account")
+                }
                 do {
-                    made = try await registerAccount(personal, role: "customer", org: org)
+                    made = try await registerAccount(personal, role: role, org: org)
                 } catch let error as AccountError where error.code == .emailTaken {
                     continue // the same first sign-in, made twice at once: the other made the account
                 }

@@ -7,7 +7,6 @@ package import MusterEvents
 /// only the code's SHA-256, which is what joining looks it up by.
 package struct InvitationSent: EventPayload {
     package static let eventType = EventType(app: "platform", aggregate: "invitation", event: "sent", major: 1)
-    package static let roles: Set<String> = ["customer", "walker"]
     package static let channels: Set<String> = ["email", "sms"]
 
     /// 64 lowercase hex: HMAC-SHA-256 of organisation and contact under the lookup secret.
@@ -34,7 +33,7 @@ package struct InvitationSent: EventPayload {
         try Validate.uuid(invitationId, field: "/invitationId")
         try Validate.prefixed(codeHash, "", .lowerHex, count: 64, field: "/codeHash", "64 lowercase hex digits")
         try Validate.uuid(orgId, field: "/orgId")
-        try Validate.oneOf(role, Self.roles, field: "/role")
+        try Validate.name(role, field: "/role")
         try Validate.uuid(inviterId, field: "/inviterId")
         try Validate.oneOf(channel, Self.channels, field: "/channel")
         try Validate.timestamp(expiresAt, field: "/expiresAt")

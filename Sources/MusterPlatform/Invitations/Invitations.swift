@@ -99,6 +99,7 @@ package struct Invitations: Sendable {
              (state.invitationsSent[claims.personId] ?? []).filter { nowMillis - $0 < 3_600_000 })
         }
         guard let org, org.app == claims.app else { throw InvitationError(.notFound, "No organisation of yours to invite to") }
+        guard people.apps.roles(of: org.app).contains(role) else { throw InvitationError(.invalidField("role"), "\(role) is not a role of \(org.app)") }
         if let pending, pending.acceptedBy == nil, pending.expiresAt > nowMillis {
             throw InvitationError(.conflict, "An invitation to that \(channel == "email" ? "address" : "number") is pending already")
         }

@@ -6,7 +6,6 @@ package import MusterEvents
 /// expected: one membership per person and organisation, whoever asks at once.
 package struct MembershipGranted: EventPayload {
     package static let eventType = EventType(app: "platform", aggregate: "membership", event: "granted", major: 1)
-    package static let roles: Set<String> = ["customer", "walker", "admin", "owner"]
 
     /// 64 lowercase hex: HMAC-SHA-256 of person and organisation under the lookup secret.
     package var membershipKey: String
@@ -27,7 +26,7 @@ package struct MembershipGranted: EventPayload {
         try Validate.uuid(membershipId, field: "/membershipId")
         try Validate.uuid(personId, field: "/personId")
         try Validate.uuid(orgId, field: "/orgId")
-        try Validate.oneOf(role, Self.roles, field: "/role")
+        try Validate.name(role, field: "/role")
         if let title { try Validate.length(title, 1...100, field: "/title") }
     }
 }

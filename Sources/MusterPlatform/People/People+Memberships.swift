@@ -1,6 +1,7 @@
 import Foundation
 import MusterEvents
 import MusterLog
+import MusterRuntime
 
 extension People {
     /// How many businesses one person may start.
@@ -55,6 +56,7 @@ extension People {
     /// already answers instead (one per person and organisation, whoever asks at once).
     package func grantMembership(_ claims: AccessClaims, orgId: String, role: String, title: String? = nil) async throws -> Membership {
         if let held = await memberships(claims).first(where: { $0.orgId == orgId }) { return held }
+        guard apps.roles(of: claims.app).contains(role) else { throw AccountError(.invalidField("role"), "\(role) is not a role of \(claims.app)") }
         let key = try await keyedHash("membership\n\(claims.personId)\n\(orgId)")
         let granted = MembershipGranted(membershipKey: key, membershipId: UUID().uuidString.lowercased(), personId: claims.personId, orgId: orgId,
                                         role: role, title: title)

@@ -18,6 +18,8 @@ package final class People: Sendable {
     package let attempts: AttemptLimiter
     /// Whose `X-Forwarded-For` names the client (`clientAddress`).
     package let trustedProxies: TrustedProxies
+    /// The apps served: which may have organisations, and the roles of each app's people.
+    package let apps: AppDirectory
     private let lookupSecret = Mutex<SymmetricKey?>(nil)
     /// Tokens whose signature was verified, and the fold checkpoint at which their session was last
     /// found live (bounded; cleared whole when full).
@@ -36,16 +38,20 @@ package final class People: Sendable {
     /// How long a write waits for this process's fold to show it, so the next request sees it.
     static let settle: Duration = .seconds(3)
 
-    package init(log: EventLog, runner: ProjectionRunner<PeopleProjection>, passwords: PasswordHasher,
-                attempts: AttemptLimiter = AttemptLimiter(), tokenLifetime: Duration = .seconds(86_400),
-                trustedProxies: TrustedProxies = TrustedProxies()) {
+    /// The longest an app's access token may live: signing keys verify for this long after they
+    /// are retired, so no token outlives the key that checks it.
+    package static let longestAccessLifetime: Duration = .seconds(30 * 86_400)
+
+    package init(log: EventLog, runner: ProjectionRunner<PeopleProjection>, passwords: PasswordHasher, apps: AppDirectory,
+                attempts: AttemptLimiter = AttemptLimiter(), trustedProxies: TrustedProxies = TrustedProxies()) {
         self.trustedProxies = trustedProxies
+        self.apps = apps
         self.log = log
         self.runner = runner
         self.passwords = passwords
         self.attempts = attempts
         vault = PersonalDataVault(jetStream: log.jetStream, replicas: log.configuration.replicas)
-        signing = SigningKeyRing(jetStream: log.jetStream, replicas: log.configuration.replicas, verifyFor: tokenLifetime)
+        signing = SigningKeyRing(jetStream: log.jetStream, replicas: log.configuration.replicas, verifyFor: Self.longestAccessLifetime)
     }
 
     // MARK: Organisations
@@ -56,6 +62,9 @@ package final class People: Sendable {
         if let existing = await runner.read({ state in state.orgBySlug[slug].flatMap { state.orgs[$0] } }) {
             guard existing.app == app else { throw AccountError(.invalidField("slug"), "organisation \(slug) belongs to \(existing.app)") }
             return existing
+        }
+        guard apps.clientApps.contains(app) else {
+            throw AccountError(.invalidField("app"), "\(app.prefix(32)) is not one of \(apps.clientApps.sorted().joined(separator: ", "))")
         }
         let created = OrgCreated(orgId: UUID().uuidString.lowercased(), slug: slug, app: app, name: name)
         let result = try await log.append(created, options: AppendOptions(idempotencyKey: "org-\(slug)"))
@@ -76,10 +85,12 @@ package final class People: Sendable {
         package var lastName: String
         package var phone: String?
         package var password: String
-        package var role: String
+        /// One of the organisation's app's roles; none: the role the app gives people who sign
+        /// themselves up (`TokenPolicy.signUpRole`).
+        package var role: String?
 
         package init(orgSlug: String, email: String, firstName: String, lastName: String, phone: String?, password: String,
-                    role: String = "customer") {
+                    role: String? = nil) {
             self.orgSlug = orgSlug
             self.email = email
             self.firstName = firstName
@@ -96,14 +107,14 @@ package final class People: Sendable {
         package var accessLifetime: Duration
         package var refreshLifetime: Duration
 
-        /// Whether anyone may make an account by signing up (OFFLEASH's customers); elsewhere
-        /// accounts are made by an operator or a manager.
-        package var selfRegistration: Bool
+        /// The role of a person who makes their own account (OFFLEASH's customers), or none where
+        /// accounts are made only by an operator, a manager or an invitation.
+        package var signUpRole: String?
 
         package init(app: String, accessLifetime: Duration = .seconds(86_400), refreshLifetime: Duration = .seconds(30 * 86_400),
-                    selfRegistration: Bool = false) {
+                    signUpRole: String? = nil) {
             self.app = app
-            self.selfRegistration = selfRegistration
+            self.signUpRole = signUpRole
             self.accessLifetime = accessLifetime
             self.refreshLifetime = refreshLifetime
         }
@@ -129,12 +140,14 @@ package final class People: Sendable {
     }
 
     /// Registers and signs in: the app's sign-up.
-    /// Only where the app lets people sign themselves up (`policy.selfRegistration`), and only into
-    /// that app's organisations: another app's organisation is unknown (404).
+    /// Only where the app lets people sign themselves up (`policy.signUpRole`), in that role, and
+    /// only into that app's organisations: another app's organisation is unknown (404).
     package func register(_ registration: Registration, policy: TokenPolicy) async throws -> SignedIn {
-        guard policy.selfRegistration else {
+        guard let role = policy.signUpRole else {
             throw AccountError(.unknownOrganisation, "\(policy.app) accounts are made by invitation, not by signing up")
         }
+        var registration = registration
+        registration.role = role
         let (account, personal) = try await createAccount(registration, app: policy.app)
         return try await startSession(account, personal: personal, policy: policy)
     }
@@ -168,14 +181,17 @@ package final class People: Sendable {
             throw AccountError(.invalidField("phone"), "Please enter a valid phone number")
         }
         if let problem = AccountRules.passwordProblem(registration.password) { throw AccountError(.invalidField("password"), problem) }
-        guard PersonRoles.all.contains(registration.role) else { throw AccountError(.invalidField("role"), "unknown role") }
         let org = try await organisation(registration.orgSlug, app: app)
+        let roles = apps.roles(of: org.app)
+        guard let role = registration.role, roles.contains(role) else {
+            throw AccountError(.invalidField("role"), "the role must be one of \(org.app)'s: \(roles.sorted().joined(separator: ", "))")
+        }
         let accountKey = try await self.accountKey(orgId: org.orgId, email: email)
         guard await runner.read({ $0.accounts[accountKey] == nil }) else { throw AccountError(.emailTaken, "An account with this email already exists") }
         let passwordHash = try await hashing { try await passwords.hash(registration.password) }
         let personal = PersonalData(email: email, firstName: firstName, lastName: lastName,
                                     phone: phone?.isEmpty == false ? phone : nil, passwordHash: passwordHash)
-        return try await registerAccount(personal, role: registration.role, org: org)
+        return try await registerAccount(personal, role: role, org: org)
     }
 
     /// Appends the registration of checked personal data, expecting the sign-in identity to be

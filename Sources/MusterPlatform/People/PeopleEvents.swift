@@ -1,11 +1,5 @@
 package import MusterEvents
 
-/// The roles a person can hold in an organisation. OFFLEASH's three come first; the later apps
-/// add theirs (moderator, organiser, worker, manager) to the same list.
-package enum PersonRoles {
-    package static let all: Set<String> = ["customer", "walker", "admin", "moderator", "organiser", "worker", "manager"]
-}
-
 /// `platform.org.created.v1`: an organisation that people sign in to (OFFLEASH's `org_slug`).
 package struct OrgCreated: EventPayload {
     package static let eventType = EventType(app: "platform", aggregate: "org", event: "created", major: 1)
@@ -32,7 +26,7 @@ package struct OrgCreated: EventPayload {
         guard slug.utf8.allSatisfy(Validate.CharacterClass.lowerAlphanumericDash.contains) else {
             throw EventValidationError(field: "/slug", "must be lowercase letters, digits and -")
         }
-        try Validate.oneOf(app, KeyApps.all, field: "/app")
+        try Validate.name(app, field: "/app")
         try Validate.length(name, 1...200, field: "/name")
     }
 }
@@ -67,7 +61,7 @@ package struct AccountRegistered: EventPayload {
         try Validate.prefixed(accountKey, "", .lowerHex, count: 64, field: "/accountKey", "64 lowercase hex digits")
         try Validate.uuid(personId, field: "/personId")
         try Validate.uuid(orgId, field: "/orgId")
-        try Validate.oneOf(role, PersonRoles.all, field: "/role")
+        try Validate.name(role, field: "/role")
         try Validate.base64(sealed, 40...8192, field: "/sealed")
     }
 }

@@ -29,7 +29,7 @@ package struct SessionStarted: EventPayload {
         try Validate.uuid(sessionId, field: "/sessionId")
         try Validate.uuid(personId, field: "/personId")
         try Validate.uuid(orgId, field: "/orgId")
-        try Validate.oneOf(app, KeyApps.all, field: "/app")
+        try Validate.name(app, field: "/app")
         try Validate.prefixed(refreshHash, "", .lowerHex, count: 64, field: "/refreshHash", "64 lowercase hex digits")
         try Validate.timestamp(refreshExpiresAt, field: "/refreshExpiresAt")
     }

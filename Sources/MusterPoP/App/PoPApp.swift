@@ -11,9 +11,12 @@ package import MusterRuntime
 /// app's key; a person's token only links, and organisers sign in with accounts.
 package struct PoPApp: MusterApp {
     package let name = "pop"
+    package var kind: AppKind { .clientApp }
+    package var roles: [String] { PoPRole.names }
     package var events: EventCatalog { .pop }
     package var projections: [any Projection.Type] { [PoPProjection.self, NewsletterProjection.self, CivicsProjection.self] }
     package var scopes: [String] { [PoPRoutes.readScope, PoPRoutes.writeScope, NewsletterRoutes.exportScope] }
+    package var settings: [any AppSettings.Type] { [PoPSettings.self] }
 
     package init() {}
 
@@ -46,10 +49,10 @@ package struct PoPApp: MusterApp {
     static func config(_ environment: MusterEnvironment) -> PoPConfig {
         environment.shared {
             do {
-                return try PoPConfig(folder: environment.configuration.popConfigPath)
+                return try PoPConfig(folder: environment.configuration[PoPSettings.self].configPath)
             } catch {
                 environment.logger.error("PoP configuration unreadable; progress and signups are refused until it is fixed",
-                                         metadata: ["folder": "\(environment.configuration.popConfigPath)", "error": "\(error)"])
+                                         metadata: ["folder": "\(environment.configuration[PoPSettings.self].configPath)", "error": "\(error)"])
                 return PoPConfig(orgs: [], decks: Decks([]))
             }
         }

@@ -10,11 +10,13 @@ package import MusterRuntime
 /// outcome per device (notifier), and how a push went (`GET /api/push/{id}`, query).
 package struct PushApp: MusterApp {
     package let name = "push"
+    package var kind: AppKind { .sharedService }
     package var events: EventCatalog { .push }
     package var projections: [any Projection.Type] { [PushesProjection.self] }
     package var scopes: [String] { [] }
     /// Every app sends to its own devices with its own key.
     package var sharedScopes: [String] { [PushRoutes.scope] }
+    package var settings: [any AppSettings.Type] { [APNsSettings.self, FCMSettings.self] }
 
     package init() {}
 
@@ -42,14 +44,15 @@ package struct PushApp: MusterApp {
 
     /// The FCM client the configuration describes, or none (every Android copy then fails with `NoProvider`).
     static func fcmClient(_ environment: MusterEnvironment) -> (FCMClient?, HTTPClient?) {
-        guard let file = environment.configuration.fcm.serviceAccountFile else {
+        let settings = environment.configuration[FCMSettings.self]
+        guard let file = settings.serviceAccountFile else {
             environment.logger.notice("FCM is not configured (MUSTER_FCM_SERVICE_ACCOUNT): Android pushes are recorded as failed")
             return (nil, nil)
         }
         do {
             let account = try FCMServiceAccount(contentsOf: file)
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init())
-            return (FCMClient(http: http, account: account, baseURL: environment.configuration.fcm.url), http)
+            return (FCMClient(http: http, account: account, baseURL: settings.url), http)
         } catch {
             environment.logger.error("the FCM service account could not be read; Android pushes are recorded as failed",
                                      metadata: ["file": "\(file)", "error": "\(error)"])
@@ -60,7 +63,7 @@ package struct PushApp: MusterApp {
     /// The APNs client the configuration describes, or none (every iOS copy then fails with
     /// `NoProvider`, which `GET /api/push/{id}` shows).
     static func apnsClient(_ environment: MusterEnvironment) -> (APNsClient?, HTTPClient?) {
-        let settings = environment.configuration.apns
+        let settings = environment.configuration[APNsSettings.self]
         guard settings.isConfigured, let file = settings.keyFile, let keyID = settings.keyID, let teamID = settings.teamID else {
             environment.logger.notice("APNs is not configured (MUSTER_APNS_KEY_FILE, _KEY_ID, _TEAM_ID): iOS pushes are recorded as failed")
             return (nil, nil)

@@ -14,7 +14,6 @@ enum PushIDs {
 /// notifier resolves the audience when the push is due and records an outcome per device.
 package struct PushRequested: EventPayload {
     package static let eventType = EventType(app: "push", aggregate: "send", event: "requested", major: 1)
-    package static let apps: Set<String> = ["field", "offleash", "opl", "pop", "shieldai"]
 
     package var pushId: String
     package var app: String
@@ -46,7 +45,7 @@ package struct PushRequested: EventPayload {
 
     package func validate() throws {
         try PushIDs.validate(pushId)
-        try Validate.oneOf(app, Self.apps, field: "/app")
+        try Validate.name(app, field: "/app")
         try audience.validate()
         try message.validate()
         if let collapseId {

@@ -10,6 +10,9 @@ package protocol AppRole: RawRepresentable, CaseIterable, Hashable, Sendable whe
 extension AppRole {
     package func satisfies(_ required: Self) -> Bool { self == required }
 
+    /// Every role's name, for the app's `MusterApp.roles`.
+    package static var names: [String] { allCases.map(\.rawValue) }
+
     /// Every role that satisfies one of `required`: what a route declared for `required` admits.
     static func admitted(by required: [Self]) -> Set<String> {
         Set(allCases.filter { role in required.contains { role.satisfies($0) } }.map(\.rawValue))

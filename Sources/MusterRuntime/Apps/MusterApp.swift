@@ -7,6 +7,10 @@ package import MusterLog
 package protocol MusterApp: Sendable {
     /// Short and lowercase: the first part of its event types (`opl.action.submitted.v1`).
     var name: String { get }
+    /// Whether people install it, operators use it, or every app uses it with its own key.
+    var kind: AppKind { get }
+    /// The roles its people may hold, as its role enum names them (`OFFLEASHRole.allCases`).
+    var roles: [String] { get }
     /// Every event type the app owns, with its upcasters.
     var events: EventCatalog { get }
     /// Every fold the app defines (`muster replay` can rebuild each).
@@ -16,6 +20,8 @@ package protocol MusterApp: Sendable {
     /// Scopes of a service every app uses (the collector, pushes, device registration): a key of
     /// any app may carry them, and what it touches is that app's.
     var sharedScopes: [String] { get }
+    /// The settings types it reads from its own `MUSTER_*` variables, read and checked at start.
+    var settings: [any AppSettings.Type] { get }
     /// Adds the app's part of `role` to `parts`; called once for each role the process takes.
     /// Shared pieces (a fold, a rate limiter) come from `environment`, so two roles in one process
     /// share them.
@@ -24,4 +30,6 @@ package protocol MusterApp: Sendable {
 
 extension MusterApp {
     package var sharedScopes: [String] { [] }
+    package var roles: [String] { [] }
+    package var settings: [any AppSettings.Type] { [] }
 }

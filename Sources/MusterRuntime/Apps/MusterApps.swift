@@ -29,6 +29,17 @@ package struct MusterApps: Sendable {
         return KeyScopes(own: own, shared: Set(list.flatMap(\.sharedScopes)))
     }
 
+    /// The registry the platform asks which apps and roles exist.
+    package var directory: AppDirectory {
+        AppDirectory(list.map { AppDirectory.Entry(name: $0.name, kind: $0.kind, roles: Set($0.roles)) }, keyScopes: keyScopes)
+    }
+
+    /// Every settings type the apps read, each once.
+    package var settings: [any AppSettings.Type] {
+        var seen = Set<ObjectIdentifier>()
+        return list.flatMap(\.settings).filter { seen.insert(ObjectIdentifier($0)).inserted }
+    }
+
     /// Every fold the apps define.
     package var projections: [any Projection.Type] { list.flatMap(\.projections) }
 

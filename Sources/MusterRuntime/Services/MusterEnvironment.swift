@@ -18,17 +18,17 @@ package final class MusterEnvironment: Sendable {
     package let snapshots: SnapshotStore
     /// The folds this process runs: made on first request, run once.
     package let projections: ProjectionRegistry
-    /// Which scopes a key of each app may carry (from the apps the process serves).
-    package let keyScopes: KeyScopes
+    /// The apps the process serves: their names, kinds, roles and key scopes.
+    package let apps: AppDirectory
     /// Limits and presence shared with the other instances of the same services.
     package let sharing: Sharing
     /// Pieces several roles of one process share (`shared(_:)`), by type.
     private let sharedParts = Mutex<[ObjectIdentifier: any Sendable]>([:])
 
     package init(configuration: MusterConfiguration, logger: Logger, connection: NATSConnection, catalog: EventCatalog,
-                metrics: PrometheusCollectorRegistry, source: String, keyScopes: KeyScopes) {
+                metrics: PrometheusCollectorRegistry, source: String, apps: AppDirectory) {
         self.configuration = configuration
-        self.keyScopes = keyScopes
+        self.apps = apps
         self.sharing = Sharing(connection: connection, logger: logger)
         self.logger = logger
         self.connection = connection
@@ -40,6 +40,8 @@ package final class MusterEnvironment: Sendable {
     }
 
     package var jetStream: JetStream { log.jetStream }
+    /// Which scopes a key of each app may carry.
+    package var keyScopes: KeyScopes { apps.keyScopes }
     package var catalog: EventCatalog { log.catalog }
 
     /// The process's one `T`, made by `make` on first request. `make` may ask for other shared

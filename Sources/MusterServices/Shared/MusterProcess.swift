@@ -35,7 +35,7 @@ package enum MusterProcess {
         let connection = try await NATSConnection.connect(configuration.nats, logger: logger)
         let environment = MusterEnvironment(configuration: configuration, logger: logger, connection: connection,
                                             catalog: apps.catalog, metrics: metrics, source: "muster/\(configuration.instance)",
-                                            keyScopes: apps.keyScopes)
+                                            apps: apps.directory)
         do {
             // A cluster that starts with us has no JetStream leader for a few seconds.
             try await environment.log.bootstrap(patience: .seconds(60), logger: logger)

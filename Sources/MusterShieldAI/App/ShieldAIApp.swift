@@ -11,6 +11,8 @@ package import MusterRuntime
 package struct ShieldAIApp: MusterApp {
     package static let appName = "shieldai"
     package let name = appName
+    package var kind: AppKind { .clientApp }
+    package var roles: [String] { ShieldAIRole.names }
     package var events: EventCatalog { .shieldAI }
     package var projections: [any Projection.Type] { [ShieldAIProjection.self] }
     package var scopes: [String] { [VoiceRoutes.scope, DocumentRoutes.scope] }

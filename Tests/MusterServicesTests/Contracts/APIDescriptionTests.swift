@@ -80,9 +80,9 @@ struct APIDescriptionTests {
             // A pooled connection schemathesis takes up again just as the server's keep-alive limit
             // closes it meets a reset (the race every keep-alive server has): not what this test judges.
             $0.connectionLimits.idleTimeout = .seconds(600)
-            $0.signIn.appleKeysURL = "http://127.0.0.1:\(idPort)/apple/keys"
-            $0.signIn.googleKeysURL = "http://127.0.0.1:\(idPort)/google/keys"
-            $0.signIn.smsURL = "http://127.0.0.1:\(smsPort)"
+            $0[SignInSettings.self].appleKeysURL = "http://127.0.0.1:\(idPort)/apple/keys"
+            $0[SignInSettings.self].googleKeysURL = "http://127.0.0.1:\(idPort)/google/keys"
+            $0[SignInSettings.self].smsURL = "http://127.0.0.1:\(smsPort)"
         }) { env, port in
             let opl = try await Self.key(env.log, port: port, app: "opl",
                                          ["read:mobile", "write:submit-strike", "write:gps-snapshot", "write:dns-stats", "moderate:opl",
@@ -98,7 +98,7 @@ struct APIDescriptionTests {
             try await people.createOrganisationPatiently(slug: "demo", app: "offleash", name: "Demo walks")
             let person = try await people.register(People.Registration(orgSlug: "demo", email: "st@example.com", firstName: "S",
                                                                        lastName: "T", phone: nil, password: "Schemathesis1"),
-                                                   policy: People.TokenPolicy(app: "offleash", selfRegistration: true))
+                                                   policy: People.TokenPolicy(app: "offleash", signUpRole: "customer"))
 
             let output = env.server.directory.appendingPathComponent("schemathesis.txt")
             try #require(FileManager.default.createFile(atPath: output.path, contents: nil))

@@ -35,7 +35,7 @@ struct GatewayRoutesTests {
         for role in ServiceRole.allCases {
             let environment = MusterEnvironment(configuration: env.environment.configuration, logger: env.environment.logger,
                                                 connection: env.connection, catalog: apps.catalog,
-                                                metrics: env.environment.metrics, source: "test", keyScopes: apps.keyScopes)
+                                                metrics: env.environment.metrics, source: "test", apps: apps.directory)
             _ = try MusterHTTP.makeRouter(environment: environment, modules: apps.modules([role.name], environment: environment))
             for route in environment.routes.routes { serving["\(route.method.uppercased()) \(route.path)", default: []].insert(role.name) }
         }

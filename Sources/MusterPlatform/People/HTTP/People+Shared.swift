@@ -7,12 +7,11 @@ extension People {
     /// The process's people: one fold, one password pool, one key ring, whichever apps ask.
     package static func shared(in environment: MusterEnvironment) -> People {
         environment.shared {
-            let attempts = AttemptLimiter(addressLimit: environment.configuration.loginAttemptsPerAddress)
+            let attempts = AttemptLimiter(addressLimit: environment.configuration[SignInSettings.self].loginAttemptsPerAddress)
             environment.sharing.register(attempts, as: "signin-failures")
             return People(log: environment.log, runner: environment.projections.runner(PeopleProjection.self),
-                   passwords: PasswordHasher(),
+                   passwords: PasswordHasher(), apps: environment.apps,
                    attempts: attempts,
-                   tokenLifetime: environment.configuration.offleashTokenLifetime,
                    trustedProxies: environment.configuration.trustedProxies)
         }
     }

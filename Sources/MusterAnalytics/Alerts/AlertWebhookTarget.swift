@@ -1,3 +1,5 @@
+package import MusterRuntime
+
 /// Where an alert goes and in which shape, from one `MUSTER_ALERT_WEBHOOKS` entry:
 /// `https://…` (Muster's own JSON), `slack=https://hooks.slack.com/services/…` (a Slack incoming
 /// webhook), or `pagerduty=https://events.pagerduty.com/v2/enqueue#<routing key>` (PagerDuty
