@@ -38,3 +38,12 @@ curl -fs "$MUSTER_URL/ready" >/dev/null || { echo "demo: muster was not ready wi
 started=$SECONDS
 make --no-print-directory demo > "$root/demo.log" 2>&1
 echo "demo: every step of make demo passed on an empty data folder ($((SECONDS - started)) s; $(grep -c '^==' "$root/demo.log") sections)"
+
+# README's commands for a second terminal, as written there (this run's port in place of 8080):
+# the newcomer's next step after the demo must work too.
+commands=$(awk '/^In a second terminal:/ { found = 1; next } found && /^```sh/ { inside = 1; next } inside && /^```/ { exit } inside' README.md \
+  | grep -v '^make demo' | sed -e "s|http://127.0.0.1:8080|$MUSTER_URL|g" -e 's|^curl |curl -fsS |')
+[ -n "$commands" ] || { echo "demo: README has no commands for a second terminal" >&2; exit 1; }
+bash -euo pipefail -c "$commands" > "$root/readme.log" 2>&1 || { echo "demo: README's commands failed:" >&2; cat "$root/readme.log" >&2; exit 1; }
+grep -q '"blocklist"' "$root/readme.log" || { echo "demo: README's curl did not answer the blocklist" >&2; head -c 600 "$root/readme.log" >&2; exit 1; }
+echo "demo: README's commands for a second terminal work ($(wc -l < "$root/readme.log") lines of output)"

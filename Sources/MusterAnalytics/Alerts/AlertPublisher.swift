@@ -1,7 +1,7 @@
 package import Logging
 import MusterEvents
 package import MusterLog
-package import ServiceLifecycle
+import ServiceLifecycle
 
 /// Records what the alert rules decided: watches the analytics fold and appends
 /// `analytics.alert.raised.v1` / `.resolved.v1` for each transition the log does not hold yet.

@@ -1,5 +1,5 @@
 package import Foundation
-package import MusterRuntime
+import MusterRuntime
 
 /// The alert in each webhook's shape: Muster's JSON, a Slack message, or a PagerDuty Events v2
 /// event (a raise triggers, a resolve closes the incident with the same dedup key).

@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// Where an alert goes and in which shape, from one `MUSTER_ALERT_WEBHOOKS` entry:
 /// `https://…` (Muster's own JSON), `slack=https://hooks.slack.com/services/…` (a Slack incoming

@@ -3,7 +3,7 @@ import Foundation
 package import Logging
 package import MusterEvents
 import MusterLog
-package import MusterRuntime
+import MusterRuntime
 package import NIOCore
 import NIOHTTP1
 

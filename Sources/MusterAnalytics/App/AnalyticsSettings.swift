@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 import Foundation
 
 /// Where alerts (raised and resolved) are POSTed: Muster's JSON, Slack or PagerDuty Events v2

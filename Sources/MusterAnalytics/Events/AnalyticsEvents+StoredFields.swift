@@ -1,4 +1,4 @@
-package import MusterEvents
+import MusterEvents
 package import MusterJSON
 
 // The analytics events are most of the log by count, and every analytics and funnel rebuild reads

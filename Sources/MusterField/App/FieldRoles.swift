@@ -1,5 +1,5 @@
 import MusterPlatform
-package import MusterRuntime
+import MusterRuntime
 
 /// The roles of the field app's people: workers on site, and the managers who approve their time.
 package enum FieldRole: String, AppRole {

@@ -1,4 +1,4 @@
-package import MusterEvents
+import MusterEvents
 package import MusterJSON
 
 // Pushed batches are the field app's bulk of the log (up to 500 mutations each), written at every

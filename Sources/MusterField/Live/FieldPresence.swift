@@ -1,5 +1,5 @@
 package import Foundation
-package import MusterRuntime
+import MusterRuntime
 import Synchronization
 
 /// Who has a live socket open now, on this process or another instance of it: their devices hear

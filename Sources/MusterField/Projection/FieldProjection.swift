@@ -1,5 +1,5 @@
 package import MusterEvents
-package import MusterLog
+import MusterLog
 
 /// The field app's records, folded from every push and every manager's decision (`FieldBook`).
 /// Kept in memory with a snapshot: a company's shifts are thousands of records, not millions.

@@ -1,6 +1,6 @@
 package import Logging
 import MusterNATS
-package import ServiceLifecycle
+import ServiceLifecycle
 
 /// Keeps `LogAvailability` current while nothing is written, and moves the process off a NATS
 /// server that cannot reach the log.

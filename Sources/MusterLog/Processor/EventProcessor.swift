@@ -2,7 +2,7 @@ import Foundation
 package import Logging
 package import MusterEvents
 import MusterNATS
-package import ServiceLifecycle
+import ServiceLifecycle
 
 /// Reacts to events with side effects (geocode a submission, run moderation checks), at least
 /// once: a durable consumer with explicit acks. An event is acknowledged after its handler

@@ -5,7 +5,7 @@ import Metrics
 import MusterEvents
 import MusterNATS
 import NIOPosix
-package import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// Keeps one projection up to date from the log, as a `Service`.

@@ -1,7 +1,7 @@
 import CNats
 package import Foundation
 package import Logging
-package import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// One connection to NATS over libnats.

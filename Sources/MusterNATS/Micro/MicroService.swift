@@ -1,6 +1,6 @@
 package import Foundation
 import Logging
-package import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// One request endpoint of a NATS micro service.

@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// The roles of OFFLEASH's people in a business: its customers, its walkers, its admins, and the
 /// owner who started it (who may do whatever an admin may).

@@ -1,5 +1,5 @@
 import MusterPlatform
-package import MusterRuntime
+import MusterRuntime
 
 /// OFFLEASH's own settings: how long its tokens live, which app ids Apple's and Google's tokens
 /// must name, and where checkouts are charged.

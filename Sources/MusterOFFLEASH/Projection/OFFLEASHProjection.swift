@@ -1,5 +1,5 @@
 package import MusterEvents
-package import MusterLog
+import MusterLog
 
 /// OFFLEASH's read model: each organisation's services, walkers' rosters, customers' locations
 /// (sealed) and every walker's schedule. Small per organisation; kept whole in memory.

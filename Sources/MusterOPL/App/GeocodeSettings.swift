@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// What the geocode service reads: the gazetteer file (`make gazetteer` builds it) and, for
 /// street-level forward geocoding, a Nominatim-compatible search URL (none: offline only).

@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// The roles of OPL's people: moderators, who decide on submissions at `/moderation`.
 package enum OPLRole: String, AppRole {

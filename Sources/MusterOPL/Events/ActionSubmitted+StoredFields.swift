@@ -1,4 +1,4 @@
-package import MusterEvents
+import MusterEvents
 package import MusterJSON
 
 // A submitted action is OPL's hottest write, its biggest event, and what the moderation and

@@ -1,7 +1,7 @@
 package import Foundation
 package import Logging
 package import MusterLog
-package import ServiceLifecycle
+import ServiceLifecycle
 
 /// Ends approved actions whose duration ran out, as `opl.action.ended.v1` events by
 /// `system:expiry`. The views already hide them at that moment; the event makes it a fact in the

@@ -1,5 +1,5 @@
 package import MusterEvents
-package import MusterLog
+import MusterLog
 
 /// The Online Picket Line fold: every action and snapshot with its moderation history.
 ///

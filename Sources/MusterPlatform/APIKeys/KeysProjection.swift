@@ -1,5 +1,5 @@
 package import MusterEvents
-package import MusterLog
+import MusterLog
 
 /// The keys projection: every key ever issued, whether it is revoked, and a lookup by hash.
 package enum KeysProjection: Projection {

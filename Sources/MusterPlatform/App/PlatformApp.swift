@@ -31,10 +31,7 @@ package struct PlatformApp: MusterApp {
             let people = People.shared(in: environment)
             parts.routes.append { JWKSRoutes.add(to: $0, people: people) }
             let devices = Devices.shared(in: environment)
-            parts.routes.append { routes in
-                DeviceRoutes.add(to: routes, devices: devices)
-                DeviceRoutes.addTRPC(to: routes, devices: devices)
-            }
+            parts.routes.append { DeviceRoutes.add(to: $0, devices: devices) }
         case .query:
             let keys = APIKeyDirectory.shared(in: environment)
             parts.routes.append { PlatformRoutes.add(to: $0, keys: keys, environment: environment) }

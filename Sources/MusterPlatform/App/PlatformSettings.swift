@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// Where sign-in checks other providers' tokens and sends its texts, and how many failed sign-ins
 /// one address may make. Which app ids a provider's token must name is the app's own setting.

@@ -1,5 +1,5 @@
 package import MusterEvents
-package import MusterLog
+import MusterLog
 package import MusterRuntime
 
 /// Every app's push registrations: who gets a push sent to a token, a person, a topic, a cell or

@@ -1,5 +1,5 @@
 package import Foundation
-package import MusterRuntime
+import MusterRuntime
 import Metrics
 import Synchronization
 

@@ -1,5 +1,5 @@
 package import MusterEvents
-package import MusterLog
+import MusterLog
 
 /// Organisations, sign-in identities, people and sessions: what sign-in, refresh and token
 /// validation read, in memory. Personal data stays sealed here; only `People` opens it, with the

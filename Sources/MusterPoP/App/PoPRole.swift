@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// The roles of PoP's people: learners, who make an account to carry their progress between
 /// devices, and organisers, who see their organisation's civics progress and export its

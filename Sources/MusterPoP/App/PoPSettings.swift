@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// PoP's configuration folder: `orgs.json` (organisations, their state and decks) and `decks/`
 /// (one JSON file a deck). A second state or organisation is data, not code.

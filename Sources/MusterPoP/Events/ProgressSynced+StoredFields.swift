@@ -1,4 +1,4 @@
-package import MusterEvents
+import MusterEvents
 package import MusterJSON
 
 // Synced batches are PoP's bulk of the log, and the sync and civics folds read every one: they

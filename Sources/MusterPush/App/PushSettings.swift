@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// Where and how the notifier reaches APNs: the token-signing key (`.p8`), its id and the team's;
 /// without all three every iOS push is recorded as failed with `NoProvider`.

@@ -1,5 +1,5 @@
 package import MusterEvents
-package import MusterLog
+import MusterLog
 
 /// Every push: what was asked, which devices have their outcome, and the counts by outcome. While
 /// a push is being sent its per-device record is what keeps a restarted notifier from sending a

@@ -6,7 +6,7 @@ import MusterEvents
 package import MusterLog
 package import MusterPlatform
 import Metrics
-package import ServiceLifecycle
+import ServiceLifecycle
 import Tracing
 
 /// Sends every open push when it is due (the notifier role). The log is the record: a chunk of

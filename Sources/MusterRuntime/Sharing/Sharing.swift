@@ -1,7 +1,7 @@
 import Foundation
 package import Logging
 package import MusterNATS
-package import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// Shares limits and presence between the instances of a service through core NATS: every

@@ -33,6 +33,8 @@ package struct ShieldAIApp: MusterApp {
             parts.services.append(EventProcessor(name: "shieldai-forgetting", filterSubjects: ShieldAIForgetting.filterSubjects,
                                                  log: environment.log, logger: environment.logger, handler: forgetting.handle))
             parts.routes.append { routes in
+                // The app registers its installations through tRPC, on the platform's registry.
+                DeviceRoutes.addTRPC("notification.registerDevice", to: routes, devices: devices)
                 VoiceRoutes.add(to: routes, voices: voices, devices: devices)
                 DocumentRoutes.add(to: routes, documents: documents, devices: devices)
             }

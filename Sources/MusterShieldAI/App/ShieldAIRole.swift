@@ -1,4 +1,4 @@
-package import MusterRuntime
+import MusterRuntime
 
 /// The roles of ShieldAI's people: the customers whose documents and voice it protects.
 package enum ShieldAIRole: String, AppRole {

@@ -1,5 +1,5 @@
 package import MusterEvents
-package import MusterLog
+import MusterLog
 
 /// ShieldAI's intake: voice enrollments and scanned documents. In memory (one entry each).
 package enum ShieldAIProjection: Projection {

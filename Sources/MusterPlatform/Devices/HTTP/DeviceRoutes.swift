@@ -72,9 +72,10 @@ extension Devices {
 }
 
 extension DeviceRoutes {
-    /// ShieldAI's `api.notification.registerDevice`, in tRPC's shape (`TRPC`), over the same registry.
-    package static func addTRPC(to routes: Routes<Router<MusterRequestContext>>, devices: Devices) {
-        TRPC.mutation("notification.registerDevice", on: routes, access: access, maxBody: maxBody,
+    /// Device registration as an app built on tRPC calls it (`TRPC`: ShieldAI's
+    /// `notification.registerDevice`), over the same registry and rules as `POST /api/devices`.
+    package static func addTRPC(_ procedure: String, to routes: Routes<Router<MusterRequestContext>>, devices: Devices) {
+        TRPC.mutation(procedure, on: routes, access: access, maxBody: maxBody,
                       authorize: { try caller($0) }) { (body: DeviceRequest, caller, request) in
             DeviceAnswer(try await devices.register(body.registration, by: caller, idempotencyKey: request.headers[.idempotencyKey]))
         }
