@@ -52,7 +52,7 @@ $MUSTER people create-org --slug bench-build --app field --name "Bench Build" --
 echo "Bench-Field-2026" | $MUSTER people add --org bench-build --role manager --email boss@bench.test --first-name Bo --last-name Boss \
   --nats-url "$url" >/dev/null 2>&1
 token=$(curl -fs -X POST "http://127.0.0.1:$port/api/field/auth/login" -H 'Content-Type: application/json' \
-  -d '{"org": "bench-build", "email": "boss@bench.test", "password": "Bench-Field-2026"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+  -d '{"org_slug": "bench-build", "email": "boss@bench.test", "password": "Bench-Field-2026"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 project=$(python3 -c 'import uuid; print(uuid.uuid4())')
 now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 curl -fs -o /dev/null -X POST "http://127.0.0.1:$port/api/field/mutations" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \

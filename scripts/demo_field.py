@@ -129,7 +129,7 @@ print(f"""
    worker:  ana@acme.demo / {PASSWORD}      manager: mia@acme.demo / {PASSWORD}      (company {ORG})
 
    TOKEN=$(curl -s -X POST {URL}/api/field/auth/login -H 'Content-Type: application/json' \\
-       -d '{{"org": "{ORG}", "email": "mia@acme.demo", "password": "{PASSWORD}"}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])')
+       -d '{{"org_slug": "{ORG}", "email": "mia@acme.demo", "password": "{PASSWORD}"}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
    curl -s -H "Authorization: Bearer $TOKEN" '{URL}/api/field/changes?limit=5'
    curl -s -H "Authorization: Bearer $TOKEN" {URL}/api/field/conflicts
    curl -s -X POST -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{{"decision": "takeDevice"}}' \\

@@ -4,7 +4,7 @@ a month of 500 installs studying both decks (some linked across two devices of o
 offline for days and sending it all at once, a few hostile), and 200 newsletter signups (some
 duplicated, some with names a spreadsheet would run). Prints the organiser's login and page.
 Deterministic (seeded); running it again adds nothing new: the same ids are the same changes."""
-import json, os, random, subprocess, sys, urllib.error, urllib.request, uuid
+import json, os, random, subprocess, sys, time, urllib.error, urllib.request, uuid
 from datetime import datetime, timedelta, timezone
 
 M = os.environ.get("MUSTER", ".build/debug/muster")
@@ -29,6 +29,24 @@ def call(method, path, body=None, key=None, token=None):
 def muster(*args, stdin=None):
     return subprocess.run([M, *args], input=stdin, capture_output=True, text=True, check=False)
 
+def need(what, answer, *ok):
+    """The answer of a call the demo relies on: anything but the expected status stops the demo."""
+    status, body = answer
+    if status not in (ok or (200,)):
+        sys.exit(f"demo_pop: {what} answered {status}: {body[:300].decode(errors='replace')}")
+    return json.loads(body) if body else {}
+
+SMS = os.environ.get("SMS_PORT", "2200")  # make run SIGNIN=standin: the mail stand-in keeps what it was sent
+
+def mailed_code(email):
+    """The newest six-digit code mailed to `email`, from the mail stand-in; None without one."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{SMS}/standin/messages", timeout=10) as r: messages = json.load(r)
+    except (urllib.error.URLError, OSError):
+        return None
+    codes = [w.rstrip(".;") for m in messages if m.get("to") == email for w in m.get("body", "").split() if len(w.rstrip(".;")) == 6 and w.rstrip(".;").isdigit()]
+    return codes[-1] if codes else None
+
 print("== PoP: organisation, organiser, app key")
 muster("people", "create-org", "--slug", ORG, "--app", "pop", "--name", "People Over Party")
 muster("people", "add", "--org", ORG, "--role", "organiser", "--email", "organiser@pop.demo", "--first-name", "Olive",
@@ -45,8 +63,7 @@ for name in ("us-civics", "sd-civics"):
 difficulty = {(d, q): rng.random() ** 2 for d, qs in decks.items() for q in qs}
 
 now = datetime.now(timezone.utc)
-people = []  # (email, token) of learners who link two devices
-print("== 500 installs studying for a month (40 learners on two devices each, 60 offline for days)")
+print("== 500 installs studying for a month (60 offline for days)")
 applied = refused = 0
 for n in range(500):
     install = uid("install", n)
@@ -72,21 +89,53 @@ for n in range(500):
         if not offline:  # an online device syncs the day's changes (sent now: the server has only one clock)
             pending, batch = [], pending
             for i in range(0, len(batch), 500):
-                status, body = call("POST", f"/api/pop/installs/{install}/changes", {"org": ORG, "sentAt": ts(now + skew), "changes": batch[i:i + 500]}, key=key)
-                results = json.loads(body).get("results", []) if status == 200 else []
+                results = need("a day's sync", call("POST", f"/api/pop/installs/{install}/changes", {"org": ORG, "sentAt": ts(now + skew), "changes": batch[i:i + 500]}, key=key))["results"]
                 applied += sum(r["status"] == "applied" for r in results); refused += sum(r["status"] == "refused" for r in results)
     for i in range(0, len(pending), 500):  # offline for days: everything at once
-        status, body = call("POST", f"/api/pop/installs/{install}/changes", {"org": ORG, "sentAt": ts(now + skew), "changes": pending[i:i + 500]}, key=key)
-        results = json.loads(body).get("results", []) if status == 200 else []
+        results = need("an offline batch", call("POST", f"/api/pop/installs/{install}/changes", {"org": ORG, "sentAt": ts(now + skew), "changes": pending[i:i + 500]}, key=key))["results"]
         applied += sum(r["status"] == "applied" for r in results); refused += sum(r["status"] == "refused" for r in results)
-    if n < 80 and n % 2 == 0:  # learner n/2 links installs n and n+1
-        email = f"learner{n // 2}@pop.demo"
-        call("POST", "/auth/register", {"org_slug": ORG, "first_name": "Learner", "last_name": str(n // 2), "email": email, "password": PASSWORD})
-        status, body = call("POST", "/auth/login", {"org_slug": ORG, "email": email, "password": PASSWORD})
-        token = json.loads(body)["token"] if status == 200 else None
-        people.append((email, token))
-    if n < 80 and token:
-        call("POST", f"/api/pop/installs/{install}/link", key=key, token=token)
+
+print("== 40 learners make accounts and carry their progress across two installs each (through /api/pop/auth)")
+try:
+    urllib.request.urlopen(f"http://127.0.0.1:{SMS}/standin/messages", timeout=5).read()
+    by_mail = True
+except (urllib.error.URLError, OSError):
+    by_mail = False
+    print(f"   (no mail stand-in at 127.0.0.1:{SMS}: make run SIGNIN=standin; the learners are added with `muster people add` instead)")
+merged_cards = 0
+for k in range(40):
+    email, first, second = f"learner{k}@pop.demo", uid("install", 2 * k), uid("install", 2 * k + 1)
+    device = {"device_name": f"Learner {k}'s phone", "platform": "ios"}
+    status, body = call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD, **device})
+    if status == 200:
+        token = json.loads(body)["token"]  # a second run: the account is there
+    elif by_mail:
+        need("a sign-up", call("POST", "/api/pop/auth/register", {"first_name": "Learner", "last_name": str(k), "email": email, "password": PASSWORD}), 202)
+        code = None
+        for _ in range(50):  # the mail leaves after the answer
+            code = mailed_code(email)
+            if code: break
+            time.sleep(0.1)
+        if not code: sys.exit(f"demo_pop: no code was mailed to {email}")
+        token = need("verifying the email", call("POST", "/api/pop/auth/verify-email", {"email": email, "code": code, **device}))["token"]
+    else:
+        added = muster("people", "add", "--org", ORG, "--role", "learner", "--email", email, "--first-name", "Learner", "--last-name", str(k), stdin=PASSWORD + "\n")
+        if added.returncode != 0 and "already exists" not in added.stderr: sys.exit(f"demo_pop: adding {email}: {added.stderr.strip()}")
+        token = need("a learner's sign-in", call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD, **device}))["token"]
+    need("linking the first install", call("POST", f"/api/pop/installs/{first}/link", key=key, token=token))
+    # The second install signs in on its own (another session), and links too.
+    other = need("signing in on the second install", call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD,
+                                                                                          "device_name": f"Learner {k}'s tablet", "platform": "ios"}))["token"]
+    need("linking the second install", call("POST", f"/api/pop/installs/{second}/link", key=key, token=other))
+    a = need("pulling the first install", call("GET", f"/api/pop/installs/{first}/progress", key=key))
+    b = need("pulling the second install", call("GET", f"/api/pop/installs/{second}/progress", key=key))
+    cards = lambda pull: sorted((c["deck"], c["questionId"], c["timesViewed"]) for c in pull["cards"])
+    if not (a["linked"] and b["linked"] and cards(a) == cards(b)):
+        sys.exit(f"demo_pop: {email}'s two installs do not show the same merged progress")
+    merged_cards += len(a["cards"])
+    sessions = need("the learner's sessions", call("GET", "/api/pop/auth/sessions", token=other))["sessions"]
+    if len(sessions) < 2: sys.exit(f"demo_pop: {email} has {len(sessions)} session(s), not one per install")
+print(f"   40 learners, each on two linked installs showing the same merged progress: {merged_cards} cards in all")
 
 print("== hostile installs: unknown decks and questions, dates from the future and the far past, broken JSON, a huge batch")
 hostile = uid("install", "hostile")
@@ -95,11 +144,13 @@ bad = [{"mutationId": uid("h", 1), "card": {"deck": "atlantis", "questionId": 1,
        {"mutationId": uid("h", 3), "card": {"deck": "us-civics", "questionId": 1, "timesViewed": 1, "isMarkedKnown": True, "changedAt": "2999-01-01T00:00:00Z"}},
        {"mutationId": uid("h", 4), "card": {"deck": "us-civics", "questionId": 1, "timesViewed": -5, "isMarkedKnown": True, "changedAt": ts(now)}},
        {"mutationId": "not-a-uuid", "card": {"deck": "us-civics", "questionId": 1, "timesViewed": 1, "isMarkedKnown": True, "changedAt": ts(now)}}]
-status, body = call("POST", f"/api/pop/installs/{hostile}/changes", {"org": ORG, "sentAt": ts(now), "changes": bad}, key=key)
-print(f"   mixed bad batch: {status}, every change refused with its reason: {all(r['status'] == 'refused' for r in json.loads(body)['results'])}")
+results = need("the mixed bad batch", call("POST", f"/api/pop/installs/{hostile}/changes", {"org": ORG, "sentAt": ts(now), "changes": bad}, key=key))["results"]
+if not all(r["status"] == "refused" for r in results): sys.exit("demo_pop: a hostile change was not refused")
+print("   mixed bad batch: 200, every change refused with its reason")
 broken = call("POST", f"/api/pop/installs/{hostile}/changes", b'{"sentAt": [', key=key)[0]
 huge = call("POST", f"/api/pop/installs/{hostile}/changes", {"sentAt": ts(now), "changes": bad * 101}, key=key)[0]
 print(f"   broken JSON: {broken}, 505 changes in one batch: {huge}")
+if broken != 400 or huge not in (413, 422): sys.exit("demo_pop: broken JSON must be 400 and an oversized batch 413 or 422")
 print(f"   {applied} changes applied, {refused} refused")
 
 print("== 200 newsletter signups (20 duplicates, some names a spreadsheet would run)")
@@ -110,9 +161,8 @@ for n in range(200):
     name = tricky[(n // 40) % len(tricky)] if n % 40 == 0 else f"{first} {rng.choice(['Black Elk', 'Hansen', 'Olson', 'Two Bulls', 'Larson', 'Schmidt'])}"
     email = f"reader{n if n % 10 else n - 1}@example.com" if n % 10 == 0 and n else f"reader{n}@example.com"
     if n % 10 == 0 and n: email = email.upper()  # a duplicate as another phone typed it
-    status, body = call("POST", "/api/pop/newsletter/signups", {"id": uid("signup", n), "name": name, "email": email,
-                                                                  "signupDate": ts(now - timedelta(days=rng.randint(0, 28)))}, key=key)
-    outcome = json.loads(body).get("status", status) if status in (200, 201) else status
+    outcome = need("a newsletter signup", call("POST", "/api/pop/newsletter/signups", {"id": uid("signup", n), "name": name, "email": email,
+                                                                  "signupDate": ts(now - timedelta(days=rng.randint(0, 28)))}, key=key), 200, 201).get("status")
     outcomes[outcome] = outcomes.get(outcome, 0) + 1
 print("   " + ", ".join(f"{v} {k}" for k, v in sorted(outcomes.items(), key=str)))
 

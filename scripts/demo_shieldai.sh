@@ -7,11 +7,64 @@ M=${MUSTER:-.build/debug/muster}
 URL=${MUSTER_URL:-http://127.0.0.1:8080}
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+# call METHOD PATH EXPECTED [BODY] [HEADER…]: the answer's body; any other status stops the demo.
+call() {
+  local method=$1 path=$2 expected=$3 body=${4:-} status; shift 4 || shift $#
+  status=$(curl -sS -o "$work/answer" -w '%{http_code}' -X "$method" -H 'Content-Type: application/json' "$@" \
+    ${body:+-d "$body"} "$URL$path")
+  if [ "$status" != "$expected" ]; then echo "demo_shieldai: $method $path answered $status, not $expected: $(head -c 300 "$work/answer")" >&2; exit 1; fi
+  cat "$work/answer"
+}
+
+echo "== ShieldAI: an account proven by a mailed code, a refresh token bound to the phone, sessions seen and ended"
+$M people create-org --slug shieldai --app shieldai --name "ShieldAI" >/dev/null
+SMS_PORT=${SMS_PORT:-2200} IDENTITY_PORT=${IDENTITY_PORT:-2199}
+EMAIL=sam@shieldai.demo PASSWORD=Shielded2026
+APPKEY=$($M keys issue --app shieldai --scopes devices:register --label "ShieldAI demo phone")
+PHONE=$(call POST /api/devices 201 "{\"token\": \"$(python3 -c 'import secrets; print(secrets.token_hex(32))')\", \"platform\": \"ios\", \"bundleId\": \"com.kordant.shieldai\", \"environment\": \"sandbox\"}" -H "X-API-Key: $APPKEY")
+PHONE_ID=$(echo "$PHONE" | json 'd["deviceId"]') PHONE_SECRET=$(echo "$PHONE" | json 'd["deviceSecret"]')
+bound=(-H "X-Device-Id: $PHONE_ID" -H "X-Device-Secret: $PHONE_SECRET")
+signin="{\"email\": \"$EMAIL\", \"password\": \"$PASSWORD\", \"device_name\": \"Sam's iPhone\", \"platform\": \"ios\"}"
+status=$(curl -sS -o "$work/answer" -w '%{http_code}' -H 'Content-Type: application/json' "${bound[@]}" -d "$signin" "$URL/api/shieldai/auth/login")
+if [ "$status" = 200 ]; then
+  cp "$work/answer" "$work/signedin"; echo "   signed in as $EMAIL (the account is there from an earlier run)"
+elif curl -fsS "http://127.0.0.1:$SMS_PORT/standin/messages" >/dev/null 2>&1; then
+  call POST /api/shieldai/auth/register 202 "{\"first_name\": \"Sam\", \"last_name\": \"Safe\", \"email\": \"$EMAIL\", \"password\": \"$PASSWORD\"}" >/dev/null
+  code=""
+  for _ in $(seq 1 50); do
+    code=$(curl -fsS "http://127.0.0.1:$SMS_PORT/standin/messages" | json '([""] + [w.rstrip(".;") for m in d if m["to"] == "'"$EMAIL"'" for w in m["body"].split() if len(w.rstrip(".;")) == 6 and w.rstrip(".;").isdigit()])[-1]')
+    [ -n "$code" ] && break; sleep 0.1
+  done
+  [ -n "$code" ] || { echo "demo_shieldai: no code was mailed to $EMAIL" >&2; exit 1; }
+  echo "   signed up as $EMAIL; the code $code came by mail (the stand-in's /standin/messages)"
+  call POST /api/shieldai/auth/verify-email 200 "{\"email\": \"$EMAIL\", \"code\": \"$code\", \"device_name\": \"Sam's iPhone\", \"platform\": \"ios\"}" "${bound[@]}" > "$work/signedin"
+else
+  echo "   (no mail stand-in at 127.0.0.1:$SMS_PORT: make run SIGNIN=standin; Sam is added with muster people add instead)"
+  echo "$PASSWORD" | $M people add --org shieldai --role customer --email "$EMAIL" --first-name Sam --last-name Safe >/dev/null
+  call POST /api/shieldai/auth/login 200 "$signin" "${bound[@]}" > "$work/signedin"
+fi
+REFRESH=$(json 'd["refresh_token"]' < "$work/signedin")
+call POST /api/shieldai/auth/refresh 401 "{\"refresh_token\": \"$REFRESH\"}" >/dev/null
+echo "   the phone's refresh token without the phone's secret: 401 (a stolen token alone is useless)"
+ACCESS=$(call POST /api/shieldai/auth/refresh 200 "{\"refresh_token\": \"$REFRESH\"}" "${bound[@]}" | json 'd["token"]')
+echo "   with X-Device-Id and X-Device-Secret: 200, a new pair"
+IPAD=$(call POST /api/shieldai/auth/login 200 "{\"email\": \"$EMAIL\", \"password\": \"$PASSWORD\", \"device_name\": \"Sam's iPad\", \"platform\": \"ios\"}" | json 'd["refresh_token"]')
+if curl -fsS -o /dev/null "http://127.0.0.1:$IDENTITY_PORT/apple/keys" 2>/dev/null; then
+  apple=$(curl -fsS -X POST -H 'Content-Type: application/json' -d '{"provider": "apple", "sub": "000777.shieldai", "email": "kim@privaterelay.appleid.com", "aud": "com.kordant.shieldai"}' \
+    "http://127.0.0.1:$IDENTITY_PORT/standin/token" | json 'd["id_token"]')
+  call POST /api/shieldai/auth/apple 200 "{\"id_token\": \"$apple\", \"first_name\": \"Kim\"}" | json '"   Sign in with Apple: " + d["user"]["email"]'
+fi
+call GET /api/shieldai/auth/sessions 200 "" -H "Authorization: Bearer $ACCESS" | json '"   Sam sees " + str(len(d["sessions"])) + " sessions: " + ", ".join(sorted(set((s.get("device_name") or "?") + (" (bound)" if s["bound_to_device"] else "") for s in d["sessions"])))'
+call DELETE /api/shieldai/auth/sessions 200 "" -H "Authorization: Bearer $ACCESS" | json '"   signed out everywhere but here: " + str(d["ended"]) + " session(s) ended"'
+call POST /api/shieldai/auth/refresh 401 "{\"refresh_token\": \"$IPAD\"}" >/dev/null
+echo "   the iPad's refresh token now: 401"
+call GET /api/shieldai/me/export 200 "" -H "Authorization: Bearer $ACCESS" | json '"   export: profile " + d["profile"]["email"] + ", " + str(len(d["sessions"]["sessions"])) + " session(s), " + str(len(d["app_data"]["documents"])) + " document(s)"'
+
 echo "== ShieldAI: voice enrollment"
 if ! command -v espeak-ng >/dev/null || ! command -v sox >/dev/null; then
   echo "   espeak-ng and sox make the recordings (make test-deps installs them)"; exit 0
 fi
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 espeak-ng -w "$work/raw.wav" "Hello, this is my voice for ShieldAI. I am enrolling my voiceprint so that clones of my voice can be detected."
 sox "$work/raw.wav" -r 16000 -c 1 -b 16 "$work/voice-16k.wav" 2>/dev/null
 sox "$work/raw.wav" -r 8000 -c 1 -b 16 "$work/voice-8k.wav" 2>/dev/null

@@ -44,13 +44,14 @@ class Device:
         except urllib.error.HTTPError as e: return e.code, dict(e.headers), e.read()
 
     def login(self, org, email, password):
-        status, _, body = self.call("POST", "/api/field/auth/login", {"org": org, "email": email, "password": password})
+        status, _, body = self.call("POST", "/api/field/auth/login", {"org_slug": org, "email": email, "password": password,
+                                                                          "device_name": "field_device.py", "platform": "ios"})
         if status != 200: sys.exit(f"login failed: {status} {body.decode()}")
         answer = json.loads(body)
         known = (self.state.get("person") or {}).get("id")
-        if known and known != answer["person"]["id"]:  # another account, or another server's log: nothing kept here is theirs
+        if known and known != answer["user"]["id"]:  # another account, or another server's log: nothing kept here is theirs
             self.state.update(deviceId=str(uuid.uuid4()), cursor="0", records={}, queue=[])
-        self.state.update(token=answer["accessToken"], person=answer["person"])
+        self.state.update(token=answer["token"], person=answer["user"])
         self.save()
         return answer
 
@@ -172,8 +173,8 @@ def main():
     args = p.parse_args()
     device = Device(args.state)
     if args.command == "login":
-        person = device.login(args.org, args.email, args.password)["person"]
-        print(f"signed in as {person['firstName']} {person['lastName']} ({person['role']}), device {device.state['deviceId']}")
+        person = device.login(args.org, args.email, args.password)["user"]
+        print(f"signed in as {person['first_name']} {person['last_name']} ({person['role']}), device {device.state['deviceId']}")
     elif args.command == "edit":
         fields = {}
         for pair in args.fields:

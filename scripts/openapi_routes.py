@@ -20,6 +20,11 @@ for path, item in sorted(spec["paths"].items()):
             responses = item[method].get("responses") or {}
             assert responses, f"{method.upper()} {path} declares no responses"
             access = item[method].get("x-access")
-            assert access and ACCESS.match(access), f"{method.upper()} {path} declares no x-access rule (who may call it), or one of no known form: {access!r}"
-            operations.append({"method": method, "path": path, "statuses": sorted(responses), "access": access})
+            # `/api/{app}/…`: one operation for each app in `x-apps`, served at its own path (every app's sign-in).
+            apps = item[method].get("x-apps")
+            assert (apps is not None) == ("{app}" in path), f"{method.upper()} {path}: x-apps goes with an {{app}} path and only there"
+            for app in apps or [None]:
+                concrete, rule = (path, access) if app is None else (path.replace("{app}", app), (access or "").replace("{app}", app))
+                assert rule and ACCESS.match(rule), f"{method.upper()} {concrete} declares no x-access rule (who may call it), or one of no known form: {rule!r}"
+                operations.append({"method": method, "path": concrete, "statuses": sorted(responses), "access": rule})
 json.dump(operations, sys.stdout)

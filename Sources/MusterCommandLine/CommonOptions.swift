@@ -52,7 +52,8 @@ package struct CommonOptions: ParsableArguments, Sendable {
         do {
             connection = try await NATSConnection.connect(config.nats, logger: logger)
         } catch {
-            throw CleanExit.message("error: cannot reach NATS at \(config.nats.redactedURL): \(error)\nIs it running? `make run` starts one.")
+            // A failure, not a clean exit: a script that issues a key must stop when no key was issued.
+            throw CommandFailure("cannot reach NATS at \(config.nats.redactedURL): \(error)\nIs it running? `make run` starts one.")
         }
         let log = EventLog(jetStream: JetStream(connection), catalog: MusterProcess.apps.catalog, configuration: config.logConfiguration,
                            source: "muster/cli")

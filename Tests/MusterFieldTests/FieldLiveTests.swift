@@ -135,7 +135,7 @@ struct FieldLiveTests {
             let port = try #require(app.client.port)
             _ = try await FieldSyncTests.crew(app)
             // A field token lives 12 h; one of 3 s, signed the same way, stands in for it.
-            var policy = FieldRoutes.policy
+            var policy = FieldApp.accounts.policy
             policy.accessLifetime = .seconds(3)
             let shortLived = try await People.shared(in: app.env.environment)
                 .login(orgSlug: "acme-build", email: "ana@acme.example", password: "Hardhat-ana-2026", address: "127.0.0.1", policy: policy)
@@ -165,7 +165,7 @@ struct FieldLiveTests {
             _ = try await FieldSyncTests.crew(app)
             let people = People.shared(in: app.env.environment)
             let signedIn = try await people.login(orgSlug: "acme-build", email: "ana@acme.example", password: "Hardhat-ana-2026",
-                                                  address: "127.0.0.1", policy: FieldRoutes.policy)
+                                                  address: "127.0.0.1", policy: FieldApp.accounts.policy)
             let token = signedIn.accessToken
             let claims = try await people.validate(token, app: "field")
             let ended = Moment()

@@ -38,9 +38,9 @@ struct FieldSyncTests {
             let account = try await people.addPerson(People.Registration(orgSlug: "acme-build", email: "\(name)@acme.example", firstName: name.capitalized,
                                                                          lastName: "Field", phone: nil, password: "Hardhat-\(name)-2026", role: role))
             let login = try await app.request("/api/field/auth/login", method: .post,
-                                              json: #"{"org": "acme-build", "email": "\#(name)@acme.example", "password": "Hardhat-\#(name)-2026"}"#)
+                                              json: #"{"org_slug": "acme-build", "email": "\#(name)@acme.example", "password": "Hardhat-\#(name)-2026"}"#)
             #expect(login.status == .ok, "\(login.text)")
-            tokens[name] = try #require(login.json["accessToken"] as? String, "\(login.status): \(login.text)")
+            tokens[name] = try #require(login.json["token"] as? String, "\(login.status): \(login.text)")
             ids[name] = account.personId
         }
         return Crew(manager: tokens["mia"] ?? "", ana: tokens["ana"] ?? "", ben: tokens["ben"] ?? "", anaId: ids["ana"] ?? "", benId: ids["ben"] ?? "")

@@ -1,5 +1,6 @@
 import Foundation
 import MusterEvents
+import MusterPlatform
 @testable import MusterOFFLEASH
 import Testing
 

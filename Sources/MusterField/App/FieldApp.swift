@@ -1,7 +1,7 @@
 import Foundation
 package import MusterEvents
 package import MusterLog
-import MusterPlatform
+package import MusterPlatform
 import MusterPush
 package import MusterRuntime
 
@@ -19,6 +19,11 @@ package struct FieldApp: MusterApp {
 
     package init() {}
 
+    /// Workers and managers sign in with a password; accounts are made by invitation or a manager.
+    /// A shift is 12 hours, so is a token.
+    package static let accounts = AppAccounts(methods: [.password], policy: People.TokenPolicy(app: FieldRole.app, accessLifetime: .seconds(12 * 3600)),
+                                      defaultOrg: nil, person: .fieldPerson, displayName: "Field")
+
     package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .ingest:
@@ -34,6 +39,7 @@ package struct FieldApp: MusterApp {
                 UploadRoutes.add(to: routes, uploads: uploads, sync: sync, people: people)
             }
             parts.webSockets.append(FieldLive(sync: sync, people: people).route)
+            AccountRoutes.add(Self.accounts, to: &parts, environment: environment)
             parts.interimAnswers.append(UploadRoutes.resumptionSupported)
         case .query, .geocode, .moderation, .collector, .notifier:
             break

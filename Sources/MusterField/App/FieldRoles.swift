@@ -4,7 +4,7 @@ import MusterRuntime
 /// The roles of the field app's people: workers on site, and the managers who approve their time.
 package enum FieldRole: String, AppRole {
     case worker, manager
-    package static var app: String { FieldRoutes.policy.app }
+    package static var app: String { "field" }
 }
 
 /// The roles' names as tokens and events carry them.

@@ -8,7 +8,7 @@ package import MusterRuntime
 import NIOCore
 
 /// The field app under `/api/field/`, for signed-in workers and managers (`Authorization: Bearer`):
-/// - `POST /api/field/auth/login`, `POST /api/field/auth/refresh`: sign in to a company;
+/// - sign-in under `/api/field/auth/…`, served by the platform from `FieldApp.accounts`;
 /// - `POST /api/field/mutations`: a batch of offline changes, an outcome for each;
 /// - `GET /api/field/changes?since=CURSOR&limit=N`: what changed since, a page at a time;
 /// - `GET /api/field/live?since=CURSOR`: the same as it happens, over a WebSocket (`FieldLive`);
@@ -21,22 +21,8 @@ package enum FieldRoutes {
     /// 500 mutations of up to a few hundred bytes each, with room.
     static let maxBody = 1 << 20
     static let maxSmallBody = 64 * 1024
-    package static let policy = People.TokenPolicy(app: "field", accessLifetime: .seconds(12 * 3600))
 
     package static func add(to routes: Routes<Router<MusterRequestContext>>, sync: FieldSync, people: People) {
-        routes.post("/api/field/auth/login", access: .anyone) { request, context in
-            let body = try await RequestJSON.decode(LoginRequest.self, from: request, maxBody: maxSmallBody)
-            let signedIn = try await people.login(orgSlug: body.org, email: body.email, password: body.password,
-                                                  address: people.clientAddress(request, context), policy: policy)
-            guard FieldRoles.all.contains(signedIn.account.role) else { throw FieldError(.forbidden, "that account is not a worker's or a manager's") }
-            return try JSONResponse.make(.ok, answer(signedIn))
-        }
-        routes.post("/api/field/auth/refresh", access: .anyone) { request, context in
-            let body = try await RequestJSON.decode(RefreshRequest.self, from: request, maxBody: maxSmallBody)
-            guard body.refreshToken.utf8.count <= 512 else { throw APIError(.unauthorized, "invalid refresh token") }
-            return try JSONResponse.make(.ok, answer(try await people.refresh(body.refreshToken, policy: policy)))
-        }
-
         routes.post("/api/field/mutations", access: .fieldPerson) { request, context in
             let person = try person(context)
             let body = try await RequestJSON.decode(PushRequest.self, from: request, maxBody: maxBody, allowNulls: true)
@@ -142,12 +128,5 @@ package enum FieldRoutes {
         guard let text = request.uri.queryParameters["week"] else { return nil }
         guard let week = ISOWeek(String(text)) else { throw FieldError(.invalidField("week"), "week must be an ISO week, like 2026-W48") }
         return week
-    }
-
-    static func answer(_ signedIn: People.SignedIn) -> SignedInAnswer {
-        let account = signedIn.account
-        return SignedInAnswer(accessToken: signedIn.accessToken, refreshToken: signedIn.refreshToken, expiresAt: Timestamp.string(signedIn.expiresAt),
-                              person: .init(id: account.personId, orgId: account.orgId, role: account.role,
-                                            firstName: account.firstName, lastName: account.lastName))
     }
 }

@@ -182,22 +182,3 @@ struct TimesheetAnswer: Encodable, Sendable {
 
     static func rounded(_ hours: Double) -> Double { (hours * 100).rounded() / 100 }
 }
-
-struct LoginRequest: Decodable, Sendable {
-    var org: String
-    var email: String
-    var password: String
-}
-
-struct RefreshRequest: Decodable, Sendable { var refreshToken: String }
-
-struct SignedInAnswer: Encodable, Sendable {
-    struct Person: Encodable, Sendable {
-        var id, orgId, role, firstName, lastName: String
-    }
-
-    var accessToken: String
-    var refreshToken: String
-    var expiresAt: String
-    var person: Person
-}

@@ -61,6 +61,7 @@ package struct OFFLEASHApp: MusterApp {
                 SubscriptionsRoutes.add(to: routes, walks: walks)
                 InviteRoutes.add(to: routes, walks: walks, invitations: invitations)
             }
+            AccountRoutes.add(Self.accounts(settings, policy: policy, walks: walks), to: &parts, environment: environment)
         default:
             break
         }

@@ -106,6 +106,9 @@ package enum OFFLEASHProjection: Projection {
         package var pets: [String: Pet] = [:]
         /// walkerId → their profile.
         package var walkerProfiles: [String: Stamped<WalkerProfiled>] = [:]
+        /// walkerId → the stream sequence of the walker aggregate's last event, a roster's or a
+        /// profile's (both are `offleash.walker.<id>`): what a profile's append expects.
+        package var walkerSequence: [String: UInt64] = [:]
         /// areaId → a walker's service area.
         package var areas: [String: Stamped<ServiceAreaSaved>] = [:]
         package var cards: [String: Card] = [:]
@@ -117,7 +120,8 @@ package enum OFFLEASHProjection: Projection {
 
     package static let name = "offleash"
     /// 2: schedules indexed per walker. 3: walkers' blocks, profiles and areas, recurring series, pets, payments, subscriptions.
-    package static let version = 3
+    /// 4: the walker aggregate's last sequence (a profile saved after a roster expected the profile's own, and never won).
+    package static let version = 4
     package static let filterSubjects = ["events.offleash.>"]
     package static let initialState = State()
 
@@ -130,6 +134,7 @@ package enum OFFLEASHProjection: Projection {
             state.services[service.serviceId] = service
         case let roster as WalkerRostered:
             state.rosters[roster.walkerId] = Roster(orgId: roster.orgId, timeZone: roster.timeZone, shifts: roster.shifts)
+            state.walkerSequence[roster.walkerId] = event.sequence
         case let saved as LocationSaved:
             let created = state.locations[saved.locationId]?.createdSequence ?? event.sequence
             if saved.isDefault { clearDefault(of: saved.customerId, in: &state) }
@@ -176,6 +181,7 @@ package enum OFFLEASHProjection: Projection {
         case let profiled as WalkerProfiled:
             let createdAt = state.walkerProfiles[profiled.walkerId]?.createdAt ?? event.time
             state.walkerProfiles[profiled.walkerId] = Stamped(value: profiled, createdAt: createdAt, updatedAt: event.time, sequence: event.sequence)
+            state.walkerSequence[profiled.walkerId] = event.sequence
         case let area as ServiceAreaSaved:
             if let existing = state.areas[area.areaId], existing.value.walkerId != area.walkerId {
                 throw ProjectionRejection("area \(area.areaId) belongs to another walker")

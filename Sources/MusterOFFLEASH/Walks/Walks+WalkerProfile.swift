@@ -67,7 +67,7 @@ extension Walks {
         try requireRole(claims, .walker, .admin)
         for _ in 0..<3 {
             var details = try await walkerProfile(claims).details
-            let expected = await runner.read { $0.walkerProfiles[claims.personId]?.sequence }
+            let expected = await runner.read { $0.walkerSequence[claims.personId] }
             func text(_ value: String?, _ field: String, max: Int) throws -> String? {
                 guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
                 guard trimmed.count <= max else { throw OFFLEASHError(.invalidField(field), "\(field) must be at most \(max) characters") }

@@ -2,17 +2,6 @@ import Foundation
 import MusterEvents
 import MusterPlatform
 
-/// `POST /auth/apple` and `/auth/google`: Apple's names come only on the first authorization.
-struct ProviderSignInRequest: Decodable {
-    var orgSlug: String?
-    var idToken: String
-    var firstName: String?
-    var lastName: String?
-    var role: String?
-    var nonce: String?
-    enum CodingKeys: String, CodingKey { case orgSlug = "org_slug", idToken = "id_token", firstName = "first_name", lastName = "last_name", role, nonce }
-}
-
 struct SendCodeRequest: Decodable {
     var phone: String
     var orgSlug: String?

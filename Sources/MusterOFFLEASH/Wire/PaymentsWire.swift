@@ -1,4 +1,5 @@
 import Foundation
+import MusterPlatform
 import MusterEvents
 
 /// `POST /payment-methods`: a card's metadata (never its number), or Apple Pay with nothing else.

@@ -1,4 +1,5 @@
 import Foundation
+import MusterPlatform
 import MusterEvents
 
 /// `POST /pets` and `PUT /pets/{id}`: the five fields the app always sends, the rest left out when empty.

@@ -1,4 +1,5 @@
 import Foundation
+import MusterPlatform
 import MusterEvents
 
 struct SubscriptionRequestBody: Decodable {

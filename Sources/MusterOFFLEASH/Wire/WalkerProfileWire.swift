@@ -1,4 +1,5 @@
 import Foundation
+import MusterPlatform
 import MusterEvents
 
 /// `PUT /walker/profile`: `specializations` always sent (may be `[]`), the rest left out when empty.

@@ -17,6 +17,11 @@ package struct OPLApp: MusterApp {
 
     package init() {}
 
+    /// Moderators sign in with a password; their accounts are made by an operator. A shift's
+    /// session: 8 hours, as the moderation page's.
+    static let accounts = AppAccounts(methods: [.password], policy: ModerationPageRoutes.policy, defaultOrg: "opl",
+                                      person: .person(anyRoleOf: OPLRole.self), displayName: "OPL")
+
     package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         // Each role asks for what it uses: asking for a fold is what makes the process run it.
         var keys: APIKeyDirectory { APIKeyDirectory.shared(in: environment) }
@@ -50,6 +55,7 @@ package struct OPLApp: MusterApp {
                 ModerationRoutes.add(to: routes, desk: desk)
                 ModerationPageRoutes.add(to: routes, keys: keys, people: people, desk: desk)
             }
+            AccountRoutes.add(Self.accounts, to: &parts, environment: environment, bindsInstallations: false)
         case .query:
             let (opl, keys) = (OPLParts.shared(in: environment), keys)
             parts.fastPaths.append(MobileReadRoutes.fastPath(keys: keys, rate: opl.readRate, model: opl.model))

@@ -1,7 +1,7 @@
 import Foundation
 package import MusterEvents
 package import MusterLog
-import MusterRuntime
+package import MusterRuntime
 
 /// Why a device operation was refused, in domain terms; `DeviceErrorCode+HTTP` gives the answers.
 package typealias DeviceError = DomainError<DeviceErrorCode>
@@ -146,6 +146,22 @@ package struct Devices: Sendable {
             throw DeviceError(.unknownDevice, "no device \(deviceId.prefix(40)) of yours")
         }
         return device
+    }
+
+    /// The installation `claim` names, when its secret is right and it is an active device of
+    /// `app`: what a session's refresh token may be bound to.
+    package func provenInstallation(_ claim: InstallationClaim?, app: String) async -> String? {
+        guard let claim, let deviceId = claim.deviceId, let secret = claim.secret, (try? DeviceRules.validateID(deviceId)) != nil,
+              let device = await runner.read({ $0.devices[deviceId] }), device.app == app, device.isActive,
+              let stored = device.secretHash, DeviceSecret.matches(secret, stored) else { return nil }
+        return deviceId
+    }
+
+    /// Every active device of `app` linked to `personId` (a person's export).
+    package func devices(of personId: String, app: String) async -> [DevicesProjection.Device] {
+        await runner.read { state in
+            state.devices.values.filter { $0.personId == personId && $0.app == app && $0.isActive }.sorted { $0.registeredAt < $1.registeredAt }
+        }
     }
 
     /// Replaces what `change` names of the device's settings.

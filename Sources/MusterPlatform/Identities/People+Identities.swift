@@ -39,13 +39,13 @@ extension People {
     /// with their password and links the provider from Connected Accounts (linking on email
     /// alone would hand an account to whoever registered that email first, unverified).
     package func signIn(with account: ProviderAccount, phone: String? = nil, firstName: String?, lastName: String?,
-                       orgSlug: String, policy: TokenPolicy) async throws -> SignedIn {
+                       orgSlug: String, policy: TokenPolicy, device: SessionDevice = SessionDevice()) async throws -> SignedIn {
         let key = try await identityKey(app: policy.app, account.provider, account.subject)
         for _ in 0..<3 {
             if let linked = await linkedAccount(key) {
                 let org = await runner.read { $0.orgs[linked.0.orgId] }
                 guard org?.app == policy.app else { throw IdentityError(.conflict, "That account belongs to another app") }
-                return try await startSession(linked.0, personal: linked.1, policy: policy)
+                return try await startSession(linked.0, personal: linked.1, policy: policy, device: device)
             }
             if account.provider == .google, !account.emailVerified {
                 throw IdentityError(.invalidToken, "Google has not verified this account's email")
@@ -75,7 +75,7 @@ extension People {
             }
             let subject = LinkedIdentity(subject: account.subject, email: account.email, phone: phone)
             if try await link(key, provider: account.provider, subject, to: made.0.personId) == nil { continue }
-            return try await startSession(made.0, personal: made.1, policy: policy)
+            return try await startSession(made.0, personal: made.1, policy: policy, device: device)
         }
         throw IdentityError(.conflict, "Signing in changed meanwhile; try again")
     }

@@ -21,4 +21,16 @@ package enum AccountErrorCode: Sendable, Hashable {
     case loading
     /// No such person (an operator's forget).
     case unknownPerson
+    /// No such session of the caller's (404).
+    case unknownSession
+    /// A one-time code (password reset, email verification) that is wrong (400).
+    case wrongCode
+    /// No code waiting, or it expired, was used, or was tried five times wrongly (410).
+    case codeExpired
+    /// Too many codes asked for one address (429).
+    case tooManyCodes(retryAfter: Int)
+    /// The app asks for a verified email before sign-in (403).
+    case unverifiedEmail
+    /// The mail provider is not configured (503).
+    case notConfigured
 }

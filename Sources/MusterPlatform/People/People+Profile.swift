@@ -67,18 +67,23 @@ extension People {
     /// fresh data.
     private func changing(_ claims: AccessClaims, _ change: String,
                           _ edit: (inout PersonalData) async throws -> Void) async throws -> AccountView {
+        try await changing(personId: claims.personId, change, edit)
+    }
+
+    /// `changing` for a person named by id (a password reset, a verified email: no token yet).
+    func changing(personId: String, _ change: String, _ edit: (inout PersonalData) async throws -> Void) async throws -> AccountView {
         for _ in 0..<3 {
-            guard let person = await runner.read({ $0.people[claims.personId] }), !person.forgotten,
-                  let (account, before) = try await opened(claims.personId) else {
+            guard let person = await runner.read({ $0.people[personId] }), !person.forgotten,
+                  let (account, before) = try await opened(personId) else {
                 throw AccountError(.invalidToken, "session has ended")
             }
             var personal = before
             try await edit(&personal)
             if personal == before { return remember(Self.view(account, personal)) }
-            let sealed = try await vault.seal(personal, for: claims.personId)
-            let event = AccountChanged(accountKey: person.accountKey, personId: claims.personId, change: change, sealed: sealed)
+            let sealed = try await vault.seal(personal, for: personId)
+            let event = AccountChanged(accountKey: person.accountKey, personId: personId, change: change, sealed: sealed)
             do {
-                let result = try await log.append(event, options: AppendOptions(expected: .at(account.sequence), actor: "person:\(claims.personId)"))
+                let result = try await log.append(event, options: AppendOptions(expected: .at(account.sequence), actor: "person:\(personId)"))
                 _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
                 var changed = account
                 changed.sealed = sealed

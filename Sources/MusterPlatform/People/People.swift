@@ -110,11 +110,14 @@ package final class People: Sendable {
         /// The role of a person who makes their own account (OFFLEASH's customers), or none where
         /// accounts are made only by an operator, a manager or an invitation.
         package var signUpRole: String?
+        /// Whether a person who signed themselves up must prove their email before signing in.
+        package var requiresVerifiedEmail: Bool
 
         package init(app: String, accessLifetime: Duration = .seconds(86_400), refreshLifetime: Duration = .seconds(30 * 86_400),
-                    signUpRole: String? = nil) {
+                    signUpRole: String? = nil, requiresVerifiedEmail: Bool = false) {
             self.app = app
             self.signUpRole = signUpRole
+            self.requiresVerifiedEmail = requiresVerifiedEmail
             self.accessLifetime = accessLifetime
             self.refreshLifetime = refreshLifetime
         }
@@ -142,14 +145,14 @@ package final class People: Sendable {
     /// Registers and signs in: the app's sign-up.
     /// Only where the app lets people sign themselves up (`policy.signUpRole`), in that role, and
     /// only into that app's organisations: another app's organisation is unknown (404).
-    package func register(_ registration: Registration, policy: TokenPolicy) async throws -> SignedIn {
+    package func register(_ registration: Registration, policy: TokenPolicy, device: SessionDevice = SessionDevice()) async throws -> SignedIn {
         guard let role = policy.signUpRole else {
             throw AccountError(.unknownOrganisation, "\(policy.app) accounts are made by invitation, not by signing up")
         }
         var registration = registration
         registration.role = role
         let (account, personal) = try await createAccount(registration, app: policy.app)
-        return try await startSession(account, personal: personal, policy: policy)
+        return try await startSession(account, personal: personal, policy: policy, device: device)
     }
 
     /// Registers without signing in (an operator adding a walker, say).
@@ -166,7 +169,8 @@ package final class People: Sendable {
     }
 
     /// In the organisation `registration` names, which must be `app`'s when one is given.
-    private func createAccount(_ registration: Registration, app: String?) async throws -> (PeopleProjection.Account, PersonalData) {
+    /// `verified: false` marks a person who signed themselves up and has yet to prove their email.
+    func createAccount(_ registration: Registration, app: String?, verified: Bool? = nil) async throws -> (PeopleProjection.Account, PersonalData) {
         guard let email = AccountRules.email(registration.email) else {
             throw AccountError(.invalidField("email"), "Please enter a valid email address")
         }
@@ -189,8 +193,9 @@ package final class People: Sendable {
         let accountKey = try await self.accountKey(orgId: org.orgId, email: email)
         guard await runner.read({ $0.accounts[accountKey] == nil }) else { throw AccountError(.emailTaken, "An account with this email already exists") }
         let passwordHash = try await hashing { try await passwords.hash(registration.password) }
-        let personal = PersonalData(email: email, firstName: firstName, lastName: lastName,
+        var personal = PersonalData(email: email, firstName: firstName, lastName: lastName,
                                     phone: phone?.isEmpty == false ? phone : nil, passwordHash: passwordHash)
+        personal.emailVerified = verified
         return try await registerAccount(personal, role: role, org: org)
     }
 
@@ -215,7 +220,8 @@ package final class People: Sendable {
         return (PeopleProjection.Account(personId: personId, orgId: org.orgId, role: role, sealed: sealed, sequence: 0), personal)
     }
 
-    package func login(orgSlug: String, email rawEmail: String, password: String, address: String, policy: TokenPolicy) async throws -> SignedIn {
+    package func login(orgSlug: String, email rawEmail: String, password: String, address: String, policy: TokenPolicy,
+                      device: SessionDevice = SessionDevice()) async throws -> SignedIn {
         let email = AccountRules.normalisedEmail(rawEmail)
         guard let org = await runner.read({ state in state.orgBySlug[orgSlug].flatMap { state.orgs[$0] } }), org.app == policy.app else {
             // Another app's organisation is as unknown as none (organisations belong to one app).
@@ -238,12 +244,17 @@ package final class People: Sendable {
             throw AccountError(.wrongCredentials, "Invalid email or password")
         }
         attempts.succeeded(account: accountKey)
-        return try await startSession(account, personal: personal, policy: policy)
+        if policy.requiresVerifiedEmail, personal.emailVerified == false {
+            throw AccountError(.unverifiedEmail, "Confirm your email first: enter the code we sent to it")
+        }
+        return try await startSession(account, personal: personal, policy: policy, device: device)
     }
 
     /// Spends a refresh token for a new pair. A token that was already spent means it leaked (or
-    /// a client retried blindly): the whole session is revoked.
-    package func refresh(_ token: String, policy: TokenPolicy) async throws -> SignedIn {
+    /// a client retried blindly): the whole session is revoked. A session bound to an installation
+    /// refreshes only for that installation, proven by its secret (`installation`: the device the
+    /// request proved, if any); a stolen token alone is refused and the session left as it was.
+    package func refresh(_ token: String, policy: TokenPolicy, installation: String? = nil) async throws -> SignedIn {
         guard let sessionId = Self.refreshSessionID(token) else { throw AccountError(.invalidToken, "invalid refresh token") }
         let presented = Self.sha256(token)
         var session = await runner.read { $0.sessions[sessionId] }
@@ -262,6 +273,9 @@ package final class People: Sendable {
         guard session.refreshHash == presented else {
             try await revoke(sessionId, reason: "refresh-reuse")
             throw AccountError(.invalidToken, "refresh token was already used; the session is ended")
+        }
+        if let bound = session.deviceId, bound != installation {
+            throw AccountError(.invalidToken, "this session refreshes only on the device it is bound to (X-Device-Id and X-Device-Secret)")
         }
         guard let (account, personal) = try await opened(session.personId) else {
             throw AccountError(.invalidToken, "invalid refresh token")
@@ -407,12 +421,14 @@ package final class People: Sendable {
 
     // MARK: Plumbing
 
-    func startSession(_ account: PeopleProjection.Account, personal: PersonalData, policy: TokenPolicy) async throws -> SignedIn {
+    func startSession(_ account: PeopleProjection.Account, personal: PersonalData, policy: TokenPolicy,
+                      device: SessionDevice = SessionDevice()) async throws -> SignedIn {
         let sessionId = UUID().uuidString.lowercased()
         let (refreshToken, refreshHash) = Self.newRefreshToken(sessionId)
         let refreshExpiresAt = Timestamp.string(millis: Timestamp.millis(Date()) + Int64(policy.refreshLifetime.components.seconds) * 1000)
         let started = SessionStarted(sessionId: sessionId, personId: account.personId, orgId: account.orgId, app: policy.app,
-                                     refreshHash: refreshHash, refreshExpiresAt: refreshExpiresAt)
+                                     refreshHash: refreshHash, refreshExpiresAt: refreshExpiresAt,
+                                     deviceId: device.deviceId, deviceName: device.name, platform: device.platform)
         let result = try await log.append(started, options: AppendOptions(expected: .noEvents, actor: "person:\(account.personId)"))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
         return try await signedIn(account, personal: personal, sessionId: sessionId, sequence: result.sequence,
@@ -430,7 +446,7 @@ package final class People: Sendable {
         return SignedIn(accessToken: token, expiresAt: expiresAt, refreshToken: refreshToken, account: remember(Self.view(account, personal)))
     }
 
-    private func revoke(_ sessionId: String, reason: String) async throws {
+    func revoke(_ sessionId: String, reason: String) async throws {
         let result = try await log.append(SessionRevoked(sessionId: sessionId, reason: reason),
                                           options: AppendOptions(idempotencyKey: "revoke-\(sessionId)-\(reason)"))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)

@@ -92,7 +92,8 @@ package struct AccountReleased: EventPayload {
 /// identity's last sequence expected, so two changes at once cannot lose one another.
 package struct AccountChanged: EventPayload {
     package static let eventType = EventType(app: "platform", aggregate: "account", event: "changed", major: 1)
-    package static let changes: Set<String> = ["profile", "password"]
+    /// `verified`: the person proved their email with the code mailed to it.
+    package static let changes: Set<String> = ["profile", "password", "verified"]
 
     package var accountKey: String
     package var personId: String

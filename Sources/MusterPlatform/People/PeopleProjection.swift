@@ -49,6 +49,13 @@ package enum PeopleProjection: Projection {
         package var revokedReason: String?
         /// The stream sequence of the session's last event.
         package var sequence: UInt64
+        /// When it began and when its refresh token was last spent (event times); none in a
+        /// snapshot written before they were kept.
+        package var startedAt: String?
+        package var lastUsedAt: String?
+        package var deviceId: String?
+        package var deviceName: String?
+        package var platform: String?
     }
 
     /// An invitation to join an organisation, from its sending until it is used or given up.
@@ -169,12 +176,15 @@ package enum PeopleProjection: Projection {
         case let started as SessionStarted:
             state.sessions[started.sessionId] = Session(personId: started.personId, orgId: started.orgId, app: started.app,
                                                         refreshHash: started.refreshHash, refreshExpiresAt: started.refreshExpiresAt,
-                                                        revokedReason: nil, sequence: event.sequence)
+                                                        revokedReason: nil, sequence: event.sequence, startedAt: event.time,
+                                                        lastUsedAt: event.time, deviceId: started.deviceId, deviceName: started.deviceName,
+                                                        platform: started.platform)
         case let refreshed as SessionRefreshed:
             guard var session = state.sessions[refreshed.sessionId] else { throw ProjectionRejection("unknown session") }
             session.refreshHash = refreshed.refreshHash
             session.refreshExpiresAt = refreshed.refreshExpiresAt
             session.sequence = event.sequence
+            session.lastUsedAt = event.time
             state.sessions[refreshed.sessionId] = session
         case let revoked as SessionRevoked:
             guard var session = state.sessions[revoked.sessionId] else { return }

@@ -10,6 +10,9 @@ package struct PersonalData: Codable, Sendable, Equatable {
     package var phone: String?
     /// argon2id PHC string; sealed too, so nothing of a forgotten person's password remains usable.
     package var passwordHash: String
+    /// False while a person who signed themselves up has not proved their email with the code
+    /// mailed to it; nil for accounts made otherwise (an operator, an invitation, a provider).
+    package var emailVerified: Bool?
 
     package init(email: String, firstName: String, lastName: String, phone: String?, passwordHash: String) {
         self.email = email

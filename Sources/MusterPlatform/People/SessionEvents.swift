@@ -13,14 +13,24 @@ package struct SessionStarted: EventPayload {
     package var refreshHash: String
     /// When the refresh token stops working (RFC 3339).
     package var refreshExpiresAt: String
+    /// The registered installation the refresh token is bound to: it refreshes only with that
+    /// installation's secret (an app that keeps the token behind Face ID binds it).
+    package var deviceId: String?
+    /// What the person sees in their list of sessions: the device's name and platform, as the app said.
+    package var deviceName: String?
+    package var platform: String?
 
-    package init(sessionId: String, personId: String, orgId: String, app: String, refreshHash: String, refreshExpiresAt: String) {
+    package init(sessionId: String, personId: String, orgId: String, app: String, refreshHash: String, refreshExpiresAt: String,
+                deviceId: String? = nil, deviceName: String? = nil, platform: String? = nil) {
         self.sessionId = sessionId
         self.personId = personId
         self.orgId = orgId
         self.app = app
         self.refreshHash = refreshHash
         self.refreshExpiresAt = refreshExpiresAt
+        self.deviceId = deviceId
+        self.deviceName = deviceName
+        self.platform = platform
     }
 
     package var aggregateID: String { sessionId }
@@ -32,7 +42,12 @@ package struct SessionStarted: EventPayload {
         try Validate.name(app, field: "/app")
         try Validate.prefixed(refreshHash, "", .lowerHex, count: 64, field: "/refreshHash", "64 lowercase hex digits")
         try Validate.timestamp(refreshExpiresAt, field: "/refreshExpiresAt")
+        if let deviceId { try DeviceRules.validateID(deviceId) }
+        if let deviceName { try Validate.length(deviceName, 1...100, field: "/deviceName") }
+        if let platform { try Validate.oneOf(platform, SessionStarted.platforms, field: "/platform") }
     }
+
+    package static let platforms: Set<String> = ["ios", "android", "web"]
 }
 
 /// `platform.session.refreshed.v1`: a refresh token was spent and a new one issued. Appended with
@@ -62,7 +77,10 @@ package struct SessionRefreshed: EventPayload {
 /// `platform.session.revoked.v1`: every token of the session stops working.
 package struct SessionRevoked: EventPayload {
     package static let eventType = EventType(app: "platform", aggregate: "session", event: "revoked", major: 1)
-    package static let reasons: Set<String> = ["logout", "refresh-reuse", "forgotten", "operator"]
+    /// `signed-out`: the person ended it from their list of sessions; `signed-out-elsewhere`: they
+    /// ended every session but the one they asked from; `password-reset`: a reset ended them all.
+    package static let reasons: Set<String> = ["logout", "refresh-reuse", "forgotten", "operator", "signed-out", "signed-out-elsewhere",
+                                               "password-reset"]
 
     package var sessionId: String
     package var reason: String

@@ -36,6 +36,7 @@ package struct PoPApp: MusterApp {
                 // Organisers sign in here (a sign-in is a session event, and the query role never appends).
                 CivicsPageRoutes.add(to: routes, runner: civics, config: config, keys: keys, people: people)
             }
+            AccountRoutes.add(Self.accounts(environment.configuration[PoPSettings.self], sync: sync), to: &parts, environment: environment)
         case .query:
             let config = Self.config(environment)
             let civics = environment.projections.runner(CivicsProjection.self)

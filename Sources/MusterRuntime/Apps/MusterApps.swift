@@ -59,6 +59,6 @@ package struct MusterApps: Sendable {
     /// What runs besides HTTP: every fold the roles asked for, once, then each role's own parts.
     package func services(of modules: [any MusterServiceModule], environment: MusterEnvironment) -> [any Service] {
         [LogWatch(log: environment.log, logger: environment.logger), environment.sharing]
-            + environment.projections.services + modules.flatMap { $0.services(in: environment) }
+            + environment.projections.services + modules.flatMap { $0.services(in: environment) } + environment.processServices
     }
 }

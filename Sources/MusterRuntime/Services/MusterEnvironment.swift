@@ -4,6 +4,7 @@ package import MusterEvents
 package import MusterLog
 package import MusterNATS
 package import Prometheus
+package import ServiceLifecycle
 import Synchronization
 
 /// What every service of one `muster` process shares: configuration, the NATS connection, the
@@ -24,6 +25,8 @@ package final class MusterEnvironment: Sendable {
     package let sharing: Sharing
     /// Pieces several roles of one process share (`shared(_:)`), by type.
     private let sharedParts = Mutex<[ObjectIdentifier: any Sendable]>([:])
+    /// Services of shared pieces, each run once however many roles ask (`runOnce(_:)`).
+    private let onceServices = Mutex<[ObjectIdentifier: any Service]>([:])
 
     package init(configuration: MusterConfiguration, logger: Logger, connection: NATSConnection, catalog: EventCatalog,
                 metrics: PrometheusCollectorRegistry, source: String, apps: AppDirectory) {
@@ -56,6 +59,15 @@ package final class MusterEnvironment: Sendable {
             return made
         }
     }
+
+    /// Runs `service` once in the process, however many roles or apps ask for it: a shared piece
+    /// (the mail outbox) that several roles use, whose `run()` may be entered only once.
+    package func runOnce<S: Service & AnyObject>(_ service: S) {
+        onceServices.withLock { $0[ObjectIdentifier(service)] = service }
+    }
+
+    /// What `runOnce(_:)` collected, for the process to run.
+    package var processServices: [any Service] { onceServices.withLock { Array($0.values) } }
 
     /// The process's one `T` if some role made it while the process was composed; never makes one.
     package func existing<T: Sendable>(_ type: T.Type = T.self) -> T? {

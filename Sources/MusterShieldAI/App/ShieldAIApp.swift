@@ -16,6 +16,7 @@ package struct ShieldAIApp: MusterApp {
     package var events: EventCatalog { .shieldAI }
     package var projections: [any Projection.Type] { [ShieldAIProjection.self] }
     package var scopes: [String] { [VoiceRoutes.scope, DocumentRoutes.scope] }
+    package var settings: [any AppSettings.Type] { [ShieldAISettings.self] }
 
     package init() {}
 
@@ -38,6 +39,8 @@ package struct ShieldAIApp: MusterApp {
                 VoiceRoutes.add(to: routes, voices: voices, devices: devices)
                 DocumentRoutes.add(to: routes, documents: documents, devices: devices)
             }
+            AccountRoutes.add(Self.accounts(environment.configuration[ShieldAISettings.self], voices: voices, documents: documents),
+                              to: &parts, environment: environment)
         case .geocode, .moderation, .collector, .notifier, .query:
             break
         }

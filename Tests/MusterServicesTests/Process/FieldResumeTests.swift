@@ -84,8 +84,8 @@ struct FieldResumeTests {
                                                                              lastName: "Field", phone: nil, password: "Hardhat-\(name)-2026", role: role))
                 if name == "ana" { anaId = account.personId }
                 let login = try await app.request("/api/field/auth/login", method: .post,
-                                                  json: #"{"org": "resume-build", "email": "\#(name)@resume.example", "password": "Hardhat-\#(name)-2026"}"#)
-                tokens[name] = try #require(login.json["accessToken"] as? String, "\(login.text)")
+                                                  json: #"{"org_slug": "resume-build", "email": "\#(name)@resume.example", "password": "Hardhat-\#(name)-2026"}"#)
+                tokens[name] = try #require(login.json["token"] as? String, "\(login.text)")
             }
             let (mia, ana) = (tokens["mia"] ?? "", tokens["ana"] ?? "")
             try await push(app, mia, device: Self.office, "project", Self.project, #"{"name": "Resume bridge", "latitude": 44.08, "longitude": -103.23}"#)

@@ -15,7 +15,12 @@ extension AccountErrorCode: HTTPMappedCode {
         case .busy: APIError(.serviceUnavailable, message, headers: [.retryAfter: "1"])
         case .invalidToken: APIError(.unauthorized, message)
         case .loading: APIError(.serviceUnavailable, message, headers: [.retryAfter: "1"])
-        case .unknownPerson: APIError(.notFound, message)
+        case .unknownPerson, .unknownSession: APIError(.notFound, message)
+        case .wrongCode: APIError(.badRequest, message)
+        case .codeExpired: APIError(.gone, message)
+        case .tooManyCodes(let seconds): APIError(.tooManyRequests, message, headers: [.retryAfter: String(seconds)])
+        case .unverifiedEmail: APIError(.forbidden, message)
+        case .notConfigured: APIError(.serviceUnavailable, message)
         }
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+package import MusterEvents
+package import MusterRuntime
+
+/// How one app's people sign in, declared by the app's module; the platform serves
+/// `/api/{app}/auth/…` and `/api/{app}/me/export` from it (`AccountRoutes`), so an app with
+/// people writes no sign-in code of its own.
+package struct AppAccounts: Sendable {
+    /// The ways in an app may allow. Password covers sign-up (where `policy.signUpRole` names a
+    /// role), sign-in, verification and reset.
+    package enum Method: String, Sendable, CaseIterable {
+        case password, apple
+    }
+
+    package var methods: Set<Method>
+    /// Its name, token lifetimes, the role of people who sign themselves up (none: accounts are
+    /// made by an operator, a manager or an invitation), and whether email must be verified first.
+    package var policy: People.TokenPolicy
+    /// The organisation a request without `org_slug` means, where the app has one.
+    package var defaultOrg: String?
+    /// Who may call the routes for signed-in people: any person of the app (`.person(anyRoleOf:)`).
+    package var person: AccessRule
+    /// The bundle or Services ids Sign in with Apple's tokens must name.
+    package var appleAudiences: [String]
+    /// The app's name as its people know it, for the mails' words.
+    package var displayName: String
+    /// What the app itself holds about the person, for their export (`GET /api/{app}/me/export`).
+    package var export: @Sendable (AccessClaims) async throws -> JSONValue
+
+    package init(methods: Set<Method>, policy: People.TokenPolicy, defaultOrg: String?, person: AccessRule,
+                appleAudiences: [String] = [], displayName: String,
+                export: @escaping @Sendable (AccessClaims) async throws -> JSONValue = { _ in .object([:]) }) {
+        self.methods = methods
+        self.policy = policy
+        self.defaultOrg = defaultOrg
+        self.person = person
+        self.appleAudiences = appleAudiences
+        self.displayName = displayName
+        self.export = export
+    }
+
+    package var app: String { policy.app }
+    /// Where its routes are: `/api/{app}/auth`.
+    package var prefix: String { "/api/\(app)/auth" }
+}
+
+extension JSONValue {
+    /// Any encodable value as JSON: an app's records, for a person's export.
+    package init(encoding value: some Encodable) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: try JSONEncoder().encode(value))
+    }
+}
