@@ -93,7 +93,7 @@ struct AccountTests {
                 for _ in 0..<50 { group.addTask { try await Self.signUp(rig, "race@example.com").status } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(statuses.allSatisfy { $0 == .accepted })
+            #expect(statuses.allSatisfy { $0 == .accepted }, "\(statuses.map(\.code))")
             let registered = try await rig.app.log.read(filter: "events.platform.account.*.registered.v1")
             #expect(registered.count == 1)
         }

@@ -36,10 +36,11 @@ package struct AccountRecovery: Sendable {
         guard let role = accounts.policy.signUpRole else {
             throw AccountError(.unknownOrganisation, "\(accounts.app) accounts are made by invitation, not by signing up")
         }
-        guard outbox.isConfigured else { throw AccountError(.notConfigured, "Signing up needs mail, which is not configured here") }
         var registration = registration
         registration.role = role
         let org = try await people.organisation(registration.orgSlug, app: accounts.app)
+        guard AccountRules.email(registration.email) != nil else { throw AccountError(.invalidField("email"), "Please enter a valid email address") }
+        guard outbox.isConfigured else { throw AccountError(.notConfigured, "Signing up needs mail, which is not configured here") }
         do {
             let (_, personal) = try await people.createAccount(registration, app: accounts.app, verified: false)
             try await mailVerification(to: personal.email, org: org, accounts: accounts)
@@ -75,9 +76,9 @@ package struct AccountRecovery: Sendable {
 
     /// Mails a reset code to the address if it has an account here. Answers nothing either way.
     package func requestReset(orgSlug: String, email rawEmail: String, accounts: AppAccounts) async throws {
-        guard outbox.isConfigured else { throw AccountError(.notConfigured, "Password reset needs mail, which is not configured here") }
         let org = try await people.organisation(orgSlug, app: accounts.app)
         guard let email = AccountRules.email(rawEmail) else { throw AccountError(.invalidField("email"), "Please enter a valid email address") }
+        guard outbox.isConfigured else { throw AccountError(.notConfigured, "Password reset needs mail, which is not configured here") }
         // A code is issued (and rate-limited) whether or not the address has an account: the same
         // work, and the same limit, for both; only a real account's is ever mailed.
         let issued = try await codes.issue(key: "reset\n\(org.orgId)\n\(AccountRules.normalisedEmail(email))", rules: Self.resetRules)
@@ -108,7 +109,13 @@ package struct AccountRecovery: Sendable {
 
     private func mailVerification(to email: String, org: PeopleProjection.Org, accounts: AppAccounts) async throws {
         let key = "verify\n\(org.orgId)\n\(AccountRules.normalisedEmail(email))"
-        guard case .code(let code, _) = try await codes.issue(key: key, rules: Self.verifyRules) else { return }
+        let issued: OneTimeCodes.Issued
+        do {
+            issued = try await codes.issue(key: key, rules: Self.verifyRules)
+        } catch let error as AccountError where error.code == .busy {
+            return // sign-ups of this address at the same moment: another one's code is on its way
+        }
+        guard case .code(let code, _) = issued else { return }
         outbox.post(MailOutbox.Letter(to: email, subject: "Your \(accounts.displayName) code",
                                       body: "Welcome to \(accounts.displayName). Your code to confirm this address is \(code); it works once, for a day."))
     }

@@ -83,6 +83,7 @@ struct APIDescriptionTests {
             $0[SignInSettings.self].appleKeysURL = "http://127.0.0.1:\(idPort)/apple/keys"
             $0[SignInSettings.self].googleKeysURL = "http://127.0.0.1:\(idPort)/google/keys"
             $0[SignInSettings.self].smsURL = "http://127.0.0.1:\(smsPort)"
+            $0[InvitationSettings.self].mailURL = "http://127.0.0.1:\(smsPort)" // the same stand-in answers like SendGrid
         }) { env, port in
             let opl = try await Self.key(env.log, port: port, app: "opl",
                                          ["read:mobile", "write:submit-strike", "write:gps-snapshot", "write:dns-stats", "moderate:opl",

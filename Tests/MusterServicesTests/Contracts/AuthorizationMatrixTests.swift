@@ -65,12 +65,24 @@ struct AuthorizationMatrixTests {
                 let email = "\(role)@\(app).matrix.example"
                 _ = try await people.addPerson(People.Registration(orgSlug: slug, email: email, firstName: role, lastName: "M",
                                                                    phone: nil, password: "Matrix-2026", role: role))
-                let signedIn = try await people.login(orgSlug: slug, email: email, password: "Matrix-2026", address: "matrix",
-                                                      policy: People.TokenPolicy(app: app))
-                callers.people[app, default: [:]][role] = signedIn.accessToken
             }
         }
+        callers.people = try await signIn(env)
         return callers
+    }
+
+    /// A fresh token for each person of `callers` (a sign-out ends the one it was asked with).
+    static func signIn(_ env: TestLog) async throws -> [String: [String: String]] {
+        let people = People.shared(in: env.environment)
+        var tokens: [String: [String: String]] = [:]
+        for (app, roles) in roles {
+            for role in roles {
+                let signedIn = try await people.login(orgSlug: "matrix-\(app)", email: "\(role)@\(app).matrix.example", password: "Matrix-2026",
+                                                      address: "matrix", policy: People.TokenPolicy(app: app))
+                tokens[app, default: [:]][role] = signedIn.accessToken
+            }
+        }
+        return tokens
     }
 
     /// The cases one rule gives (`x-access`, as `scripts/openapi_routes.py` checks its form).
@@ -142,18 +154,25 @@ struct AuthorizationMatrixTests {
     @Test func everyOperationAnswersEveryKindOfCallerAsItsRuleSays() async throws {
         let listed = try await Repository.run(["python3", "scripts/openapi_routes.py", "schemas/openapi.yaml"], environment: Repository.pythonEnvironment)
         try #require(listed.status == 0, "openapi check failed: \(listed.error)")
-        // Forgetting oneself (refused here: no password) and signing out end the callers' sessions: those go last.
+        // Forgetting oneself (refused here: no password), signing out everywhere else and signing out end the
+        // callers' sessions: those go last, in that order.
         let operations = try JSONDecoder().decode([Operation].self, from: Data(listed.output.utf8)).sorted { a, b in
-            func rank(_ o: Operation) -> Int { o.path == "/auth/logout" ? 2 : o.path == "/users/me" && o.method == "delete" ? 1 : 0 }
+            func rank(_ o: Operation) -> Int {
+                if o.path.hasSuffix("/auth/logout") { return 3 }
+                if o.path.hasSuffix("/auth/sessions") && o.method == "delete" { return 2 }
+                return o.path == "/users/me" && o.method == "delete" ? 1 : 0
+            }
             return rank(a) < rank(b)
         }
         try await apps.withLiveServer(["all"], configure: {
             $0.readRatePerMinute = 0
             $0.writeRatePerMinute = 0
         }) { env, port in
-            let callers = try await Self.callers(env)
+            var callers = try await Self.callers(env)
             var failures: [String] = [], counts: [Case.Expect: Int] = [:], requests = 0
             for operation in operations {
+                // Each sign-out ends the session it is asked with: it gets sessions of its own.
+                if operation.path.hasSuffix("/auth/logout") { callers.people = try await Self.signIn(env) }
                 for check in Self.cases(operation.access, callers) {
                     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(Self.concrete(operation.path))")!)
                     request.httpMethod = operation.method.uppercased()

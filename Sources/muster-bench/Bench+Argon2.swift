@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import MusterCommandLine
+import MusterPlatform
+
+extension Bench {
+    /// argon2id alone, as a sign-in runs it (the same parameters and pool, every core): the
+    /// baseline a password sign-in over HTTP is held to.
+    struct Argon2: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "argon2", abstract: "Password verifications per second, on the sign-in's own hasher (prints a number).")
+
+        @Option(help: "Seconds to run.") var seconds: Double = 10
+        @Option(help: "Verifications in flight (a sign-in bench's clients).") var clients: Int = 8
+
+        func run() async throws {
+            let hasher = PasswordHasher()
+            let encoded = try await hasher.hash("Walkies2026")
+            let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+            let done = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<max(1, clients) {
+                    group.addTask {
+                        var count = 0
+                        while ContinuousClock.now < deadline {
+                            guard try await hasher.verify("Walkies2026", against: encoded) else { throw CommandFailure("the hash did not verify") }
+                            count += 1
+                        }
+                        return count
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            await hasher.shutdown()
+            print(Int((Double(done) / seconds).rounded()))
+        }
+    }
+}
