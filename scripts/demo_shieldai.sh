@@ -55,11 +55,26 @@ if curl -fsS -o /dev/null "http://127.0.0.1:$IDENTITY_PORT/apple/keys" 2>/dev/nu
     "http://127.0.0.1:$IDENTITY_PORT/standin/token" | json 'd["id_token"]')
   call POST /api/shieldai/auth/apple 200 "{\"id_token\": \"$apple\", \"first_name\": \"Kim\"}" | json '"   Sign in with Apple: " + d["user"]["email"]'
 fi
+# A second factor: the authenticator app's codes (computed here as the app would, from the secret typed in).
+totp() { python3 -c 'import base64, hashlib, hmac, struct, sys, time
+key = base64.b32decode(sys.argv[1] + "=" * (-len(sys.argv[1]) % 8))
+h = hmac.new(key, struct.pack(">Q", int(time.time() // 30) + int(sys.argv[2])), hashlib.sha1).digest()
+o = h[-1] & 15
+print("%06d" % ((struct.unpack(">I", h[o:o + 4])[0] & 0x7fffffff) % 1000000))' "$1" "$2"; }
+SECRET=$(call POST /api/shieldai/auth/second-factor 200 "" -H "Authorization: Bearer $ACCESS" | json 'd["secret"]')
+RECOVERY=$(call POST /api/shieldai/auth/second-factor/confirm 200 "{\"code\": \"$(totp "$SECRET" 0)\"}" -H "Authorization: Bearer $ACCESS" | json 'd["recovery_codes"][0]')
+CHALLENGE=$(call POST /api/shieldai/auth/login 200 "{\"email\": \"$EMAIL\", \"password\": \"$PASSWORD\"}" | json 'd["challenge"]')
+call POST /api/shieldai/auth/login/second-factor 200 "{\"challenge\": \"$CHALLENGE\", \"code\": \"$(totp "$SECRET" 1)\", \"device_name\": \"Sam's Mac\", \"platform\": \"web\"}" >/dev/null
+CHALLENGE=$(call POST /api/shieldai/auth/login 200 "{\"email\": \"$EMAIL\", \"password\": \"$PASSWORD\"}" | json 'd["challenge"]')
+call POST /api/shieldai/auth/login/second-factor 400 "{\"challenge\": \"$CHALLENGE\", \"code\": \"$(totp "$SECRET" 1)\"}" >/dev/null
+echo "   second factor on: the password answers a challenge; a code signs in once (the same code again: 400)"
 call GET /api/shieldai/auth/sessions 200 "" -H "Authorization: Bearer $ACCESS" | json '"   Sam sees " + str(len(d["sessions"])) + " sessions: " + ", ".join(sorted(set((s.get("device_name") or "?") + (" (bound)" if s["bound_to_device"] else "") for s in d["sessions"])))'
 call DELETE /api/shieldai/auth/sessions 200 "" -H "Authorization: Bearer $ACCESS" | json '"   signed out everywhere but here: " + str(d["ended"]) + " session(s) ended"'
 call POST /api/shieldai/auth/refresh 401 "{\"refresh_token\": \"$IPAD\"}" >/dev/null
 echo "   the iPad's refresh token now: 401"
 call GET /api/shieldai/me/export 200 "" -H "Authorization: Bearer $ACCESS" | json '"   export: profile " + d["profile"]["email"] + ", " + str(len(d["sessions"]["sessions"])) + " session(s), " + str(len(d["app_data"]["documents"])) + " document(s)"'
+call POST /api/shieldai/auth/second-factor/disable 204 "{\"code\": \"$RECOVERY\"}" -H "Authorization: Bearer $ACCESS" >/dev/null
+echo "   the second factor off again with a recovery code (the demo runs again on the same data)"
 
 echo "== ShieldAI: voice enrollment"
 if ! command -v espeak-ng >/dev/null || ! command -v sox >/dev/null; then

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdOTP
 import HummingbirdTesting
 import MusterAppTesting
 import MusterEvents
@@ -195,6 +196,79 @@ struct AccountTests {
             }
             #expect(try await rig.post("refresh", #"{"refresh_token": "\#(moderator.refreshToken)"}"#).status == .unauthorized)
             #expect(try await rig.post("login", #"{"org_slug": "opl", "email": "mo@example.com", "password": "Picket-2026"}"#).status == .notFound)
+        }
+    }
+
+    /// A code from the authenticator app, `steps` time steps from now, for the secret as typed in
+    /// (base 32 of the key, RFC 4648).
+    static func totp(_ secret: String, steps: Int = 0) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var bits = 0, value = 0, key: [UInt8] = []
+        for character in secret where character != "=" {
+            guard let index = alphabet.firstIndex(of: character) else { return "" }
+            value = (value << 5) | index
+            bits += 5
+            if bits >= 8 { key.append(UInt8((value >> (bits - 8)) & 0xFF)); bits -= 8 }
+        }
+        return String(format: "%06d", TOTP(secret: String(decoding: key, as: UTF8.self)).compute(date: Date().addingTimeInterval(Double(steps * 30))))
+    }
+
+    @Test func aSecondFactorGuardsPasswordSignInsAndEachCodeWorksOnce() async throws {
+        try await Self.withRig { rig in
+            func person(_ email: String) async throws -> HTTPFields {
+                _ = try await Self.signUp(rig, email)
+                let signedIn = try await rig.post("verify-email", #"{"email": "\#(email)", "code": "\#(try await rig.code(for: email))"}"#)
+                return [.authorization: "Bearer \(try #require(signedIn.json["token"] as? String, "\(signedIn.text)"))"]
+            }
+            let sam = try await person("sam@example.com")
+            let setUp = try await rig.app.request("/api/shieldai/auth/second-factor", method: .post, headers: sam)
+            let secret = try #require(setUp.json["secret"] as? String, "\(setUp.text)")
+            #expect((setUp.json["otpauth_uri"] as? String)?.hasPrefix("otpauth://totp/") == true)
+            // Not on until confirmed: the password alone still signs in.
+            #expect(try await rig.post("login", #"{"email": "sam@example.com", "password": "Shielded2026"}"#).json["token"] is String)
+            #expect(try await rig.app.request("/api/shieldai/auth/second-factor/confirm", method: .post, headers: sam,
+                                              json: #"{"code": "\#(Self.totp(secret) == "000000" ? "111111" : "000000")"}"#).status == .badRequest)
+            let confirmed = try await rig.app.request("/api/shieldai/auth/second-factor/confirm", method: .post, headers: sam,
+                                                      json: #"{"code": "\#(Self.totp(secret))"}"#)
+            let recovery = try #require(confirmed.json["recovery_codes"] as? [String], "\(confirmed.text)")
+            #expect(recovery.count == 10 && Set(recovery).count == 10)
+            #expect(try await rig.app.request("/api/shieldai/auth/second-factor", method: .post, headers: sam).status == .conflict)
+
+            // The password now answers a challenge, not tokens.
+            func challenge() async throws -> String {
+                let answer = try await rig.post("login", #"{"email": "sam@example.com", "password": "Shielded2026"}"#)
+                #expect(answer.json["token"] == nil && answer.json["second_factor_required"] as? Bool == true, "\(answer.text)")
+                return try #require(answer.json["challenge"] as? String)
+            }
+            let next = Self.totp(secret, steps: 1) // the step after the one confirming used
+            let signedIn = try await rig.post("login/second-factor", #"{"challenge": "\#(try await challenge())", "code": "\#(next)"}"#)
+            #expect(signedIn.status == .ok && signedIn.json["token"] is String, "\(signedIn.text)")
+            let reused = try await rig.post("login/second-factor", #"{"challenge": "\#(try await challenge())", "code": "\#(next)"}"#)
+            #expect(reused.status == .badRequest, "a code works once, even within its window: \(reused.text)")
+            let byRecovery = try await rig.post("login/second-factor", #"{"challenge": "\#(try await challenge())", "code": "\#(recovery[0])"}"#)
+            #expect(byRecovery.status == .ok)
+            #expect(try await rig.post("login/second-factor", #"{"challenge": "\#(try await challenge())", "code": "\#(recovery[0])"}"#).status == .badRequest,
+                    "a recovery code works once")
+            // A forged or another app's challenge is refused.
+            let forged = try await challenge().replacingOccurrences(of: ".shieldai.", with: ".pop.")
+            #expect(try await rig.post("login/second-factor", #"{"challenge": "\#(forged)", "code": "\#(recovery[1])"}"#).status == .unauthorized)
+            // Off with a recovery code: the password signs in alone again.
+            #expect(try await rig.app.request("/api/shieldai/auth/second-factor/disable", method: .post, headers: sam,
+                                              json: #"{"code": "\#(recovery[2])"}"#).status == .noContent)
+            #expect(try await rig.post("login", #"{"email": "sam@example.com", "password": "Shielded2026"}"#).json["token"] is String)
+
+            // Guessing: five wrong codes, then even the right one waits.
+            let kim = try await person("kim@example.com")
+            let kimSecret = try #require(try await rig.app.request("/api/shieldai/auth/second-factor", method: .post, headers: kim).json["secret"] as? String)
+            _ = try await rig.app.request("/api/shieldai/auth/second-factor/confirm", method: .post, headers: kim, json: #"{"code": "\#(Self.totp(kimSecret))"}"#)
+            let kimChallenge = try #require(try await rig.post("login", #"{"email": "kim@example.com", "password": "Shielded2026"}"#).json["challenge"] as? String)
+            let right = Self.totp(kimSecret, steps: 1)
+            for guess in 0..<5 {
+                let code = String(format: "%06d", guess)
+                guard code != right else { continue }
+                #expect(try await rig.post("login/second-factor", #"{"challenge": "\#(kimChallenge)", "code": "\#(code)"}"#).status == .badRequest)
+            }
+            #expect(try await rig.post("login/second-factor", #"{"challenge": "\#(kimChallenge)", "code": "\#(right)"}"#).status == .tooManyRequests)
         }
     }
 }

@@ -60,11 +60,16 @@ package enum AccountRoutes {
             }
             routes.post("\(prefix)/login", access: .anyone) { request, context in
                 let body = try await RequestJSON.decode(LoginRequest.self, from: request, maxBody: maxBody)
-                let signedIn = try await people.login(orgSlug: try org(body.orgSlug), email: body.email, password: body.password,
-                                                      address: people.clientAddress(request, context), policy: policy,
-                                                      device: try await device(context, name: body.deviceName, platform: body.platform))
-                return try JSONResponse.make(.ok, SignedInBody(signedIn))
+                let session = try await device(context, name: body.deviceName, platform: body.platform)
+                let (account, personal) = try await people.checkPassword(orgSlug: try org(body.orgSlug), email: body.email, password: body.password,
+                                                                         address: people.clientAddress(request, context), policy: policy)
+                if accounts.secondFactor, personal.secondFactor?.confirmed == true {
+                    let (challenge, expires) = try await SecondFactor(people: people).challenge(personId: account.personId, app: accounts.app)
+                    return try JSONResponse.make(.ok, SecondFactorRequired(challenge: challenge, expiresAt: ContractDates.string(expires)))
+                }
+                return try JSONResponse.make(.ok, SignedInBody(try await people.startSession(account, personal: personal, policy: policy, device: session)))
             }
+            if accounts.secondFactor { addSecondFactor(to: routes, accounts: accounts, people: people, device: device) }
             routes.post("\(prefix)/password-reset", access: .anyone) { request, _ in
                 let body = try await RequestJSON.decode(ResetRequest.self, from: request, maxBody: maxBody)
                 try await recovery.requestReset(orgSlug: try org(body.orgSlug), email: body.email, accounts: accounts)
@@ -118,6 +123,39 @@ package enum AccountRoutes {
             return try JSONResponse.make(.ok, try await export(claims, accounts: accounts, people: people, devices: devices),
                                          headers: [.cacheControl: "private, no-store",
                                                    .contentDisposition: "attachment; filename=\"\(accounts.app)-export.json\""])
+        }
+    }
+
+    /// A second factor for password sign-ins: set it up (the secret and its `otpauth://` URI), turn
+    /// it on with a first code (answering ten recovery codes, once), turn it off with a code; a
+    /// password sign-in then answers a challenge, which `…/login/second-factor` trades with a code
+    /// (each code works once) for the tokens.
+    static func addSecondFactor(to routes: Routes<Router<MusterRequestContext>>, accounts: AppAccounts, people: People,
+                                device: @escaping @Sendable (MusterRequestContext, String?, String?) async throws -> SessionDevice) {
+        let prefix = accounts.prefix, factor = SecondFactor(people: people)
+        routes.post("\(prefix)/second-factor", access: accounts.person) { _, context in
+            let enrollment = try await factor.begin(try context.claims(), issuer: accounts.displayName)
+            return try JSONResponse.make(.ok, SecondFactorEnrollment(secret: enrollment.secret, otpauthURI: enrollment.uri),
+                                         headers: [.cacheControl: "no-store"])
+        }
+        routes.post("\(prefix)/second-factor/confirm", access: accounts.person) { request, context in
+            let body = try await RequestJSON.decode(CodeRequest.self, from: request, maxBody: maxBody)
+            let codes = try await factor.confirm(try context.claims(), code: body.code, address: people.clientAddress(request, context))
+            return try JSONResponse.make(.ok, RecoveryCodes(recoveryCodes: codes), headers: [.cacheControl: "no-store"])
+        }
+        routes.post("\(prefix)/second-factor/disable", access: accounts.person) { request, context in
+            let body = try await RequestJSON.decode(CodeRequest.self, from: request, maxBody: maxBody)
+            try await factor.remove(try context.claims(), code: body.code, address: people.clientAddress(request, context))
+            return Response(status: .noContent)
+        }
+        routes.post("\(prefix)/login/second-factor", access: .anyone) { request, context in
+            let body = try await RequestJSON.decode(SecondFactorSignInRequest.self, from: request, maxBody: maxBody)
+            let personId = try await factor.person(in: body.challenge, app: accounts.app)
+            try await factor.check(personId: personId, code: body.code, address: people.clientAddress(request, context))
+            guard let (account, personal) = try await people.opened(personId) else { throw AccountError(.invalidToken, "that account is gone") }
+            let session = try await device(context, body.deviceName, body.platform)
+            return try JSONResponse.make(.ok, SignedInBody(try await people.startSession(account, personal: personal, policy: accounts.policy,
+                                                                                          device: session)))
         }
     }
 

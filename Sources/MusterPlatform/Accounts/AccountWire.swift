@@ -141,6 +141,41 @@ package struct VerifyEmailRequest: Decodable, Sendable {
     enum CodingKeys: String, CodingKey { case orgSlug = "org_slug", email, code, deviceName = "device_name", platform }
 }
 
+/// `POST /api/{app}/auth/second-factor/confirm` and `…/disable`.
+package struct CodeRequest: Decodable, Sendable {
+    package var code: String
+}
+
+/// `POST /api/{app}/auth/login/second-factor`.
+package struct SecondFactorSignInRequest: Decodable, Sendable {
+    package var challenge: String
+    package var code: String
+    package var deviceName: String?
+    package var platform: String?
+    enum CodingKeys: String, CodingKey { case challenge, code, deviceName = "device_name", platform }
+}
+
+/// A password sign-in of a person with a second factor on: no tokens yet, a challenge for the code.
+package struct SecondFactorRequired: Encodable, Sendable {
+    var secondFactorRequired = true
+    var challenge: String
+    var expiresAt: String
+    enum CodingKeys: String, CodingKey { case secondFactorRequired = "second_factor_required", challenge, expiresAt = "expires_at" }
+}
+
+/// `POST /api/{app}/auth/second-factor`: the secret for the authenticator app, as text and as its URI (for a QR code).
+package struct SecondFactorEnrollment: Encodable, Sendable {
+    var secret: String
+    var otpauthURI: String
+    enum CodingKeys: String, CodingKey { case secret, otpauthURI = "otpauth_uri" }
+}
+
+/// `POST /api/{app}/auth/second-factor/confirm`: the recovery codes, shown only now.
+package struct RecoveryCodes: Encodable, Sendable {
+    var recoveryCodes: [String]
+    enum CodingKeys: String, CodingKey { case recoveryCodes = "recovery_codes" }
+}
+
 /// `POST /api/{app}/auth/password-reset`.
 package struct ResetRequest: Decodable, Sendable {
     package var orgSlug: String?

@@ -22,14 +22,17 @@ package struct AppAccounts: Sendable {
     package var person: AccessRule
     /// The bundle or Services ids Sign in with Apple's tokens must name.
     package var appleAudiences: [String]
-    /// The app's name as its people know it, for the mails' words.
+    /// The app's name as its people know it, for the mails' words and authenticator apps.
     package var displayName: String
+    /// Whether people may turn on a second factor (time-based codes) for password sign-ins.
+    package var secondFactor: Bool
     /// What the app itself holds about the person, for their export (`GET /api/{app}/me/export`).
     package var export: @Sendable (AccessClaims) async throws -> JSONValue
 
     package init(methods: Set<Method>, policy: People.TokenPolicy, defaultOrg: String?, person: AccessRule,
-                appleAudiences: [String] = [], displayName: String,
+                appleAudiences: [String] = [], displayName: String, secondFactor: Bool = false,
                 export: @escaping @Sendable (AccessClaims) async throws -> JSONValue = { _ in .object([:]) }) {
+        self.secondFactor = secondFactor
         self.methods = methods
         self.policy = policy
         self.defaultOrg = defaultOrg

@@ -33,4 +33,6 @@ package enum AccountErrorCode: Sendable, Hashable {
     case unverifiedEmail
     /// The mail provider is not configured (503).
     case notConfigured
+    /// A second factor is on already (409).
+    case secondFactorOn
 }

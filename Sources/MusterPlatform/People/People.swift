@@ -222,6 +222,14 @@ package final class People: Sendable {
 
     package func login(orgSlug: String, email rawEmail: String, password: String, address: String, policy: TokenPolicy,
                       device: SessionDevice = SessionDevice()) async throws -> SignedIn {
+        let (account, personal) = try await checkPassword(orgSlug: orgSlug, email: rawEmail, password: password, address: address, policy: policy)
+        return try await startSession(account, personal: personal, policy: policy, device: device)
+    }
+
+    /// The account whose email and password these are, before any session starts: what a sign-in
+    /// with a second factor checks first. The limits, the decoy and the answers are the sign-in's.
+    func checkPassword(orgSlug: String, email rawEmail: String, password: String, address: String,
+                       policy: TokenPolicy) async throws -> (PeopleProjection.Account, PersonalData) {
         let email = AccountRules.normalisedEmail(rawEmail)
         guard let org = await runner.read({ state in state.orgBySlug[orgSlug].flatMap { state.orgs[$0] } }), org.app == policy.app else {
             // Another app's organisation is as unknown as none (organisations belong to one app).
@@ -247,7 +255,7 @@ package final class People: Sendable {
         if policy.requiresVerifiedEmail, personal.emailVerified == false {
             throw AccountError(.unverifiedEmail, "Confirm your email first: enter the code we sent to it")
         }
-        return try await startSession(account, personal: personal, policy: policy, device: device)
+        return (account, personal)
     }
 
     /// Spends a refresh token for a new pair. A token that was already spent means it leaked (or

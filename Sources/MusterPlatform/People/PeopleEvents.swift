@@ -93,7 +93,8 @@ package struct AccountReleased: EventPayload {
 package struct AccountChanged: EventPayload {
     package static let eventType = EventType(app: "platform", aggregate: "account", event: "changed", major: 1)
     /// `verified`: the person proved their email with the code mailed to it.
-    package static let changes: Set<String> = ["profile", "password", "verified"]
+    /// `second-factor`: set up, turned on, used (its time step) or removed.
+    package static let changes: Set<String> = ["profile", "password", "verified", "second-factor"]
 
     package var accountKey: String
     package var personId: String

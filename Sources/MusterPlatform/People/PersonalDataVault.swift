@@ -13,6 +13,8 @@ package struct PersonalData: Codable, Sendable, Equatable {
     /// False while a person who signed themselves up has not proved their email with the code
     /// mailed to it; nil for accounts made otherwise (an operator, an invitation, a provider).
     package var emailVerified: Bool?
+    /// A time-based second factor (`SecondFactor`), where the app offers one and the person set it up.
+    package var secondFactor: SecondFactorData?
 
     package init(email: String, firstName: String, lastName: String, phone: String?, passwordHash: String) {
         self.email = email

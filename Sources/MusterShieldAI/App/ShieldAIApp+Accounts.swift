@@ -29,7 +29,8 @@ extension ShieldAIApp {
                     policy: People.TokenPolicy(app: appName, accessLifetime: .seconds(3600), signUpRole: ShieldAIRole.customer.rawValue,
                                                requiresVerifiedEmail: true),
                     defaultOrg: defaultOrg, person: .person(anyRoleOf: ShieldAIRole.self), appleAudiences: settings.appleAudiences,
-                    displayName: "ShieldAI", export: { claims in try await export(claims, voices: voices, documents: documents) })
+                    displayName: "ShieldAI", secondFactor: true,
+                    export: { claims in try await export(claims, voices: voices, documents: documents) })
     }
 
     /// The organisation a request without `org_slug` means (`make demo` creates it).

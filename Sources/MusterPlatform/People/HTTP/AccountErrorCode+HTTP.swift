@@ -21,6 +21,7 @@ extension AccountErrorCode: HTTPMappedCode {
         case .tooManyCodes(let seconds): APIError(.tooManyRequests, message, headers: [.retryAfter: String(seconds)])
         case .unverifiedEmail: APIError(.forbidden, message)
         case .notConfigured: APIError(.serviceUnavailable, message)
+        case .secondFactorOn: APIError(.conflict, message)
         }
     }
 }
