@@ -54,6 +54,7 @@ enum SchemaDigests {
         "schemas/events/opl/snapshot.rejected.v1.json": "1262c9955a83",
         "schemas/events/opl/snapshot.submitted.v1.json": "68a99d947e1e",
         "schemas/events/platform/account.changed.v1.json": "7a26d44dbc05",
+        "schemas/events/platform/account.moved.v1.json": "71ff045c1db7",
         "schemas/events/platform/account.registered.v1.json": "8c7d0ceefb35",
         "schemas/events/platform/account.released.v1.json": "82f09dfcd739",
         "schemas/events/platform/apikey.issued.v1.json": "e600cd82284f",

@@ -105,6 +105,52 @@ package struct AccountRecovery: Sendable {
         try await people.endEverySession(of: account.personId, reason: "password-reset")
     }
 
+    // MARK: Changing one's email
+
+    /// Mails a code to the new address (and a word to the old one), after the password; the move
+    /// waits for the code. The answer is the same whether or not the new address is free.
+    package func requestEmailChange(_ claims: AccessClaims, newEmail rawEmail: String, password: String, address: String,
+                                    accounts: AppAccounts) async throws {
+        guard let email = AccountRules.email(rawEmail), !AccountRules.isReserved(email) else {
+            throw AccountError(.invalidField("new_email"), "Please enter a valid email address")
+        }
+        guard outbox.isConfigured else { throw AccountError(.notConfigured, "Changing an email needs mail, which is not configured here") }
+        guard let person = await people.runner.read({ $0.people[claims.personId] }), let (account, personal) = try await people.opened(claims.personId) else {
+            throw AccountError(.invalidToken, "session has ended")
+        }
+        if let wait = people.attempts.admit(account: person.accountKey, address: address) {
+            throw AccountError(.tooManyAttempts(retryAfter: wait), "Too many attempts; try again in \(wait) seconds")
+        }
+        guard try await people.hashing({ try await people.passwords.verify(password, against: personal.passwordHash) }) else {
+            people.attempts.failed(account: person.accountKey, address: address)
+            throw AccountError(.wrongCredentials, "Password is incorrect")
+        }
+        people.attempts.succeeded(account: person.accountKey)
+        let normalised = AccountRules.normalisedEmail(email)
+        guard normalised != AccountRules.normalisedEmail(personal.email) else { throw AccountError(.invalidField("new_email"), "That is your email already") }
+        let newKey = try await people.accountKey(orgId: account.orgId, email: normalised)
+        let issued = try await codes.issue(key: "change-email\n\(claims.personId)\n\(normalised)", rules: Self.verifyRules)
+        guard case .code(let code, _) = issued else { return }
+        if await people.runner.read({ $0.accounts[newKey] == nil }) {
+            outbox.post(MailOutbox.Letter(to: email, subject: "Confirm your new \(accounts.displayName) email",
+                                          body: "Your code to make this your \(accounts.displayName) email is \(code); it works once, for a day."))
+        }
+        outbox.post(MailOutbox.Letter(to: personal.email, subject: "Your \(accounts.displayName) email is being changed",
+                                      body: "Someone signed in to your \(accounts.displayName) account asked to change its email to \(email). "
+                                        + "If it was not you, reset your password now; your email stays as it is until the new address is confirmed."))
+    }
+
+    /// Moves the account to the new address with the code mailed to it, and tells the old one.
+    package func confirmEmailChange(_ claims: AccessClaims, newEmail rawEmail: String, code: String,
+                                    accounts: AppAccounts) async throws -> People.AccountView {
+        let normalised = AccountRules.normalisedEmail(rawEmail)
+        try await spend(code, key: "change-email\n\(claims.personId)\n\(normalised)", rules: Self.verifyRules, what: "ask for a new one")
+        let (old, view) = try await people.moveAccount(personId: claims.personId, to: normalised)
+        outbox.post(MailOutbox.Letter(to: old, subject: "Your \(accounts.displayName) email was changed",
+                                      body: "Your \(accounts.displayName) account's email is now \(normalised). If it was not you, contact support."))
+        return view
+    }
+
     // MARK: Plumbing
 
     private func mailVerification(to email: String, org: PeopleProjection.Org, accounts: AppAccounts) async throws {

@@ -70,6 +70,18 @@ package enum AccountRoutes {
                 return try JSONResponse.make(.ok, SignedInBody(try await people.startSession(account, personal: personal, policy: policy, device: session)))
             }
             if accounts.secondFactor { addSecondFactor(to: routes, accounts: accounts, people: people, device: device) }
+            routes.post("/api/\(accounts.app)/me/email", access: accounts.person) { request, context in
+                let body = try await RequestJSON.decode(EmailChangeRequest.self, from: request, maxBody: maxBody)
+                try await recovery.requestEmailChange(try context.claims(), newEmail: body.newEmail, password: body.password ?? "",
+                                                      address: people.clientAddress(request, context), accounts: accounts)
+                return try JSONResponse.make(.accepted, AcceptedBody(status: "code_sent",
+                                                                     message: "If the new address can be used, a code is on its way to it; your old address was told"))
+            }
+            routes.post("/api/\(accounts.app)/me/email/confirm", access: accounts.person) { request, context in
+                let body = try await RequestJSON.decode(EmailChangeRequest.self, from: request, maxBody: maxBody)
+                let view = try await recovery.confirmEmailChange(try context.claims(), newEmail: body.newEmail, code: body.code ?? "", accounts: accounts)
+                return try JSONResponse.make(.ok, UserBody(view))
+            }
             routes.post("\(prefix)/password-reset", access: .anyone) { request, _ in
                 let body = try await RequestJSON.decode(ResetRequest.self, from: request, maxBody: maxBody)
                 try await recovery.requestReset(orgSlug: try org(body.orgSlug), email: body.email, accounts: accounts)
@@ -197,7 +209,7 @@ extension AccountRoutes {
         let providers = ProviderTokens.providers(keysApple: signIn.appleKeysURL, audiencesApple: accounts.appleAudiences,
                                                  keysGoogle: signIn.googleKeysURL, audiencesGoogle: [])
         let tokens = ProviderTokens(apple: providers.apple, google: providers.google, http: .shared)
-        parts.appends([AccountChanged.self, SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])
+        parts.appends([AccountChanged.self, AccountMoved.self, SessionStarted.self, SessionRefreshed.self, SessionRevoked.self])
         if accounts.policy.signUpRole != nil { parts.appends([AccountRegistered.self]) }
         if accounts.methods.contains(.apple) { parts.appends([AccountRegistered.self, IdentityLinked.self]) }
         parts.routes.append { add(to: $0, accounts: accounts, people: people, recovery: recovery, devices: devices, tokens: tokens) }

@@ -176,6 +176,14 @@ package struct RecoveryCodes: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case recoveryCodes = "recovery_codes" }
 }
 
+/// `POST /api/{app}/me/email` and `…/confirm`.
+package struct EmailChangeRequest: Decodable, Sendable {
+    package var newEmail: String
+    package var password: String?
+    package var code: String?
+    enum CodingKeys: String, CodingKey { case newEmail = "new_email", password, code }
+}
+
 /// `POST /api/{app}/auth/password-reset`.
 package struct ResetRequest: Decodable, Sendable {
     package var orgSlug: String?

@@ -78,13 +78,18 @@ package struct SecondFactor: Sendable {
 
     /// The person a challenge names, if it is genuine, this app's, and not expired.
     package func person(in challenge: String, app: String, now: Date = Date()) async throws -> String {
-        let parts = challenge.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard challenge.utf8.count <= 300, parts.count == 4, parts[1] == app, let expires = Int64(parts[2]),
-              expires > Int64(now.timeIntervalSince1970),
-              Self.same(try await people.keyedHash("second-factor-challenge\n" + parts[0...2].joined(separator: ".")), parts[3]) else {
+        guard let parsed = Self.parse(challenge), parsed.app == app, parsed.expires > Int64(now.timeIntervalSince1970),
+              Self.same(try await people.keyedHash("second-factor-challenge\n" + parsed.signed), parsed.mac) else {
             throw AccountError(.invalidToken, "that sign-in has expired; enter your password again")
         }
-        return parts[0]
+        return parsed.personId
+    }
+
+    /// A challenge's parts, as sent (`person.app.expiry.mac`); nil for anything else.
+    static func parse(_ challenge: String) -> (personId: String, app: String, expires: Int64, signed: String, mac: String)? {
+        let parts = challenge.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard challenge.utf8.count <= 300, parts.count == 4, let expires = Int64(parts[2]) else { return nil }
+        return (parts[0], parts[1], expires, parts[0...2].joined(separator: "."), parts[3])
     }
 
     /// Checks a sign-in's code (or a recovery code, which is then used up).

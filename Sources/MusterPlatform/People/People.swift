@@ -427,6 +427,33 @@ package final class People: Sendable {
         _ = await runner.waitUntilApplied(last, timeout: Self.settle)
     }
 
+    /// Moves the person's account to `newEmail`, which they proved: the account's new sign-in
+    /// identity is appended expecting it free (`.emailTaken` when someone has it). Answers the old
+    /// address and the person as they are now.
+    func moveAccount(personId: String, to newEmail: String) async throws -> (oldEmail: String, view: AccountView) {
+        guard let person = await runner.read({ $0.people[personId] }), !person.forgotten, let (account, personal) = try await opened(personId) else {
+            throw AccountError(.invalidToken, "session has ended")
+        }
+        let newKey = try await accountKey(orgId: account.orgId, email: newEmail)
+        let (taken, releasedAt) = await runner.read { ($0.accounts[newKey] != nil, $0.released[newKey]) }
+        guard !taken else { throw AccountError(.emailTaken, "An account with this email already exists") }
+        var moved = personal
+        moved.email = newEmail
+        moved.emailVerified = true
+        let sealed = try await vault.seal(moved, for: personId)
+        do {
+            let result = try await log.append(AccountMoved(accountKey: newKey, fromKey: person.accountKey, personId: personId, sealed: sealed),
+                                              options: AppendOptions(expected: releasedAt.map { .at($0) } ?? .noEvents, actor: "person:\(personId)"))
+            _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+        } catch let error as AppendError where error.code == .conflict {
+            throw AccountError(.emailTaken, "An account with this email already exists")
+        }
+        _ = opened.withLock { $0.removeValue(forKey: personId) }
+        var now = account
+        now.sealed = sealed
+        return (personal.email, remember(Self.view(now, moved)))
+    }
+
     // MARK: Plumbing
 
     func startSession(_ account: PeopleProjection.Account, personal: PersonalData, policy: TokenPolicy,

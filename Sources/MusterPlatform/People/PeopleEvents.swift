@@ -87,6 +87,37 @@ package struct AccountReleased: EventPayload {
     }
 }
 
+/// `platform.account.moved.v1`: the person changed their email, after proving the new one with a
+/// code mailed to it. The sign-in identity is a keyed hash of organisation and email, so the
+/// account moves to the new one's key (the aggregate), appended expecting it free: two people
+/// moving to one address at once cannot both win. The old key is free again.
+package struct AccountMoved: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "account", event: "moved", major: 1)
+
+    /// The new sign-in identity (64 lowercase hex).
+    package var accountKey: String
+    package var fromKey: String
+    package var personId: String
+    /// The person's data with the new email, sealed with their own key.
+    package var sealed: String
+
+    package init(accountKey: String, fromKey: String, personId: String, sealed: String) {
+        self.accountKey = accountKey
+        self.fromKey = fromKey
+        self.personId = personId
+        self.sealed = sealed
+    }
+
+    package var aggregateID: String { accountKey }
+
+    package func validate() throws {
+        try Validate.prefixed(accountKey, "", .lowerHex, count: 64, field: "/accountKey", "64 lowercase hex digits")
+        try Validate.prefixed(fromKey, "", .lowerHex, count: 64, field: "/fromKey", "64 lowercase hex digits")
+        try Validate.uuid(personId, field: "/personId")
+        try Validate.base64(sealed, 40...8192, field: "/sealed")
+    }
+}
+
 /// `platform.account.changed.v1`: the person changed their profile (names, phone) or their
 /// password. `sealed` is their personal data anew, sealed with their own key; appended with the
 /// identity's last sequence expected, so two changes at once cannot lose one another.

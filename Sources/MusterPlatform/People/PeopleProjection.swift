@@ -128,6 +128,18 @@ package enum PeopleProjection: Projection {
             account.sealed = changed.sealed
             account.sequence = event.sequence
             state.accounts[changed.accountKey] = account
+        case let moved as AccountMoved:
+            guard var account = state.accounts[moved.fromKey], account.personId == moved.personId, state.accounts[moved.accountKey] == nil else {
+                throw ProjectionRejection("a move of an unknown account, or onto a taken one")
+            }
+            // The old key's aggregate last had the account's own last event: a new registration of it expects that.
+            state.released[moved.fromKey] = account.sequence
+            state.released[moved.accountKey] = nil
+            account.sealed = moved.sealed
+            account.sequence = event.sequence
+            state.accounts[moved.fromKey] = nil
+            state.accounts[moved.accountKey] = account
+            state.people[moved.personId]?.accountKey = moved.accountKey
         case let linked as IdentityLinked:
             if let current = state.identities[linked.identityKey], state.people[current.personId]?.forgotten == false {
                 throw ProjectionRejection("identity linked twice")

@@ -105,6 +105,7 @@ extension EventCatalog {
         catalog.register(AccountRegistered.self)
         catalog.register(AccountReleased.self)
         catalog.register(AccountChanged.self)
+        catalog.register(AccountMoved.self)
         catalog.register(IdentityLinked.self)
         catalog.register(IdentityUnlinked.self)
         catalog.register(MembershipGranted.self)

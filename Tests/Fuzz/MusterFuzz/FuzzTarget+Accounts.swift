@@ -16,6 +16,9 @@ extension FuzzTarget {
         _ = AccountRules.passwordProblem(text)
         if let token = PlatformAuthenticator.bearerToken(text) { require(!token.isEmpty, "a bearer token is never empty") }
         if let session = People.refreshSessionID(text) { require(session.utf8.count == 36, "a refresh token names a UUID") }
+        if let challenge = SecondFactor.parse(text) {
+            require(challenge.signed.split(separator: ".", omittingEmptySubsequences: false).count == 3, "a challenge signs its first three parts")
+        }
         if let minute = SeriesPlan.minuteOfDay(text) { require((0..<1440).contains(minute), "a clock time is within a day: \(minute)") }
         if let minutes = WalksRoutes.minutes(text) { require((0...1440).contains(minutes), "a shift time is within a day: \(minutes)") }
         _ = ContractDates.parse(text)
@@ -33,6 +36,8 @@ extension FuzzTarget {
             _ = try? decoder.decode(ResetRequest.self, from: raw)
             _ = try? decoder.decode(ResetConfirmRequest.self, from: raw)
             _ = try? decoder.decode(ProviderSignInRequest.self, from: raw)
+            _ = try? decoder.decode(CodeRequest.self, from: raw)
+            _ = try? decoder.decode(SecondFactorSignInRequest.self, from: raw)
             _ = try? decoder.decode(BookingRequestBody.self, from: raw)
             _ = try? decoder.decode(RosterRequest.self, from: raw)
             _ = try? decoder.decode(RescheduleBody.self, from: raw)
@@ -42,7 +47,6 @@ extension FuzzTarget {
             _ = try? decoder.decode(BlockRequest.self, from: raw)
             _ = try? decoder.decode(WalkerProfileRequest.self, from: raw)
             _ = try? decoder.decode(FeedbackRoutes.FeedbackRequest.self, from: raw)
-            _ = try? decoder.decode(ProviderSignInRequest.self, from: raw)
             _ = try? decoder.decode(SendCodeRequest.self, from: raw)
             _ = try? decoder.decode(VerifyCodeRequest.self, from: raw)
             _ = try? decoder.decode(LinkGoogleRequest.self, from: raw)
