@@ -17,7 +17,9 @@ admin=$($M keys issue --app platform --scopes admin:platform --label "demo opera
 
 echo "== an OPL moderator's account (signs in at /moderation with email and password)"
 $M people create-org --slug opl --app opl --name "Online Picket Line moderators"
-echo "Picket2026" | $M people add --org opl --role moderator --email moderator@opl.demo --first-name Morgan --last-name Moderator 2>&1 || true
+if ! out=$(echo "Picket2026" | $M people add --org opl --role moderator --email moderator@opl.demo --first-name Morgan --last-name Moderator 2>&1); then
+  case "$out" in *"already exists"*) echo "moderator@opl.demo is there already (an earlier run)";; *) echo "demo: $out" >&2; exit 1;; esac
+else echo "$out"; fi
 
 echo "== revoking the leaked key $leaked (v2: who and why)"
 $M keys revoke "$leaked" --reason "posted in a public issue tracker"
@@ -27,7 +29,9 @@ old=$($M keys issue --app pop --scopes read:civics --label "PoP web (retired)" 2
 echo "{\"keyId\": \"$old\"}" | $M publish platform.apikey.revoked.v1
 
 echo "== an invalid event is refused with the failing field named"
-echo '{"keyId": "key_0000000000000001", "reason": ""}' | $M publish platform.apikey.revoked.v2 || true
+if echo '{"keyId": "key_0000000000000001", "reason": ""}' | $M publish platform.apikey.revoked.v2; then
+  echo "demo: an invalid event was accepted" >&2; exit 1
+fi
 
 sleep 1
 echo "== the OPL app's key"

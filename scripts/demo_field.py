@@ -47,12 +47,20 @@ managers = [("mia", "Mia", "Manager"), ("max", "Max", "Foreman")]
 workers = [(n, n.capitalize(), "Field") for n in ("ana", "ben", "cal", "dee", "eli", "fay", "gus", "hal")]
 for role, people in (("manager", managers), ("worker", workers)):
     for login, first, last in people:
-        muster("people", "add", "--org", ORG, "--role", role, "--email", f"{login}@acme.demo", "--first-name", first, "--last-name", last,
-               stdin=PASSWORD + "\n")
+        added = muster("people", "add", "--org", ORG, "--role", role, "--email", f"{login}@acme.demo", "--first-name", first, "--last-name", last,
+                       stdin=PASSWORD + "\n")
+        if added.returncode != 0 and "already exists" not in added.stderr + added.stdout:  # a second run finds them
+            sys.exit(f"demo_field: adding {login}: {added.stderr.strip()}")
+
+def need(what, answer, *ok):
+    """An answer the demo relies on: any other status stops it."""
+    status, _, body = answer
+    if status not in (ok or (200,)): sys.exit(f"demo_field: {what} answered {status}: {body[:300].decode(errors='replace')}")
+    return body
 
 office = device("mia-office")
-office.call("PUT", "/api/field/settings", {"importantFields": ["expense.amount"], "importantOnceApproved": ["timeEntry.endTime", "timeEntry.startTime"],
-                                          "tombstoneDays": 30, "timeZone": "America/Denver"})  # Rapid City's weeks, for the timesheets
+need("the company's settings", office.call("PUT", "/api/field/settings", {"importantFields": ["expense.amount"], "importantOnceApproved": ["timeEntry.endTime", "timeEntry.startTime"],
+                                          "tombstoneDays": 30, "timeZone": "America/Denver"}))  # Rapid City's weeks, for the timesheets
 sites = [("Main St. bridge deck", "100 Main St, Rapid City, SD", 44.0805, -103.2310),
          ("Canyon Lake school addition", "1500 Evergreen Dr, Rapid City, SD", 44.0560, -103.2950),
          ("Ellsworth hangar 4", "Ellsworth AFB, SD", 44.1450, -103.1030)]
@@ -67,8 +75,7 @@ for login, _, _ in workers:
     d = device(f"{login}-phone")
     ids[login] = d.state["person"]["id"]
 for n, (login, _, _) in enumerate(workers):
-    status, _, body = office.call("PUT", f"/api/field/projects/{projects[n % 3]}/members/{ids[login]}")
-    if status != 204: print(f"   assigning {login}: {status} {body.decode()}")
+    need(f"assigning {login}", office.call("PUT", f"/api/field/projects/{projects[n % 3]}/members/{ids[login]}"), 204)
 print(f"   3 projects; 8 workers on them; managers mia@acme.demo and max@acme.demo")
 
 print("== a week of time, expenses with receipts, progress photos (each worker's phone offline, then one sync)")
@@ -105,7 +112,7 @@ for login in ("ana", "ben"):
     phone = device(f"{login}-phone")
     expense = next((r for r in phone.state["records"].values() if r["entity"] == "expense"), None)
     if not expense: continue
-    status, _, body = office.call("GET", "/api/field/conflicts?status=all")
+    body = need("the conflicts", office.call("GET", "/api/field/conflicts?status=all"))
     if any(c["recordId"] == expense["id"] for c in json.loads(body).get("conflicts", [])): continue
     office.sync(quiet=True)
     office.edit("expense", expense["id"], {"amount": "99.00"})        # the manager corrects it on the office tablet...
@@ -121,7 +128,7 @@ if not any(r["entity"] == "message" for r in office.state["records"].values()): 
 
 for r in office.state["records"].values():  # approve Monday's time
     if r["entity"] == "timeEntry" and r["fields"].get("startTime", "").startswith(ts(monday)[:10]) and not r["approved"]:
-        office.call("POST", f"/api/field/time-entries/{r['id']}/approve")
+        need("approving a time entry", office.call("POST", f"/api/field/time-entries/{r['id']}/approve"), 200, 204)
 
 week = f"{monday.isocalendar()[0]}-W{monday.isocalendar()[1]:02d}"
 print(f"""

@@ -11,11 +11,21 @@ PASSWORD=Walkies2026
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 post() { curl -fsS -X "${3:-POST}" -H "Content-Type: application/json" ${TOKEN:+-H "Authorization: Bearer $TOKEN"} -d "$2" "$URL$1"; }
 get() { curl -fsS ${TOKEN:+-H "Authorization: Bearer $TOKEN"} "$URL$1"; }
+# answer METHOD PATH BODY: the status, the body in $answer_file; allow STATUS OK…: stop unless it is one of them
+# (a second run on the same data meets what the first one made: a 409 there is expected, nothing else).
+answer_file=$(mktemp); trap 'rm -f "$answer_file"' EXIT
+answer() { curl -sS -o "$answer_file" -w '%{http_code}' -X "$1" -H "Content-Type: application/json" ${TOKEN:+-H "Authorization: Bearer $TOKEN"} ${3:+-d "$3"} "$URL$2"; }
+allow() { local got=$1; shift; for ok in "$@"; do [ "$got" = "$ok" ] && return 0; done
+  echo "demo_offleash: answered $got, expected one of $*: $(head -c 300 "$answer_file")" >&2; exit 1; }
 login() { TOKEN= post /auth/login "{\"org_slug\": \"demo\", \"email\": \"$1\", \"password\": \"$PASSWORD\"}" | json 'd["token"]'; }
 
 echo "== OFFLEASH: the demo organisation"
 $M people create-org --slug demo --app offleash --name "OFFLEASH Demo Walks"
-add() { echo "$PASSWORD" | $M people add --org demo --role "$1" --email "$2" --first-name "$3" --last-name "$4" 2>&1 | sed 's/^/   /' || true; }
+add() {
+  local out
+  if out=$(echo "$PASSWORD" | $M people add --org demo --role "$1" --email "$2" --first-name "$3" --last-name "$4" 2>&1); then echo "   $out"
+  else case "$out" in *"already exists"*) echo "   $2 is there already";; *) echo "demo_offleash: $out" >&2; exit 1;; esac; fi
+}
 add admin admin@offleash.demo Avery Admin
 add walker sam@offleash.demo Sam Strider
 add walker jo@offleash.demo Jo Jogger
@@ -36,7 +46,7 @@ if [ "$(get /services | json 'len(d)')" = "0" ]; then
 fi
 
 customer() { # email first last address zip lat lng
-  TOKEN= post /auth/register "{\"org_slug\": \"demo\", \"first_name\": \"$2\", \"last_name\": \"$3\", \"email\": \"$1\", \"password\": \"$PASSWORD\"}" >/dev/null 2>&1 || true
+  allow "$(TOKEN= answer POST /auth/register "{\"org_slug\": \"demo\", \"first_name\": \"$2\", \"last_name\": \"$3\", \"email\": \"$1\", \"password\": \"$PASSWORD\"}")" 201 409
   TOKEN=$(login "$1")
   if [ "$(get /locations | json 'len(d)')" = "0" ]; then
     post /locations "{\"name\": \"Home\", \"address\": \"$4\", \"city\": \"Rapid City\", \"state\": \"SD\", \"zip_code\": \"$5\", \"latitude\": $6, \"longitude\": $7}" >/dev/null
@@ -64,7 +74,7 @@ if [ "$(get /blocks | json 'len(d)')" = "0" ]; then
   post /blocks "{\"reason\": \"Lunch\", \"start_time\": \"${lunch}T18:00:00Z\", \"end_time\": \"${lunch}T19:00:00Z\"}" >/dev/null
 fi
 for booking in $(get /bookings/walker | json '" ".join(b["id"] for b in d if b["status"] == "pending")'); do
-  post "/bookings/$booking/confirm" '' >/dev/null || true
+  allow "$(answer POST "/bookings/$booking/confirm" '')" 200 409 # two requests for one slot: the second is refused
 done
 post /walker/profile '{"bio": "Walking dogs in Rapid City since 2019", "specializations": ["largeBreeds", "puppies"]}' PUT >/dev/null
 echo "   sam: $(get /bookings/walker | json 'len(d)') walks ($(get /bookings/walker | json 'sum(b["status"] == "confirmed" for b in d)') confirmed), $(get /blocks | json 'len(d)') block(s)"
@@ -86,10 +96,16 @@ card=$(get /payment-methods | json 'd[0]["id"]')
 first=$(get /bookings/customer | json 'sorted((b for b in d if b["status"] != "cancelled" and not b.get("series")), key=lambda b: b["scheduled_start"])[0]["id"]')
 if [ -z "${PAYMENTS_PORT:-}" ]; then
   echo "   (no payment provider here: make run PAYMENTS=standin charges through a local stand-in of Stripe's API)"
-elif checkout=$(post /checkout "{\"booking_id\": \"$first\", \"payment_method_id\": \"$card\", \"subtotal_cents\": 2500, \"tip_cents\": 375, \"provider_user_id\": \"\"}" 2>/dev/null); then
-  transaction=$(echo "$checkout" | json 'd["transaction_id"]')
-  post "/checkout/$transaction/confirm" "{\"payment_method_id\": \"$card\"}" | json '"   paid: " + d["status"] + ", " + str(d["total_cents"]) + " cents"'
-  post "/checkout/$transaction/refund" '{}' | json '"   refunded: " + str(d["refund_amount_cents"]) + " cents"'
+else
+  status=$(answer POST /checkout "{\"booking_id\": \"$first\", \"payment_method_id\": \"$card\", \"subtotal_cents\": 2500, \"tip_cents\": 375, \"provider_user_id\": \"\"}")
+  if [ "$status" = 409 ]; then
+    echo "   (the first walk is paid already: an earlier run paid and refunded it)"
+  else
+    allow "$status" 200 201
+    transaction=$(json 'd["transaction_id"]' < "$answer_file")
+    post "/checkout/$transaction/confirm" "{\"payment_method_id\": \"$card\"}" | json '"   paid: " + d["status"] + ", " + str(d["total_cents"]) + " cents"'
+    post "/checkout/$transaction/refund" '{}' | json '"   refunded: " + str(d["refund_amount_cents"]) + " cents"'
+  fi
 fi
 post /subscriptions/customer '{"name": "Weekday Walks", "description": "5 walks a week", "price_cents": 9900, "interval": "week", "auto_create_bookings": true}' >/dev/null
 echo "   $(get /pets | json 'str(len(d["pets"])) + " pet(s)"'), $(get /bookings/recurring | json 'str(len(d["recurring_bookings"])) + " series"'), $(get /transactions | json 'str(len(d)) + " transaction(s)"'), $(get /subscriptions/customer | json 'str(len(d)) + " subscription(s)"')"
