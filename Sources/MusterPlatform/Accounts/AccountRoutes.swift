@@ -3,6 +3,7 @@ import Foundation
 package import Hummingbird
 import HTTPTypes
 import MusterEvents
+import NIOCore
 package import MusterRuntime
 
 /// Every app's sign-in, under `/api/{app}/auth`, from the app's declaration (`AppAccounts`), in
@@ -115,10 +116,16 @@ package enum AccountRoutes {
             try await people.logout(try context.claims())
             return Response(status: .noContent)
         }
+        // Asked on every launch with the same token: the answer is kept until the people fold moves.
+        let answers = CheckpointAnswers()
         routes.get("\(prefix)/validate", access: accounts.person) { _, context in
             let person = try context.person()
+            if let bytes = answers.answer(person) { return CheckpointAnswers.response(bytes) }
             let account = try await people.rememberedAccount(AccessClaims(person))
-            return try JSONResponse.make(.ok, ValidateBody(expiresAt: ContractDates.string(person.expiresAt), user: UserBody(account)))
+            let bytes = ByteBuffer(bytes: try JSONResponse.encoder.encode(ValidateBody(expiresAt: ContractDates.string(person.expiresAt),
+                                                                                       user: UserBody(account))))
+            answers.keep(bytes, for: person)
+            return CheckpointAnswers.response(bytes)
         }
         routes.get("\(prefix)/sessions", access: accounts.person) { _, context in
             try JSONResponse.make(.ok, SessionsBody(await people.sessions(try context.claims())), headers: [.cacheControl: "private, no-store"])
