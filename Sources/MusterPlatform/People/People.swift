@@ -429,7 +429,10 @@ package final class People: Sendable {
 
     /// Moves the person's account to `newEmail`, which they proved: the account's new sign-in
     /// identity is appended expecting it free (`.emailTaken` when someone has it). Answers the old
-    /// address and the person as they are now.
+    /// address and the person as they are now. One append can expect one aggregate only: a change
+    /// of the same person's profile or password appended at the same moment under the old
+    /// identity is lost to the move (the move reseals what it read), or, landing after it, refused
+    /// by the fold. Both are the person's own requests at once; the next change succeeds.
     func moveAccount(personId: String, to newEmail: String) async throws -> (oldEmail: String, view: AccountView) {
         guard let person = await runner.read({ $0.people[personId] }), !person.forgotten, let (account, personal) = try await opened(personId) else {
             throw AccountError(.invalidToken, "session has ended")
