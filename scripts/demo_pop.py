@@ -106,7 +106,8 @@ merged_cards = 0
 for k in range(40):
     email, first, second = f"learner{k}@pop.demo", uid("install", 2 * k), uid("install", 2 * k + 1)
     device = {"device_name": f"Learner {k}'s phone", "platform": "ios"}
-    status, body = call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD, **device})
+    # Each sign-up or sign-in names its install, with the app's key: the install links there and then.
+    status, body = call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD, "install_id": first, **device}, key=key)
     if status == 200:
         token = json.loads(body)["token"]  # a second run: the account is there
     elif by_mail:
@@ -117,16 +118,17 @@ for k in range(40):
             if code: break
             time.sleep(0.1)
         if not code: sys.exit(f"demo_pop: no code was mailed to {email}")
-        token = need("verifying the email", call("POST", "/api/pop/auth/verify-email", {"email": email, "code": code, **device}))["token"]
+        token = need("verifying the email", call("POST", "/api/pop/auth/verify-email", {"email": email, "code": code, "install_id": first, **device},
+                                                 key=key))["token"]
     else:
         added = muster("people", "add", "--org", ORG, "--role", "learner", "--email", email, "--first-name", "Learner", "--last-name", str(k), stdin=PASSWORD + "\n")
         if added.returncode != 0 and "already exists" not in added.stderr: sys.exit(f"demo_pop: adding {email}: {added.stderr.strip()}")
-        token = need("a learner's sign-in", call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD, **device}))["token"]
-    need("linking the first install", call("POST", f"/api/pop/installs/{first}/link", key=key, token=token))
-    # The second install signs in on its own (another session), and links too.
-    other = need("signing in on the second install", call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD,
-                                                                                          "device_name": f"Learner {k}'s tablet", "platform": "ios"}))["token"]
-    need("linking the second install", call("POST", f"/api/pop/installs/{second}/link", key=key, token=other))
+        token = need("a learner's sign-in", call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD, "install_id": first, **device},
+                                                 key=key))["token"]
+    # The second install signs in on its own (another session), and links as it does.
+    other = need("signing in on the second install", call("POST", "/api/pop/auth/login", {"email": email, "password": PASSWORD, "install_id": second,
+                                                                                          "device_name": f"Learner {k}'s tablet", "platform": "ios"},
+                                                          key=key))["token"]
     cards = lambda pull: sorted((c["deck"], c["questionId"], c["timesViewed"]) for c in pull["cards"])
     for _ in range(100):  # behind a gateway, a pull may reach a replica whose fold is a moment behind the link
         a = need("pulling the first install", call("GET", f"/api/pop/installs/{first}/progress", key=key))

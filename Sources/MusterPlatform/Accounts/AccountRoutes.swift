@@ -41,6 +41,20 @@ package enum AccountRoutes {
             }
             return SessionDevice(deviceId: bound, name: name, platform: platform)
         }
+        /// Whether the install a sign-in names may be linked: the app links installs and its key
+        /// stands behind the request. Asked before the session starts, so a refusal leaves none behind.
+        @Sendable func mayLink(_ installId: String?, _ context: MusterRequestContext) throws {
+            guard installId != nil else { return }
+            guard let install = accounts.installLink else {
+                throw AccountError(.invalidField("install_id"), "\(accounts.app) links no installs at sign-in")
+            }
+            _ = try install.access.admit(context.caller)
+        }
+        /// Links it, once the person is signed in.
+        @Sendable func link(_ installId: String?, to personId: String) async throws {
+            guard let installId, let install = accounts.installLink else { return }
+            try await install.link(installId, personId)
+        }
 
         if accounts.methods.contains(.password) {
             if policy.signUpRole != nil {
@@ -54,13 +68,16 @@ package enum AccountRoutes {
                 }
                 routes.post("\(prefix)/verify-email", access: .anyone) { request, context in
                     let body = try await RequestJSON.decode(VerifyEmailRequest.self, from: request, maxBody: maxBody)
+                    try mayLink(body.installId, context)
                     let signedIn = try await recovery.verify(orgSlug: try org(body.orgSlug), email: body.email, code: body.code, accounts: accounts,
                                                              device: try await device(context, name: body.deviceName, platform: body.platform))
+                    try await link(body.installId, to: signedIn.account.personId)
                     return try JSONResponse.make(.ok, SignedInBody(signedIn))
                 }
             }
             routes.post("\(prefix)/login", access: .anyone) { request, context in
                 let body = try await RequestJSON.decode(LoginRequest.self, from: request, maxBody: maxBody)
+                try mayLink(body.installId, context)
                 let session = try await device(context, name: body.deviceName, platform: body.platform)
                 let (account, personal) = try await people.checkPassword(orgSlug: try org(body.orgSlug), email: body.email, password: body.password,
                                                                          address: people.clientAddress(request, context), policy: policy)
@@ -68,7 +85,9 @@ package enum AccountRoutes {
                     let (challenge, expires) = try await SecondFactor(people: people).challenge(personId: account.personId, app: accounts.app)
                     return try JSONResponse.make(.ok, SecondFactorRequired(challenge: challenge, expiresAt: ContractDates.string(expires)))
                 }
-                return try JSONResponse.make(.ok, SignedInBody(try await people.startSession(account, personal: personal, policy: policy, device: session)))
+                let signedIn = try await people.startSession(account, personal: personal, policy: policy, device: session)
+                try await link(body.installId, to: signedIn.account.personId)
+                return try JSONResponse.make(.ok, SignedInBody(signedIn))
             }
             if accounts.secondFactor { addSecondFactor(to: routes, accounts: accounts, people: people, device: device) }
             routes.post("/api/\(accounts.app)/me/email", access: accounts.person) { request, context in

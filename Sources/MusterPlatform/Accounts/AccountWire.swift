@@ -22,8 +22,10 @@ package struct LoginRequest: Decodable {
     /// What the person sees in their list of sessions (optional).
     package var deviceName: String?
     package var platform: String?
+    /// The app's install to link to the person at once, where the app links installs (PoP).
+    package var installId: String?
 
-    enum CodingKeys: String, CodingKey { case orgSlug = "org_slug", email, password, deviceName = "device_name", platform }
+    enum CodingKeys: String, CodingKey { case orgSlug = "org_slug", email, password, deviceName = "device_name", platform, installId = "install_id" }
 }
 
 package struct RefreshRequest: Decodable {
@@ -138,7 +140,8 @@ package struct VerifyEmailRequest: Decodable, Sendable {
     package var code: String
     package var deviceName: String?
     package var platform: String?
-    enum CodingKeys: String, CodingKey { case orgSlug = "org_slug", email, code, deviceName = "device_name", platform }
+    package var installId: String?
+    enum CodingKeys: String, CodingKey { case orgSlug = "org_slug", email, code, deviceName = "device_name", platform, installId = "install_id" }
 }
 
 /// `POST /api/{app}/auth/second-factor/confirm` and `…/disable`.

@@ -28,10 +28,25 @@ package struct AppAccounts: Sendable {
     package var secondFactor: Bool
     /// What the app itself holds about the person, for their export (`GET /api/{app}/me/export`).
     package var export: @Sendable (AccessClaims) async throws -> JSONValue
+    /// Where a sign-in may name the app's install (`install_id`), for the app to link it to the
+    /// person there and then (PoP's progress follows its learner); none: `install_id` is refused.
+    package var installLink: InstallLink?
+
+    package struct InstallLink: Sendable {
+        /// Who must stand behind the request besides the person: the app's own key, as its link route asks.
+        package var access: AccessRule
+        package var link: @Sendable (_ installId: String, _ personId: String) async throws -> Void
+
+        package init(access: AccessRule, link: @escaping @Sendable (_ installId: String, _ personId: String) async throws -> Void) {
+            self.access = access
+            self.link = link
+        }
+    }
 
     package init(methods: Set<Method>, policy: People.TokenPolicy, defaultOrg: String?, person: AccessRule,
-                appleAudiences: [String] = [], displayName: String, secondFactor: Bool = false,
+                appleAudiences: [String] = [], displayName: String, secondFactor: Bool = false, installLink: InstallLink? = nil,
                 export: @escaping @Sendable (AccessClaims) async throws -> JSONValue = { _ in .object([:]) }) {
+        self.installLink = installLink
         self.secondFactor = secondFactor
         self.methods = methods
         self.policy = policy

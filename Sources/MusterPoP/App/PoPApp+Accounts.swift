@@ -9,7 +9,11 @@ extension PoPApp {
         AppAccounts(methods: [.password, .apple],
                     policy: People.TokenPolicy(app: PoPRole.app, accessLifetime: .seconds(86_400), signUpRole: PoPRole.learner.rawValue),
                     defaultOrg: settings.defaultOrg, person: .person(anyRoleOf: PoPRole.self), appleAudiences: settings.appleAudiences,
-                    displayName: "People Over Party", export: { claims in try await sync.export(personId: claims.personId) })
+                    displayName: "People Over Party",
+                    // A learner's sign-up or sign-in from an install links it at once, with the app's key as the link route asks.
+                    installLink: AppAccounts.InstallLink(access: .key(PoPRoutes.app, scope: PoPRoutes.writeScope),
+                                                         link: { installId, personId in try await sync.link(installId: installId.lowercased(), personId: personId) }),
+                    export: { claims in try await sync.export(personId: claims.personId) })
     }
 }
 

@@ -61,6 +61,19 @@ struct EveryAppSignInTests {
                         #expect(try await app.request("/api/\(name)/auth/validate", headers: [.authorization: "Bearer \(token)"]).status == .unauthorized,
                                 "\(name): the reset ended the session")
                         #expect(try await post("login", #"{"org_slug": "\#(org)", "email": "\#(email)", "password": "Reset-Anew-2026"}"#).status == .ok)
+                        // PoP: a sign-in that names its install links it there and then, with the app's key as the link route asks.
+                        if name == "pop" {
+                            let install = UUID().uuidString.lowercased()
+                            let body = #"{"email": "\#(email)", "password": "Reset-Anew-2026", "install_id": "\#(install)"}"#
+                            #expect(try await app.request("/api/pop/auth/login", method: .post, json: body).status == .unauthorized, "no key, no link")
+                            let key = try await app.key(app: "pop", ["read:civics", "write:civics"])
+                            #expect(try await app.request("/api/pop/auth/login", method: .post, key: key, json: body).status == .ok)
+                            let pulled = try await app.request("/api/pop/installs/\(install)/progress", key: key)
+                            #expect(pulled.json["linked"] as? Bool == true, "\(pulled.text)")
+                            let elsewhere = try await app.request("/api/opl/auth/login", method: .post, key: key,
+                                                                  json: #"{"org_slug": "opl", "email": "moderator@opl.example", "password": "Reset-Anew-2026", "install_id": "\#(install)"}"#)
+                            #expect(elsewhere.status == .unprocessableContent, "an app that links no installs refuses install_id: \(elsewhere.text)")
+                        }
                         // Another app's token is a stranger on this app's paths.
                         let other = name == "opl" ? "pop" : "opl"
                         #expect(try await app.request("/api/\(other)/auth/validate", headers: [.authorization: "Bearer \(token)"]).status == .unauthorized)
