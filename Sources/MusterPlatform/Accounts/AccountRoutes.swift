@@ -212,11 +212,6 @@ package enum AccountRoutes {
     }
 }
 
-extension HTTPField.Name {
-    // The unwrap cannot fail: a literal token (letters, digits, -) is a valid field name.
-    static let contentDisposition = HTTPField.Name("Content-Disposition")!
-}
-
 extension AccountRoutes {
     /// Adds `accounts`' routes to the role a process is composing, over its shared people,
     /// devices, mail outbox and Apple's keys: what an app with people calls from its

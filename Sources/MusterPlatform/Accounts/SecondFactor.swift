@@ -1,4 +1,3 @@
-import Crypto
 package import Foundation
 import HummingbirdOTP
 import MusterEvents
@@ -57,7 +56,7 @@ package struct SecondFactor: Sendable {
         try await spend(personId: claims.personId, code: code, address: address, allowRecovery: false) { factor in
             guard !factor.confirmed else { throw AccountError(.secondFactorOn, "The second factor is on already") }
             factor.confirmed = true
-            factor.recoveryHashes = recovery.map(Self.sha256)
+            factor.recoveryHashes = recovery.map(People.sha256)
         }
         return recovery
     }
@@ -79,7 +78,7 @@ package struct SecondFactor: Sendable {
     /// The person a challenge names, if it is genuine, this app's, and not expired.
     package func person(in challenge: String, app: String, now: Date = Date()) async throws -> String {
         guard let parsed = Self.parse(challenge), parsed.app == app, parsed.expires > Int64(now.timeIntervalSince1970),
-              Self.same(try await people.keyedHash("second-factor-challenge\n" + parsed.signed), parsed.mac) else {
+              APIKey.constantTimeEquals(try await people.keyedHash("second-factor-challenge\n" + parsed.signed), parsed.mac) else {
             throw AccountError(.invalidToken, "that sign-in has expired; enter your password again")
         }
         return parsed.personId
@@ -120,7 +119,7 @@ package struct SecondFactor: Sendable {
                    let step = (now - Self.skew...now + Self.skew).first(where: { totp.compute(date: Date(timeIntervalSince1970: Double($0 * 30))) == Int(code) }) {
                     guard step > factor.lastStep else { throw AccountError(.wrongCode, "That code was used already; wait for the next one") }
                     factor.lastStep = step
-                } else if allowRecovery, let index = factor.recoveryHashes.firstIndex(where: { Self.same($0, Self.sha256(code.lowercased())) }) {
+                } else if allowRecovery, let index = factor.recoveryHashes.firstIndex(where: { APIKey.constantTimeEquals($0, People.sha256(code.lowercased())) }) {
                     factor.recoveryHashes.remove(at: index)
                 } else {
                     throw AccountError(.wrongCode, "That code is not right")
@@ -145,13 +144,4 @@ package struct SecondFactor: Sendable {
         return String((0..<10).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
     }
 
-    static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func same(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

@@ -1,4 +1,3 @@
-import Crypto
 package import Foundation
 import MusterEvents
 import MusterLog
@@ -87,7 +86,7 @@ package actor OneTimeCodes {
                   current.record.attempts < rules.maxAttempts else { return .expired }
             var record = current.record
             let wellFormed = code.utf8.count == 6 && code.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
-            let right = wellFormed ? Self.same(try await hash(stored, code), record.codeHash) : false
+            let right = wellFormed ? APIKey.constantTimeEquals(try await hash(stored, code), record.codeHash) : false
             if right { record.codeHash = "" } else { record.attempts += 1 }
             guard try await write(stored, record, after: current.revision) else { continue } // changed meanwhile: judge again
             return right ? .right : .wrong
@@ -127,12 +126,5 @@ package actor OneTimeCodes {
 
     private func hash(_ key: String, _ code: String) async throws -> String {
         try await people.keyedHash("one-time-code-value\n\(key)\n\(code)")
-    }
-
-    /// Compares two hex digests in time that does not depend on where they differ.
-    static func same(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
