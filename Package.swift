@@ -202,7 +202,7 @@ let package = Package(
         .target(
             name: "MusterOFFLEASH",
             dependencies: [
-                "MusterEvents", "MusterLog", "MusterNATS", "MusterRuntime", "MusterPlatform",
+                "MusterEvents", "MusterLog", "MusterNATS", "MusterRuntime", "MusterPlatform", "MusterNotifications",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -229,6 +229,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Notifications for every app: rules that turn an app's events into messages, people's
+        // preferences and quiet hours, a durable scheduler, each decision an event.
+        .target(
+            name: "MusterNotifications",
+            dependencies: [
+                "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterPush",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -302,7 +316,7 @@ let package = Package(
             name: "MusterServices",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterOPL", "MusterAnalytics", "MusterOFFLEASH",
-                "MusterPoP", "MusterPush", "MusterShieldAI", "MusterField",
+                "MusterPoP", "MusterPush", "MusterShieldAI", "MusterField", "MusterNotifications",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -409,7 +423,8 @@ let package = Package(
         .target(
             name: "MusterAppTesting",
             dependencies: [
-                "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                "MusterEvents", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterStandIns", "MusterTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -565,6 +580,7 @@ let package = Package(
             name: "MusterOFFLEASHTests",
             dependencies: [
                 "MusterStandIns", "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime", "MusterTesting",
+                "MusterNotifications", "MusterPush",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -592,7 +608,7 @@ let package = Package(
         .testTarget(
             name: "MusterServicesTests",
             dependencies: [
-                "MusterStandIns", "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
+                "MusterStandIns", "MusterAnalytics", "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterNotifications", "MusterOFFLEASH", "MusterOPL", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterServices", "MusterTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

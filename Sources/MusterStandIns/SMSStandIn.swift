@@ -15,6 +15,8 @@ package enum SMSStandIn {
         package var from: String
         package var body: String
         package var subject: String?
+        /// A mail's extra headers (`List-Unsubscribe`), as the API took them.
+        package var headers: [String: String]?
     }
 
     /// The part of SendGrid's Mail Send body the stand-in reads.
@@ -26,6 +28,7 @@ package enum SMSStandIn {
         var from: Address
         var subject: String
         var content: [Content]
+        var headers: [String: String]?
     }
 
     package actor Recorder {
@@ -65,7 +68,7 @@ package enum SMSStandIn {
             guard let mail = try? JSONDecoder().decode(Mail.self, from: Data(try await request.body.collect(upTo: 64 * 1024).readableBytesView)),
                   let text = mail.content.first(where: { $0.type == "text/plain" }) else { return Response(status: .badRequest) }
             for to in mail.personalizations.flatMap(\.to) {
-                await recorder.record(Message(to: to.email, from: mail.from.email, body: text.value, subject: mail.subject))
+                await recorder.record(Message(to: to.email, from: mail.from.email, body: text.value, subject: mail.subject, headers: mail.headers))
             }
             return Response(status: .accepted)
         }

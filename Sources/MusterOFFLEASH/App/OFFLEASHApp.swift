@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 package import MusterEvents
 package import MusterLog
+import MusterNotifications
 package import MusterPlatform
 package import MusterRuntime
 
@@ -61,10 +62,21 @@ package struct OFFLEASHApp: MusterApp {
                 SubscriptionsRoutes.add(to: routes, walks: walks)
                 InviteRoutes.add(to: routes, walks: walks, invitations: invitations)
             }
-            AccountRoutes.add(Self.accounts(settings, policy: policy, walks: walks), to: &parts, environment: environment)
+            let accounts = Self.accounts(settings, policy: policy, walks: walks)
+            AccountRoutes.add(accounts, to: &parts, environment: environment)
+            NotificationsApp.add(Self.notifications(environment), to: &parts, role: role, peopleRole: .ingest, person: accounts.person,
+                                 environment: environment)
+        case .notifier:
+            NotificationsApp.add(Self.notifications(environment), to: &parts, role: role, peopleRole: .ingest,
+                                 person: .person(anyRoleOf: OFFLEASHRole.self), environment: environment)
         default:
             break
         }
+    }
+
+    /// What OFFLEASH tells its people, and when (`OFFLEASHNotifications`).
+    static func notifications(_ environment: MusterEnvironment) -> AppNotifications {
+        OFFLEASHNotifications.declaration(runner: environment.projections.runner(OFFLEASHProjection.self))
     }
 
     /// OFFLEASH's invitations: a walker is asked to walk dogs for the business, a customer to book walks with it.

@@ -25,6 +25,8 @@ package enum OFFLEASHProjection: Projection {
         package var sealedNotes: String?
         package var status: String
         package var seriesId: String?
+        /// The status before the last change (a walk cancelled while still `pending` was declined).
+        package var previousStatus: String? = nil
     }
 
     /// A customer's pet (its fields sealed with the customer's key).
@@ -121,7 +123,7 @@ package enum OFFLEASHProjection: Projection {
     package static let name = "offleash"
     /// 2: schedules indexed per walker. 3: walkers' blocks, profiles and areas, recurring series, pets, payments, subscriptions.
     /// 4: the walker aggregate's last sequence (a profile saved after a roster expected the profile's own, and never won).
-    package static let version = 4
+    package static let version = 5
     package static let filterSubjects = ["events.offleash.>"]
     package static let initialState = State()
 
@@ -251,6 +253,7 @@ package enum OFFLEASHProjection: Projection {
                     booking.end = end
                 }
             default:
+                booking.previousStatus = booking.status
                 booking.status = changed.change
             }
             state.bookings[changed.bookingId] = booking

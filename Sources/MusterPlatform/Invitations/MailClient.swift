@@ -29,15 +29,17 @@ package struct MailClient: Sendable {
         var from: Address
         var subject: String
         var content: [Content]
+        /// Extra headers (`List-Unsubscribe`), which SendGrid's API takes as an object.
+        var headers: [String: String]?
     }
 
-    package func send(to email: String, subject: String, body: String) async throws {
+    package func send(to email: String, subject: String, body: String, headers: [String: String] = [:]) async throws {
         var request = HTTPClientRequest(url: "\(baseURL)/v3/mail/send")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "Authorization", value: "Bearer \(key)")
         let message = Message(personalizations: [.init(to: [.init(email: email)])], from: .init(email: from), subject: subject,
-                              content: [.init(value: body)])
+                              content: [.init(value: body)], headers: headers.isEmpty ? nil : headers)
         request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(message)))
         let response: HTTPClientResponse
         do {

@@ -27,9 +27,13 @@ package struct PushRequested: EventPayload {
     package var priority: String
     package var schedule: PushSchedule?
     package var requestedBy: String
+    /// When what the push tells of happened (the event a notification rule turned into it): how
+    /// long it took to reach the provider is measured from here.
+    package var triggeredAt: String?
 
     package init(pushId: String, app: String, audience: PushAudience, message: PushMessage, collapseId: String? = nil,
-                expiresAt: String? = nil, priority: String = "high", schedule: PushSchedule? = nil, requestedBy: String) {
+                expiresAt: String? = nil, priority: String = "high", schedule: PushSchedule? = nil, requestedBy: String,
+                triggeredAt: String? = nil) {
         self.pushId = pushId
         self.app = app
         self.audience = audience
@@ -39,6 +43,7 @@ package struct PushRequested: EventPayload {
         self.priority = priority
         self.schedule = schedule
         self.requestedBy = requestedBy
+        self.triggeredAt = triggeredAt
     }
 
     package var aggregateID: String { pushId }
@@ -56,6 +61,7 @@ package struct PushRequested: EventPayload {
         try Validate.oneOf(priority, ["high", "normal"], field: "/priority")
         try schedule?.validate()
         try Validate.length(requestedBy, 1...100, field: "/requestedBy")
+        if let triggeredAt { try Validate.timestamp(triggeredAt, field: "/triggeredAt") }
     }
 }
 

@@ -159,6 +159,7 @@ package struct PushDispatcher: Service {
                         let (_, result, provider) = await deliver(notification, push, to: device)
                         let sequence = try await record(result.delivery, attempts: result.attempts, provider: provider, device: device,
                                                         pushId: push.pushId)
+                        if case .delivered = result.delivery { Self.measureDelivery(push, provider: provider) }
                         return (result, sequence)
                     }
                 }
@@ -226,6 +227,13 @@ package struct PushDispatcher: Service {
             }
             return sequence
         }
+    }
+
+    /// From what the push tells of to the provider's acceptance: what a person waits for.
+    static func measureDelivery(_ push: PushRequested, provider: String) {
+        guard let triggered = push.triggeredAt.flatMap({ Timestamp.millis($0) }) else { return }
+        Metrics.Timer(label: "muster_notification_delivery_seconds", dimensions: [("app", push.app), ("provider", provider)])
+            .recordMilliseconds(max(0, Timestamp.millis(Date()) - triggered))
     }
 
     /// A provider's reason as a metric label: the known ones as they are, anything else `other`

@@ -1,8 +1,8 @@
-import MusterPlatform
+package import MusterPlatform
 
 /// The active devices of the push's app that its audience names, in a stable order. Pure.
-enum Recipients {
-    static func resolve(_ request: PushRequested, in state: DevicesProjection.State) -> [DevicesProjection.Device] {
+package enum Recipients {
+    package static func resolve(_ request: PushRequested, in state: DevicesProjection.State) -> [DevicesProjection.Device] {
         let audience = request.audience
         var matched: [DevicesProjection.Device]
         if let ids = audience.deviceIds {

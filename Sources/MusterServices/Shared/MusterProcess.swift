@@ -7,6 +7,7 @@ import MusterField
 import MusterEvents
 import MusterLog
 import MusterNATS
+import MusterNotifications
 import MusterOFFLEASH
 import MusterPush
 import MusterPoP
@@ -22,7 +23,7 @@ import UnixSignals
 /// one HTTP port, discovery, and the order they start and stop in.
 package enum MusterProcess {
     /// Every app this build serves: the one list an app is added to.
-    package static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp(), PushApp(), ShieldAIApp(), PoPApp(), FieldApp()])
+    package static let apps = MusterApps([PlatformApp(), OPLApp(), AnalyticsApp(), OFFLEASHApp(), PushApp(), NotificationsApp(), ShieldAIApp(), PoPApp(), FieldApp()])
 
     /// Runs until SIGTERM/SIGINT, then stops in reverse order within `shutdownGrace`: HTTP stops
     /// taking requests and finishes those in flight, projections save, NATS drains.

@@ -1,25 +1,25 @@
 import Crypto
 import Foundation
 import Hummingbird
-import MusterStandIns
-import MusterPush
-import MusterRuntime
+package import MusterStandIns
+package import MusterPush
+package import MusterRuntime
 import MusterTesting
 
 /// The APNs stand-in on a free port with a fresh certificate (`scripts/make-certs.sh`) and a team
 /// signing key written as a `.p8` file, as `make run APNS=standin` sets it up.
-struct StandIn: Sendable {
-    let port: Int
-    let certificate: String
-    let keyFile: String
-    let recorder: APNsStandIn.Recorder
-    static let keyID = "ABC123DEFG"
-    static let teamID = "TEAM123456"
+package struct StandIn: Sendable {
+    package let port: Int
+    package let certificate: String
+    package let keyFile: String
+    package let recorder: APNsStandIn.Recorder
+    package static let keyID = "ABC123DEFG"
+    package static let teamID = "TEAM123456"
 
-    var url: String { "https://127.0.0.1:\(port)" }
+    package var url: String { "https://127.0.0.1:\(port)" }
 
     /// The notifier's settings for this stand-in.
-    func configure(_ configuration: inout MusterConfiguration) {
+    package func configure(_ configuration: inout MusterConfiguration) {
         configuration[APNsSettings.self].keyFile = keyFile
         configuration[APNsSettings.self].keyID = Self.keyID
         configuration[APNsSettings.self].teamID = Self.teamID
@@ -28,11 +28,11 @@ struct StandIn: Sendable {
         configuration[APNsSettings.self].caFile = certificate
     }
 
-    func signer() throws -> APNsSigningKey {
+    package func signer() throws -> APNsSigningKey {
         try APNsSigningKey(contentsOf: keyFile, keyID: Self.keyID, teamID: Self.teamID)
     }
 
-    static func with<T: Sendable>(_ body: @escaping @Sendable (StandIn) async throws -> T) async throws -> T {
+    package static func with<T: Sendable>(_ body: @escaping @Sendable (StandIn) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("muster-apns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
