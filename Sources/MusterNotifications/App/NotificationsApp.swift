@@ -1,3 +1,4 @@
+import Metrics
 package import MusterEvents
 package import MusterLog
 import MusterPlatform
@@ -44,6 +45,17 @@ package struct NotificationsApp: MusterApp {
                            person: AccessRule, environment: MusterEnvironment) {
         NotificationDirectory.shared(in: environment).declare(declaration)
         if role == .notifier {
+            // The families alerts and dashboards read, at 0 from the start (a rate misses a series' first event).
+            for category in declaration.categories {
+                for channel in category.channels {
+                    Counter(label: "muster_notifications_total", dimensions: [("app", declaration.app), ("category", category.name),
+                                                                              ("channel", channel.rawValue), ("outcome", "sent")]).increment(by: 0)
+                    if channel != .push {
+                        Counter(label: "muster_notification_failures_total", dimensions: [("app", declaration.app), ("channel", channel.rawValue)])
+                            .increment(by: 0)
+                    }
+                }
+            }
             parts.services.append(NotificationRules.processor(declaration, notifier: notifier(environment), log: environment.log,
                                                               logger: environment.logger))
         }

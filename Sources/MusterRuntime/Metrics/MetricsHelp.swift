@@ -20,6 +20,9 @@ package enum MetricsHelp {
         "muster_writes_refused_total": "Writes answered 503 because the log did not confirm them, by reason: timeout, disconnected, no_responders, closed, queue_full, jetstream_unavailable, other",
         "muster_signin_failures_total": "Failed sign-ins, by method: password (wrong password or unknown account), phone (wrong code), apple, google (a token that did not verify)",
         "muster_push_outcomes_total": "Pushes a provider answered, by provider (apns, fcm, none), outcome (delivered, failed) and the provider's reason",
+        "muster_notifications_total": "Notification decisions, by app, category, channel (push, email, sms) and outcome (sent, suppressed, deferred)",
+        "muster_notification_failures_total": "Notification mails and texts the provider refused three times after their decision, by app and channel",
+        "muster_notification_delivery_seconds": "From the event a notification tells of to the push provider's acceptance, by app and provider",
         "muster_process_restarts_total": "Times a muster process started again on this data folder (starts after the first)",
         "muster_process_start_time_seconds": "When this process started, in seconds since 1970",
     ]
