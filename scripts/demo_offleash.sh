@@ -79,6 +79,25 @@ done
 post /walker/profile '{"bio": "Walking dogs in Rapid City since 2019", "specializations": ["largeBreeds", "puppies"]}' PUT >/dev/null
 echo "   sam: $(get /bookings/walker | json 'len(d)') walks ($(get /bookings/walker | json 'sum(b["status"] == "confirmed" for b in d)') confirmed), $(get /blocks | json 'len(d)') block(s)"
 
+echo "== what OFFLEASH told its people (the notifier's rules: pushes to their devices, mail as their settings say)"
+TOKEN=$(login casey@offleash.demo)
+get /api/offleash/me/notifications | json '"   casey@'"'"'s settings: " + ", ".join(c["category"] + " " + "+".join(k for k, v in sorted(c["channels"].items()) if v) for c in d["categories"])'
+if [ -z "${SMS_PORT:-}" ]; then
+  echo "   (no mail provider here: make run SIGNIN=standin keeps every mail at the stand-in's /standin/messages)"
+else
+  # The rules run on the notifier, after the events: give them a moment.
+  for _ in $(seq 1 100); do
+    mails=$(curl -fsS "http://127.0.0.1:$SMS_PORT/standin/messages")
+    echo "$mails" | json 'any(m.get("subject") == "OFFLEASH: walk confirmed" for m in d) and any(m.get("subject") == "OFFLEASH: new walk request" for m in d)' | grep -q True && break
+    sleep 0.1
+  done
+  echo "$mails" | json '"   mailed: " + ", ".join(f"{n} x {s}" for s, n in sorted(__import__("collections").Counter(m["subject"] for m in d if m.get("subject", "").startswith("OFFLEASH: ")).items()))'
+  echo "$mails" | json 'all(m.get("headers", {}).get("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click" for m in d if m.get("subject", "").startswith("OFFLEASH: walk"))' | grep -q True \
+    || { echo "   a notification mail came without its one-click unsubscribe" >&2; exit 1; }
+  echo "$mails" | json 'any(m.get("subject") == "OFFLEASH: walk confirmed" for m in d)' | grep -q True \
+    || { echo "   no customer was mailed that their walk is confirmed" >&2; exit 1; }
+fi
+
 echo "== a customer's day (casey@): a pet, a recurring walk, a paid booking refunded, a subscription"
 TOKEN=$(login casey@offleash.demo)
 if [ "$(get /pets | json 'len(d["pets"])')" = "0" ]; then
