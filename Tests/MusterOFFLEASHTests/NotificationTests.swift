@@ -226,6 +226,51 @@ struct NotificationTests {
         }
     }
 
+    /// Malformed, oversized, duplicated and hostile settings are refused with a 4xx and store nothing;
+    /// another app's token is refused; settings are only ever the caller's own.
+    @Test func hostileSettingsStoreNothing() async throws {
+        try await WalksContractTests.withOrg(walkers: 1) { app, org in
+            let bearer = AccountContractTests.bearer(org.customer)
+            let cases: [(String, HTTPResponse.Status)] = [
+                ("{", .badRequest),
+                ("{}", .badRequest),
+                (#"{"categories": {"walk-reminder": {"email": true}}, "categories": {}}"#, .badRequest),
+                (#"{"categories": {"walk-reminder": {"email": null}}}"#, .badRequest),
+                (#"{"categories": {"walk-reminder": {"pigeon": true}}}"#, .unprocessableContent),
+                (#"{"categories": {"walk-reminder": {"sms": true}}}"#, .unprocessableContent),
+                (#"{"categories": {"../../etc": {"push": true}}}"#, .unprocessableContent),
+                (#"{"quietHours": {"start": "22:00", "end": "07:00", "timeZone": "Europe/Berlin\u0000"}}"#, .unprocessableContent),
+                (#"{"quietHours": {"start": "22:00", "end": "22:00", "timeZone": "UTC"}}"#, .unprocessableContent),
+                (#"{"quietHours": {"start": "22:00", "timeZone": "UTC"}}"#, .badRequest),
+                ("{\"categories\": {\"walk-reminder\": {\"push\": \"" + String(repeating: "x", count: 20_000) + "\"}}}", .contentTooLarge),
+            ]
+            for (body, status) in cases {
+                let answer = try await app.request("/api/offleash/me/notifications", method: .put, headers: bearer, json: body)
+                #expect(answer.status == status, "\(body.prefix(80)): \(answer.status) \(answer.text)")
+            }
+            #expect(try await app.request("/api/offleash/me/notifications", method: .put, json: #"{"quietHours": null}"#).status == .unauthorized)
+            // A field worker's token is another app's: as unknown here as none.
+            let people = People.shared(in: app.env.environment)
+            try await people.createOrganisationPatiently(slug: "crew", app: "field", name: "Crew")
+            _ = try await people.addPerson(People.Registration(orgSlug: "crew", email: "fay@crew.example", firstName: "Fay", lastName: "F",
+                                                               phone: nil, password: "Hardhat-2026", role: "worker"))
+            let fieldToken = try await people.login(orgSlug: "crew", email: "fay@crew.example", password: "Hardhat-2026", address: "127.0.0.1",
+                                                    policy: People.TokenPolicy(app: "field")).accessToken
+            #expect(try await app.request("/api/offleash/me/notifications", headers: AccountContractTests.bearer(fieldToken)).status == .unauthorized)
+            let stored = try await app.log.read(filter: "events.platform.preferences.>")
+            #expect(stored.isEmpty, "nothing hostile was stored: \(stored.count)")
+            // And a retry of the same good request stores what it says, twice the same.
+            for _ in 0..<2 {
+                let good = try await app.request("/api/offleash/me/notifications", method: .put, headers: bearer,
+                                                  json: #"{"categories": {"walk-reminder": {"email": true}}}"#)
+                #expect(good.status == .ok, "\(good.text)")
+            }
+            let settings = try await app.request("/api/offleash/me/notifications", headers: bearer)
+            let reminder = try #require((settings.json["categories"] as? [[String: Any]])?.first { $0["category"] as? String == "walk-reminder" })
+            #expect(reminder["channels"] as? [String: Bool] == ["push": true, "email": true])
+        }
+    }
+
     @Test func quietHoursAcrossMidnightEndAtTheirEndInThePersonsZone() throws {
         let quiet = QuietHours(start: "22:00", end: "07:00", timeZone: "Europe/Berlin")
         let late = try #require(ISO8601DateFormatter().date(from: "2026-12-06T22:30:00Z")) // 23:30 in Berlin

@@ -5,10 +5,12 @@ import MusterJSON
 @testable import MusterRuntime
 @testable import MusterPlatform
 @testable import MusterPush
+@testable import MusterNotifications
 
 extension FuzzTarget {
     /// What reaches the notifier and the device registry from outside: device registrations (REST
-    /// and tRPC envelopes), push requests, APNs's and FCM's answers (status and body), provider tokens as the
+    /// and tRPC envelopes), push requests, people's notification settings (and the quiet hours they
+    /// set, placed on a clock the bytes choose), APNs's and FCM's answers (status and body), provider tokens as the
     /// stand-in reads them, and geohash cells.
     static func push(_ bytes: [UInt8]) {
         let status = bytes.first.map { [200, 400, 403, 404, 410, 413, 429, 500, 503][Int($0) % 9] } ?? 200
@@ -40,6 +42,16 @@ extension FuzzTarget {
             }
             _ = try? decoder.decode(TRPC.Envelope<DeviceRequest>.self, from: raw)
             _ = try? decoder.decode(DeviceUpdateRequest.self, from: raw)
+            if let settings = try? decoder.decode(PreferencesRequest.self, from: raw) {
+                for (name, _) in settings.categories ?? [:] { _ = try? NotificationNames.validateCategory(name, field: "/categories") }
+                if case .some(.some(let quiet)) = settings.quietHours, (try? quiet.validate()) != nil {
+                    let seconds = bytes.prefix(8).reduce(0) { $0 << 8 | Int64($1) } & 0xFFFF_FFFF
+                    let now = Date(timeIntervalSince1970: TimeInterval(seconds))
+                    if let end = quiet.end(containing: now) {
+                        require(end > now && end.timeIntervalSince(now) <= 26 * 3600, "quiet hours end within a day after now")
+                    }
+                }
+            }
             if let body = try? decoder.decode(PushRequestBody.self, from: raw) {
                 let message = PushMessage(title: body.title, body: body.body, screen: body.screen, id: body.id, imageUrl: body.imageUrl,
                                           sound: body.sound, badge: body.badge)
