@@ -508,7 +508,7 @@ let package = Package(
         .testTarget(
             name: "MusterOPLTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterGeo", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterGeo", "MusterLog", "MusterNATS", "MusterOPL", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterStandIns", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

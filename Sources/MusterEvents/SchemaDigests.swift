@@ -90,7 +90,7 @@ enum SchemaDigests {
         "schemas/events/push/send.delivered.v1.json": "e53e8358c7b2",
         "schemas/events/push/send.dispatched.v1.json": "8f3ba6b058c6",
         "schemas/events/push/send.failed.v1.json": "88a869a9e1b5",
-        "schemas/events/push/send.requested.v1.json": "75fa806f3fdd",
+        "schemas/events/push/send.requested.v1.json": "82a9882bbc3f",
         "schemas/events/shieldai/document.deleted.v1.json": "cddd3901f654",
         "schemas/events/shieldai/document.scanned.v1.json": "60eef559e91b",
         "schemas/events/shieldai/voice.enrolled.v1.json": "b84bd240a143",

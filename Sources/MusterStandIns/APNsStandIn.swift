@@ -124,6 +124,8 @@ package enum APNsStandIn {
         if let priority = request.headers[.apnsPriority], !["1", "5", "10"].contains(priority) {
             return error(400, "BadPriority")
         }
+        // A background notification is delivered at priority 5 only (Apple: "you must set 5"; 10 is an error).
+        if request.headers[.apnsPushType] == "background", request.headers[.apnsPriority] != "5" { return error(400, "BadPriority") }
         if let collapse = request.headers[.apnsCollapseID], collapse.utf8.count > 64 { return error(400, "BadCollapseId") }
         if body.readableBytes == 0 { return error(400, "PayloadEmpty") }
         if body.readableBytes > 4096 { return error(413, "PayloadTooLarge") }

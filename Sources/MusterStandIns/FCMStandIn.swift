@@ -48,8 +48,15 @@ package enum FCMStandIn {
         func record(_ delivery: Delivery) { deliveries.append(delivery) }
     }
 
+    /// What FCM checks of a send: a token; `data` values are strings only; an Android priority of
+    /// `NORMAL` or `HIGH`. A message without `notification` is data only (silent): the app handles it.
     struct SendBody: Decodable {
-        struct Message: Decodable { var token: String }
+        struct Android: Decodable { var priority: String? }
+        struct Message: Decodable {
+            var token: String
+            var data: [String: String]?
+            var android: Android?
+        }
         var message: Message
     }
 
@@ -69,7 +76,8 @@ package enum FCMStandIn {
         }
         router.post("/v1/projects/{project}/messages:send") { request, context in
             let body = try await request.body.collect(upTo: 64 * 1024)
-            guard let send = try? JSONBytesDecoder().decode(SendBody.self, from: Array(buffer: body)) else {
+            guard let send = try? JSONBytesDecoder().decode(SendBody.self, from: Array(buffer: body)),
+                  ["NORMAL", "HIGH", nil].contains(send.message.android?.priority) else {
                 return error(400, "INVALID_ARGUMENT", status: "INVALID_ARGUMENT")
             }
             let access = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }

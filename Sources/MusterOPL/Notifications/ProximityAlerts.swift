@@ -7,7 +7,9 @@ import MusterPlatform
 import MusterPush
 
 /// "Strike near you": when an action is approved, a push to the OPL devices whose registered cells
-/// meet the action's own point or its sites within their notification radii. The server only ever knows the coarse cells a device chose
+/// meet the action's own point or its sites within their notification radii, and a silent push to
+/// the same cells so the app refreshes its blocklist at once instead of at its next timer (one per
+/// device in 20 minutes at most: the app's hash/304 refresh catches up with the rest). The server only ever knows the coarse cells a device chose
 /// (geohash, at most 5 characters); the places' circles become cells of the same kind and the
 /// notifier matches the two. One push per approval: its id comes from the approval's event, so a
 /// redelivered approval appends nothing new.
@@ -27,13 +29,23 @@ package struct ProximityAlerts: Sendable {
         guard let approved = event.payload as? ActionApproved else { return }
         if let time = Timestamp.millis(event.time), Double(Timestamp.millis(Date()) - time) > maxAge * 1000 { return }
         guard let push = Self.push(for: approved, approvalID: event.id) else { return }
-        do {
-            try await log.append(push, options: AppendOptions(idempotencyKey: "proximity:\(event.id)", expected: .noEvents,
-                                                              actor: "system:proximity"))
-            logger.info("proximity push requested", metadata: ["action": "\(approved.actionId)", "cells": "\(push.audience.cells?.count ?? 0)"])
-        } catch let error as AppendError where error.code == .conflict {
-            return // this approval's push is already there
+        for request in [push, Self.refresh(after: push, approvalID: event.id)] {
+            do {
+                try await log.append(request, options: AppendOptions(idempotencyKey: "proximity:\(request.pushId)", expected: .noEvents,
+                                                                     actor: "system:proximity"))
+                logger.info("proximity push requested", metadata: ["action": "\(approved.actionId)", "cells": "\(push.audience.cells?.count ?? 0)",
+                                                                  "background": "\(request.background == true)"])
+            } catch let error as AppendError where error.code == .conflict {
+                continue // this approval's push is already there
+            }
         }
+    }
+
+    /// The silent push that tells the same cells' apps their blocklist changed.
+    static func refresh(after push: PushRequested, approvalID: String) -> PushRequested {
+        PushRequested(pushId: HexIDs.derived("psh_", from: "blocklist", approvalID), app: "opl", audience: push.audience,
+                      message: PushMessage(title: "Blocklist changed", body: "Refresh the blocklist of these cells", screen: "blocklist"),
+                      collapseId: "blocklist", priority: "normal", requestedBy: "system:proximity", background: true)
     }
 
     /// The id of the push an approval (its event id) leads to.

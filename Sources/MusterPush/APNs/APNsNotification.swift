@@ -17,15 +17,33 @@ package struct APNsNotification: Sendable, Equatable {
 
     /// The payload the apps read: `aps` for the system, and `screen`/`id` (and `image` for the
     /// Notification Service Extension) beside it.
-    package init(message: PushMessage, priority: String, expiresAt: Int64?, collapseID: String?) throws {
-        self.payload = try JSONBytesEncoder().encode(Payload(message))
-        pushType = "alert"
-        self.priority = priority == "normal" ? 5 : 10
+    /// `background`: a silent push (`content-available: 1`, no alert, sound or badge), which APNs
+    /// takes only as push type `background` at priority 5.
+    package init(message: PushMessage, priority: String, expiresAt: Int64?, collapseID: String?, background: Bool = false) throws {
+        self.payload = background ? try JSONBytesEncoder().encode(Silent(message)) : try JSONBytesEncoder().encode(Payload(message))
+        pushType = background ? "background" : "alert"
+        self.priority = background || priority == "normal" ? 5 : 10
         expiration = expiresAt
         self.collapseID = collapseID
     }
 
     package var fits: Bool { payload.count <= Self.maxPayload }
+
+    /// A silent push's payload: the system wakes the app, which reads `screen`/`id` to know what to refresh.
+    struct Silent: Encodable {
+        struct APS: Encodable {
+            var contentAvailable = 1
+            enum CodingKeys: String, CodingKey { case contentAvailable = "content-available" }
+        }
+        var aps = APS()
+        var screen: String?
+        var id: String?
+
+        init(_ message: PushMessage) {
+            screen = message.screen
+            id = message.id
+        }
+    }
 
     struct Payload: Encodable {
         struct APS: Encodable {

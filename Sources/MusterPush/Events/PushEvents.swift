@@ -30,10 +30,14 @@ package struct PushRequested: EventPayload {
     /// When what the push tells of happened (the event a notification rule turned into it): how
     /// long it took to reach the provider is measured from here.
     package var triggeredAt: String?
+    /// A silent push: it wakes the app to refresh (APNs `content-available`, FCM data only) and shows
+    /// nothing; `message`'s title and body are kept in the log as what it was for. Normal priority
+    /// only, and at most one per device in `PushDispatcher.backgroundSpacing`, as Apple advises.
+    package var background: Bool?
 
     package init(pushId: String, app: String, audience: PushAudience, message: PushMessage, collapseId: String? = nil,
                 expiresAt: String? = nil, priority: String = "high", schedule: PushSchedule? = nil, requestedBy: String,
-                triggeredAt: String? = nil) {
+                triggeredAt: String? = nil, background: Bool? = nil) {
         self.pushId = pushId
         self.app = app
         self.audience = audience
@@ -44,6 +48,7 @@ package struct PushRequested: EventPayload {
         self.schedule = schedule
         self.requestedBy = requestedBy
         self.triggeredAt = triggeredAt
+        self.background = background
     }
 
     package var aggregateID: String { pushId }
@@ -62,6 +67,9 @@ package struct PushRequested: EventPayload {
         try schedule?.validate()
         try Validate.length(requestedBy, 1...100, field: "/requestedBy")
         if let triggeredAt { try Validate.timestamp(triggeredAt, field: "/triggeredAt") }
+        if background == true, priority != "normal" {
+            throw EventValidationError(field: "/priority", "a background push has normal priority (APNs refuses 10 for one)")
+        }
     }
 }
 

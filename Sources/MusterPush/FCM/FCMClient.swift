@@ -67,20 +67,23 @@ package struct FCMClient: Sendable {
             struct Notification: Encodable { var title: String; var body: String; var image: String? }
             struct Android: Encodable { var priority: String; var collapse_key: String?; var ttl: String? }
             var token: String
-            var notification: Notification
+            /// None for a data-only (silent) message: the app handles it in the background.
+            var notification: Notification?
             var data: [String: String]
             var android: Android
         }
         var message: Message
     }
 
-    package func deliver(_ message: PushMessage, token: String, priority: String, collapseID: String?, expiresAt: Int64?) async -> APNsClient.Result {
+    package func deliver(_ message: PushMessage, token: String, priority: String, collapseID: String?, expiresAt: Int64?,
+                         background: Bool = false) async -> APNsClient.Result {
         var data: [String: String] = [:]
         if let screen = message.screen { data["screen"] = screen }
         if let id = message.id { data["id"] = id }
         let ttl = expiresAt.map { "\(max(0, $0 - Int64(Date().timeIntervalSince1970)))s" }
-        let send = Send(message: .init(token: token, notification: .init(title: message.title, body: message.body, image: message.imageUrl),
-                                       data: data, android: .init(priority: priority == "normal" ? "NORMAL" : "HIGH", collapse_key: collapseID, ttl: ttl)))
+        let notification = background ? nil : Send.Message.Notification(title: message.title, body: message.body, image: message.imageUrl)
+        let send = Send(message: .init(token: token, notification: notification, data: data,
+                                       android: .init(priority: background || priority == "normal" ? "NORMAL" : "HIGH", collapse_key: collapseID, ttl: ttl)))
         guard let payload = try? JSONBytesEncoder().encode(send) else {
             return .init(delivery: .failed(reason: "Unencodable", status: nil, invalidatesToken: false, since: nil), attempts: 0, throttled: false)
         }

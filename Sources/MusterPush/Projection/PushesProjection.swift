@@ -34,10 +34,13 @@ package enum PushesProjection: Projection {
         package var pushes: [String: Push] = [:]
         /// Pushes not completed yet: what the notifier works through.
         package var open: Set<String> = []
+        /// When each device last had a silent push delivered (milliseconds), for the spacing Apple
+        /// advises; entries older than an hour are dropped as new ones come.
+        package var lastBackground: [String: Int64] = [:]
     }
 
     package static let name = "pushes"
-    package static let version = 1
+    package static let version = 2
     package static let filterSubjects = ["events.push.send.>"]
     package static let initialState = State()
 
@@ -55,6 +58,10 @@ package enum PushesProjection: Projection {
         case let delivered as PushDelivered:
             update(delivered.pushId, at: event.sequence, in: &state) { push in
                 if push.completedAt == nil, push.handled.insert(delivered.deviceId).inserted { push.delivered += 1 }
+            }
+            if state.pushes[delivered.pushId]?.request.background == true, let time = Timestamp.millis(event.time) {
+                if state.lastBackground.count > 10_000 { state.lastBackground = state.lastBackground.filter { $0.value > time - 3_600_000 } }
+                state.lastBackground[delivered.deviceId] = time
             }
         case let failed as PushFailed:
             update(failed.pushId, at: event.sequence, in: &state) { push in

@@ -62,7 +62,8 @@ package enum PushRoutes {
         let message = PushMessage(title: body.title, body: body.body, screen: body.screen, id: body.id, imageUrl: body.imageUrl,
                                   sound: body.sound, badge: body.badge)
         return PushRequested(pushId: Pushes.pushID(requestedBy: client.id, idempotencyKey: idempotencyKey), app: app, audience: audience,
-                             message: message, collapseId: body.collapseId, expiresAt: body.expiresAt, priority: body.priority ?? "high",
-                             schedule: schedule, requestedBy: client.id)
+                             message: message, collapseId: body.collapseId, expiresAt: body.expiresAt,
+                             priority: body.priority ?? (body.background == true ? "normal" : "high"),
+                             schedule: schedule, requestedBy: client.id, background: body.background)
     }
 }

@@ -26,6 +26,8 @@ struct PushRequestBody: Decodable, Sendable {
     var sendAt: String?
     /// `2026-11-25T09:00:00`: send at that wall-clock time in each device's zone.
     var localTime: String?
+    /// A silent push that wakes the app to refresh and shows nothing (normal priority).
+    var background: Bool?
     var dryRun: Bool?
 }
 

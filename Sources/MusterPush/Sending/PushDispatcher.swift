@@ -27,6 +27,8 @@ package struct PushDispatcher: Service {
     package var chunkSize = 500
     package var maxInFlight = 256
     package var inDoubtAfter: TimeInterval = 300
+    /// At most one silent push per device in this long (Apple: two or three an hour at most).
+    package var backgroundSpacing: TimeInterval = 20 * 60
     package var idle: Duration = .milliseconds(200)
 
     package init(pushes: ProjectionRunner<PushesProjection>, devices: ProjectionRunner<DevicesProjection>, log: EventLog,
@@ -91,9 +93,25 @@ package struct PushDispatcher: Service {
     /// device claimed since the chunk was made is left out, and a claim made since that read fails.
     func hand(_ candidates: [DevicesProjection.Device], of pushId: String) async throws -> Bool {
         guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return false }
-        let chunk = candidates.filter { push.dispatched[$0.deviceId] == nil && !push.handled.contains($0.deviceId) }
+        var chunk = candidates.filter { push.dispatched[$0.deviceId] == nil && !push.handled.contains($0.deviceId) }
         guard !chunk.isEmpty else { return false }
         let now = Date()
+        if push.request.background == true {
+            // Apple's advice: a device woken too often in the background is throttled by the system anyway.
+            let recent = await pushes.read { state in
+                Set(chunk.map(\.deviceId).filter { (state.lastBackground[$0] ?? 0) > Timestamp.millis(now) - Int64(backgroundSpacing * 1000) })
+            }
+            if !recent.isEmpty {
+                var last: UInt64 = 0
+                for device in chunk where recent.contains(device.deviceId) {
+                    last = try await record(.failed(reason: "Throttled", status: nil, invalidatesToken: false, since: nil),
+                                            attempts: 0, provider: "none", device: device, pushId: pushId)
+                }
+                _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
+                chunk.removeAll { recent.contains($0.deviceId) }
+                guard !chunk.isEmpty else { return true }
+            }
+        }
         if let expires = push.request.expiresAt.flatMap({ Timestamp.millis($0) }), expires < Timestamp.millis(now) {
             var last: UInt64 = 0
             for device in chunk {
@@ -145,7 +163,7 @@ package struct PushDispatcher: Service {
     func send(_ chunk: [DevicesProjection.Device], push: PushRequested) async throws -> UInt64 {
         let notification = try APNsNotification(message: push.message, priority: push.priority,
                                                 expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 },
-                                                collapseID: push.collapseId)
+                                                collapseID: push.collapseId, background: push.background == true)
         var window = AdaptiveWindow(initial: min(32, maxInFlight), maximum: maxInFlight)
         var last: UInt64 = 0
         // Each copy is delivered and its outcome appended in its own task, so the log's acks
@@ -185,7 +203,8 @@ package struct PushDispatcher: Service {
             guard let fcm else { return none("NoProvider") }
             let result = await Self.providerCall("FCM send") {
                 await fcm.deliver(push.message, token: device.token, priority: push.priority, collapseID: push.collapseId,
-                                  expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 })
+                                  expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 },
+                                  background: push.background == true)
             }
             return (device, result, "fcm")
         }
