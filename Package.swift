@@ -251,7 +251,7 @@ let package = Package(
         .target(
             name: "MusterPoP",
             dependencies: [
-                "MusterEvents", "MusterJSON", "MusterLog", "MusterPlatform", "MusterRuntime",
+                "MusterEvents", "MusterJSON", "MusterLog", "MusterNotifications", "MusterPlatform", "MusterRuntime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -553,7 +553,8 @@ let package = Package(
         .testTarget(
             name: "MusterPoPTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPoP", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterNotifications", "MusterPlatform", "MusterPoP", "MusterPush",
+                "MusterRuntime", "MusterStandIns", "MusterTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

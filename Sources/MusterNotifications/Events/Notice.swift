@@ -6,7 +6,10 @@ import MusterEvents
 package struct Notice: Codable, Sendable, Equatable {
     package var app: String
     package var category: String
-    package var personId: String
+    /// Whom it is for: a person (their devices of the app, their address, their settings), or one
+    /// device that follows something without an account (a PoP install). Exactly one of the two.
+    package var personId: String?
+    package var deviceId: String?
     /// What it is about (`booking:<id>`): bursts about one thing collapse, and a reader of the
     /// log finds every message about it.
     package var about: String
@@ -21,11 +24,12 @@ package struct Notice: Codable, Sendable, Equatable {
     /// Sent during quiet hours; nil: as the category says.
     package var urgent: Bool?
 
-    package init(app: String, category: String, personId: String, about: String, title: String, body: String,
+    package init(app: String, category: String, personId: String? = nil, deviceId: String? = nil, about: String, title: String, body: String,
                  screen: String? = nil, id: String? = nil, mailSubject: String? = nil, mailText: String? = nil, urgent: Bool? = nil) {
         self.app = app
         self.category = category
         self.personId = personId
+        self.deviceId = deviceId
         self.about = about
         self.title = title
         self.body = body
@@ -36,10 +40,17 @@ package struct Notice: Codable, Sendable, Equatable {
         self.urgent = urgent
     }
 
+    /// The person or the device, as keys and logs name the recipient.
+    package var recipient: String { personId ?? deviceId ?? "" }
+
     package func validate(field: String = "/notice") throws {
         try Validate.name(app, field: "\(field)/app")
         try NotificationNames.validateCategory(category, field: "\(field)/category")
-        try Validate.uuid(personId, field: "\(field)/personId")
+        guard (personId == nil) != (deviceId == nil) else { throw EventValidationError(field: "\(field)/personId", "a notice is for a person or a device") }
+        if let personId { try Validate.uuid(personId, field: "\(field)/personId") }
+        if let deviceId {
+            try Validate.prefixed(deviceId, "dev_", .lowerHex, count: 32, field: "\(field)/deviceId", "dev_ followed by 32 lowercase hex digits")
+        }
         try Validate.length(about, 1...200, field: "\(field)/about")
         try Validate.length(title, 1...200, field: "\(field)/title")
         try Validate.length(body, 1...2000, field: "\(field)/body")

@@ -80,7 +80,8 @@ package struct NotificationDecision: Codable, Sendable, Equatable {
     package var version: UInt64
     package var app: String
     package var category: String
-    package var personId: String
+    package var personId: String?
+    package var deviceId: String?
     package var about: String
     package var channel: String
 
@@ -91,6 +92,7 @@ package struct NotificationDecision: Codable, Sendable, Equatable {
         self.app = notice.app
         self.category = notice.category
         self.personId = notice.personId
+        self.deviceId = notice.deviceId
         self.about = notice.about
         self.channel = channel.rawValue
     }
@@ -100,7 +102,11 @@ package struct NotificationDecision: Codable, Sendable, Equatable {
         try NotificationIDs.validateKey(key, field: "/decision/key")
         try Validate.name(app, field: "/decision/app")
         try NotificationNames.validateCategory(category, field: "/decision/category")
-        try Validate.uuid(personId, field: "/decision/personId")
+        guard (personId == nil) != (deviceId == nil) else { throw EventValidationError(field: "/decision/personId", "a decision is for a person or a device") }
+        if let personId { try Validate.uuid(personId, field: "/decision/personId") }
+        if let deviceId {
+            try Validate.prefixed(deviceId, "dev_", .lowerHex, count: 32, field: "/decision/deviceId", "dev_ followed by 32 lowercase hex digits")
+        }
         try Validate.length(about, 1...200, field: "/decision/about")
         try Validate.oneOf(channel, Set(NotificationChannel.allCases.map(\.rawValue)), field: "/decision/channel")
     }

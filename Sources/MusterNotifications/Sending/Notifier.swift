@@ -55,7 +55,7 @@ package struct Notifier: Sendable {
             }
             if let gathering = category.gathering {
                 // Wait for the thing to settle: each notice about it moves the message later, up to four waits after the first.
-                let key = "gather:\(notice.app):\(notice.category):\(notice.about):\(notice.personId)"
+                let key = "gather:\(notice.app):\(notice.category):\(notice.about):\(notice.recipient)"
                 let first = await notifications.read { $0.pending[key]?.firstAt } ?? Timestamp.millis(now)
                 let wait = Int64(gathering.components.seconds) * 1000
                 let due = min(Timestamp.millis(now) + wait, first + 4 * wait)
@@ -90,7 +90,8 @@ package struct Notifier: Sendable {
 
     /// Decides each of `channels` for the notice, as the person's preferences and quiet hours say.
     func decide(_ notice: Notice, key: String, version: UInt64, channels: [NotificationChannel], triggeredAt: String?, now: Date = Date()) async throws {
-        let preferences = await notifications.read { $0.preferences(app: notice.app, personId: notice.personId) }
+        // A device without an account has no settings of its own: the app's defaults hold for it.
+        let preferences = await notifications.read { state in notice.personId.flatMap { state.preferences(app: notice.app, personId: $0) } }
         let category = directory.category(app: notice.app, notice.category)
         let urgent = notice.urgent ?? category?.urgent ?? false
         for channel in channels {
@@ -132,7 +133,8 @@ package struct Notifier: Sendable {
 
     func push(_ notice: Notice, decision: NotificationDecision, triggeredAt: String?) async throws {
         let pushId = HexIDs.derived("psh_", from: decision.decisionId)
-        let request = PushRequested(pushId: pushId, app: notice.app, audience: PushAudience(personIds: [notice.personId]),
+        let audience = notice.personId.map { PushAudience(personIds: [$0]) } ?? PushAudience(deviceIds: [notice.deviceId ?? ""])
+        let request = PushRequested(pushId: pushId, app: notice.app, audience: audience,
                                     message: PushMessage(title: notice.title, body: notice.body, screen: notice.screen, id: notice.id),
                                     collapseId: Self.collapseID(notice), requestedBy: Self.actor, triggeredAt: triggeredAt)
         let reaches = await devices.read { !Recipients.resolve(request, in: $0).isEmpty }
@@ -153,7 +155,7 @@ package struct Notifier: Sendable {
             try await record(NotificationSuppressed(decision: decision, reason: "no-provider"), outcome: "suppressed")
             return
         }
-        guard let personal = try await people.opened(notice.personId)?.1 else {
+        guard let personId = notice.personId, let personal = try await people.opened(personId)?.1 else {
             try await record(NotificationSuppressed(decision: decision, reason: "no-address"), outcome: "suppressed")
             return
         }
@@ -177,7 +179,7 @@ package struct Notifier: Sendable {
             try await record(NotificationSuppressed(decision: decision, reason: "no-provider"), outcome: "suppressed")
             return
         }
-        guard let phone = try await people.opened(notice.personId)?.1.phone else {
+        guard let personId = notice.personId, let phone = try await people.opened(personId)?.1.phone else {
             try await record(NotificationSuppressed(decision: decision, reason: "no-address"), outcome: "suppressed")
             return
         }
@@ -208,8 +210,9 @@ package struct Notifier: Sendable {
 
     /// The one-click link that turns this category's mail off for the person (RFC 8058).
     func unsubscribeLink(_ notice: Notice) async throws -> String {
-        let token = try await Self.unsubscribeToken(people: people, app: notice.app, personId: notice.personId, category: notice.category)
-        return "\(publicURL)/api/\(notice.app)/notifications/unsubscribe?person=\(notice.personId)&category=\(notice.category)&token=\(token)"
+        let personId = notice.personId ?? ""
+        let token = try await Self.unsubscribeToken(people: people, app: notice.app, personId: personId, category: notice.category)
+        return "\(publicURL)/api/\(notice.app)/notifications/unsubscribe?person=\(personId)&category=\(notice.category)&token=\(token)"
     }
 
     /// A keyed hash of who and what: only the server makes one, and it names one category of one person.

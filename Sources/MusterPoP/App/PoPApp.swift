@@ -1,6 +1,7 @@
 import Logging
 package import MusterEvents
 package import MusterLog
+import MusterNotifications
 import MusterPlatform
 package import MusterRuntime
 
@@ -14,7 +15,7 @@ package struct PoPApp: MusterApp {
     package var kind: AppKind { .clientApp }
     package var roles: [String] { PoPRole.names }
     package var events: EventCatalog { .pop }
-    package var projections: [any Projection.Type] { [PoPProjection.self, NewsletterProjection.self, CivicsProjection.self] }
+    package var projections: [any Projection.Type] { [PoPProjection.self, NewsletterProjection.self, CivicsProjection.self, CalendarProjection.self] }
     package var scopes: [String] { [PoPRoutes.readScope, PoPRoutes.writeScope, NewsletterRoutes.exportScope] }
     package var settings: [any AppSettings.Type] { [PoPSettings.self] }
 
@@ -29,21 +30,40 @@ package struct PoPApp: MusterApp {
             let newsletter = Newsletter(log: environment.log, runner: environment.projections.runner(NewsletterProjection.self),
                                         people: people, config: config)
             let civics = environment.projections.runner(CivicsProjection.self)
-            parts.appends([ProgressSynced.self, InstallLinked.self, InstallUnlinked.self, NewsletterSubscribed.self, NewsletterUnsubscribed.self])
+            parts.appends([ProgressSynced.self, InstallLinked.self, InstallUnlinked.self, NewsletterSubscribed.self, NewsletterUnsubscribed.self,
+                           CivicEventPublished.self, BillTracked.self, FollowChanged.self])
+            let calendar = CivicCalendar(log: environment.log, runner: environment.projections.runner(CalendarProjection.self), config: config)
+            let devices = Devices.shared(in: environment)
             parts.routes.append { routes in
                 PoPRoutes.add(to: routes, sync: sync)
+                CalendarRoutes.addWrites(to: routes, calendar: calendar, people: people, devices: devices)
                 NewsletterRoutes.add(to: routes, newsletter: newsletter, people: people)
                 // Organisers sign in here (a sign-in is a session event, and the query role never appends).
                 CivicsPageRoutes.add(to: routes, runner: civics, config: config, keys: keys, people: people)
             }
-            AccountRoutes.add(Self.accounts(environment.configuration[PoPSettings.self], sync: sync), to: &parts, environment: environment)
+            let accounts = Self.accounts(environment.configuration[PoPSettings.self], sync: sync)
+            AccountRoutes.add(accounts, to: &parts, environment: environment)
+            NotificationsApp.add(Self.notifications(environment), to: &parts, role: role, peopleRole: .ingest, person: accounts.person,
+                                 environment: environment)
         case .query:
             let config = Self.config(environment)
             let civics = environment.projections.runner(CivicsProjection.self)
-            parts.routes.append { CivicsRoutes.add(to: $0, runner: civics, config: config) }
-        case .geocode, .moderation, .collector, .notifier:
+            let calendar = environment.projections.runner(CalendarProjection.self)
+            parts.routes.append {
+                CivicsRoutes.add(to: $0, runner: civics, config: config)
+                CalendarRoutes.addReads(to: $0, runner: calendar, config: config)
+            }
+        case .notifier:
+            NotificationsApp.add(Self.notifications(environment), to: &parts, role: role, peopleRole: .ingest,
+                                 person: .person(anyRoleOf: PoPRole.self), environment: environment)
+        case .geocode, .moderation, .collector:
             break
         }
+    }
+
+    /// What PoP tells the followers of its calendar (`PoPNotifications`).
+    static func notifications(_ environment: MusterEnvironment) -> AppNotifications {
+        PoPNotifications.declaration(runner: environment.projections.runner(CalendarProjection.self))
     }
 
     /// The configuration folder, or none (every change and signup is then refused, and says why in the log).

@@ -17,6 +17,16 @@ package struct PoPConfig: Sendable {
         package var stateName: String
         /// The decks its installs study.
         package var decks: [String]
+        /// What the app's `AppConfig` shows beside them (`GET /api/pop/config`): the organisation's
+        /// site, the state's capital, legislature and Secretary of State, a county and a city, colours (`#RRGGBB`).
+        package var website: String?
+        package var capital: String?
+        package var legislatureURL: String?
+        package var sosURL: String?
+        package var countyName: String?
+        package var municipalName: String?
+        package var primaryColor: String?
+        package var accentColor: String?
 
         package init(slug: String, name: String, state: String, stateName: String, decks: [String]) {
             self.slug = slug

@@ -70,6 +70,9 @@ extension EventCatalog {
         catalog.register(InstallUnlinked.self)
         catalog.register(NewsletterSubscribed.self)
         catalog.register(NewsletterUnsubscribed.self)
+        catalog.register(CivicEventPublished.self)
+        catalog.register(BillTracked.self)
+        catalog.register(FollowChanged.self)
         return catalog
     }
 }
