@@ -22,17 +22,17 @@ struct CompositionTests {
                 return environment.projections.all.map(\.projectionName)
             }
             #expect(folds(["collector"]) == ["keys"])
-            // The notifier's rules read the apps' folds (OFFLEASH's bookings), its mail the people's addresses.
-            #expect(Set(folds(["notifier"])) == ["analytics", "pushes", "devices", "notifications", "offleash", "people"])
+            // The notifier's rules read the apps' folds (OFFLEASH's bookings, PoP's calendar), its mail the people's addresses.
+            #expect(Set(folds(["notifier"])) == ["analytics", "pushes", "devices", "notifications", "offleash", "calendar", "people"])
             #expect(folds(["geocode"]) == ["keys"])
             #expect(folds(["query"]).contains("pushes") && !folds(["query"]).contains("devices"), "a push's status needs no devices")
             #expect(Set(folds(["ingest"])) == ["keys", "opl", "people", "offleash", "devices", "shieldai", "pop", "newsletter", "civics", "field",
-                                             "notifications"])
+                                             "notifications", "calendar"])
             #expect(folds(["query"]).contains("civics") && !folds(["query"]).contains("newsletter"), "the civics reads are the query role's")
             #expect(Set(folds(["moderation"])) == ["keys", "opl", "people"]) // moderators sign in with accounts
             let all = folds(ServiceRole.names)
             #expect(Set(all) == ["keys", "opl", "analytics", "funnel", "people", "offleash", "devices", "pushes", "shieldai", "pop", "newsletter",
-                                "civics", "field", "notifications"] && all.count == 14,
+                                "civics", "field", "notifications", "calendar"] && all.count == 15,
                     "each once: \(all)")
             // What `muster replay` can rebuild is what the apps define.
             #expect(Set(apps.projections.map { $0.name }) == Set(all))
