@@ -51,7 +51,7 @@ print("== PoP: organisation, organiser, app key")
 muster("people", "create-org", "--slug", ORG, "--app", "pop", "--name", "People Over Party")
 muster("people", "add", "--org", ORG, "--role", "organiser", "--email", "organiser@pop.demo", "--first-name", "Olive",
        "--last-name", "Organiser", stdin=PASSWORD + "\n")
-issued = muster("keys", "issue", "--app", "pop", "--scopes", "read:civics,write:civics,export:newsletter", "--label", "PoP demo")
+issued = muster("keys", "issue", "--app", "pop", "--scopes", "read:civics,write:civics,export:newsletter,devices:register", "--label", "PoP demo")
 key = issued.stdout.strip()
 if not key.startswith("pop_"):
     sys.exit(f"could not issue a PoP key: {issued.stderr.strip()}")
@@ -175,11 +175,80 @@ for n in range(200):
     outcomes[outcome] = outcomes.get(outcome, 0) + 1
 print("   " + ", ".join(f"{v} {k}" for k, v in sorted(outcomes.items(), key=str)))
 
+print("== the civic calendar: the organiser publishes, installs follow, a reminder goes out on time")
+APNS = os.environ.get("APNS_URL", f"https://127.0.0.1:{os.environ.get('APNS_PORT', '2197')}")
+import ssl
+def deliveries():
+    """What the APNs stand-in was handed (make run APNS=standin); None without one."""
+    try:
+        with urllib.request.urlopen(APNS + "/standin/deliveries", timeout=10, context=ssl._create_unverified_context()) as r: return json.load(r)
+    except (urllib.error.URLError, OSError):
+        return None
+def titles(token):
+    return [((json.loads(d["payload"]).get("aps") or {}).get("alert") or {}).get("title") for d in (deliveries() or []) if d["token"] == token]
+organiser = need("the organiser's sign-in", call("POST", "/api/pop/auth/login", {"org_slug": ORG, "email": "organiser@pop.demo", "password": PASSWORD}))["token"]
+devices = []
+for n in range(3):
+    token = f"{n + 1:02x}" * 32
+    # The same Idempotency-Key on a second run names the same device and secret (as an app retrying its registration).
+    req = urllib.request.Request(URL + "/api/devices", method="POST", data=json.dumps({"token": token, "platform": "ios",
+                                 "bundleId": "com.peopleoverpartysd.pop", "environment": "sandbox"}).encode(),
+                                 headers={"X-API-Key": key, "Content-Type": "application/json", "Idempotency-Key": f"demo-install-{n}"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r: device = json.load(r)
+    except urllib.error.HTTPError as e:
+        sys.exit(f"demo_pop: registering an install's device answered {e.code}: {e.read()[:300]}")
+    devices.append((token, device["deviceId"], device["deviceSecret"]))
+town_hall = uid("event", "town hall")
+start = datetime.now(timezone.utc) + timedelta(hours=1, seconds=8)
+need("publishing an event", call("PUT", f"/api/pop/events/{town_hall}", {"title": "Town hall on the state budget", "start": ts(start),
+     "end": ts(start + timedelta(minutes=90)), "timeZone": "America/Chicago", "place": "Rapid City Public Library", "url": "https://peopleoverpartysd.com/events",
+     "latitude": 44.0805, "longitude": -103.231}, token=organiser))
+for n, (title, days) in enumerate([("Testify at the Capitol: a how-to", 9), ("Voter registration drive", 16)]):
+    later = (datetime.now(timezone.utc) + timedelta(days=days)).replace(hour=18, minute=0, second=0, microsecond=0)
+    need("publishing an event", call("PUT", f"/api/pop/events/{uid('event', n)}", {"title": title, "start": ts(later), "end": ts(later + timedelta(hours=2)),
+         "timeZone": "America/Chicago", "place": "Pierre, SD", "url": "https://peopleoverpartysd.com/events"}, token=organiser))
+bill = need("tracking a bill", call("POST", "/api/pop/bills", {"number": "HB 1001", "title": "An act to open primary elections", "status": "In committee",
+            "url": "https://sdlegislature.gov/Session/Bills/71"}, token=organiser))
+def proven(device): return {"X-Device-Id": device[1], "X-Device-Secret": device[2]}
+for device in devices:
+    req = urllib.request.Request(f"{URL}/api/pop/follows/event/{town_hall}", method="PUT", headers={"X-API-Key": key, **proven(device)})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        if r.status != 204: sys.exit(f"demo_pop: following an event answered {r.status}")
+req = urllib.request.Request(f"{URL}/api/pop/follows/bill/{bill['id']}", method="PUT", headers={"X-API-Key": key, **proven(devices[0])})
+urllib.request.urlopen(req, timeout=30).close()
+need("a bill's new status", call("POST", "/api/pop/bills", {"number": "HB 1001", "title": "An act to open primary elections", "status": "Passed the House",
+     "url": "https://sdlegislature.gov/Session/Bills/71"}, token=organiser))
+events = need("the app's calendar", call("GET", "/api/pop/events", key=key))["events"]
+req = urllib.request.Request(f"{URL}/api/pop/events", headers={"X-API-Key": key})
+with urllib.request.urlopen(req, timeout=30) as r: etag = r.headers["ETag"]
+try:
+    urllib.request.urlopen(urllib.request.Request(f"{URL}/api/pop/events", headers={"X-API-Key": key, "If-None-Match": etag}), timeout=30)
+    sys.exit("demo_pop: the calendar answered 200 to its own ETag")
+except urllib.error.HTTPError as e:
+    if e.code != 304: sys.exit(f"demo_pop: the calendar with its ETag answered {e.code}")
+config = need("the app's configuration", call("GET", "/api/pop/config", key=key))
+print(f"   {len(events)} events and 1 bill published for {config['orgName']} ({config['stateName']}, capital {config['capital']}); ETag {etag} answers 304")
+if deliveries() is None:
+    print("   (no APNs stand-in here: make run APNS=standin shows the reminders arrive)")
+else:
+    wanted = "In an hour: Town hall on the state budget"
+    deadline = time.time() + 60
+    while time.time() < deadline and not all(titles(d[0]).count(wanted) >= 1 for d in devices):
+        time.sleep(0.2)
+    late = time.time() - (start - timedelta(hours=1)).timestamp()
+    if not all(wanted in titles(d[0]) for d in devices): sys.exit("demo_pop: the followers were not reminded of the town hall")
+    if "HB 1001: Passed the House" not in titles(devices[0][0]): sys.exit("demo_pop: the bill's follower heard nothing of its new status")
+    print(f"   '{wanted}' reached all {len(devices)} following installs ({late:.1f} s after it was due); the bill's follower heard 'HB 1001: Passed the House'")
+
 print(f"""
   PoP demo: the organisers' page (sign in as organiser@pop.demo, password {PASSWORD}, organisation {ORG})
     {URL}/pop/civics
   The same figures as JSON (key {key}):
     curl -H 'X-API-Key: {key}' '{URL}/api/pop/civics/hardest?deck=us-civics&minDevices=5'
+  The civic calendar as the app reads it (ETag; If-None-Match answers 304):
+    curl -i -H 'X-API-Key: {key}' '{URL}/api/pop/events?org={ORG}'
+    curl -H 'X-API-Key: {key}' '{URL}/api/pop/config?org={ORG}'
   Newsletter export (RFC 4180, formulas neutralised):
     curl -H 'X-API-Key: {key}' '{URL}/api/pop/newsletter.csv?org={ORG}'
   Two installs of one person: push from each, then pull the merged state
