@@ -87,6 +87,7 @@ enum SchemaDigests {
         "schemas/events/pop/install.linked.v1.json": "29ef3c318e6c",
         "schemas/events/pop/install.synced.v1.json": "2f7729333359",
         "schemas/events/pop/install.unlinked.v1.json": "88b6071bf0a9",
+        "schemas/events/pop/subscriber.confirmed.v1.json": "1cc62e311d8e",
         "schemas/events/pop/subscriber.subscribed.v1.json": "7ef5f1f5d8b8",
         "schemas/events/pop/subscriber.unsubscribed.v1.json": "e67bc5c8769b",
         "schemas/events/push/send.completed.v1.json": "bd3317427c20",

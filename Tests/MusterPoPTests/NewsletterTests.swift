@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import MusterAppTesting
 import MusterEvents
@@ -8,6 +9,7 @@ import MusterNATS
 import MusterPlatform
 import MusterPoP
 import MusterRuntime
+import MusterStandIns
 import MusterTesting
 import Testing
 
@@ -76,7 +78,7 @@ struct NewsletterTests {
             let export = try await app.request("/api/pop/newsletter.csv?org=pop-sd", key: exporter)
             #expect(export.status == .ok && export.headers[.contentType]?.hasPrefix("text/csv") == true)
             let rows = try await Self.pythonRows(export.text)
-            #expect(rows.first == ["name", "email", "signup_date", "consent_at", "signup_id", "unsubscribe_url"])
+            #expect(rows.first == ["name", "email", "signup_date", "consent_at", "signup_id", "unsubscribe_url", "confirmed"])
             #expect(rows.count == 1 + 1 + hostile.count + 1, "\(rows)")
             for row in rows.dropFirst() {
                 for cell in row { #expect(!"=+-@\t\r".contains(cell.first ?? " "), "a cell a spreadsheet would run: \(cell)") }
@@ -98,6 +100,58 @@ struct NewsletterTests {
             let learner = try await people.register(People.Registration(orgSlug: "pop-sd", email: "learner@example.com", firstName: "L", lastName: "R",
                                                                         phone: nil, password: "Learning2026"), policy: People.TokenPolicy(app: "pop", signUpRole: "learner"))
             #expect(try await app.request("/api/pop/newsletter.csv", headers: [.authorization: "Bearer \(learner.accessToken)"]).status == .forbidden)
+        }
+    }
+
+    /// Double opt-in: a signup is mailed a confirmation link; its GET shows a button and changes
+    /// nothing, its POST confirms; the export says which signups are confirmed; a forged or cut link
+    /// confirms nothing, and an unsubscribed address cannot be confirmed back.
+    @Test func aSignupIsConfirmedByTheLinkMailedToIt() async throws {
+        let mail = SMSStandIn.Recorder()
+        try await Application(router: SMSStandIn.router(recorder: mail)).test(.live) { standIn in
+            let port = try #require(standIn.port)
+            try await apps.withTestApp(["ingest"], configure: {
+                ProgressSyncTests.decks(&$0)
+                $0[InvitationSettings.self].mailURL = "http://127.0.0.1:\(port)"
+                $0[InvitationSettings.self].mailKey = "SG.test"
+            }) { app in
+                let key = try await app.key(app: "pop", [PoPRoutes.writeScope])
+                let exporter = try await app.key(app: "pop", [NewsletterRoutes.exportScope])
+                for (name, email) in [("Cora Confirms", "cora@example.com"), ("Nell Never", "nell@example.com")] {
+                    #expect(try await app.request(Self.path, method: .post, key: key, json: Self.signup(name: name, email: email)).status == .created)
+                }
+                var letters: [SMSStandIn.Message] = []
+                try await eventually("both are mailed a confirmation") {
+                    letters = await mail.messages.filter { $0.subject?.hasPrefix("Confirm your People Over Party newsletter") == true }
+                    return letters.count == 2
+                }
+                let cora = try #require(letters.first { $0.to == "cora@example.com" })
+                #expect(cora.headers?["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click")
+                let link = try #require(cora.body.split(whereSeparator: \.isWhitespace).first { $0.contains("/pop/newsletter/confirm?token=") })
+                let path = String(try #require(link.range(of: "/pop/").map { link[$0.lowerBound...] })).trimmingCharacters(in: .whitespacesAndNewlines)
+                func confirmedColumn() async throws -> [String: String] {
+                    let rows = try await Self.pythonRows(try await app.request("/api/pop/newsletter.csv?org=pop-sd", key: exporter).text)
+                    return Dictionary(uniqueKeysWithValues: rows.dropFirst().map { ($0[1], $0[6]) })
+                }
+                #expect(try await app.request(path).status == .ok)
+                #expect(try await confirmedColumn() == ["cora@example.com": "no", "nell@example.com": "no"], "a GET confirms nothing")
+                #expect(try await app.request(path.replacingOccurrences(of: "token=", with: "token=f"), method: .post).status == .unprocessableContent)
+                #expect(try await app.request(String(path.dropLast(4)), method: .post).status == .unprocessableContent)
+                #expect(try await app.request(path, method: .post).status == .ok)
+                #expect(try await app.request(path, method: .post).status == .ok, "twice is harmless")
+                #expect(try await confirmedColumn() == ["cora@example.com": "yes", "nell@example.com": "no"])
+                let confirmations = try await app.log.read(filter: "events.pop.subscriber.*.confirmed.v1")
+                #expect(confirmations.count == 1)
+
+                // Unsubscribed, the confirmation link confirms nothing back.
+                let nell = try #require(letters.first { $0.to == "nell@example.com" })
+                let unsubscribe = try #require(nell.headers?["List-Unsubscribe"]?.trimmingCharacters(in: CharacterSet(charactersIn: "<>")))
+                let unsubscribePath = String(try #require(unsubscribe.range(of: "/pop/").map { unsubscribe[$0.lowerBound...] }))
+                #expect(try await app.request(unsubscribePath, method: .post).status == .ok)
+                let nellLink = try #require(nell.body.split(whereSeparator: \.isWhitespace).first { $0.contains("/pop/newsletter/confirm?token=") })
+                let nellPath = String(try #require(nellLink.range(of: "/pop/").map { nellLink[$0.lowerBound...] })).trimmingCharacters(in: .whitespacesAndNewlines)
+                #expect(try await app.request(nellPath, method: .post).status == .notFound)
+            }
         }
     }
 

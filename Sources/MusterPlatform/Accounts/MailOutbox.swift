@@ -11,6 +11,15 @@ package final class MailOutbox: Service, Sendable {
         package var to: String
         package var subject: String
         package var body: String
+        /// Extra headers (`List-Unsubscribe`).
+        package var headers: [String: String]
+
+        package init(to: String, subject: String, body: String, headers: [String: String] = [:]) {
+            self.to = to
+            self.subject = subject
+            self.body = body
+            self.headers = headers
+        }
     }
 
     let mail: MailClient?
@@ -41,7 +50,7 @@ package final class MailOutbox: Service, Sendable {
             for await letter in letters {
                 guard let mail else { continue }
                 do {
-                    try await mail.send(to: letter.to, subject: letter.subject, body: letter.body)
+                    try await mail.send(to: letter.to, subject: letter.subject, body: letter.body, headers: letter.headers)
                 } catch {
                     logger.warning("a mail could not be sent", metadata: ["subject": "\(letter.subject)", "error": "\(error)"])
                 }

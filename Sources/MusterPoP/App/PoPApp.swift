@@ -27,11 +27,14 @@ package struct PoPApp: MusterApp {
             let config = Self.config(environment)
             let sync = CivicsSync(log: environment.log, runner: environment.projections.runner(PoPProjection.self), config: config)
             let (keys, people) = (APIKeyDirectory.shared(in: environment), People.shared(in: environment))
+            let outbox = MailOutbox.shared(in: environment)
+            environment.runOnce(outbox) // newsletter confirmations leave from it, after the signup's answer
             let newsletter = Newsletter(log: environment.log, runner: environment.projections.runner(NewsletterProjection.self),
-                                        people: people, config: config)
+                                        people: people, config: config, outbox: outbox,
+                                        publicURL: environment.configuration[NotificationSettings.self].publicURL)
             let civics = environment.projections.runner(CivicsProjection.self)
             parts.appends([ProgressSynced.self, InstallLinked.self, InstallUnlinked.self, NewsletterSubscribed.self, NewsletterUnsubscribed.self,
-                           CivicEventPublished.self, BillTracked.self, FollowChanged.self])
+                           NewsletterConfirmed.self, CivicEventPublished.self, BillTracked.self, FollowChanged.self])
             let calendar = CivicCalendar(log: environment.log, runner: environment.projections.runner(CalendarProjection.self), config: config)
             let devices = Devices.shared(in: environment)
             parts.routes.append { routes in

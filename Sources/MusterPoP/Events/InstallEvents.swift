@@ -70,6 +70,7 @@ extension EventCatalog {
         catalog.register(InstallUnlinked.self)
         catalog.register(NewsletterSubscribed.self)
         catalog.register(NewsletterUnsubscribed.self)
+        catalog.register(NewsletterConfirmed.self)
         catalog.register(CivicEventPublished.self)
         catalog.register(BillTracked.self)
         catalog.register(FollowChanged.self)

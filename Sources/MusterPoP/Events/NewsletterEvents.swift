@@ -46,6 +46,30 @@ package struct NewsletterSubscribed: EventPayload {
     }
 }
 
+/// `pop.subscriber.confirmed.v1`: the address proved it wants the newsletter, with the link in the
+/// confirmation mail its signup was sent (double opt-in). The export says which are confirmed.
+package struct NewsletterConfirmed: EventPayload {
+    package static let eventType = EventType(app: "pop", aggregate: "subscriber", event: "confirmed", major: 1)
+
+    package var emailKey: String
+    package var subscriberId: String
+    package var org: String
+
+    package init(emailKey: String, subscriberId: String, org: String) {
+        self.emailKey = emailKey
+        self.subscriberId = subscriberId
+        self.org = org
+    }
+
+    package var aggregateID: String { emailKey }
+
+    package func validate() throws {
+        try Validate.prefixed(emailKey, "", .lowerHex, count: 64, field: "/emailKey", "64 lowercase hex digits")
+        try Validate.uuid(subscriberId, field: "/subscriberId")
+        try Validate.slug(org, field: "/org")
+    }
+}
+
 /// `pop.subscriber.unsubscribed.v1`: the subscription ended (the link in every newsletter, or an
 /// organiser) and the subscriber's key was erased; the address may sign up again afterwards.
 package struct NewsletterUnsubscribed: EventPayload {

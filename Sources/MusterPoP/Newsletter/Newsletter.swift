@@ -14,13 +14,19 @@ package struct Newsletter: Sendable {
     let runner: ProjectionRunner<NewsletterProjection>
     let people: People
     let config: PoPConfig
+    /// Where the confirmation mail goes out (after the answer), and where its link points.
+    let outbox: MailOutbox?
+    let publicURL: String
     static let settle: Duration = .seconds(3)
 
-    package init(log: EventLog, runner: ProjectionRunner<NewsletterProjection>, people: People, config: PoPConfig) {
+    package init(log: EventLog, runner: ProjectionRunner<NewsletterProjection>, people: People, config: PoPConfig,
+                 outbox: MailOutbox? = nil, publicURL: String = "http://127.0.0.1:8080") {
         self.log = log
         self.runner = runner
         self.people = people
         self.config = config
+        self.outbox = outbox
+        self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
     }
 
     /// What the vault seals for a subscriber.
@@ -100,7 +106,33 @@ package struct Newsletter: Sendable {
             }
             return .alreadyStored(unsubscribeToken: try await token(stored.subscriberId), live: stored.isLive)
         }
+        // Double opt-in: the address proves it wants the newsletter with the link mailed to it.
+        let confirm = "\(publicURL)/pop/newsletter/confirm?token=\(try await token(subscriberId, purpose: "pop-confirm"))"
+        let unsubscribe = "\(publicURL)/pop/unsubscribe?token=\(try await token(subscriberId))"
+        outbox?.post(MailOutbox.Letter(to: email, subject: "Confirm your \(org.name) newsletter signup",
+                                       body: "Hi \(name),\n\nPlease confirm you want \(org.name)'s newsletter: \(confirm)\n\n"
+                                           + "Not you? Ignore this mail, or remove the address at once: \(unsubscribe)\n",
+                                       headers: ["List-Unsubscribe": "<\(unsubscribe)>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"]))
         return .subscribed(unsubscribeToken: try await token(subscriberId))
+    }
+
+    /// Confirms the subscription the token (from the confirmation mail) names; again is harmless.
+    /// Returns the organisation's name for the page.
+    package func confirm(token: String) async throws -> String {
+        let subscriberId = try await subscriber(fromToken: token, purpose: "pop-confirm")
+        guard let stored = try await runner.tables("the newsletter", { try NewsletterTables.bySubscriber(subscriberId, in: $0) }), stored.isLive else {
+            throw PoPError(.notFound, "that confirmation link names no subscription (it may have been unsubscribed)")
+        }
+        if !stored.isConfirmed {
+            do {
+                let result = try await log.append(NewsletterConfirmed(emailKey: stored.emailKey, subscriberId: subscriberId, org: stored.org),
+                                                  options: AppendOptions(expected: .at(stored.lastSequence), actor: "subscriber:\(subscriberId)"))
+                _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
+            } catch let error as AppendError where error.code == .conflict {
+                // Confirmed (or ended) by a concurrent click: what it did stands.
+            }
+        }
+        return config.org(stored.org)?.name ?? stored.org
     }
 
     /// Ends the subscription the token names and erases its name and email; calling it again is
@@ -129,7 +161,7 @@ package struct Newsletter: Sendable {
     /// read and its opening) is left out. `unsubscribeBase` is the public URL the links start with.
     package func export(org: String, unsubscribeBase: String, pageSize: Int = 500, write: (String) async throws -> Void) async throws {
         guard config.org(org) != nil else { throw PoPError(.invalidField("org"), "org names no organisation this server has") }
-        try await write(CSVRow.line(["name", "email", "signup_date", "consent_at", "signup_id", "unsubscribe_url"]))
+        try await write(CSVRow.line(["name", "email", "signup_date", "consent_at", "signup_id", "unsubscribe_url", "confirmed"]))
         var cursor: UInt64 = 0
         while true {
             let after = cursor
@@ -139,7 +171,7 @@ package struct Newsletter: Sendable {
             for row in page {
                 guard let sealed = row.sealed, let contact = try await people.vault.open(Contact.self, sealed, for: row.subscriberId) else { continue }
                 let link = "\(unsubscribeBase)/pop/unsubscribe?token=\(try await token(row.subscriberId))"
-                text += CSVRow.line([contact.name, contact.email, row.signupDate, row.consentAt, row.signupId, link])
+                text += CSVRow.line([contact.name, contact.email, row.signupDate, row.consentAt, row.signupId, link, row.isConfirmed ? "yes" : "no"])
             }
             try await write(text)
             cursor = last.sequence
@@ -148,8 +180,8 @@ package struct Newsletter: Sendable {
 
     /// `<subscriberId>.<HMAC of it under the lookup secret>`: a link that needs no account and
     /// cannot be made for someone else's subscription.
-    func token(_ subscriberId: String) async throws -> String {
-        "\(subscriberId).\(try await people.keyedHash("pop-unsubscribe\n\(subscriberId)"))"
+    func token(_ subscriberId: String, purpose: String = "pop-unsubscribe") async throws -> String {
+        "\(subscriberId).\(try await people.keyedHash("\(purpose)\n\(subscriberId)"))"
     }
 
     static let cutLink = "that unsubscribe link is not whole; copy all of it from the email"
@@ -161,11 +193,11 @@ package struct Newsletter: Sendable {
             && parts[1].utf8.count == 64 && parts[1].utf8.allSatisfy(Validate.CharacterClass.lowerHex.contains)
     }
 
-    func subscriber(fromToken token: String) async throws -> String {
+    func subscriber(fromToken token: String, purpose: String = "pop-unsubscribe") async throws -> String {
         guard Self.isTokenShaped(token) else { throw PoPError(.invalidField("token"), Self.cutLink) }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         let subscriberId = String(parts[0])
-        let expected = try await people.keyedHash("pop-unsubscribe\n\(subscriberId)")
+        let expected = try await people.keyedHash("\(purpose)\n\(subscriberId)")
         // Compared in constant time: a mismatch says nothing about how much of the MAC was right.
         guard Array(expected.utf8).withUnsafeBytes({ a in Array(parts[1].utf8).withUnsafeBytes { b in safeCompare(a, b) } }) else {
             throw PoPError(.invalidField("token"), "that unsubscribe link is not one this server made")

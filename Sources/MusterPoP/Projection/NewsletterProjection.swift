@@ -12,7 +12,8 @@ package enum NewsletterProjection: TableProjection {
     }
 
     package static let name = "newsletter"
-    package static let version = 1
+    /// 2: subscriptions are confirmed (double opt-in).
+    package static let version = 2
     package static let filterSubjects = ["events.pop.subscriber.>"]
     package static let initialState = State()
 
@@ -24,6 +25,8 @@ package enum NewsletterProjection: TableProjection {
             }
             try NewsletterTables.insert(subscribed, sequence: event.sequence, in: db)
             state.live[subscribed.org, default: 0] += 1
+        case let confirmed as NewsletterConfirmed:
+            _ = try NewsletterTables.confirm(confirmed.subscriberId, sequence: event.sequence, in: db)
         case let unsubscribed as NewsletterUnsubscribed:
             guard try NewsletterTables.unsubscribe(unsubscribed.subscriberId, sequence: event.sequence, in: db) else { return }
             state.live[unsubscribed.org, default: 1] -= 1
@@ -46,10 +49,13 @@ package enum NewsletterTables {
         /// The subscribed event's sequence: the export's order and cursor.
         package var sequence: UInt64
         package var unsubscribedSequence: UInt64?
+        /// When the address proved it wants the newsletter (the link in the confirmation mail).
+        package var confirmedSequence: UInt64?
 
         package var isLive: Bool { unsubscribedSequence == nil }
+        package var isConfirmed: Bool { confirmedSequence != nil }
         /// The aggregate's last event, which the next append expects.
-        package var lastSequence: UInt64 { unsubscribedSequence ?? sequence }
+        package var lastSequence: UInt64 { max(sequence, unsubscribedSequence ?? 0, confirmedSequence ?? 0) }
     }
 
     static func create(_ db: Database) throws {
@@ -63,7 +69,8 @@ package enum NewsletterTables {
               signup_date TEXT NOT NULL,
               consent_at TEXT NOT NULL,
               seq INTEGER NOT NULL,
-              unsubscribed_seq INTEGER);
+              unsubscribed_seq INTEGER,
+              confirmed_seq INTEGER);
             CREATE INDEX subscribers_by_org ON subscribers (org, seq);
             CREATE INDEX subscribers_by_key ON subscribers (email_key, seq);
             """)
@@ -84,11 +91,20 @@ package enum NewsletterTables {
         return db.changesCount > 0
     }
 
-    static let columns = "subscriber_id, email_key, org, signup_id, sealed, signup_date, consent_at, seq, unsubscribed_seq"
+    /// Marks a live subscription confirmed (double opt-in); false when there was none to confirm.
+    static func confirm(_ subscriberId: String, sequence: UInt64, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: """
+            UPDATE subscribers SET confirmed_seq = ? WHERE subscriber_id = ? AND unsubscribed_seq IS NULL AND confirmed_seq IS NULL
+            """).execute(arguments: [Int64(sequence), subscriberId])
+        return db.changesCount > 0
+    }
+
+    static let columns = "subscriber_id, email_key, org, signup_id, sealed, signup_date, consent_at, seq, unsubscribed_seq, confirmed_seq"
 
     static func subscriber(_ row: Row) -> Subscriber {
         Subscriber(subscriberId: row[0], emailKey: row[1], org: row[2], signupId: row[3], sealed: row[4], signupDate: row[5],
-                   consentAt: row[6], sequence: UInt64(max(0, row[7] as Int64)), unsubscribedSequence: (row[8] as Int64?).map { UInt64(max(0, $0)) })
+                   consentAt: row[6], sequence: UInt64(max(0, row[7] as Int64)), unsubscribedSequence: (row[8] as Int64?).map { UInt64(max(0, $0)) },
+                   confirmedSequence: (row[9] as Int64?).map { UInt64(max(0, $0)) })
     }
 
     /// The address's latest subscription (live or ended).

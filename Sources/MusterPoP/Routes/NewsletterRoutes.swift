@@ -33,6 +33,23 @@ package enum NewsletterRoutes {
                     return try JSONResponse.make(.ok, SignupAnswer(id: id, status: "duplicate", unsubscribeUrl: nil))
                 }
             }
+        routes.get("/pop/newsletter/confirm", access: .anyone) { request, _ in
+            let token = request.uri.queryParameters["token"].map(String.init) ?? ""
+            guard Newsletter.isTokenShaped(token) else {
+                return HTMLResponse.page(NewsletterPage.failed("that confirmation link is not whole; copy all of it from the email"), status: .unprocessableContent)
+            }
+            return HTMLResponse.page(NewsletterPage.confirmSignup(token: token))
+        }
+        routes.post("/pop/newsletter/confirm", access: .anyone) { request, _ in
+            let token = request.uri.queryParameters["token"].map(String.init) ?? ""
+            do {
+                let org = try await newsletter.confirm(token: token)
+                return HTMLResponse.page(NewsletterPage.confirmed(org: org))
+            } catch let error as PoPError {
+                let answer = error.code.apiError(message: error.message)
+                return HTMLResponse.page(NewsletterPage.failed(answer.message), status: answer.status)
+            }
+        }
         routes.get("/pop/unsubscribe", access: .anyone) { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             guard Newsletter.isTokenShaped(token) else {
