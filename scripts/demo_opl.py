@@ -150,11 +150,14 @@ def main():
         city = list(CITIES)[index % 3]
         lat, lng = CITIES[city]
         name, industry, domains = EMPLOYERS[index % len(EMPLOYERS)]
-        start = time.strftime("%Y-%m-%d", time.gmtime(today - rng.randint(0, 20) * 86400))
+        began = rng.randint(0, 20)
+        start = time.strftime("%Y-%m-%d", time.gmtime(today - began * 86400))
         action = {
             "organization": UNIONS[index % len(UNIONS)], "actionType": TYPES[index % len(TYPES)],
             "location": "%s site %d, %s" % (name.split()[0], index // 3 + 1, city), "startDate": start,
-            "durationDays": rng.choice([14, 30, 45, 60]),
+            # Still on for a week at least: an action over on arrival is ended by the expiry sweeper
+            # (within seconds, or between two runs of the demo) and leaves the blocklists.
+            "durationDays": max(rng.choice([14, 30, 45, 60]), began + 7),
             "description": "Workers at %s's %s location walked off over %s." % (name, city.split(",")[0], rng.choice(DEMANDS).lower()),
             "demands": rng.choice(DEMANDS), "contactInfo": "picket-captain@%s" % UNIONS[index % len(UNIONS)].split()[0].lower() + ".example.org",
             "learnMoreUrl": "https://unions.example.org/actions/%d" % (index + 1),
@@ -167,7 +170,7 @@ def main():
             sys.exit("submit-strike answered %d: %s" % (status, body))
         action_id = body["id"]
         current = wait_for("/api/moderation/actions/" + action_id, moderator, action_id)
-        if current["status"] != "pending":
+        if current["status"] in ("approved", "ended", "rejected"):
             # An earlier run decided it: approved, or approved and since ended (a 14-day action that
             # began 14 days ago runs out between two runs of the demo).
             if current["status"] == "approved":

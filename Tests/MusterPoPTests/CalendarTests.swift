@@ -117,7 +117,10 @@ struct CalendarTests {
                 {"title": "Mine", "start": "\(Timestamp.string(start))", "end": "\(Timestamp.string(start.addingTimeInterval(60)))", "timeZone": "UTC",
                  "place": "Here", "url": "https://example.com"}
                 """).status == .forbidden)
-                #expect(try await app.request("/api/pop/follows/event/\(eventId)", method: .put, key: key).status == .unauthorized)
+                #expect(try await app.request("/api/pop/follows/event/\(eventId)", method: .put, key: key).status == .unprocessableContent)
+                var forged = installHeaders
+                forged[HTTPField.Name("X-Device-Secret")!] = String(repeating: "0", count: 43)
+                #expect(try await app.request("/api/pop/follows/event/\(eventId)", method: .put, headers: forged).status == .notFound)
                 let plain = try await app.request("/api/pop/events/\(UUID().uuidString)", method: .put, headers: bearer, json: """
                 {"title": "Plain", "start": "\(Timestamp.string(start))", "end": "\(Timestamp.string(start.addingTimeInterval(60)))", "timeZone": "Mars/Base",
                  "place": "Here", "url": "http://example.com"}

@@ -58,8 +58,12 @@ package enum CalendarRoutes {
         }
         for (method, following) in [(HTTPRequest.Method.put, true), (.delete, false)] {
             routes.on(method, "/api/pop/follows/{kind}/{id}", access: .key(PoPRoutes.app, scope: PoPRoutes.writeScope)) { _, context in
+                guard context.caller.installation?.deviceId != nil, context.caller.installation?.secret != nil else {
+                    throw PoPError(.invalidField("X-Device-Id"), "send the install's X-Device-Id and X-Device-Secret (from POST /api/devices)")
+                }
+                // A secret that does not prove the device: as unknown as no install at all.
                 guard let deviceId = await devices.provenInstallation(context.caller.installation, app: PoPRoutes.app) else {
-                    throw PoPError(.notSignedIn, "X-Device-Id and X-Device-Secret must name a registered PoP install")
+                    throw PoPError(.notFound, "no PoP install with that X-Device-Id and X-Device-Secret")
                 }
                 try await calendar.follow(kind: try context.parameters.require("kind"), id: try context.parameters.require("id"),
                                           deviceId: deviceId, personId: nil, following: following)
