@@ -71,7 +71,7 @@ struct NotificationSchedulerTests {
                 }
                 func schedule(_ key: String, _ title: String, in seconds: Double) async throws -> Date {
                     let due = Date(timeIntervalSinceNow: seconds)
-                    try await app.log.append(NotificationScheduled(key: key, notice: notice(title), dueAt: Timestamp.string(due),
+                    try await app.log.append(NotificationScheduled(key: key, notice: notice(title), dueAt: Timestamp.string(millis: Timestamp.millis(due)),
                                                                    channels: ["push"], reason: "reminder"))
                     return due
                 }
@@ -105,6 +105,8 @@ struct NotificationSchedulerTests {
                 let movedSent = try #require(arrivals.first.withLock { $0["Moved"] })
                 #expect(movedSent >= moved.addingTimeInterval(-0.5), "not at its old time: \(movedSent.timeIntervalSince(moved)) s")
                 #expect(movedSent.timeIntervalSince(moved) < 5)
+                print(String(format: "scheduler: the reminder due at the kill went out %.2f s after its time, the moved one %.2f s after its new time",
+                             sent.timeIntervalSince(due), movedSent.timeIntervalSince(moved)))
 
                 // The killed notifier comes back and finds nothing left to send; nothing went out twice.
                 first = try serveNotifier(app, standIn: standIn, instance: "notifier-a")
