@@ -193,6 +193,39 @@ struct FieldLiveTests {
         }
     }
 
+    /// Any change to a crew's records wakes the devices of the crew who are off the live socket
+    /// with a silent push (the notifier), so their app syncs in the background; the one who made the
+    /// change and those connected get none.
+    @Test func aChangeWakesTheCrewOffTheSocketSilently() async throws {
+        try await apps.withTestApp(["ingest", "notifier"], live: true) { app in
+            let port = try #require(app.client.port)
+            let crew = try await FieldSyncTests.crew(app)
+            try await FieldSyncTests.staffedProject(app, crew)
+            let ben = try await app.request("/api/field/projects/\(FieldSyncTests.project)/members/\(crew.benId)", method: .put,
+                                            headers: FieldSyncTests.bearer(crew.manager))
+            #expect(ben.status == .noContent)
+            let (opened, signal) = AsyncStream<Void>.makeStream()
+            let (held, release) = AsyncStream<Void>.makeStream()
+            async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: signal, held: held)
+            await Self.untilOpened(opened)
+            let now = Timestamp.string(Date())
+            let renamed = try await FieldSyncTests.push(app, crew.manager, FieldSyncTests.batch(device: FieldSyncTests.office, sentAt: now, [
+                FieldSyncTests.mutation("project", FieldSyncTests.project, base: 1, at: now, #"{"name": "Main St. bridge, phase 2"}"#),
+            ]))
+            #expect(FieldSyncTests.statuses(renamed) == ["applied"])
+            var silent: [PushRequested] = []
+            try await eventually("a silent push is asked for") {
+                silent = try await app.log.read(filter: "events.push.send.*.requested.v1").compactMap { $0.payload(as: PushRequested.self) }
+                    .filter { $0.background == true }
+                return !silent.isEmpty
+            }
+            release.finish()
+            _ = try await heard
+            #expect(silent.count == 1 && silent.first?.audience.personIds == [crew.benId], "only Ben, off the socket: \(silent)")
+            #expect(silent.first?.priority == "normal" && silent.first?.collapseId == "field-sync")
+        }
+    }
+
     @Test func urgentUpdatesArePushedToTheWorkersWithoutASocket() async throws {
         try await apps.withTestApp(["ingest"], live: true) { app in
             let port = try #require(app.client.port)

@@ -27,8 +27,8 @@ package struct FieldApp: MusterApp {
     package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
         case .ingest:
-            let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self))
-            environment.sharing.register(sync.presence, as: "field-presence")
+            let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self),
+                                 presence: FieldPresence.shared(in: environment))
             let people = People.shared(in: environment)
             parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self,
                            FileStored.self, PushRequested.self])
@@ -41,7 +41,13 @@ package struct FieldApp: MusterApp {
             parts.webSockets.append(FieldLive(sync: sync, people: people).route)
             AccountRoutes.add(Self.accounts, to: &parts, environment: environment)
             parts.interimAnswers.append(UploadRoutes.resumptionSupported)
-        case .query, .geocode, .moderation, .collector, .notifier:
+        case .notifier:
+            parts.appends([PushRequested.self])
+            let refresh = FieldRefresh(log: environment.log, runner: environment.projections.runner(FieldProjection.self),
+                                       presence: FieldPresence.shared(in: environment), logger: environment.logger)
+            parts.services.append(EventProcessor(name: "field-refresh", filterSubjects: ["events.field.device.*.pushed.v1"],
+                                                 log: environment.log, logger: environment.logger, handler: refresh.handle))
+        case .query, .geocode, .moderation, .collector:
             break
         }
     }

@@ -1,5 +1,5 @@
 package import Foundation
-import MusterRuntime
+package import MusterRuntime
 import Synchronization
 
 /// Who has a live socket open now, on this process or another instance of it: their devices hear
@@ -21,6 +21,16 @@ package final class FieldPresence: Sendable {
     private let state = Mutex<State>(State())
 
     package init() {}
+
+    /// The process's presence, shared with the other instances (`Sharing`): the live sockets of
+    /// the ingest role say who is connected, the notifier's refresh asks.
+    package static func shared(in environment: MusterEnvironment) -> FieldPresence {
+        environment.shared {
+            let presence = FieldPresence()
+            environment.sharing.register(presence, as: "field-presence")
+            return presence
+        }
+    }
 
     func arrived(_ personId: String) {
         state.withLock { state in

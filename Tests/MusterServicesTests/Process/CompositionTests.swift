@@ -23,7 +23,7 @@ struct CompositionTests {
             }
             #expect(folds(["collector"]) == ["keys"])
             // The notifier's rules read the apps' folds (OFFLEASH's bookings, PoP's calendar), its mail the people's addresses.
-            #expect(Set(folds(["notifier"])) == ["analytics", "pushes", "devices", "notifications", "offleash", "calendar", "people"])
+            #expect(Set(folds(["notifier"])) == ["analytics", "pushes", "devices", "notifications", "offleash", "calendar", "people", "field"])
             #expect(folds(["geocode"]) == ["keys"])
             #expect(folds(["query"]).contains("pushes") && !folds(["query"]).contains("devices"), "a push's status needs no devices")
             #expect(Set(folds(["ingest"])) == ["keys", "opl", "people", "offleash", "devices", "shieldai", "pop", "newsletter", "civics", "field",
