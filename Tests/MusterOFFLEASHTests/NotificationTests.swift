@@ -271,6 +271,18 @@ struct NotificationTests {
         }
     }
 
+    /// A notifier starting on a long log tells nothing of last week, and still sets up the reminders
+    /// of what is yet to come.
+    @Test func oldEventsSetUpRemindersButTellNothing() {
+        let notice = Notice(app: "offleash", category: "walk-confirmed", personId: UUID().uuidString.lowercased(), about: "booking:x",
+                            title: "Walk confirmed", body: "Your walk is confirmed.")
+        let actions: [NotificationAction] = [.send(notice), .remind(notice, at: Date().addingTimeInterval(86_400), key: "k"), .cancel(key: "c")]
+        let now = Date()
+        #expect(NotificationRules.current(actions, happenedAt: Timestamp.string(now.addingTimeInterval(-60)), now: now).map(\.0) == [0, 1, 2])
+        let lastWeek = NotificationRules.current(actions, happenedAt: Timestamp.string(now.addingTimeInterval(-7 * 86_400)), now: now)
+        #expect(lastWeek.map(\.0) == [1, 2], "the reminder and the cancellation keep their places (their idempotency keys)")
+    }
+
     @Test func quietHoursAcrossMidnightEndAtTheirEndInThePersonsZone() throws {
         let quiet = QuietHours(start: "22:00", end: "07:00", timeZone: "Europe/Berlin")
         let late = try #require(ISO8601DateFormatter().date(from: "2026-12-06T22:30:00Z")) // 23:30 in Berlin

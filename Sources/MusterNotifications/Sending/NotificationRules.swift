@@ -1,4 +1,6 @@
+package import Foundation
 package import Logging
+import MusterEvents
 package import MusterLog
 import MusterRuntime
 
@@ -6,12 +8,28 @@ import MusterRuntime
 /// every notifier replica, so each event is turned into messages by one of them; at least once,
 /// which the notifier's appends make harmless (each names its event).
 package enum NotificationRules {
+    /// How old an event may be and still be news. A notifier that starts on a long log (a new
+    /// deployment, a new app's rules) reads all of it: what happened last month is not told now,
+    /// but the reminders it set up still come (a walk confirmed yesterday for next week).
+    package static let news: TimeInterval = 3600
+
     package static func processor(_ declaration: AppNotifications, notifier: Notifier, log: EventLog, logger: Logger) -> EventProcessor {
         EventProcessor(name: "notify-\(declaration.app)", filterSubjects: declaration.subjects, log: log, logger: logger) { event in
-            let actions = try await declaration.rules(event)
-            for (index, action) in actions.enumerated() {
+            let actions = current(try await declaration.rules(event), happenedAt: event.time)
+            for (index, action) in actions {
                 try await notifier.handle(action, trigger: event, index: index)
             }
         }
+    }
+
+    /// The actions still worth carrying out, with their places in the rule's answer (the index
+    /// keeps each action's idempotency key whatever is left out): all of them for news; for an
+    /// event older than `news`, reminders and cancellations only. Pure.
+    package static func current(_ actions: [NotificationAction], happenedAt time: String, now: Date = Date()) -> [(Int, NotificationAction)] {
+        let old = Timestamp.millis(time).map { Double(Timestamp.millis(now) - $0) > news * 1000 } ?? false
+        return actions.enumerated().filter { _, action in
+            if case .send = action { return !old }
+            return true
+        }.map { ($0.offset, $0.element) }
     }
 }
