@@ -164,6 +164,7 @@ bench: deps tools release gazetteer $(BENCH_PY)
 	@bench/analytics.sh
 	@bench/offleash.sh
 	@bench/push.sh
+	@bench/notifications.sh
 	@bench/pop.sh
 	@bench/field.sh
 

@@ -346,7 +346,7 @@ let package = Package(
             name: "muster-bench",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterJSON", "MusterOPL", "MusterAnalytics",
-                "MusterPoP", "MusterField", "MusterServices", "MusterCommandLine",
+                "MusterPoP", "MusterField", "MusterOFFLEASH", "MusterServices", "MusterCommandLine",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -26,6 +26,8 @@ package enum APNsStandIn {
         package var expiration: String?
         /// The payload as sent (JSON text).
         package var payload: String
+        /// When the stand-in took it (milliseconds since 1970): how long a push took to get here.
+        package var receivedAt: Int64? = nil
     }
 
     /// What the stand-in has seen, and what it has been told to do.
@@ -80,7 +82,7 @@ package enum APNsStandIn {
                                            priority: request.headers[.apnsPriority] ?? "10", apnsId: apnsID,
                                            collapseId: request.headers[.apnsCollapseID],
                                            expiration: request.headers[.apnsExpiration],
-                                           payload: String(buffer: body)))
+                                           payload: String(buffer: body), receivedAt: Int64(Date().timeIntervalSince1970 * 1000)))
             return Response(status: .ok, headers: [.apnsID: apnsID])
         }
         router.get("/standin/deliveries") { _, _ in

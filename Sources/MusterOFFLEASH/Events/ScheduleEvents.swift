@@ -20,6 +20,12 @@ package struct WalkBooked: EventPayload {
     /// The recurring series this walk is an occurrence of, if any.
     package var seriesId: String?
 
+    package init(bookingId: String, walkerId: String, customerId: String, serviceId: String, locationId: String, start: String, end: String,
+                 priceCents: Int, sealedNotes: String? = nil, seriesId: String? = nil) {
+        (self.bookingId, self.walkerId, self.customerId, self.serviceId, self.locationId) = (bookingId, walkerId, customerId, serviceId, locationId)
+        (self.start, self.end, self.priceCents, self.sealedNotes, self.seriesId) = (start, end, priceCents, sealedNotes, seriesId)
+    }
+
     package var aggregateID: String { walkerId }
 
     package func validate() throws {
@@ -51,6 +57,10 @@ package struct WalkChanged: EventPayload {
     package var end: String?
     /// The role that made the change (`customer`, `walker`, `admin`).
     package var by: String
+
+    package init(bookingId: String, walkerId: String, change: String, start: String? = nil, end: String? = nil, by: String) {
+        (self.bookingId, self.walkerId, self.change, self.start, self.end, self.by) = (bookingId, walkerId, change, start, end, by)
+    }
 
     package var aggregateID: String { walkerId }
 

@@ -13,6 +13,11 @@ package struct ServiceDefined: EventPayload {
     package var priceCents: Int
     package var isActive: Bool
 
+    package init(serviceId: String, orgId: String, name: String, description: String? = nil, durationMinutes: Int, priceCents: Int, isActive: Bool) {
+        (self.serviceId, self.orgId, self.name, self.description) = (serviceId, orgId, name, description)
+        (self.durationMinutes, self.priceCents, self.isActive) = (durationMinutes, priceCents, isActive)
+    }
+
     package var aggregateID: String { serviceId }
 
     package func validate() throws {
