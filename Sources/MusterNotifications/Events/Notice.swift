@@ -1,5 +1,6 @@
 package import Foundation
 import MusterEvents
+import MusterPlatform
 
 /// One message to one person about one thing, as every channel shows it. Stored in the
 /// scheduling and deferral events, so a reminder sent next week says what was decided today.
@@ -48,9 +49,7 @@ package struct Notice: Codable, Sendable, Equatable {
         try NotificationNames.validateCategory(category, field: "\(field)/category")
         guard (personId == nil) != (deviceId == nil) else { throw EventValidationError(field: "\(field)/personId", "a notice is for a person or a device") }
         if let personId { try Validate.uuid(personId, field: "\(field)/personId") }
-        if let deviceId {
-            try Validate.prefixed(deviceId, "dev_", .lowerHex, count: 32, field: "\(field)/deviceId", "dev_ followed by 32 lowercase hex digits")
-        }
+        if let deviceId { try DeviceRules.validateID(deviceId, field: "\(field)/deviceId") }
         try Validate.length(about, 1...200, field: "\(field)/about")
         try Validate.length(title, 1...200, field: "\(field)/title")
         try Validate.length(body, 1...2000, field: "\(field)/body")

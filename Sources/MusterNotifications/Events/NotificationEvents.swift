@@ -104,9 +104,7 @@ package struct NotificationDecision: Codable, Sendable, Equatable {
         try NotificationNames.validateCategory(category, field: "/decision/category")
         guard (personId == nil) != (deviceId == nil) else { throw EventValidationError(field: "/decision/personId", "a decision is for a person or a device") }
         if let personId { try Validate.uuid(personId, field: "/decision/personId") }
-        if let deviceId {
-            try Validate.prefixed(deviceId, "dev_", .lowerHex, count: 32, field: "/decision/deviceId", "dev_ followed by 32 lowercase hex digits")
-        }
+        if let deviceId { try DeviceRules.validateID(deviceId, field: "/decision/deviceId") }
         try Validate.length(about, 1...200, field: "/decision/about")
         try Validate.oneOf(channel, Set(NotificationChannel.allCases.map(\.rawValue)), field: "/decision/channel")
     }

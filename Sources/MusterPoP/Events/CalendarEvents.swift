@@ -1,5 +1,6 @@
 import Foundation
 package import MusterEvents
+import MusterPlatform
 
 /// `pop.calendar.published.v1`: an organisation's civic event as it now is (published, changed or
 /// cancelled: `cancelled` true), whole each time, so a reader needs no history.
@@ -91,7 +92,7 @@ package struct FollowChanged: EventPayload {
     package func validate() throws {
         try Validate.slug(org, field: "/org")
         guard (deviceId == nil) != (personId == nil) else { throw EventValidationError(field: "/deviceId", "a follower is a device or a person") }
-        if let deviceId { try Validate.prefixed(deviceId, "dev_", .lowerHex, count: 32, field: "/deviceId", "dev_ followed by 32 lowercase hex digits") }
+        if let deviceId { try DeviceRules.validateID(deviceId) }
         if let personId { try Validate.uuid(personId, field: "/personId") }
         try Validate.oneOf(kind, Self.kinds, field: "/kind")
         if kind == "event" { try Validate.uuid(id, field: "/id") } else {

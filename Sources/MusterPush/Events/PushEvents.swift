@@ -1,12 +1,9 @@
 package import MusterEvents
+import MusterPlatform
 
 enum PushIDs {
     static func validate(_ id: String, field: String = "/pushId") throws {
         try Validate.prefixed(id, "psh_", .lowerHex, count: 32, field: field, "psh_ followed by 32 lowercase hex digits")
-    }
-
-    static func validateDevice(_ id: String, field: String = "/deviceId") throws {
-        try Validate.prefixed(id, "dev_", .lowerHex, count: 32, field: field, "dev_ followed by 32 lowercase hex digits")
     }
 }
 
@@ -92,7 +89,7 @@ package struct PushDispatched: EventPayload {
     package func validate() throws {
         try PushIDs.validate(pushId)
         try Validate.count(deviceIds, 1...1000, field: "/deviceIds")
-        for id in deviceIds { try PushIDs.validateDevice(id, field: "/deviceIds") }
+        for id in deviceIds { try DeviceRules.validateID(id, field: "/deviceIds") }
     }
 }
 
@@ -118,7 +115,7 @@ package struct PushDelivered: EventPayload {
 
     package func validate() throws {
         try PushIDs.validate(pushId)
-        try PushIDs.validateDevice(deviceId)
+        try DeviceRules.validateID(deviceId)
         try Validate.oneOf(provider, Self.providers, field: "/provider")
         if let providerId { try Validate.length(providerId, 1...200, field: "/providerId") }
     }
@@ -152,7 +149,7 @@ package struct PushFailed: EventPayload {
 
     package func validate() throws {
         try PushIDs.validate(pushId)
-        try PushIDs.validateDevice(deviceId)
+        try DeviceRules.validateID(deviceId)
         try Validate.oneOf(provider, Self.providers, field: "/provider")
         try Validate.length(reason, 1...100, field: "/reason")
         if let status, !(100...599).contains(status) { throw EventValidationError(field: "/status", "must be an HTTP status") }

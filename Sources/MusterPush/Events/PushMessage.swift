@@ -1,4 +1,5 @@
 import MusterEvents
+import MusterPlatform
 
 /// Who a push is for. Exactly one kind of target; all of them are matched within the push's app.
 package struct PushAudience: Codable, Sendable, Equatable {
@@ -27,9 +28,7 @@ package struct PushAudience: Codable, Sendable, Equatable {
         }
         if let deviceIds {
             try Validate.count(deviceIds, 1...10_000, field: "/audience/deviceIds")
-            for id in deviceIds {
-                try Validate.prefixed(id, "dev_", .lowerHex, count: 32, field: "/audience/deviceIds", "dev_ followed by 32 lowercase hex digits")
-            }
+            for id in deviceIds { try DeviceRules.validateID(id, field: "/audience/deviceIds") }
         }
         if let personIds {
             try Validate.count(personIds, 1...10_000, field: "/audience/personIds")

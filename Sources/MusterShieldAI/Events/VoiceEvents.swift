@@ -1,4 +1,5 @@
 package import MusterEvents
+import MusterPlatform
 
 /// Where a blob lives: an object store bucket and the content's SHA-256. Events carry this, never the bytes.
 package struct BlobRef: Codable, Sendable, Equatable {
@@ -39,7 +40,7 @@ package struct Owner: Codable, Sendable, Equatable, Hashable {
     func validate(field: String) throws {
         guard (personId == nil) != (deviceId == nil) else { throw EventValidationError(field: field, "must name a person or a device") }
         if let personId { try Validate.uuid(personId, field: field + "/personId") }
-        if let deviceId { try Validate.prefixed(deviceId, "dev_", .lowerHex, count: 32, field: field + "/deviceId", "dev_ followed by 32 lowercase hex digits") }
+        if let deviceId { try DeviceRules.validateID(deviceId, field: field + "/deviceId") }
     }
 }
 
