@@ -178,8 +178,7 @@ package enum WalksRoutes {
     static func taggedJSON(_ request: Request, _ body: some Encodable) throws -> Response {
         let bytes = try JSONResponse.encoder.encode(body)
         let tag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-        let presented = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-        if presented.contains(tag) || presented.contains("W/" + tag) || presented.contains("*") {
+        if JSONResponse.isCurrent(request, etag: tag) {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "private, no-cache"])
         }
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .eTag: tag, .cacheControl: "private, no-cache"],

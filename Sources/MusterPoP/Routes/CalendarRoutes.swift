@@ -98,8 +98,7 @@ package enum CalendarRoutes {
     /// The JSON answer with `tag` as its strong `ETag`; 304 when the client has it already.
     static func tagged(_ request: Request, tag: String, _ body: some Encodable) throws -> Response {
         let etag = "\"\(tag)\""
-        let presented = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-        if presented.contains(etag) || presented.contains("W/" + etag) || presented.contains("*") {
+        if JSONResponse.isCurrent(request, etag: etag) {
             return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "no-cache"])
         }
         return try JSONResponse.make(.ok, body, headers: [.eTag: etag, .cacheControl: "no-cache"])

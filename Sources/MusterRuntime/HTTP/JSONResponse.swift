@@ -21,6 +21,13 @@ package enum JSONResponse {
         response(status, try writer.encode(body), headers: headers)
     }
 
+    /// Whether the request's `If-None-Match` names `etag` (strong or weak) or `*`: the client's copy
+    /// is current, and the answer is 304.
+    package static func isCurrent(_ request: Request, etag: String) -> Bool {
+        let presented = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        return presented.contains(etag) || presented.contains("W/" + etag) || presented.contains("*")
+    }
+
     private static func response(_ status: HTTPResponse.Status, _ bytes: some Sequence<UInt8>, headers: HTTPFields) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
