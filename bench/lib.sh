@@ -38,3 +38,27 @@ CONF
   nginx_pid=$!
   for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && break; sleep 0.1; done
 }
+
+# The APNs stand-in (release, HTTP/2 over TLS, a fresh certificate and team key in $work) on a free
+# port, and h2load driving it directly: $1 pushes of the payload $3 for topic $2 over one connection
+# with 100 streams. Sets apns_port, token (the baseline's device) and baseline (req/s); adds the
+# stand-in to pids. The caller sets STANDINS.
+apns_baseline() {
+  scripts/make-certs.sh "$work/tls" >/dev/null
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/AuthKey.p8" 2>/dev/null
+  apns_port=$(free_port)
+  # No --apns-key: the stand-in checks the token's shape and age, not its signature, for both sides alike.
+  $STANDINS apns --port "$apns_port" --cert "$work/tls/cert.pem" --key "$work/tls/key.pem" >"$work/standin.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 100); do curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" >/dev/null 2>&1 && break; sleep 0.05; done
+  token=$(printf '%064x' 1)
+  local jwt
+  jwt=$(python3 -c 'import base64,json,time
+b=lambda d: base64.urlsafe_b64encode(json.dumps(d,separators=(",",":")).encode()).decode().rstrip("=")
+print(b({"alg":"ES256","kid":"BENCHKEY01"})+"."+b({"iss":"BENCHTEAM1","iat":int(time.time())})+".c2lnbmF0dXJl")')
+  printf '%s' "$3" > "$work/payload.json"
+  h2load -n "$1" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "authorization: bearer $jwt" -H "apns-topic: $2" \
+    -H "apns-push-type: alert" -H "apns-priority: 10" "https://127.0.0.1:$apns_port/3/device/$token" > "$work/h2load.txt"
+  baseline=$(awk '/^finished in/ { for (i=1;i<=NF;i++) if ($i ~ /req\/s/) { v=$(i-1); gsub(",","",v); print int(v) } }' "$work/h2load.txt")
+  grep -q "status codes: $1 2xx" "$work/h2load.txt" || { echo "h2load did not get 2xx for every request:"; cat "$work/h2load.txt"; exit 1; }
+}

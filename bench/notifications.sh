@@ -19,21 +19,8 @@ trap cleanup EXIT
 . bench/lib.sh
 
 echo "== notifications: booking confirmations -> rules -> pushes -> APNs stand-in, vs h2load ($(nproc) cores)"
-scripts/make-certs.sh "$work/tls" >/dev/null
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/AuthKey.p8" 2>/dev/null
-apns_port=$(free_port)
-$STANDINS apns --port "$apns_port" --cert "$work/tls/cert.pem" --key "$work/tls/key.pem" >"$work/standin.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" >/dev/null 2>&1 && break; sleep 0.05; done
-token=$(printf '%064x' 1)
-jwt=$(python3 -c 'import base64,json,time
-b=lambda d: base64.urlsafe_b64encode(json.dumps(d,separators=(",",":")).encode()).decode().rstrip("=")
-print(b({"alg":"ES256","kid":"BENCHKEY01"})+"."+b({"iss":"BENCHTEAM1","iat":int(time.time())})+".c2lnbmF0dXJl")')
-printf '%s' '{"aps":{"alert":{"body":"Your 30 minute walk on Wed 9 Dec at 10:00 UTC is confirmed.","title":"Walk confirmed"},"sound":"default"},"id":"b0","screen":"booking"}' > "$work/payload.json"
-h2load -n "$COUNT" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "authorization: bearer $jwt" -H "apns-topic: com.offleash.ios" \
-  -H "apns-push-type: alert" -H "apns-priority: 10" "https://127.0.0.1:$apns_port/3/device/$token" > "$work/h2load.txt"
-baseline=$(awk '/^finished in/ { for (i=1;i<=NF;i++) if ($i ~ /req\/s/) { v=$(i-1); gsub(",","",v); print int(v) } }' "$work/h2load.txt")
-grep -q "status codes: $COUNT 2xx" "$work/h2load.txt" || { echo "h2load did not get 2xx for every request:"; cat "$work/h2load.txt"; exit 1; }
+apns_baseline "$COUNT" com.offleash.ios \
+  '{"aps":{"alert":{"body":"Your 30 minute walk on Wed 9 Dec at 10:00 UTC is confirmed.","title":"Walk confirmed"},"sound":"default"},"id":"b0","screen":"booking"}'
 
 start_nats
 pids+=("$nats_pid")

@@ -19,23 +19,8 @@ trap cleanup EXIT
 . bench/lib.sh
 
 echo "== pushes: Muster's notifier vs h2load, both against the APNs stand-in ($(nproc) cores)"
-scripts/make-certs.sh "$work/tls" >/dev/null
-openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/AuthKey.p8" 2>/dev/null
-apns_port=$(free_port)
-# No --apns-key: the stand-in checks the token's shape and age, not its signature, for both sides alike.
-$STANDINS apns --port "$apns_port" --cert "$work/tls/cert.pem" --key "$work/tls/key.pem" >"$work/standin.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" >/dev/null 2>&1 && break; sleep 0.05; done
-
-token=$(printf '%064x' 1)
-jwt=$(python3 -c 'import base64,json,time
-b=lambda d: base64.urlsafe_b64encode(json.dumps(d,separators=(",",":")).encode()).decode().rstrip("=")
-print(b({"alg":"ES256","kid":"BENCHKEY01"})+"."+b({"iss":"BENCHTEAM1","iat":int(time.time())})+".c2lnbmF0dXJl")')
-printf '%s' '{"aps":{"alert":{"body":"Your scan found 2 new exposures","title":"DarkWatch"},"sound":"default"},"id":"scan_1","screen":"darkwatch"}' > "$work/payload.json"
-h2load -n "$DEVICES" -c 1 -m 100 -t 1 -d "$work/payload.json" -H "authorization: bearer $jwt" -H "apns-topic: com.example.shieldai" \
-  -H "apns-push-type: alert" -H "apns-priority: 10" "https://127.0.0.1:$apns_port/3/device/$token" > "$work/h2load.txt"
-baseline=$(awk '/^finished in/ { for (i=1;i<=NF;i++) if ($i ~ /req\/s/) { v=$(i-1); gsub(",","",v); print int(v) } }' "$work/h2load.txt")
-grep -q "status codes: $DEVICES 2xx" "$work/h2load.txt" || { echo "h2load did not get 2xx for every request:"; cat "$work/h2load.txt"; exit 1; }
+apns_baseline "$DEVICES" com.example.shieldai \
+  '{"aps":{"alert":{"body":"Your scan found 2 new exposures","title":"DarkWatch"},"sound":"default"},"id":"scan_1","screen":"darkwatch"}'
 
 start_nats
 pids+=("$nats_pid")
