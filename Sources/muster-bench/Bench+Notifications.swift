@@ -53,7 +53,7 @@ extension Bench {
                     }
                 } else {
                     for i in 0..<bookings {
-                        try await append(WalkChanged(bookingId: Self.uuid(0xb0, i), walkerId: Self.uuid(0xa0, i), change: "confirmed", by: "walker"),
+                        try await append(WalkChanged(bookingId: Self.uuid(0xb0, i), walkerId: Self.uuid(0xa0, i), change: "confirmed", by: OFFLEASHRole.walker.rawValue),
                                          id: Self.uuid(0xb0, i))
                     }
                 }

@@ -79,6 +79,16 @@ struct FieldLiveTests {
         for await _ in stream { return }
     }
 
+    /// The crew on the staffed project, Ben added beside Ana.
+    static func crewOfTwo(_ app: TestApp) async throws -> FieldSyncTests.Crew {
+        let crew = try await FieldSyncTests.crew(app)
+        try await FieldSyncTests.staffedProject(app, crew)
+        let ben = try await app.request("/api/field/projects/\(FieldSyncTests.project)/members/\(crew.benId)", method: .put,
+                                        headers: FieldSyncTests.bearer(crew.manager))
+        #expect(ben.status == .noContent)
+        return crew
+    }
+
     static func ids(_ messages: [[String: Any]]) -> [String] {
         messages.flatMap { ($0["records"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
     }
@@ -199,11 +209,7 @@ struct FieldLiveTests {
     @Test func aChangeWakesTheCrewOffTheSocketSilently() async throws {
         try await apps.withTestApp(["ingest", "notifier"], live: true) { app in
             let port = try #require(app.client.port)
-            let crew = try await FieldSyncTests.crew(app)
-            try await FieldSyncTests.staffedProject(app, crew)
-            let ben = try await app.request("/api/field/projects/\(FieldSyncTests.project)/members/\(crew.benId)", method: .put,
-                                            headers: FieldSyncTests.bearer(crew.manager))
-            #expect(ben.status == .noContent)
+            let crew = try await Self.crewOfTwo(app)
             let (opened, signal) = AsyncStream<Void>.makeStream()
             let (held, release) = AsyncStream<Void>.makeStream()
             async let heard = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: signal, held: held)
@@ -229,11 +235,7 @@ struct FieldLiveTests {
     @Test func urgentUpdatesArePushedToTheWorkersWithoutASocket() async throws {
         try await apps.withTestApp(["ingest"], live: true) { app in
             let port = try #require(app.client.port)
-            let crew = try await FieldSyncTests.crew(app)
-            try await FieldSyncTests.staffedProject(app, crew)
-            let ben = try await app.request("/api/field/projects/\(FieldSyncTests.project)/members/\(crew.benId)", method: .put,
-                                            headers: FieldSyncTests.bearer(crew.manager))
-            #expect(ben.status == .noContent)
+            let crew = try await Self.crewOfTwo(app)
 
             // Ana has her socket open (until the push is checked); Ben does not. The manager moves the site.
             let (opened, signal) = AsyncStream<Void>.makeStream()

@@ -42,15 +42,13 @@ package enum NotificationRoutes {
                                          headers: [.cacheControl: "private, no-store"])
         }
         routes.get("/api/\(app)/notifications/unsubscribe", access: .anyone) { request, _ in
-            let link = UnsubscribeLink(request)
-            guard let link, declaration.category(link.category) != nil else {
+            guard let link = UnsubscribeLink(request), let category = declaration.category(link.category) else {
                 return HTMLResponse.page(page("This link is not whole", "Open the link from the email again, or change your settings in the app."),
                                          status: .unprocessableContent)
             }
-            let summary = declaration.category(link.category)?.summary ?? link.category
             var html = HTMLPage(title: "Unsubscribe")
             html.raw("<main><h1>Stop these emails?</h1><p>")
-            html.text("You will no longer get emails for: \(summary). Pushes and other messages stay as they are.")
+            html.text("You will no longer get emails for: \(category.summary). Pushes and other messages stay as they are.")
             html.raw("</p><form method=\"post\"><button type=\"submit\">Unsubscribe</button></form></main>")
             return HTMLResponse.page(html.finish())
         }
