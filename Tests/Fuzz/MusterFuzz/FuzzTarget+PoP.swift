@@ -1,3 +1,4 @@
+import Foundation
 import MusterEvents
 import MusterJSON
 @testable import MusterPoP
@@ -14,6 +15,19 @@ extension FuzzTarget {
         if Newsletter.isTokenShaped(token) { require(token.utf8.count == 101, "a token-shaped string is 101 bytes") }
         // And as a signup body: it decodes or is refused, never traps.
         _ = try? JSONBytesDecoder().decode(SignupRequest.self, from: bytes)
+        // And as an organiser's calendar event or bill: decoded, checked as the event it becomes; a
+        // bill's number is upper-cased and trimmed first, so one the check takes is in its shape.
+        if let event = try? JSONBytesDecoder().decode(EventRequest.self, from: bytes) {
+            _ = try? CivicEventPublished(org: "pop-sd", eventId: "5a1b2c3d-0000-4000-8000-000000000001", title: event.title, start: event.start,
+                                         end: event.end, timeZone: event.timeZone, place: event.place, url: event.url, latitude: event.latitude,
+                                         longitude: event.longitude, cancelled: event.cancelled).validate()
+        }
+        if let bill = try? JSONBytesDecoder().decode(BillRequest.self, from: bytes) {
+            let number = bill.number.uppercased().trimmingCharacters(in: .whitespaces)
+            let tracked = BillTracked(org: "pop-sd", billId: CivicCalendar.billID(org: "pop-sd", number: number), number: number, title: bill.title,
+                                      status: bill.status, nextHearing: bill.nextHearing, url: bill.url)
+            if (try? tracked.validate()) != nil { require(number == number.uppercased(), "a bill number the check takes is upper-case") }
+        }
         guard let request = try? JSONBytesDecoder().decode(ChangesRequest.self, from: bytes),
               let clock = EventClock(sentAt: request.sentAt, receivedMillis: 1_795_000_000_000) else { return }
         var once = LearnerProgress(), twice = LearnerProgress(), records: [ProgressRecord] = []
