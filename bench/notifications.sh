@@ -32,38 +32,31 @@ $MUSTER serve ingest notifier query --port "$port" 2>"$work/muster.log" &
 pids+=($!)
 for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.05; done
 
-# The decisions so far (metrics), and the stand-in's "Walk confirmed" deliveries.
+# The decisions so far (metrics), and the pushes the stand-in took (h2load's among them: counted from after it).
 decided() { curl -fs "http://127.0.0.1:$metrics/metrics" | awk '/^muster_notifications_total\{/ { s += $NF } END { print int(s) }'; }
-# (h2load's own pushes, to the baseline's token, are not counted.)
-confirmed() { curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" | python3 -c 'import json,sys; print(sum("Walk confirmed" in d["payload"] and d["token"] != sys.argv[1] for d in json.load(sys.stdin)))' "$token"; }
+delivered() { curl -ksf "https://127.0.0.1:$apns_port/standin/count" | python3 -c 'import json,sys; print(json.load(sys.stdin)["delivered"])'; }
+before=$(delivered)
+# Waits until `$1` more pushes than `before` arrived (15 minutes at most); the time they were all in.
+arrived() {
+  local want=$((before + $1)) deadline=$((SECONDS + 900))
+  while [ "$(delivered)" -lt "$want" ] && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
+  [ "$(delivered)" -ge "$want" ] || { echo "only $(( $(delivered) - before )) of $1 confirmations reached the stand-in in 15 minutes" >&2; exit 1; }
+  before=$want
+}
 
-$BENCH notify-load setup --bookings "$COUNT" --nats-url "$url" >/dev/null
+# The burst measures how fast the pipeline drains; the paced run, at 80 % of that, what a person waits.
+PACED=${BENCH_NOTIFY_PACED:-$((COUNT / 2))}
+$BENCH notify-load setup --bookings $((COUNT + PACED)) --nats-url "$url" >/dev/null
 # Each request tells its walker (no device, no address: two suppressed decisions): wait for them all first.
-for _ in $(seq 1 1200); do [ "$(decided)" -ge $((2 * COUNT)) ] && break; sleep 0.5; done
-[ "$(decided)" -ge $((2 * COUNT)) ] || { echo "the walk requests were not all decided in 10 minutes: $(decided) decisions"; exit 1; }
+for _ in $(seq 1 1200); do [ "$(decided)" -ge $((2 * (COUNT + PACED))) ] && break; sleep 0.5; done
+[ "$(decided)" -ge $((2 * (COUNT + PACED))) ] || { echo "the walk requests were not all decided in 10 minutes: $(decided) decisions"; exit 1; }
 
-start=$($BENCH notify-load confirm --bookings "$COUNT" --times "$work/acked.txt" --nats-url "$url")
-deadline=$((SECONDS + 900))
-while [ "$(confirmed)" -lt "$COUNT" ] && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.5; done
-done_at=$(python3 -c 'import time; print(time.time())')
-got=$(confirmed)
-[ "$got" -ge "$COUNT" ] || { echo "only $got of $COUNT confirmations reached the stand-in in 15 minutes"; exit 1; }
-curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" > "$work/deliveries.json"
-python3 - "$COUNT" "$start" "$done_at" "$baseline" "$work/acked.txt" "$work/deliveries.json" <<'PY'
-import json, sys
-count, start, done, baseline = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
-acked = dict(line.split() for line in open(sys.argv[5]) if line.strip())
-arrived = {}
-for d in json.load(open(sys.argv[6])):
-    payload = json.loads(d["payload"])
-    if payload.get("aps", {}).get("alert", {}).get("title") == "Walk confirmed" and d.get("receivedAt") and d["token"] != "0" * 63 + "1":
-        arrived.setdefault(payload.get("id"), d["receivedAt"])
-waits = sorted(arrived[b] - int(t) for b, t in acked.items() if b in arrived)
-if len(waits) < count: print(f"(acknowledged {len(acked)}, arrived {len(arrived)}, matched {len(waits)}; e.g. {list(acked)[:2]} {list(arrived)[:2]})")
-p99 = waits[min(len(waits) - 1, int(len(waits) * 0.99))] / 1000 if waits else float("nan")
-last = max(arrived.values()) / 1000 if arrived else done
-rate = count / (last - start)
-print(f"{'booking confirmed -> rules -> push -> APNs stand-in':52} {int(rate):10} pushes/s  (h2load on one connection x 100 streams {baseline} req/s; "
-      f"ratio {rate / baseline:.2f}, target >= 0.5; {len(waits)} of {count} confirmations in {last - start:.1f} s; "
-      f"p99 confirmation -> provider {p99:.2f} s, median {waits[len(waits) // 2] / 1000 if waits else float('nan'):.2f} s, target < 1 s)")
-PY
+burst=$($BENCH notify-load confirm --bookings $((COUNT + PACED)) --count "$COUNT" --times "$work/burst.txt" --nats-url "$url")
+arrived "$COUNT"
+curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" > "$work/burst.json"
+rate=$(python3 bench/notify_latency.py capacity "$burst" "$work/burst.txt" "$work/burst.json")
+paced_rate=$(python3 -c "print(max(1, int($rate * 0.8)))")
+paced=$($BENCH notify-load confirm --bookings $((COUNT + PACED)) --from "$COUNT" --count "$PACED" --rate "$paced_rate" --times "$work/paced.txt" --nats-url "$url")
+arrived "$PACED"
+curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" > "$work/paced.json"
+python3 bench/notify_latency.py report "$burst" "$work/burst.txt" "$work/burst.json" "$baseline" "$paced" "$work/paced.txt" "$work/paced.json" "$paced_rate"

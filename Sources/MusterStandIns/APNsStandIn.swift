@@ -13,7 +13,7 @@ import NIOSSL
 /// reasons, `410 Unregistered` with a timestamp for tokens marked gone. Apple's push servers cannot
 /// exist here; the client code that talks to this is the production path.
 ///
-/// Control routes (not Apple's): `GET /standin/deliveries`, `POST /standin/unregister/<token>`,
+/// Control routes (not Apple's): `GET /standin/deliveries`, `GET /standin/count`, `POST /standin/unregister/<token>`,
 /// `POST /standin/fail?status=503&reason=ServiceUnavailable&count=3` (the next answers).
 package enum APNsStandIn {
     package struct Delivery: Codable, Sendable, Equatable {
@@ -35,6 +35,8 @@ package enum APNsStandIn {
         package private(set) var deliveries: [Delivery] = []
         /// Requests of any outcome (deliveries and refusals).
         package private(set) var requests = 0
+        /// Every delivery taken since the start (the list keeps only the last `keep`).
+        package private(set) var delivered = 0
         var gone: [String: Int64] = [:]
         var failures: [(status: Int, reason: String)] = []
         /// Keep the last this many deliveries (a bench sends hundreds of thousands).
@@ -59,6 +61,7 @@ package enum APNsStandIn {
 
         func record(_ delivery: Delivery) {
             deliveries.append(delivery)
+            delivered += 1
             if deliveries.count > keep { deliveries.removeFirst(deliveries.count - keep) }
         }
     }
@@ -89,6 +92,12 @@ package enum APNsStandIn {
             let deliveries = await recorder.deliveries
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(bytes: try JSONBytesEncoder().encode(deliveries))))
+        }
+        // How many so far, without the list: what a bench polls while it waits.
+        router.get("/standin/count") { _, _ in
+            let (delivered, requests) = (await recorder.delivered, await recorder.requests)
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(string: "{\"delivered\":\(delivered),\"requests\":\(requests)}")))
         }
         router.post("/standin/unregister/{token}") { _, context in
             await recorder.unregister(try context.parameters.require("token"))

@@ -9,14 +9,18 @@ import MusterPlatform
 extension Bench {
     /// OFFLEASH bookings for the notifications bench, straight into the log (as the routes would
     /// append them): `setup` makes `bookings` walks, each of its own customer with one iPhone and its
-    /// own walker (no device), three days ahead; `confirm` confirms all of them as fast as the log
-    /// takes it and prints when it began (seconds since 1970); with `--times FILE` each booking's id
-    /// and when the log acknowledged its confirmation (milliseconds), one per line.
+    /// own walker (no device), three days ahead; `confirm` confirms `--count` of them from `--from`
+    /// (all by default) as fast as the log takes it, or `--rate` a second, and prints when it
+    /// began (seconds since 1970); with `--times FILE` each booking's id and when the log
+    /// acknowledged its confirmation (milliseconds), one per line.
     struct NotifyLoad: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "notify-load")
         @Argument var phase: String
         @Option var bookings = 10_000
         @Option var times: String?
+        @Option var from = 0
+        @Option var count: Int?
+        @Option var rate: Double?
         @OptionGroup var common: CommonOptions
 
         static func uuid(_ kind: UInt64, _ i: Int) -> String {
@@ -52,7 +56,9 @@ extension Bench {
                                                     end: Timestamp.string(millis: start + 1_800_000, fraction: false), priceCents: 2500))
                     }
                 } else {
-                    for i in 0..<bookings {
+                    let clock = ContinuousClock(), begun = clock.now
+                    for (n, i) in (from..<(from + (count ?? bookings - from))).enumerated() {
+                        if let rate, rate > 0 { try await clock.sleep(until: begun + .seconds(Double(n) / rate)) }
                         try await append(WalkChanged(bookingId: Self.uuid(0xb0, i), walkerId: Self.uuid(0xa0, i), change: "confirmed", by: OFFLEASHRole.walker.rawValue),
                                          id: Self.uuid(0xb0, i))
                     }

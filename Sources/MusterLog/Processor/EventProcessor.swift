@@ -17,6 +17,9 @@ package struct EventProcessor: Service {
     package let log: EventLog
     package var maxDeliveries = 5
     package var batch = 64
+    /// How many aggregates' events are handled side by side (1: one event at a time). Events of
+    /// one aggregate (`events.<app>.<aggregate>.<id>`) always go one after another, in log order.
+    package var lanes = 1
     let logger: Logger
     let handler: @Sendable (RecordedEvent) async throws -> Void
 
@@ -77,16 +80,77 @@ package struct EventProcessor: Service {
             switch try await iterator.nextBatch(max: batch) {
             case nil: return
             case .idle: continue
-            case .messages(let messages):
+            case .messages(let messages) where lanes <= 1 || messages.count == 1:
                 for message in messages {
                     try Task.checkCancellation() // shutting down: the rest are redelivered to the next run
-                    try await handle(message, warnings: &warnings)
+                    if let retry = try await handle(message) { retry.warn(logger, &warnings) }
                 }
+            case .messages(let messages):
+                let retries = try await handleSideBySide(messages)
+                for retry in retries { retry.warn(logger, &warnings) }
             }
         }
     }
 
-    func handle(_ message: JetStreamMessage, warnings: inout WarningThrottle) async throws {
+    /// Handles a batch `lanes` aggregates at a time, each aggregate's events in order; the
+    /// retries its handlers asked for.
+    func handleSideBySide(_ messages: [JetStreamMessage]) async throws -> [Retry] {
+        var order: [Substring] = [], byAggregate: [Substring: [JetStreamMessage]] = [:]
+        for message in messages {
+            let key = Self.aggregate(of: message.subject)
+            if byAggregate[key] == nil { order.append(key) }
+            byAggregate[key, default: []].append(message)
+        }
+        return try await withThrowingTaskGroup(of: [Retry].self) { group in
+            var retries: [Retry] = [], running = 0
+            for key in order {
+                if running == lanes, let done = try await group.next() {
+                    retries += done
+                    running -= 1
+                }
+                let lane = byAggregate[key] ?? []
+                group.addTask {
+                    var retries: [Retry] = []
+                    for message in lane {
+                        try Task.checkCancellation()
+                        if let retry = try await handle(message) { retries.append(retry) }
+                    }
+                    return retries
+                }
+                running += 1
+            }
+            for try await done in group { retries += done }
+            return retries
+        }
+    }
+
+    /// `events.<app>.<aggregate>.<id>`: the part of a subject that names one aggregate.
+    static func aggregate(of subject: String) -> Substring {
+        var dots = 0
+        for index in subject.indices where subject[index] == "." {
+            dots += 1
+            if dots == 4 { return subject[..<index] }
+        }
+        return subject[...]
+    }
+
+    /// A handler's failure, to be retried after `delay`: logged by the consumer's loop (at most
+    /// once per interval, however many lanes failed).
+    struct Retry: Sendable {
+        let sequence: UInt64
+        let error: String
+        let delay: Duration
+
+        func warn(_ logger: Logger, _ warnings: inout WarningThrottle) {
+            // A cause that fails every event (a gazetteer still loading) is said once per interval, not per event.
+            guard let suppressed = warnings.allow() else { return }
+            logger.warning("handler failed; retrying", metadata: ["sequence": "\(sequence)", "error": "\(error)", "retryIn": "\(delay)",
+                                                                 "sameWarningsSuppressed": "\(suppressed)"])
+        }
+    }
+
+    /// Handles one event; a retry when its handler failed and it was handed back for later.
+    func handle(_ message: JetStreamMessage) async throws -> Retry? {
         let sequence = message.delivery.streamSequence
         let event: RecordedEvent
         do {
@@ -94,11 +158,12 @@ package struct EventProcessor: Service {
                                            validated: message.header(EventCatalog.validatedHeader))
         } catch {
             try await deadLetter(message, reason: "\(error)")
-            return
+            return nil
         }
         do {
             try await EventTrace.span("process \(consumerName)", traceparent: event.traceparent) { try await handler(event) }
             try message.ack()
+            return nil
         } catch let error where error is CancellationError || Task.isCancelled {
             // Shutting down is not a failure of the event: hand it back at once, never retry it
             // here (that kept a SIGTERM waiting for the whole grace period).
@@ -107,15 +172,11 @@ package struct EventProcessor: Service {
         } catch {
             if message.delivery.deliveryCount >= UInt64(maxDeliveries) {
                 try await deadLetter(message, reason: "gave up after \(maxDeliveries) attempts: \(error)")
-            } else {
-                let delay = Duration.seconds(1 << min(Int(message.delivery.deliveryCount), 6))
-                // A cause that fails every event (a gazetteer still loading) is said once per interval, not per event.
-                if let suppressed = warnings.allow() {
-                    logger.warning("handler failed; retrying", metadata: ["sequence": "\(sequence)", "error": "\(error)", "retryIn": "\(delay)",
-                                                                         "sameWarningsSuppressed": "\(suppressed)"])
-                }
-                try message.nak(delay: delay)
+                return nil
             }
+            let delay = Duration.seconds(1 << min(Int(message.delivery.deliveryCount), 6))
+            try message.nak(delay: delay)
+            return Retry(sequence: sequence, error: "\(error)", delay: delay)
         }
     }
 

@@ -14,13 +14,22 @@ package enum NotificationRules {
     package static let news: TimeInterval = 3600
 
     package static func processor(_ declaration: AppNotifications, notifier: Notifier, log: EventLog, logger: Logger) -> EventProcessor {
-        EventProcessor(name: "notify-\(declaration.app)", filterSubjects: declaration.subjects, log: log, logger: logger) { event in
+        var processor = EventProcessor(name: "notify-\(declaration.app)", filterSubjects: declaration.subjects, log: log, logger: logger) { event in
+            // One event's actions in the order the rule gave them (a moved walk's old reminder is
+            // cancelled before its new one is set).
             let actions = current(try await declaration.rules(event), happenedAt: event.time)
             for (index, action) in actions {
                 try await notifier.handle(action, trigger: event, index: index)
             }
         }
+        // Each event waits on a few appends; many things' events at once keep the log busy.
+        processor.lanes = lanes
+        processor.batch = lanes * 4
+        return processor
     }
+
+    /// How many things' events are decided side by side.
+    package static let lanes = 256
 
     /// The actions still worth carrying out, with their places in the rule's answer (the index
     /// keeps each action's idempotency key whatever is left out): all of them for news; for an

@@ -160,7 +160,7 @@ package struct Devices: Sendable {
     /// Every active device of `app` linked to `personId` (a person's export).
     package func devices(of personId: String, app: String) async -> [DevicesProjection.Device] {
         await runner.read { state in
-            state.devices.values.filter { $0.personId == personId && $0.app == app && $0.isActive }.sorted { $0.registeredAt < $1.registeredAt }
+            state.devices(of: personId).filter { $0.app == app && $0.isActive }.sorted { $0.registeredAt < $1.registeredAt }
         }
     }
 

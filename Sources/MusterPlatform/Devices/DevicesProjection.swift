@@ -34,12 +34,20 @@ package enum DevicesProjection: Projection {
         package var devices: [String: Device] = [:]
         /// token → deviceId, for rotation and for outcomes that name a token.
         package var byToken: [String: String] = [:]
+        /// personId → their deviceIds: a push to a person finds their devices without reading every device.
+        package var byPerson: [String: Set<String>] = [:]
+
+        /// The person's devices, every app's, active or not.
+        package func devices(of personId: String) -> [Device] {
+            (byPerson[personId] ?? []).compactMap { devices[$0] }
+        }
     }
 
     package static let name = "devices"
     /// 2: a token that moves to another device leaves the old one replaced, not removed (the
     /// installation keeps its id and secret, and can take the token back).
-    package static let version = 2
+    /// 3: devices indexed by person.
+    package static let version = 3
     package static let filterSubjects = ["events.platform.device.>", "events.platform.person.>"]
     package static let initialState = State()
 
@@ -60,7 +68,7 @@ package enum DevicesProjection: Projection {
             device.invalidated = Invalidation(reason: invalidated.reason, at: since)
             state.devices[invalidated.deviceId] = device
         case let forgotten as PersonForgotten:
-            for (id, device) in state.devices where device.personId == forgotten.personId {
+            for id in state.byPerson[forgotten.personId] ?? [] {
                 remove(id, from: &state)
             }
         default:
@@ -69,8 +77,9 @@ package enum DevicesProjection: Projection {
     }
 
     static func register(_ registered: DeviceRegistered, at time: String, in state: inout State) {
-        if let previous = state.devices[registered.deviceId], previous.token != registered.token {
-            state.byToken[previous.token] = nil
+        if let previous = state.devices[registered.deviceId] {
+            if previous.token != registered.token { state.byToken[previous.token] = nil }
+            if let person = previous.personId, person != registered.personId { unindex(registered.deviceId, of: person, in: &state) }
         }
         // A token routes to one installation: the newest registration of it. An older device
         // that held it gives it up (nothing is sent to it) but stays, with its owner's data.
@@ -82,10 +91,17 @@ package enum DevicesProjection: Projection {
             bundleId: registered.bundleId, environment: registered.environment, settings: registered.settings,
             personId: registered.personId, registeredAt: time, invalidated: nil, secretHash: registered.secretHash)
         state.byToken[registered.token] = registered.deviceId
+        if let person = registered.personId { state.byPerson[person, default: []].insert(registered.deviceId) }
+    }
+
+    static func unindex(_ deviceId: String, of personId: String, in state: inout State) {
+        state.byPerson[personId]?.remove(deviceId)
+        if state.byPerson[personId]?.isEmpty == true { state.byPerson[personId] = nil }
     }
 
     static func remove(_ deviceId: String, from state: inout State) {
         guard let device = state.devices.removeValue(forKey: deviceId) else { return }
         if state.byToken[device.token] == deviceId { state.byToken[device.token] = nil }
+        if let person = device.personId { unindex(deviceId, of: person, in: &state) }
     }
 }

@@ -2,7 +2,7 @@ import MusterEvents
 import MusterPlatform
 
 /// Who a push is for. Exactly one kind of target; all of them are matched within the push's app.
-package struct PushAudience: Codable, Sendable, Equatable {
+package struct PushAudience: Codable, Sendable, Hashable {
     package var deviceIds: [String]?
     package var personIds: [String]?
     package var topics: [String]?

@@ -30,6 +30,8 @@ package struct PushDispatcher: Service {
     /// At most one silent push per device in this long (Apple: two or three an hour at most).
     package var backgroundSpacing: TimeInterval = 20 * 60
     package var idle: Duration = .milliseconds(200)
+    /// How many audiences' pushes are worked on side by side.
+    package var lanes = 256
 
     package init(pushes: ProjectionRunner<PushesProjection>, devices: ProjectionRunner<DevicesProjection>, log: EventLog,
                 apns: APNsClient?, fcm: FCMClient? = nil, http: [HTTPClient], logger: Logger) {
@@ -45,33 +47,68 @@ package struct PushDispatcher: Service {
     package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                do {
-                    let open = await pushes.read { state in state.open.compactMap { state.pushes[$0] } }
-                    for push in open.sorted(by: { $0.sequence < $1.sequence }) where !Task.isCancelled {
-                        // Within the request's trace: the claims, the provider calls and the outcomes are its spans.
-                        try await EventTrace.span("send push", traceparent: push.traceparent) { try await work(on: push.request.pushId) }
-                    }
-                } catch {
-                    logger.warning("push dispatch failed; trying again", metadata: ["error": "\(error)"])
-                }
-                try? await Task.sleep(for: idle)
+                let open = await pushes.read { state in state.open.compactMap { state.pushes[$0] } }
+                let handed = await pass(over: open.sorted(by: { $0.sequence < $1.sequence }))
+                // Pushes waiting for their time, or for a busy fold, are looked at again after a pause.
+                try? await Task.sleep(for: handed ? .milliseconds(5) : idle)
             }
         }
         for client in http { try? await client.shutdown() }
+    }
+
+    /// Works on every open push, `lanes` audiences at a time: pushes to one audience go one after
+    /// another in the order they were asked (a later message about a thing never overtakes an
+    /// earlier one on a phone), pushes to different audiences side by side. True when any device
+    /// was handed over.
+    func pass(over open: [PushesProjection.Push]) async -> Bool {
+        var order: [PushAudience] = [], byAudience: [PushAudience: [PushesProjection.Push]] = [:]
+        for push in open {
+            if byAudience[push.request.audience] == nil { order.append(push.request.audience) }
+            byAudience[push.request.audience, default: []].append(push)
+        }
+        return await withTaskGroup(of: Bool.self) { group in
+            var handed = false, running = 0
+            for audience in order where !Task.isCancelled {
+                if running == lanes, let done = await group.next() {
+                    handed = handed || done
+                    running -= 1
+                }
+                let lane = byAudience[audience] ?? []
+                group.addTask {
+                    var handed = false
+                    do {
+                        for push in lane where !Task.isCancelled {
+                            // Within the request's trace: the claims, the provider calls and the outcomes are its spans.
+                            let some = try await EventTrace.span("send push", traceparent: push.traceparent) { try await work(on: push.request.pushId) }
+                            handed = handed || some
+                        }
+                    } catch {
+                        logger.warning("push dispatch failed; trying again", metadata: ["error": "\(error)"])
+                    }
+                    return handed
+                }
+                running += 1
+            }
+            for await done in group { handed = handed || done }
+            return handed
+        }
     }
 
     /// Hands the push's devices over chunk by chunk until none is left for now, then completes it
     /// when every device has its outcome. The audience is resolved once a pass (it is every device
     /// of an app at worst); the pass after the last chunk resolves it again for devices that
     /// registered meanwhile, and finishes when there are none.
-    func work(on pushId: String) async throws {
+    /// True when it handed any device over.
+    @discardableResult
+    func work(on pushId: String) async throws -> Bool {
+        var handed = false
         while !Task.isCancelled {
-            guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return }
+            guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return handed }
             let now = Date()
-            if let at = push.request.schedule?.at.flatMap({ Timestamp.millis($0) }), at > Timestamp.millis(now) { return }
+            if let at = push.request.schedule?.at.flatMap({ Timestamp.millis($0) }), at > Timestamp.millis(now) { return handed }
             // A devices fold still replaying (a notifier just started) would find no one and
             // complete the push empty: wait for it to catch up with the log first.
-            guard await devices.caughtUp else { return }
+            guard await devices.caughtUp else { return handed }
             let recipients = await devices.read { Recipients.resolve(push.request, in: $0) }
             var pending: [DevicesProjection.Device] = [], later = 0
             for device in recipients where push.dispatched[device.deviceId] == nil && !push.handled.contains(device.deviceId) {
@@ -79,13 +116,15 @@ package struct PushDispatcher: Service {
             }
             if pending.isEmpty {
                 try await finish(push, waitingForLater: later > 0, now: now)
-                return
+                return handed
             }
             for start in stride(from: 0, to: pending.count, by: chunkSize) where !Task.isCancelled {
                 let chunk = Array(pending[start..<min(start + chunkSize, pending.count)])
                 guard try await hand(chunk, of: pushId) else { break } // another notifier took some: resolve again
+                handed = true
             }
         }
+        return handed
     }
 
     /// Claims the chunk and sends it (or records it expired); false when another notifier claimed first.

@@ -7,12 +7,12 @@ package enum Recipients {
         var matched: [DevicesProjection.Device]
         if let ids = audience.deviceIds {
             matched = ids.compactMap { state.devices[$0] }
+        } else if let people = audience.personIds {
+            matched = Set(people).flatMap(state.devices(of:))
         } else {
-            let people = audience.personIds.map(Set.init)
             let topics = audience.topics.map(Set.init)
             let cells = audience.cells.map(CellSet.init)
             matched = state.devices.values.filter { device in
-                if let people { return device.personId.map(people.contains) ?? false }
                 if let topics { return device.settings.topics.contains(where: topics.contains) }
                 if let cells { return device.settings.cells.contains(where: cells.meets) }
                 return audience.everyone == true

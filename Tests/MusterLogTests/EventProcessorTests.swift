@@ -1,0 +1,48 @@
+import Foundation
+import MusterEvents
+import MusterLog
+import MusterTesting
+import Synchronization
+import Testing
+
+@Suite("Processors: at least once, and many aggregates side by side")
+struct EventProcessorTests {
+    /// What a handler saw, in the order it saw it, and how many handlers ran at once at most.
+    final class Seen: Sendable {
+        let state = Mutex<(order: [String: [Int]], running: Int, most: Int, total: Int)>(([:], 0, 0, 0))
+    }
+
+    @Test func lanesKeepEachAggregateInOrderAndRunOthersAlongside() async throws {
+        try await withLedgerLog { env in
+            let accounts = (0..<40).map { _ in AccountOpened.random() }
+            for account in accounts { try await env.log.append(account) }
+            for amount in 1...5 {
+                for account in accounts { try await env.log.append(AccountCredited(accountId: account.accountId, amount: amount)) }
+            }
+            let seen = Seen()
+            var processor = EventProcessor(name: "lanes", filterSubjects: ["events.ledger.>"], log: env.log, logger: env.logger) { event in
+                seen.state.withLock { $0.running += 1; $0.most = max($0.most, $0.running) }
+                // Long enough for the lanes to overlap.
+                try await Task.sleep(for: .milliseconds(5))
+                seen.state.withLock { state in
+                    state.running -= 1
+                    state.total += 1
+                    if let credited = event.payload as? AccountCredited { state.order[credited.accountId, default: []].append(credited.amount) }
+                }
+            }
+            processor.lanes = 16
+            processor.batch = 256
+            let running = processor
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await running.runUntilCancelled() }
+                let deadline = ContinuousClock.now + .seconds(30)
+                while seen.state.withLock({ $0.total }) < 240, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                group.cancelAll()
+            }
+            let (order, most, total) = seen.state.withLock { ($0.order, $0.most, $0.total) }
+            #expect(total == 240)
+            #expect(order.count == 40 && order.values.allSatisfy { $0 == [1, 2, 3, 4, 5] }, "each account's credits in the order appended")
+            #expect(most > 1 && most <= 16, "lanes ran side by side, never more than asked: \(most)")
+        }
+    }
+}
