@@ -29,6 +29,8 @@ let swiftSettings: [SwiftSetting] = [
 // batches +10 %, the same folds and 304s. Libraries and tests keep the system's malloc; a fuzzing
 // build does too (the sanitizer brings its own).
 let allocator: [LinkerSetting] = fuzzing ? [] : [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
+// jemalloc's options (CJemallocConfig/malloc_conf.c), for the programs that link it.
+let allocatorConfig: [Target.Dependency] = fuzzing ? [] : ["CJemallocConfig"]
 
 let package = Package(
     name: "muster",
@@ -70,6 +72,7 @@ let package = Package(
     ],
     targets: [
         // libnats from Debian's libnats-dev, seen through a shim header.
+        .target(name: "CJemallocConfig"),
         .systemLibrary(
             name: "CNats",
             pkgConfig: "libnats",
@@ -202,7 +205,7 @@ let package = Package(
         .target(
             name: "MusterOFFLEASH",
             dependencies: [
-                "MusterEvents", "MusterLog", "MusterNATS", "MusterRuntime", "MusterPlatform", "MusterNotifications",
+                "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterRuntime", "MusterPlatform", "MusterNotifications",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -356,7 +359,7 @@ let package = Package(
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            ] + allocatorConfig,
             swiftSettings: swiftSettings,
             linkerSettings: allocator
         ),
@@ -377,7 +380,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
+            ] + allocatorConfig,
             swiftSettings: swiftSettings,
             linkerSettings: allocator
         ),

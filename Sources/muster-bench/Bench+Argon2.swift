@@ -8,14 +8,17 @@ extension Bench {
     /// baseline a password sign-in over HTTP is held to.
     struct Argon2: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "argon2", abstract: "Password verifications per second, on the sign-in's own hasher (prints a number).")
+            commandName: "argon2",
+            abstract: "Password verifications per second, on the sign-in's own hasher (prints a number; with --cpu, also the CPU milliseconds each took).")
 
         @Option(help: "Seconds to run.") var seconds: Double = 10
         @Option(help: "Verifications in flight (a sign-in bench's clients).") var clients: Int = 8
+        @Flag(help: "Also print the process's CPU time per verification, in milliseconds.") var cpu = false
 
         func run() async throws {
             let hasher = PasswordHasher()
             let encoded = try await hasher.hash("Walkies2026")
+            let cpuBefore = Self.cpuMilliseconds()
             let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
             let done = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<max(1, clients) {
@@ -30,8 +33,19 @@ extension Bench {
                 }
                 return try await group.reduce(0, +)
             }
+            let spent = Self.cpuMilliseconds() - cpuBefore
             await hasher.shutdown()
-            print(Int((Double(done) / seconds).rounded()))
+            let rate = Int((Double(done) / seconds).rounded())
+            print(cpu ? String(format: "%d %.2f", rate, spent / Double(max(1, done))) : "\(rate)")
+        }
+
+        /// User and system CPU this process spent so far.
+        static func cpuMilliseconds() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            let user = Double(usage.ru_utime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec) / 1000
+            let system = Double(usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_stime.tv_usec) / 1000
+            return user + system
         }
     }
 }

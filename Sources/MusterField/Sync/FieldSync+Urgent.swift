@@ -3,6 +3,7 @@ import Foundation
 import MusterEvents
 import MusterLog
 import MusterPush
+import MusterJSON
 
 /// Urgent updates as pushes, through the notifier, to the people who have no live socket open:
 /// a project's moved site, and a manager's new message.
@@ -57,7 +58,7 @@ extension FieldSync {
         let members = await runner.read { book in book.companies[manager.orgId]?.members[update.projectId] ?? [] }
         let absent = members.filter { !presence.isConnected($0) }.sorted()
         guard !absent.isEmpty else { return }
-        let push = PushRequested(pushId: "psh_" + SHA256.hash(data: Data(update.key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined(),
+        let push = PushRequested(pushId: "psh_" + Hex.lowercase(SHA256.hash(data: Data(update.key.utf8)).prefix(16)),
                                  app: "field", audience: PushAudience(personIds: absent),
                                  message: PushMessage(title: update.title, body: update.body, screen: update.screen, id: update.id),
                                  collapseId: update.collapseId, requestedBy: "person:\(manager.personId)")

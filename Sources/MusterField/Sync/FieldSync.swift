@@ -3,6 +3,7 @@ package import Foundation
 package import MusterEvents
 package import MusterLog
 package import MusterRuntime
+import MusterJSON
 
 /// Why a field request was refused, in domain terms; `FieldErrorCode+HTTP` gives the answers.
 package typealias FieldError = DomainError<FieldErrorCode>
@@ -128,7 +129,7 @@ package struct FieldSync: Sendable {
     /// The batch's idempotency key: its person, device and mutation ids (a retry, whatever its order).
     static func key(_ person: FieldPerson, device: String, _ ids: [String]) -> String {
         let digest = SHA256.hash(data: Data(ids.sorted().joined(separator: ",").utf8))
-        return "field-push:\(person.personId):\(device):" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "field-push:\(person.personId):\(device):" + Hex.lowercase(digest.prefix(16))
     }
 
     /// What changed for `person` since `cursor`: one page.

@@ -1,5 +1,6 @@
 package import Foundation
 package import Crypto
+import MusterJSON
 
 /// A JetStream object store bucket (`OBJ_<bucket>` stream, laid out as NATS object stores are:
 /// chunks on `$O.<bucket>.C.<id>`, the description on `$O.<bucket>.M.<id>`), addressed by the
@@ -49,7 +50,7 @@ package struct ObjectStore: Sendable {
 
     /// An object's name: its SHA-256 in lowercase hex.
     package static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(digest)
     }
 
     /// Stores the bytes (or finds them already stored) and describes them.

@@ -5,6 +5,7 @@ package import Hummingbird
 import MusterEvents
 import MusterPlatform
 package import MusterRuntime
+import MusterJSON
 
 /// OFFLEASH's catalog, locations, walkers and bookings: `/services`, `/locations`, `/walkers`,
 /// `/availability/slots`, `/bookings`. Every route takes the person's bearer token.
@@ -177,7 +178,7 @@ package enum WalksRoutes {
     /// The JSON answer with a strong `ETag` of its bytes; 304 when the client has it already.
     static func taggedJSON(_ request: Request, _ body: some Encodable) throws -> Response {
         let bytes = try JSONResponse.encoder.encode(body)
-        let tag = "\"" + SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        let tag = "\"" + Hex.lowercase(SHA256.hash(data: bytes).prefix(16)) + "\""
         if JSONResponse.isCurrent(request, etag: tag) {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "private, no-cache"])
         }

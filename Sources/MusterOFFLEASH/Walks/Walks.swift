@@ -4,6 +4,7 @@ import MusterEvents
 import MusterNATS
 package import MusterLog
 package import MusterPlatform
+import MusterJSON
 
 /// OFFLEASH's domain: the catalog, customers' locations, walkers' rosters and bookings. Throws
 /// `OFFLEASHError`; knows nothing of HTTP. Every caller is a signed-in person (`AccessClaims`),
@@ -121,7 +122,7 @@ package final class Walks: Sendable {
     /// names the same booking.
     static func derivedID(_ parts: String...) -> String {
         let digest = Array(SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)))
-        let hex = digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let hex = Hex.lowercase(digest.prefix(16))
         let chars = Array(hex)
         return "\(String(chars[0..<8]))-\(String(chars[8..<12]))-4\(String(chars[13..<16]))-a\(String(chars[17..<20]))-\(String(chars[20..<32]))"
     }

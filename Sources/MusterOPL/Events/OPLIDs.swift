@@ -1,6 +1,7 @@
 import Crypto
 package import Foundation
 import MusterEvents
+import MusterJSON
 
 /// Identifiers of OPL aggregates: a prefix and 16 lowercase hex digits.
 package enum OPLIDs {
@@ -14,7 +15,7 @@ package enum OPLIDs {
     /// `Idempotency-Key` from the same key names the same action.
     package static func derived(_ prefix: String, from parts: String...) -> String {
         let digest = SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8))
-        return prefix + digest.prefix(8).map { String(format: "%02x", $0) }.joined()
+        return prefix + Hex.lowercase(digest.prefix(8))
     }
 
     /// Employers are identified by their normalised name, so every action against "Acme Corp."

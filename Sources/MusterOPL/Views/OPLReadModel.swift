@@ -4,6 +4,7 @@ package import Hummingbird
 package import MusterLog
 import MusterRuntime
 import Synchronization
+import MusterJSON
 
 /// Serves the OPL views from the projection, with every answer built once per view.
 ///
@@ -90,7 +91,7 @@ package final class OPLReadModel: Sendable {
         if let hit = state.withLock({ $0.holds(view) ? $0.answers[key] : nil }) { return hit }
         let (body, hashed) = make(view)
         let encoder = JSONResponse.encoder
-        let hash = SHA256.hash(data: try encoder.encode(hashed)).map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.lowercase(SHA256.hash(data: try encoder.encode(hashed)))
         let answer = Answer(body: ByteBuffer(bytes: try encoder.encode(body)), hash: hash)
         state.withLock { cached in
             guard cached.holds(view) else { return }

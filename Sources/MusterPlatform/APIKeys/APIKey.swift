@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MusterJSON
 
 /// API keys: `<app>_` followed by 64 lowercase hex digits (256 random bits).
 package enum APIKey {
@@ -46,14 +47,5 @@ package enum APIKey {
         return difference == 0
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.lowercase(bytes) }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MusterJSON
 
 /// An installation's secret: given once at registration (`dsk_` + 64 hex, 256 random bits),
 /// kept only as its SHA-256. With the device id it proves the installation: what the push token
@@ -15,7 +16,7 @@ package enum DeviceSecret {
     }
 
     package static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(secret.utf8)))
     }
 
     /// Shape first (a header from anyone), then the hash compared in constant time.

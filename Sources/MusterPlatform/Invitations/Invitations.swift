@@ -3,6 +3,7 @@ package import Foundation
 import MusterEvents
 import MusterLog
 import MusterRuntime
+import MusterJSON
 
 /// Invitations to join an organisation: sent by email or text message, joined with the code the
 /// message carries. Only the code's SHA-256 and a keyed hash of the contact are ever stored.
@@ -180,7 +181,7 @@ package struct Invitations: Sendable {
     }
 
     static func hash(_ code: String) -> String {
-        SHA256.hash(data: Data(code.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(code.utf8)))
     }
 
     /// Whether a code accepted by `person` is the caller's own to use again (a retry of their join).

@@ -5,6 +5,7 @@ package import MusterLog
 import MusterNATS
 package import MusterRuntime
 import Synchronization
+import MusterJSON
 
 /// People for every app: registration, sign-in, sessions and their tokens, forgetting. Domain
 /// only: it throws `AccountError` and knows nothing of HTTP; each app's routes speak their own
@@ -508,7 +509,7 @@ package final class People: Sendable {
     /// must be compared (an email, a customer's address) appear in the log without being readable.
     package func keyedHash(_ text: String) async throws -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: try await lookupKey())
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return Hex.lowercase(mac)
     }
 
     private func lookupKey() async throws -> SymmetricKey {
@@ -561,7 +562,7 @@ package final class People: Sendable {
     }
 
     static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(text.utf8)))
     }
 
     static func isPhone(_ phone: String) -> Bool {

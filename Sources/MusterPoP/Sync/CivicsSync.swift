@@ -2,6 +2,7 @@ import Crypto
 package import Foundation
 package import MusterEvents
 package import MusterLog
+import MusterJSON
 
 /// Why a sync request was refused, in domain terms; `PoPErrorCode+HTTP` gives the answers.
 package typealias PoPError = DomainError<PoPErrorCode>
@@ -68,7 +69,7 @@ package struct CivicsSync: Sendable {
         }
         guard !kept.isEmpty else { return (outcomes, 0) }
         let digest = SHA256.hash(data: Data(kept.map(\.mutationId).sorted().joined(separator: ",").utf8))
-        let key = "pop-sync:\(installId):" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let key = "pop-sync:\(installId):" + Hex.lowercase(digest.prefix(16))
         let result = try await log.append(ProgressSynced(installId: installId, org: org.slug, changes: kept),
                                           options: AppendOptions(idempotencyKey: key, actor: "install:\(installId)"))
         _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)
