@@ -13,6 +13,8 @@ package struct FieldApp: MusterApp {
     package let name = "field"
     package var kind: AppKind { .clientApp }
     package var roles: [String] { FieldRole.names }
+    /// Links from the web and from messages open the app on `<screen>/<id>`, as its pushes' deep links do.
+    package var linkPaths: [String] { ["/\(name)/link/*"] }
     package var events: EventCatalog { .field }
     package var projections: [any Projection.Type] { [FieldProjection.self] }
     package var scopes: [String] { [] }

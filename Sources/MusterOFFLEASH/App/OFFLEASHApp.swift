@@ -14,6 +14,8 @@ package struct OFFLEASHApp: MusterApp {
     package let name = appName
     package var kind: AppKind { .clientApp }
     package var roles: [String] { OFFLEASHRole.names }
+    /// Links from the web and from messages open the app on `<screen>/<id>`, as its pushes' deep links do.
+    package var linkPaths: [String] { ["/\(name)/link/*"] }
     package var events: EventCatalog { .offleash }
     package var projections: [any Projection.Type] { [OFFLEASHProjection.self] }
     package var scopes: [String] { [] }

@@ -10,6 +10,8 @@ package struct OPLApp: MusterApp {
     package let name = "opl"
     package var kind: AppKind { .clientApp }
     package var roles: [String] { OPLRole.names }
+    /// Links from the web and from messages open the app on `<screen>/<id>`, as its pushes' deep links do.
+    package var linkPaths: [String] { ["/\(name)/link/*"] }
     package var events: EventCatalog { .opl }
     package var projections: [any Projection.Type] { [OPLProjection.self] }
     package var scopes: [String] { OPLScopes.all }

@@ -14,7 +14,7 @@ package struct PlatformApp: MusterApp {
     package var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self, DevicesProjection.self] }
     /// Operators' keys (`platform_…`) only.
     package var scopes: [String] { [PlatformRoutes.adminScope] }
-    package var settings: [any AppSettings.Type] { [SignInSettings.self, InvitationSettings.self] }
+    package var settings: [any AppSettings.Type] { [SignInSettings.self, InvitationSettings.self, AppLinkSettings.self] }
     /// Every app registers its own installations.
     package var sharedScopes: [String] { [DeviceRoutes.registerScope] }
 
@@ -30,6 +30,8 @@ package struct PlatformApp: MusterApp {
             parts.appends.append("events.>") // the endpoint appends any type the catalog knows
             let people = People.shared(in: environment)
             parts.routes.append { JWKSRoutes.add(to: $0, people: people) }
+            let links = environment.configuration[AppLinkSettings.self]
+            parts.routes.append { AppLinkRoutes.add(to: $0, apps: environment.apps, settings: links) }
             let devices = Devices.shared(in: environment)
             parts.routes.append { DeviceRoutes.add(to: $0, devices: devices) }
         case .query:

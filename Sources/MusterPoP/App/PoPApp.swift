@@ -14,6 +14,8 @@ package struct PoPApp: MusterApp {
     package let name = "pop"
     package var kind: AppKind { .clientApp }
     package var roles: [String] { PoPRole.names }
+    /// Links from the web and from messages open the app on `<screen>/<id>`, as its pushes' deep links do.
+    package var linkPaths: [String] { ["/\(name)/link/*"] }
     package var events: EventCatalog { .pop }
     package var projections: [any Projection.Type] { [PoPProjection.self, NewsletterProjection.self, CivicsProjection.self, CalendarProjection.self] }
     package var scopes: [String] { [PoPRoutes.readScope, PoPRoutes.writeScope, NewsletterRoutes.exportScope] }

@@ -17,6 +17,8 @@ package struct AppDirectory: Sendable, Equatable {
         package var name: String
         package var kind: AppKind
         package var roles: Set<String>
+        /// Paths that open the app where it is installed (`MusterApp.linkPaths`).
+        package var linkPaths: [String] = []
     }
 
     package let entries: [String: Entry]

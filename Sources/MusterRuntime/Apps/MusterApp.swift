@@ -22,6 +22,10 @@ package protocol MusterApp: Sendable {
     var sharedScopes: [String] { get }
     /// The settings types it reads from its own `MUSTER_*` variables, read and checked at start.
     var settings: [any AppSettings.Type] { get }
+    /// Paths on Muster's domain that open the app where it is installed (universal links, Android
+    /// app links), `*` matching the rest of a path: `/field/link/*`. The domain's association
+    /// files name them; a browser without the app is answered a page that says so.
+    var linkPaths: [String] { get }
     /// Adds the app's part of `role` to `parts`; called once for each role the process takes.
     /// Shared pieces (a fold, a rate limiter) come from `environment`, so two roles in one process
     /// share them.
@@ -32,4 +36,5 @@ extension MusterApp {
     package var sharedScopes: [String] { [] }
     package var roles: [String] { [] }
     package var settings: [any AppSettings.Type] { [] }
+    package var linkPaths: [String] { [] }
 }

@@ -31,7 +31,7 @@ package struct MusterApps: Sendable {
 
     /// The registry the platform asks which apps and roles exist.
     package var directory: AppDirectory {
-        AppDirectory(list.map { AppDirectory.Entry(name: $0.name, kind: $0.kind, roles: Set($0.roles)) }, keyScopes: keyScopes)
+        AppDirectory(list.map { AppDirectory.Entry(name: $0.name, kind: $0.kind, roles: Set($0.roles), linkPaths: $0.linkPaths) }, keyScopes: keyScopes)
     }
 
     /// Every settings type the apps read, each once.

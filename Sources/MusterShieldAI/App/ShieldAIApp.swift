@@ -13,6 +13,8 @@ package struct ShieldAIApp: MusterApp {
     package let name = appName
     package var kind: AppKind { .clientApp }
     package var roles: [String] { ShieldAIRole.names }
+    /// Links from the web and from messages open the app on `<screen>/<id>`, as its pushes' deep links do.
+    package var linkPaths: [String] { ["/\(name)/link/*"] }
     package var events: EventCatalog { .shieldAI }
     package var projections: [any Projection.Type] { [ShieldAIProjection.self] }
     package var scopes: [String] { [VoiceRoutes.scope, DocumentRoutes.scope] }
