@@ -15,7 +15,7 @@ NUMPY_VERSION       := 2.4.6
 SCIPY_VERSION       := 1.17.1
 # What building and running needs (make run); what testing adds to it (make test).
 APT_PACKAGES        := libnats-dev libargon2-dev libpsl-dev publicsuffix libsqlite3-dev libjemalloc-dev zlib1g-dev pkg-config python3-pip python3-venv openssl
-TEST_APT_PACKAGES   := docker-compose chromium nginx sox espeak-ng prometheus docker.io debootstrap gdb
+TEST_APT_PACKAGES   := docker-compose chromium chromium-driver nginx sox espeak-ng prometheus docker.io debootstrap gdb
 
 TOOLS       := .tools
 NATS_SERVER := $(TOOLS)/nats/bin/nats-server
