@@ -185,6 +185,7 @@ demo:
 	@scripts/demo_shieldai.sh
 	@scripts/demo_pop.py
 	@scripts/demo_field.py
+	@scripts/demo_consoles.sh
 
 demo-opl:
 	@scripts/demo_opl.py
