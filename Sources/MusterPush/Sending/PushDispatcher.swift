@@ -66,11 +66,16 @@ package struct PushDispatcher: Service {
             if byAudience[push.request.audience] == nil { order.append(push.request.audience) }
             byAudience[push.request.audience, default: []].append(push)
         }
-        return await withTaskGroup(of: Bool.self) { group in
-            var handed = false, running = 0
+        // Each lane: whether it handed devices over, and the error that stopped it.
+        let (handed, failures) = await withTaskGroup(of: (Bool, String?).self) { group in
+            var handed = false, failures: [String] = [], running = 0
+            func count(_ done: (Bool, String?)) {
+                handed = handed || done.0
+                if let failure = done.1 { failures.append(failure) }
+            }
             for audience in order where !Task.isCancelled {
                 if running == lanes, let done = await group.next() {
-                    handed = handed || done
+                    count(done)
                     running -= 1
                 }
                 let lane = byAudience[audience] ?? []
@@ -83,15 +88,20 @@ package struct PushDispatcher: Service {
                             handed = handed || some
                         }
                     } catch {
-                        logger.warning("push dispatch failed; trying again", metadata: ["error": "\(error)"])
+                        return (handed, "\(error)")
                     }
-                    return handed
+                    return (handed, nil)
                 }
                 running += 1
             }
-            for await done in group { handed = handed || done }
-            return handed
+            for await done in group { count(done) }
+            return (handed, failures)
         }
+        // One line a pass, however many lanes a cause (the log unreachable) stopped.
+        if let first = failures.first {
+            logger.warning("push dispatch failed; trying again", metadata: ["error": "\(first)", "lanes": "\(failures.count)"])
+        }
+        return handed
     }
 
     /// Hands the push's devices over chunk by chunk until none is left for now, then completes it
