@@ -131,6 +131,18 @@ package struct Browser: Sendable {
         try await command(.GET, "url") as? String ?? ""
     }
 
+    /// The form fields of the page a screen reader could not name: no `<label>`, no `aria-label`,
+    /// no `aria-labelledby` (hidden fields and buttons aside). Empty on an accessible page.
+    package func unlabelledFields() async throws -> [String] {
+        let script = """
+            return Array.from(document.querySelectorAll('input, select, textarea'))
+              .filter(e => !['hidden', 'submit', 'button', 'reset', 'image'].includes((e.type || '').toLowerCase()))
+              .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby'))
+              .map(e => e.outerHTML.slice(0, 120));
+            """
+        return try await command(.POST, "execute/sync", ["script": script, "args": [Any]()]) as? [String] ?? []
+    }
+
     /// Saves a screenshot of the page as `<n>-<name>.png`.
     package func keep(_ name: String) async throws {
         guard let png = try await command(.GET, "screenshot") as? String, let data = Data(base64Encoded: png) else {

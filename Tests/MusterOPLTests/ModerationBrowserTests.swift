@@ -14,6 +14,12 @@ import Testing
 /// kept in `.build/test-output/screenshots/moderation-approve/`.
 @Suite("The moderation page in a real browser")
 struct ModerationBrowserTests {
+    /// Every field a moderator fills in has a name a screen reader can say.
+    func expectLabelled(_ browser: Browser, _ page: String) async throws {
+        let unlabelled = try await browser.unlabelledFields()
+        #expect(unlabelled.isEmpty, "fields of the \(page) page without a label: \(unlabelled)")
+    }
+
     @Test(.enabled(if: Browser.available, "needs Debian's chromium and chromium-driver (make test installs them)"))
     func aModeratorSignsInFindsTheActionAndApprovesItByClicking() async throws {
         try await apps.withTestApp(live: true) { app in
@@ -26,6 +32,7 @@ struct ModerationBrowserTests {
             try await Browser.with("moderation-approve") { browser in
                 try await browser.open("http://127.0.0.1:\(port)/moderation")
                 try await browser.keep("sign-in")
+                try await expectLabelled(browser, "sign-in")
                 try await browser.type(moderator, into: "input[name=key]")
                 try await browser.click("form:has(input[name=key]) button")
                 // The queue: the submission is there once its checks ran; a reload shows it.
@@ -36,15 +43,18 @@ struct ModerationBrowserTests {
                 }
                 #expect(try await browser.text().contains("Moderation queue"))
                 try await browser.keep("queue")
+                try await expectLabelled(browser, "queue")
                 try await browser.click("a[href='/moderation/actions/\(id)']")
                 #expect(try await browser.text("h1").isEmpty == false)
                 try await browser.keep("action")
+                try await expectLabelled(browser, "action")
                 let reason = "form[action$='/approve'] input[name=reason]"
                 try await browser.type(" (called the local)", into: reason)
                 try await browser.click("form[action$='/approve'] fieldset > button:last-of-type")
                 try await eventually("the approval's page", timeout: .seconds(15)) { try await browser.url().hasSuffix("?done=approve") }
                 #expect(try await browser.text().contains("Done: approve"))
                 try await browser.keep("approved")
+                try await expectLabelled(browser, "approved")
             }
 
             let status = try await app.request("/api/moderation/actions/\(id)", key: moderator).json["status"] as? String

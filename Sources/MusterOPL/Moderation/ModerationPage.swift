@@ -32,15 +32,15 @@ enum ModerationPage {
         page.text(moderator)
         page.raw(" · <form class=\"inline\" method=\"post\" action=\"/moderation/logout\"><button>Sign out</button></form></p>")
         if let notice { page.raw("<p class=\"flag ok\">"); page.text(notice); page.raw("</p>") }
-        page.raw("<form method=\"get\" action=\"/moderation\">Status <select name=\"status\">")
+        page.raw("<form method=\"get\" action=\"/moderation\"><label>Status <select name=\"status\">")
         for status in ["pending", "approved", "rejected", "merged", "ended", "all"] {
             page.raw("<option\(status == filter.status ? " selected" : "")>\(status)</option>")
         }
-        page.raw("</select> Kind <select name=\"kind\"><option value=\"\">both</option>")
+        page.raw("</select></label> <label>Kind <select name=\"kind\"><option value=\"\">both</option>")
         for kind in ["action", "snapshot"] { page.raw("<option\(kind == filter.kind ? " selected" : "")>\(kind)</option>") }
-        page.raw("</select> Flag <select name=\"flag\"><option value=\"\">any</option>")
+        page.raw("</select></label> <label>Flag <select name=\"flag\"><option value=\"\">any</option>")
         for code in ModerationFlag.codes.sorted() { page.raw("<option\(code == filter.flag ? " selected" : "")>\(code)</option>") }
-        page.raw("</select> Text <input name=\"q\" value=\"\(escapeHTML(filter.text ?? ""))\" size=\"20\"> <button>Filter</button></form>")
+        page.raw("</select></label> <label>Text <input name=\"q\" value=\"\(escapeHTML(filter.text ?? ""))\" size=\"20\"></label> <button>Filter</button></form>")
         page.raw("<p>\(queue.count) item(s)</p><table><tr><th>Kind</th><th>Employer</th><th>What</th><th>Flags</th><th>Submitted</th><th>Status</th></tr>")
         for item in queue.items {
             page.raw("<tr><td>\(item.kind)</td><td><a href=\"/moderation/\(item.kind)s/\(escapeHTML(item.id))\">")
@@ -112,8 +112,8 @@ enum ModerationPage {
             <label>Blocklist entries, one per line (the employer's site, or its page on another site)<textarea name="urls" rows="3">\(escapeHTML(draft.urls.joined(separator: "\n")))</textarea></label>
             <label>The employer's own domains, one per line (entries under them block the whole host everywhere)<textarea name="ownDomains" rows="2">\(escapeHTML(draft.ownDomains.joined(separator: "\n")))</textarea></label>
             <button formaction="\(base)/preview">Preview what each client will block</button>
-            <label>Add a picket site: latitude <input name="siteLatitude" size="10"> longitude <input name="siteLongitude" size="10">
-            name <input name="siteName" size="20"></label>
+            <fieldset><legend>Add a picket site</legend><label>Latitude <input name="siteLatitude" size="10"></label>
+            <label>Longitude <input name="siteLongitude" size="10"></label> <label>Name <input name="siteName" size="20"></label></fieldset>
             <label>Reason <input type="text" name="reason" value="verified"></label> <button>Approve</button></fieldset></form>
             """)
         }
