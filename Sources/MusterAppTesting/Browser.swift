@@ -126,6 +126,12 @@ package struct Browser: Sendable {
         return try await command(.GET, "element/\(element.id)/text") as? String ?? ""
     }
 
+    /// Waits until the page shows `text` (a click that submits a form returns before the answer
+    /// is drawn); throws after `timeout`.
+    package func waitFor(text: String, timeout: Duration = .seconds(10)) async throws {
+        try await eventually("the page to show \(text)", timeout: timeout) { (try? await self.text())?.contains(text) == true }
+    }
+
     /// The page's address now.
     package func url() async throws -> String {
         try await command(.GET, "url") as? String ?? ""

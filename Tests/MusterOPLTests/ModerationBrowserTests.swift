@@ -52,7 +52,7 @@ struct ModerationBrowserTests {
                 try await browser.type(" (called the local)", into: reason)
                 try await browser.click("form[action$='/approve'] fieldset > button:last-of-type")
                 try await eventually("the approval's page", timeout: .seconds(15)) { try await browser.url().hasSuffix("?done=approve") }
-                #expect(try await browser.text().contains("Done: approve"))
+                try await browser.waitFor(text: "Done: approve")
                 try await browser.keep("approved")
                 try await expectLabelled(browser, "approved")
             }
