@@ -62,3 +62,9 @@ print(b({"alg":"ES256","kid":"BENCHKEY01"})+"."+b({"iss":"BENCHTEAM1","iat":int(
   baseline=$(awk '/^finished in/ { for (i=1;i<=NF;i++) if ($i ~ /req\/s/) { v=$(i-1); gsub(",","",v); print int(v) } }' "$work/h2load.txt")
   grep -q "status codes: $1 2xx" "$work/h2load.txt" || { echo "h2load did not get 2xx for every request:"; cat "$work/h2load.txt"; exit 1; }
 }
+
+# Points a muster started after this at the stand-in apns_baseline started, with its team key and certificate.
+apns_env() {
+  export MUSTER_APNS_KEY_FILE=$work/AuthKey.p8 MUSTER_APNS_KEY_ID=BENCHKEY01 MUSTER_APNS_TEAM_ID=BENCHTEAM1 MUSTER_APNS_CA_FILE=$work/tls/cert.pem
+  export MUSTER_APNS_SANDBOX_URL=https://127.0.0.1:$apns_port MUSTER_APNS_PRODUCTION_URL=https://127.0.0.1:$apns_port
+}

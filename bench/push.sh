@@ -26,8 +26,7 @@ start_nats
 pids+=("$nats_pid")
 port=$(free_port)
 export MUSTER_NATS_URL=$url MUSTER_DATA_DIR=$work/muster MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off
-export MUSTER_APNS_KEY_FILE=$work/AuthKey.p8 MUSTER_APNS_KEY_ID=BENCHKEY01 MUSTER_APNS_TEAM_ID=BENCHTEAM1 MUSTER_APNS_CA_FILE=$work/tls/cert.pem
-export MUSTER_APNS_SANDBOX_URL=https://127.0.0.1:$apns_port MUSTER_APNS_PRODUCTION_URL=https://127.0.0.1:$apns_port
+apns_env
 $MUSTER serve ingest notifier query --port "$port" 2>"$work/muster.log" &
 pids+=($!)
 for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.05; done

@@ -9,7 +9,7 @@ package enum APIKey {
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let id = (0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return ("\(app)_\(hex(secret))", "key_\(hex(id))")
+        return ("\(app)_\(Hex.lowercase(secret))", "key_\(Hex.lowercase(id))")
     }
 
     /// The id of a key that was made elsewhere and imported: derived from its hash, so importing
@@ -21,7 +21,7 @@ package enum APIKey {
     /// SHA-256, lowercase hex. The keys carry 256 random bits, so a fast hash is the right
     /// tool: there is nothing for a slow password hash to protect against guessing.
     package static func hash(_ key: String) -> String {
-        hex(Array(SHA256.hash(data: Data(key.utf8))))
+        Hex.lowercase(SHA256.hash(data: Data(key.utf8)))
     }
 
     package static func prefix(_ key: String) -> String {
@@ -46,6 +46,4 @@ package enum APIKey {
         for i in 0..<x.count { difference |= x[i] ^ y[i] }
         return difference == 0
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { Hex.lowercase(bytes) }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MusterJSON
 
 /// Ids of the form `<prefix>` + 32 lowercase hex digits (`psh_…`, `enr_…`, `doc_…`): random for
 /// something new, or derived from what names it (a caller and their `Idempotency-Key`, an event),
@@ -11,6 +12,6 @@ package enum HexIDs {
 
     /// The first 16 bytes of SHA-256 over the parts, one per line.
     package static func derived(_ prefix: String, from parts: String...) -> String {
-        prefix + APIKey.hex(Array(SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).prefix(16)))
+        prefix + Hex.lowercase(SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).prefix(16))
     }
 }
