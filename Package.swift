@@ -65,6 +65,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         // SQLite (Debian's libsqlite3) for the projections whose state outgrows one snapshot file.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // The pages' templates (deploy/templates): logic-less, so a template cannot run code or skip escaping by accident.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // Access tokens: ES256 JWTs with a `kid`, verified against the ring of signing keys.
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         // Tests only: property checks (random inputs, shrinking to a small failing one).
@@ -149,8 +151,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Pages: templates, and forms' tokens derived from the page session.
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

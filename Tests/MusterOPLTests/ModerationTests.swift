@@ -209,33 +209,33 @@ struct ModerationTests {
             let id = try Client.decode(Client.Submitted.self, Data(buffer: try await app.request("/api/mobile/submit-strike", method: .post,
                                                                                                key: submitter, json: hostile).body)).id
 
-            let anonymous = try await app.request("/moderation")
-            #expect(anonymous.status == .unauthorized && anonymous.text.contains("<form method=\"post\" action=\"/moderation/login\""))
-            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-            let refused = try await app.client.execute(uri: "/moderation/login", method: .post, headers: form, body: ByteBuffer(string: "key=\(outsider)"))
+            let browser = PageVisit(app)
+            let anonymous = try await browser.get("/moderation")
+            #expect(anonymous.status == .unauthorized && anonymous.text.contains("action=\"/moderation/login\""))
+            #expect(anonymous.headers[.contentSecurityPolicy]?.contains("script") == false && !anonymous.text.contains("<style"))
+            // A sign-in form from another site (no token) is refused before any key is tried.
+            #expect(try await browser.post("/moderation/login", [("key", moderator)], token: false).status == .forbidden)
+            let refused = try await browser.post("/moderation/login", [("key", outsider)])
             #expect(refused.status == .unauthorized && refused.text.contains("lacks moderate:opl"))
-            let login = try await app.client.execute(uri: "/moderation/login", method: .post, headers: form, body: ByteBuffer(string: "key=\(moderator)"))
+            let login = try await browser.post("/moderation/login", [("key", moderator)])
             #expect(login.status == .seeOther)
             let setCookie = try #require(login.headers[.setCookie])
             #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"))
-            let cookie: HTTPFields = [.cookie: String(setCookie.prefix { $0 != ";" })]
 
-            try await eventually("in the queue") { try await app.client.execute(uri: "/moderation", method: .get, headers: cookie).text.contains(id) }
-            let page = try await app.client.execute(uri: "/moderation", method: .get, headers: cookie)
+            try await eventually("in the queue") { try await browser.get("/moderation").text.contains(id) }
+            let page = try await browser.get("/moderation")
             #expect(page.status == .ok && page.headers[.contentType]?.hasPrefix("text/html") == true)
             #expect(page.text.contains("&lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt; &amp; Co"))
             #expect(!page.text.contains("<script>"))
-            let detail = try await app.client.execute(uri: "/moderation/actions/\(id)", method: .get, headers: cookie)
+            let detail = try await browser.get("/moderation/actions/\(id)")
             #expect(detail.text.contains("action=\"/moderation/actions/\(id)/approve\"") && !detail.text.contains("<script>"))
 
-            var post = cookie
-            post[.contentType] = "application/x-www-form-urlencoded"
             // Before approving: the page shows, per entry, what each client will block.
             #expect(detail.text.contains("What each client will block") && detail.text.contains("formaction=\"/moderation/actions/\(id)/preview\""))
-            let preview = try await app.client.execute(
-                uri: "/moderation/actions/\(id)/preview", method: .post, headers: post,
-                body: ByteBuffer(string: "urls=https%3A%2F%2Fshop.acme-logistics.com%2F%0D%0Am.facebook.com%2Facme%3Ffbclid%3Dx%0D%0Afacebook.com"
-                    + "%0D%0Aacme-logistics.ca&ownDomains=acme-logistics.com&reason=x"))
+            let preview = try await browser.post("/moderation/actions/\(id)/preview", [
+                ("urls", "https://shop.acme-logistics.com/\r\nm.facebook.com/acme?fbclid=x\r\nfacebook.com\r\nacme-logistics.ca"),
+                ("ownDomains", "acme-logistics.com"), ("reason", "x"),
+            ])
             #expect(preview.status == .ok)
             let rows = preview.text.components(separatedBy: "<tr>").dropFirst(2).map { $0.components(separatedBy: "</tr>")[0] }
             #expect(rows.count == 4, "\(preview.text)")
@@ -246,18 +246,21 @@ struct ModerationTests {
                 #expect(rows[3].contains("refused at approval") && rows[3].contains("mark acme-logistics.ca as the employer&#39;s own domain"))
             }
             #expect(preview.text.contains(">acme-logistics.com</textarea>"), "the typed own domains stay in the form")
-            let rootRefused = try await app.client.execute(uri: "/moderation/actions/\(id)/approve", method: .post, headers: post,
-                                                       body: ByteBuffer(string: "urls=facebook.com&reason=x"))
+            // A decision without the page's token (a form another site made) decides nothing.
+            let forged = try await browser.post("/moderation/actions/\(id)/approve", [("urls", "acme-logistics.com"), ("reason", "x")], token: false)
+            #expect(forged.status == .forbidden)
+            let rootRefused = try await browser.post("/moderation/actions/\(id)/approve", [("urls", "facebook.com"), ("reason", "x")])
             #expect(rootRefused.status == .unprocessableContent && rootRefused.text.contains("names only the root of facebook.com"))
-            let approve = try await app.client.execute(uri: "/moderation/actions/\(id)/approve", method: .post, headers: post,
-                                                       body: ByteBuffer(string: "urls=acme-logistics.com%0D%0Afacebook.com%2Facme&siteLatitude=44.09&siteLongitude=-103.2&siteName=North+gate&reason=checked+by+phone"))
+            let approve = try await browser.post("/moderation/actions/\(id)/approve", [
+                ("urls", "acme-logistics.com\r\nfacebook.com/acme"), ("siteLatitude", "44.09"), ("siteLongitude", "-103.2"),
+                ("siteName", "North gate"), ("reason", "checked by phone"),
+            ])
             #expect(approve.status == .seeOther && approve.headers[.location] == "/moderation/actions/\(id)?done=approve")
             try await eventually("approved") { try await app.request("/api/moderation/actions/\(id)", key: moderator).json["status"] as? String == "approved" }
             let approved = try #require(try await app.log.read(filter: "events.opl.action.\(id).approved.v1").first?.payload as? ActionApproved)
             #expect(approved.urls == ["acme-logistics.com", "facebook.com/acme"])
             #expect(approved.locations.first?.name == "North gate" && approved.reason == "checked by phone")
-            let again = try await app.client.execute(uri: "/moderation/actions/\(id)/reject", method: .post, headers: post,
-                                                     body: ByteBuffer(string: "reason=too+late"))
+            let again = try await browser.post("/moderation/actions/\(id)/reject", [("reason", "too late")])
             #expect(again.status == .conflict && again.text.contains("it is approved"))
         }
     }
@@ -271,28 +274,27 @@ struct ModerationTests {
             try await people.createOrganisationPatiently(slug: "walks", app: "offleash", name: "Walks")
             _ = try await people.addPerson(People.Registration(orgSlug: "walks", email: "sam@example.com", firstName: "Sam", lastName: "S",
                                                                phone: nil, password: "Picket2026", role: "customer"))
-            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-            func login(_ body: String) async throws -> TestResponse {
-                try await app.client.execute(uri: "/moderation/login", method: .post, headers: form, body: ByteBuffer(string: body))
-            }
-            #expect(try await app.request("/moderation").text.contains("name=\"password\""))
-            let wrong = try await login("org=opl&email=mo%40example.com&password=nope")
+            let browser = PageVisit(app)
+            #expect(try await browser.get("/moderation").text.contains("name=\"password\""))
+            let wrong = try await browser.post("/moderation/login", [("email", "mo@example.com"), ("password", "nope")])
             #expect(wrong.status == .unauthorized && wrong.text.contains("Wrong email or password"))
             // Another app's person is no moderator, whichever organisation the form names.
             for org in ["opl", "walks"] {
-                let notModerator = try await login("org=\(org)&email=sam%40example.com&password=Picket2026")
+                let notModerator = try await browser.post("/moderation/login", [("org", org), ("email", "sam@example.com"), ("password", "Picket2026")])
                 #expect(notModerator.status == .unauthorized && !notModerator.headers.contains(.setCookie))
             }
 
-            let signedIn = try await login("org=opl&email=mo%40example.com&password=Picket2026")
+            let signedIn = try await browser.post("/moderation/login", [("email", "mo@example.com"), ("password", "Picket2026")])
             #expect(signedIn.status == .seeOther)
             let setCookie = try #require(signedIn.headers[.setCookie])
             #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"))
             let cookie: HTTPFields = [.cookie: String(setCookie.prefix { $0 != ";" })]
-            let page = try await app.client.execute(uri: "/moderation", method: .get, headers: cookie)
-            #expect(page.status == .ok && page.text.contains("Signed in as person:"), "\(page.text.prefix(300))")
+            let page = try await browser.get("/moderation")
+            #expect(page.status == .ok && page.text.contains("Signed in: moderator "), "\(page.text.prefix(300))")
 
-            #expect(try await app.client.execute(uri: "/moderation/logout", method: .post, headers: cookie).status == .seeOther)
+            // Signing out takes the page's token too (another site cannot sign a moderator out).
+            #expect(try await browser.post("/moderation/logout", token: false).status == .forbidden)
+            #expect(try await browser.post("/moderation/logout").status == .seeOther)
             // The token in the old cookie opens nothing any more: its session ended.
             #expect(try await app.client.execute(uri: "/moderation", method: .get, headers: cookie).status == .unauthorized)
         }

@@ -42,9 +42,10 @@ package struct AnalyticsApp: MusterApp {
                                            funnels: environment.projections.runner(FunnelProjection.self))
             let rate = RateLimiter(perMinute: environment.configuration.readRatePerMinute)
             environment.sharing.register(rate, as: "analytics-reads")
+            let templates = PageTemplates.shared(in: environment)
             parts.routes.append { routes in
                 AnalyticsRoutes.add(to: routes, rate: rate, model: model)
-                DashboardRoutes.add(to: routes, keys: keys, model: model)
+                DashboardRoutes.add(to: routes, keys: keys, model: model, templates: templates)
             }
         case .ingest, .geocode, .moderation:
             break

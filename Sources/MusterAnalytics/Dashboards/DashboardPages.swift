@@ -4,33 +4,15 @@ import MusterRuntime
 
 /// The four dashboards and the crash detail, server-rendered with inline SVG charts.
 enum DashboardPages {
-    static let style = """
-    nav a{margin-right:1em}.figure{display:inline-block;margin:0 2em 1em 0}.figure b{display:block;font-size:1.6em}
-    svg.chart{max-width:100%;height:auto;margin:.5em 0 1em}.bad{color:#b3261e}.num{text-align:right}
-    pre{background:#f6f6f6;padding:.5em;overflow:auto;font-size:90%}
-    """
-
-    static func page(_ title: String, app: String, _ body: (inout HTMLPage) -> Void) -> String {
-        var page = HTMLPage(title: "\(title) — \(app)", style: style)
-        page.raw("<nav><a href=\"/dashboards\">Overview</a><a href=\"/dashboards/funnel\">Funnel</a><a href=\"/dashboards/tti\">Time to interactive</a>")
-        page.raw("<a href=\"/dashboards/errors\">Errors</a><a href=\"/dashboards/crashes\">Crashes</a>")
-        page.raw("<form class=\"inline\" method=\"post\" action=\"/dashboards/logout\"><button>Sign out</button></form></nav>")
+    static func page(_ title: String, app: String, _ body: (inout HTMLPage) -> Void) -> PageBody {
+        var page = HTMLPage(title: "\(title) — \(app)")
         page.raw("<h1>")
         page.text(title)
         page.raw(" <span class=\"muted\">")
         page.text(app)
         page.raw("</span></h1>")
         body(&page)
-        return page.finish()
-    }
-
-    static func login(message: String?) -> String {
-        var page = HTMLPage(title: "Dashboards — sign in", style: style)
-        page.raw("<h1>Analytics dashboards</h1>")
-        if let message { page.raw("<p class=\"flag\">"); page.text(message); page.raw("</p>") }
-        page.raw("<form method=\"post\" action=\"/dashboards/login\"><p><label>API key with read:analytics<br>")
-        page.raw("<input type=\"text\" name=\"key\" autocomplete=\"off\"></label></p><button>Sign in</button></form>")
-        return page.finish()
+        return page.body()
     }
 
     static func percent(_ v: Double?) -> String { v.map { String(format: "%.1f%%", $0 * 100) } ?? "—" }
@@ -65,7 +47,7 @@ enum DashboardPages {
     }
 
     static func overview(app: String, funnel: FunnelReport, tti: [AnalyticsReports.TTIRow], errors: AnalyticsReports.Errors,
-                         crashes: AnalyticsReports.Crashes) -> String {
+                         crashes: AnalyticsReports.Crashes) -> PageBody {
         page("Overview", app: app) { page in
             let requests = errors.endpoints.reduce(0) { $0 + $1.requests }, failures = errors.endpoints.reduce(0) { $0 + $1.failures }
             let completed = funnel.steps.last?.conversionFromStart
@@ -88,7 +70,7 @@ enum DashboardPages {
         }, title: "funnel \(report.funnel)")
     }
 
-    static func funnel(app: String, report: FunnelReport, steps: String, window: String) -> String {
+    static func funnel(app: String, report: FunnelReport, steps: String, window: String) -> PageBody {
         page("Funnel: \(report.funnel)", app: app) { page in
             page.raw("<form method=\"get\"><label>Steps <input type=\"text\" name=\"steps\" value=\"\(escapeHTML(steps))\"></label>")
             page.raw("<label>Conversion window (hours) <input type=\"text\" name=\"window_hours\" value=\"\(escapeHTML(window))\"></label>")
@@ -104,7 +86,7 @@ enum DashboardPages {
         }
     }
 
-    static func tti(app: String, rows: [AnalyticsReports.TTIRow], screens: [AnalyticsReports.ScreenRow]) -> String {
+    static func tti(app: String, rows: [AnalyticsReports.TTIRow], screens: [AnalyticsReports.ScreenRow]) -> PageBody {
         page("Time to interactive", app: app) { page in
             page.raw(SVGChart.groupedBars(labels: rows.map { "\($0.screen) · \($0.source)" },
                                           series: [("P50", rows.map { Double($0.p50Ms) }), ("P90", rows.map { Double($0.p90Ms) }),
@@ -119,7 +101,7 @@ enum DashboardPages {
         }
     }
 
-    static func errors(app: String, report: AnalyticsReports.Errors) -> String {
+    static func errors(app: String, report: AnalyticsReports.Errors) -> PageBody {
         page("API errors", app: app) { page in
             let hours = report.hourly.map(\.hour)
             let marks = report.alerts.map { alert -> (from: Int, to: Int, title: String) in
@@ -144,7 +126,7 @@ enum DashboardPages {
         table(&page, ["Raised", "Resolved", "Target", "What"], alerts.reversed().map { [$0.raisedAt, $0.resolvedAt ?? "open", $0.target, $0.message] })
     }
 
-    static func crashes(app: String, report: AnalyticsReports.Crashes) -> String {
+    static func crashes(app: String, report: AnalyticsReports.Crashes) -> PageBody {
         page("Crashes", app: app) { page in
             figure(&page, "crash-free sessions", percent2(report.crashFreeRate), bad: (report.crashFreeRate ?? 1) < 0.995)
             figure(&page, "sessions", "\(report.sessions)")
@@ -166,7 +148,7 @@ enum DashboardPages {
         }
     }
 
-    static func crash(app: String, detail: AnalyticsReports.CrashDetail) -> String {
+    static func crash(app: String, detail: AnalyticsReports.CrashDetail) -> PageBody {
         page("Crash: \(detail.group.exceptionType)", app: app) { page in
             figure(&page, "reports", "\(detail.group.count)")
             figure(&page, "sessions", "\(detail.group.sessions)")

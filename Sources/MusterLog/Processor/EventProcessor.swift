@@ -180,6 +180,16 @@ package struct EventProcessor: Service {
         }
     }
 
+    /// Runs the handler again on the event at `sequence` (one it sent to the DLQ, once the cause
+    /// is fixed), read from the log itself: the copy in the DLQ is for reading, the log is the truth.
+    package func replay(sequence: UInt64) async throws {
+        let stored = try await log.jetStream.getMessage(stream: log.configuration.eventsStream, sequence: sequence)
+        let event = try log.catalog.decode(subject: stored.subject, sequence: sequence, payload: stored.payload,
+                                           validated: stored.headers[EventCatalog.validatedHeader])
+        try await EventTrace.span("replay \(consumerName)", traceparent: event.traceparent) { try await handler(event) }
+        logger.notice("dead letter replayed", metadata: ["sequence": "\(sequence)"])
+    }
+
     private func deadLetter(_ message: JetStreamMessage, reason: String) async throws {
         try await log.deadLetter(subject: message.subject, payload: message.payload, originSequence: message.delivery.streamSequence,
                                  consumer: consumerName, reason: reason)

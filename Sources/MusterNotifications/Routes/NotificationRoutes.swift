@@ -44,24 +44,24 @@ package enum NotificationRoutes {
         routes.get("/api/\(app)/notifications/unsubscribe", access: .anyone) { request, _ in
             guard let link = UnsubscribeLink(request), let category = declaration.category(link.category) else {
                 return HTMLResponse.page(page("This link is not whole", "Open the link from the email again, or change your settings in the app."),
-                                         status: .unprocessableContent)
+                                         status: .unprocessableContent, standalone: true)
             }
             var html = HTMLPage(title: "Unsubscribe")
             html.raw("<main><h1>Stop these emails?</h1><p>")
             html.text("You will no longer get emails for: \(category.summary). Pushes and other messages stay as they are.")
             html.raw("</p><form method=\"post\"><button type=\"submit\">Unsubscribe</button></form></main>")
-            return HTMLResponse.page(html.finish())
+            return HTMLResponse.page(html.finish(), standalone: true)
         }
         routes.post("/api/\(app)/notifications/unsubscribe", access: .anyone) { request, _ in
             guard let link = UnsubscribeLink(request), declaration.category(link.category) != nil else {
-                return HTMLResponse.page(page("This link is not whole", "Open the link from the email again."), status: .unprocessableContent)
+                return HTMLResponse.page(page("This link is not whole", "Open the link from the email again."), status: .unprocessableContent, standalone: true)
             }
             do {
                 try await preferences.unsubscribe(declaration, link)
             } catch let error as NotificationError where error.code == .badLink {
-                return HTMLResponse.page(page("This link does not work", error.message), status: .notFound)
+                return HTMLResponse.page(page("This link does not work", error.message), status: .notFound, standalone: true)
             }
-            return HTMLResponse.page(page("You are unsubscribed", "You will no longer get these emails. You can turn them on again in the app's settings."))
+            return HTMLResponse.page(page("You are unsubscribed", "You will no longer get these emails. You can turn them on again in the app's settings."), standalone: true)
         }
     }
 

@@ -53,9 +53,10 @@ package struct OPLApp: MusterApp {
             // Moderators sign in to the page with their accounts (sessions are people's events).
             let people = People.shared(in: environment)
             parts.appends([SessionStarted.self, SessionRevoked.self])
+            let templates = PageTemplates.shared(in: environment)
             parts.routes.append { routes in
                 ModerationRoutes.add(to: routes, desk: desk)
-                ModerationPageRoutes.add(to: routes, keys: keys, people: people, desk: desk)
+                ModerationPageRoutes.add(to: routes, keys: keys, people: people, desk: desk, templates: templates)
             }
             AccountRoutes.add(Self.accounts, to: &parts, environment: environment, bindsInstallations: false)
         case .query:

@@ -2,22 +2,6 @@ import MusterRuntime
 /// The moderation page: the queue and one item, server-rendered. Everything people typed is
 /// escaped; the only markup is ours.
 enum ModerationPage {
-    static func login(message: String?) -> String {
-        var page = HTMLPage(title: "Moderation — sign in")
-        page.raw("<h1>Online Picket Line moderation</h1>")
-        if let message { page.raw("<p class=\"flag\">"); page.text(message); page.raw("</p>") }
-        page.raw("""
-        <form method="post" action="/moderation/login"><input type="hidden" name="org" value="opl">
-        <label>Email<br><input type="email" name="email" autocomplete="username" size="40"></label><br>
-        <label>Password<br><input type="password" name="password" autocomplete="current-password" size="40"></label>
-        <button>Sign in</button></form>
-        <p class="muted">or with a moderator API key:</p>
-        <form method="post" action="/moderation/login"><label>API key (scope moderate:opl)<br>
-        <input type="password" name="key" autocomplete="off" size="70"></label> <button>Sign in</button></form>
-        """)
-        return page.finish()
-    }
-
     static func flags(_ flags: [ModerationFlag], checked: Bool, into page: inout HTMLPage) {
         if !checked { page.raw("<span class=\"muted\">checks pending</span>"); return }
         if flags.isEmpty { page.raw("<span class=\"flag ok\">no flags</span>") }
@@ -26,11 +10,9 @@ enum ModerationPage {
         }
     }
 
-    static func queue(_ queue: ModerationQueue, filter: ModerationQueue.Filter, moderator: String, notice: String?) -> String {
+    static func queue(_ queue: ModerationQueue, filter: ModerationQueue.Filter, notice: String?) -> PageBody {
         var page = HTMLPage(title: "Moderation queue")
-        page.raw("<h1>Moderation queue</h1><p class=\"muted\">Signed in as ")
-        page.text(moderator)
-        page.raw(" · <form class=\"inline\" method=\"post\" action=\"/moderation/logout\"><button>Sign out</button></form></p>")
+        page.raw("<h1>Moderation queue</h1>")
         if let notice { page.raw("<p class=\"flag ok\">"); page.text(notice); page.raw("</p>") }
         page.raw("<form method=\"get\" action=\"/moderation\"><label>Status <select name=\"status\">")
         for status in ["pending", "approved", "rejected", "merged", "ended", "all"] {
@@ -54,7 +36,7 @@ enum ModerationPage {
             page.raw("</td><td>\(escapeHTML(item.status))</td></tr>")
         }
         page.raw("</table>")
-        return page.finish()
+        return page.body()
     }
 
     static func field(_ name: String, _ value: String?, into page: inout HTMLPage) {
@@ -74,7 +56,7 @@ enum ModerationPage {
     }
 
     /// One action. `draft` is what a preview was asked for; nil shows the action's own entries.
-    static func action(_ a: OPLProjection.Action, rules: BlocklistRules, draft typed: BlocklistDraft? = nil, notice: String?) -> String {
+    static func action(_ a: OPLProjection.Action, rules: BlocklistRules, draft typed: BlocklistDraft? = nil, notice: String?) -> PageBody {
         var page = HTMLPage(title: "Action \(a.id)")
         page.raw("<p><a href=\"/moderation\">← queue</a></p><h1>")
         page.text(a.employer.name)
@@ -132,10 +114,10 @@ enum ModerationPage {
         if [.approved, .ended].contains(a.status) {
             page.raw("<form method=\"post\" action=\"\(base)/extend\"><fieldset><legend>Extend</legend><label>New total days <input name=\"durationDays\" value=\"\(d.durationDays + 7)\" size=\"5\"></label> <label>Reason <input type=\"text\" name=\"reason\" required></label> <button>Extend</button></fieldset></form>")
         }
-        return page.finish()
+        return page.body()
     }
 
-    static func snapshot(_ s: OPLProjection.Snapshot, action: OPLProjection.Action?, notice: String?) -> String {
+    static func snapshot(_ s: OPLProjection.Snapshot, action: OPLProjection.Action?, notice: String?) -> PageBody {
         var page = HTMLPage(title: "Snapshot \(s.id)")
         page.raw("<p><a href=\"/moderation\">← queue</a></p><h1>GPS snapshot <small class=\"muted\">\(escapeHTML(s.id)) · \(s.status.rawValue)</small></h1>")
         if let notice { page.raw("<p class=\"flag ok\">"); page.text(notice); page.raw("</p>") }
@@ -160,6 +142,6 @@ enum ModerationPage {
             <form method="post" action="\(base)/reject"><fieldset><legend>Reject</legend><label>Reason <input type="text" name="reason" required></label> <button>Reject</button></fieldset></form>
             """)
         }
-        return page.finish()
+        return page.body()
     }
 }

@@ -5,23 +5,18 @@ import MusterLog
 package import MusterPlatform
 package import MusterRuntime
 
-/// The plain HTML moderation page at `/moderation`. A moderator signs in with their account (a
-/// person with the moderator role in an OPL organisation; the session then holds an 8-hour access
-/// token, and signing out ends it) or with a key that has `moderate:opl`. Either is kept in the page
-/// session scoped to `/moderation` (`PageSession`: SameSite=Strict keeps other sites from posting
-/// decisions with it). Forms post back here and are answered with a redirect (303) to the page
-/// that shows the result.
+/// The moderation pages at `/moderation`, in the pages' shell. A moderator signs in with their
+/// account (a person with the moderator role in an OPL organisation; the session then holds an
+/// 8-hour access token, and signing out ends it) or with a key that has `moderate:opl`
+/// (`PageSignIn`). Forms post back here with their token and are answered with a redirect (303)
+/// to the page that shows the result.
 package enum ModerationPageRoutes {
-    static let session = PageSession(path: "/moderation")
+    static let group = PageGroup(name: "OPL moderation", path: "/moderation", nav: [.init("Queue", "/moderation")])
     static let access = AccessRule.page(scope: OPLScopes.moderate, roles: OPLRole.moderator)
 
     struct Form: Decodable {
-        var key, email, password, org, reason, into, durationDays, urls, ownDomains, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
+        var reason, into, durationDays, urls, ownDomains, siteLatitude, siteLongitude, siteName, type, notificationRadius: String?
     }
-
-    static func html(_ body: String, status: HTTPResponse.Status = .ok) -> Response { HTMLResponse.page(body, status: status) }
-
-    static func signIn(_ message: String?) -> Response { html(ModerationPage.login(message: message), status: .unauthorized) }
 
     static func redirect(_ location: String, headers: HTTPFields = [:]) -> Response { HTMLResponse.redirect(location, headers: headers) }
 
@@ -47,52 +42,33 @@ package enum ModerationPageRoutes {
         }
     }
 
-    package static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, people: People, desk: ModerationDesk) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, people: People, desk: ModerationDesk,
+                           templates: PageTemplates) {
+        let signIn = PageSignIn.people(group, roles: [OPLRole.moderator], keyScope: OPLScopes.moderate, defaultOrg: "opl", policy: policy,
+                                       people: people, keys: keys, templates: templates)
+        signIn.add(to: routes)
+        @Sendable func html(_ body: PageBody, _ request: Request, _ context: MusterRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+            try await templates.body(body, group: group, request: request, context: context, status: status)
+        }
         routes.get("/moderation", access: access) { request, context in
-            guard let moderator = moderator(context) else { return signIn(nil) }
+            guard moderator(context) != nil else { return try await signIn.form(request, context) }
             let filter = try ModerationRoutes.queueFilter(QueryParameters(request))
             let queue = await desk.runner.read { ModerationQueue(state: $0, filter: filter) }
-            return html(ModerationPage.queue(queue, filter: filter, moderator: moderator, notice: notice(request)))
-        }
-        routes.post("/moderation/login", access: .anyone) { request, context in
-            let f = try await form(request)
-            if let email = f.email, !email.isEmpty {
-                let signedIn: People.SignedIn
-                do {
-                    signedIn = try await people.login(orgSlug: f.org.flatMap { $0.isEmpty ? nil : $0 } ?? "opl", email: email, password: f.password ?? "",
-                                                      address: people.clientAddress(request, context), policy: policy)
-                } catch let error as AccountError {
-                    return signIn(error.code == .wrongCredentials ? "Wrong email or password." : error.message)
-                }
-                guard OPLRole(rawValue: signedIn.account.role) == .moderator else {
-                    return signIn("That account is not a moderator's.")
-                }
-                return redirect("/moderation", headers: session.signIn(signedIn.accessToken))
-            }
-            let key = f.key?.trimmingCharacters(in: .whitespaces) ?? ""
-            guard (try? await keys.authenticate(key, app: OPLScopes.app, scope: OPLScopes.moderate)) != nil else {
-                return signIn("That key is unknown, revoked, or lacks moderate:opl.")
-            }
-            return redirect("/moderation", headers: session.signIn(key))
-        }
-        routes.post("/moderation/logout", access: .anyone) { _, context in
-            // Signing out of an account ends its session, not only the cookie.
-            if case .person(let person)? = context.caller.page.value { try? await people.logout(AccessClaims(person)) }
-            return redirect("/moderation", headers: session.signOut)
+            return try await html(ModerationPage.queue(queue, filter: filter, notice: notice(request)), request, context)
         }
         routes.get("/moderation/actions/:id", access: access) { request, context in
-            guard moderator(context) != nil else { return signIn(nil) }
+            guard moderator(context) != nil else { return try await signIn.form(request, context) }
             let action = try await desk.action(try context.parameters.require("id"))
-            return html(ModerationPage.action(action, rules: desk.rules, notice: notice(request)))
+            return try await html(ModerationPage.action(action, rules: desk.rules, notice: notice(request)), request, context)
         }
         routes.get("/moderation/snapshots/:id", access: access) { request, context in
-            guard moderator(context) != nil else { return signIn(nil) }
+            guard moderator(context) != nil else { return try await signIn.form(request, context) }
             let snapshot = try await desk.snapshot(try context.parameters.require("id"))
             let action = await desk.runner.read { $0.actions[snapshot.actionId] }
-            return html(ModerationPage.snapshot(snapshot, action: action, notice: notice(request)))
+            return try await html(ModerationPage.snapshot(snapshot, action: action, notice: notice(request)), request, context)
         }
         routes.post("/moderation/actions/:id/:decision", access: access) { request, context in
-            guard let moderator = moderator(context) else { return signIn(nil) }
+            guard let moderator = moderator(context) else { return try await signIn.form(request, context) }
             let id = try context.parameters.require("id")
             let decision = try context.parameters.require("decision")
             let f = try await form(request)
@@ -103,7 +79,7 @@ package enum ModerationPageRoutes {
                     // Nothing decided: the page again, showing where the typed entries would reach.
                     let action = try await desk.action(id)
                     let draft = ModerationPage.BlocklistDraft(urls: lines(f.urls), ownDomains: lines(f.ownDomains))
-                    return html(ModerationPage.action(action, rules: desk.rules, draft: draft, notice: nil))
+                    return try await html(ModerationPage.action(action, rules: desk.rules, draft: draft, notice: nil), request, context)
                 case "approve": _ = try await desk.approve(id, edits: approveEdits(f), moderator: moderator)
                 case "reject": _ = try await desk.reject(id, plain, moderator: moderator)
                 case "reopen": _ = try await desk.reopen(id, plain, moderator: moderator)
@@ -113,12 +89,12 @@ package enum ModerationPageRoutes {
                 default: throw APIError(.notFound, "no decision \(decision.prefix(40))")
                 }
             } catch let error as APIError {
-                return html(errorPage(error, back: "/moderation/actions/\(id)"), status: error.status)
+                return try await html(errorPage(error, back: "/moderation/actions/\(id)"), request, context, status: error.status)
             }
             return redirect("/moderation/actions/\(id)?done=\(decision)")
         }
         routes.post("/moderation/snapshots/:id/:decision", access: access) { request, context in
-            guard let moderator = moderator(context) else { return signIn(nil) }
+            guard let moderator = moderator(context) else { return try await signIn.form(request, context) }
             let id = try context.parameters.require("id")
             let decision = try context.parameters.require("decision")
             let f = try await form(request)
@@ -132,7 +108,7 @@ package enum ModerationPageRoutes {
                 default: throw APIError(.notFound, "no decision \(decision.prefix(40))")
                 }
             } catch let error as APIError {
-                return html(errorPage(error, back: "/moderation/snapshots/\(id)"), status: error.status)
+                return try await html(errorPage(error, back: "/moderation/snapshots/\(id)"), request, context, status: error.status)
             }
             return redirect("/moderation/snapshots/\(id)?done=\(decision)")
         }
@@ -154,11 +130,11 @@ package enum ModerationPageRoutes {
         (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    static func errorPage(_ error: APIError, back: String) -> String {
+    static func errorPage(_ error: APIError, back: String) -> PageBody {
         var page = HTMLPage(title: "Not done")
         page.raw("<h1>Not done</h1><p class=\"flag\">")
         page.text(error.message)
         page.raw("</p><p><a href=\"\(escapeHTML(back))\">Back</a></p>")
-        return page.finish()
+        return page.body()
     }
 }

@@ -14,7 +14,7 @@ package struct PlatformApp: MusterApp {
     package var projections: [any Projection.Type] { [KeysProjection.self, PeopleProjection.self, DevicesProjection.self] }
     /// Operators' keys (`platform_…`) only.
     package var scopes: [String] { [PlatformRoutes.adminScope] }
-    package var settings: [any AppSettings.Type] { [SignInSettings.self, InvitationSettings.self, AppLinkSettings.self] }
+    package var settings: [any AppSettings.Type] { [SignInSettings.self, InvitationSettings.self, AppLinkSettings.self, PageSettings.self] }
     /// Every app registers its own installations.
     package var sharedScopes: [String] { [DeviceRoutes.registerScope] }
 
@@ -34,6 +34,9 @@ package struct PlatformApp: MusterApp {
             parts.routes.append { AppLinkRoutes.add(to: $0, apps: environment.apps, settings: links) }
             let devices = Devices.shared(in: environment)
             parts.routes.append { DeviceRoutes.add(to: $0, devices: devices) }
+            // The operator console issues and revokes keys (appends), so it lives where appends do.
+            let (keys, templates) = (APIKeyDirectory.shared(in: environment), PageTemplates.shared(in: environment))
+            parts.routes.append { AdminConsole.add(to: $0, keys: keys, environment: environment, templates: templates) }
         case .query:
             let keys = APIKeyDirectory.shared(in: environment)
             parts.routes.append { PlatformRoutes.add(to: $0, keys: keys, environment: environment) }

@@ -19,7 +19,7 @@ package enum AppLinkRoutes {
         for app in AppLinks.linked(apps) {
             let installable = settings.iOS[app.name] != nil || settings.android[app.name] != nil
             routes.get("/\(app.name)/link/{screen}/{id}", access: .anyone) { _, _ in
-                HTMLResponse.page(page(app: app.name, installable: installable))
+                HTMLResponse.page(page(app: app.name, installable: installable), standalone: true)
             }
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-package import MusterRuntime
+import MusterRuntime
 
 /// Which installed apps may open Muster's links (`MusterApp.linkPaths`): the iOS app ids
 /// (`TEAMID.bundle.id`, as Apple's associated-domains file names them) and the Android packages

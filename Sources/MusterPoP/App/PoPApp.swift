@@ -39,12 +39,13 @@ package struct PoPApp: MusterApp {
                            NewsletterConfirmed.self, CivicEventPublished.self, BillTracked.self, FollowChanged.self])
             let calendar = CivicCalendar(log: environment.log, runner: environment.projections.runner(CalendarProjection.self), config: config)
             let devices = Devices.shared(in: environment)
+            let templates = PageTemplates.shared(in: environment)
             parts.routes.append { routes in
                 PoPRoutes.add(to: routes, sync: sync)
                 CalendarRoutes.addWrites(to: routes, calendar: calendar, people: people, devices: devices)
                 NewsletterRoutes.add(to: routes, newsletter: newsletter, people: people)
                 // Organisers sign in here (a sign-in is a session event, and the query role never appends).
-                CivicsPageRoutes.add(to: routes, runner: civics, config: config, keys: keys, people: people)
+                CivicsPageRoutes.add(to: routes, runner: civics, config: config, keys: keys, people: people, templates: templates)
             }
             let accounts = Self.accounts(environment.configuration[PoPSettings.self], sync: sync)
             AccountRoutes.add(accounts, to: &parts, environment: environment)

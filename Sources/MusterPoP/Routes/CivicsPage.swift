@@ -4,32 +4,10 @@ import MusterRuntime
 /// The organisers' civics page, server-rendered with inline SVG charts (as `/dashboards`):
 /// everything from the log or the deck files is escaped; the only markup is ours.
 enum CivicsPage {
-    static let style = """
-    nav a{margin-right:1em}.figure{display:inline-block;margin:0 2em 1em 0}.figure b{display:block;font-size:1.6em}
-    svg.chart{max-width:100%;height:auto;margin:.5em 0 1em}.num{text-align:right}
-    """
-
-    static func login(message: String?, orgs: [PoPConfig.Org]) -> String {
-        var page = HTMLPage(title: "Civics progress — sign in", style: style)
-        page.raw("<h1>Civics progress</h1>")
-        if let message { page.raw("<p class=\"flag\">"); page.text(message); page.raw("</p>") }
-        page.raw("<form method=\"post\" action=\"/pop/civics/login\"><label>Organisation<br><select name=\"org\">")
-        for org in orgs { page.raw("<option value=\"\(escapeHTML(org.slug))\">"); page.text(org.name); page.raw("</option>") }
-        page.raw("""
-        </select></label><br><label>Email<br><input type="email" name="email" autocomplete="username" size="40"></label><br>
-        <label>Password<br><input type="password" name="password" autocomplete="current-password" size="40"></label>
-        <button>Sign in</button></form>
-        <p class="muted">or with an API key:</p>
-        <form method="post" action="/pop/civics/login"><label>API key (scope read:civics)<br>
-        <input type="password" name="key" autocomplete="off" size="70"></label> <button>Sign in</button></form>
-        """)
-        return page.finish()
-    }
-
-    static func page(_ report: CivicsReport, query: CivicsQuery, today: Int, config: PoPConfig, fixedOrg: Bool) -> String {
+    static func page(_ report: CivicsReport, query: CivicsQuery, today: Int, config: PoPConfig, fixedOrg: Bool) -> PageBody {
         let orgName = query.org.flatMap { config.org($0) }.map { "\($0.name) (\($0.stateName))" } ?? "All organisations"
-        var page = HTMLPage(title: "Civics progress — \(orgName)", style: style)
-        page.raw("<nav>")
+        var page = HTMLPage(title: "Civics progress — \(orgName)")
+        page.raw("<nav aria-label=\"Decks\">")
         let decks = query.org.flatMap { config.org($0)?.decks } ?? Array(config.decks.decks.keys).sorted()
         for deck in decks {
             let title = config.decks.decks[deck]?.title ?? deck
@@ -37,7 +15,7 @@ enum CivicsPage {
             page.text(title.split(separator: "(").first.map(String.init) ?? title)
             page.raw("</a>")
         }
-        page.raw("<form class=\"inline\" method=\"post\" action=\"/pop/civics/logout\"><button>Sign out</button></form></nav>")
+        page.raw("</nav>")
         page.raw("<h1>Civics progress <span class=\"muted\">"); page.text(orgName); page.raw("</span></h1>")
 
         let orgs = report.orgRows(today: today).filter { query.org == nil || $0.org == query.org }
@@ -74,7 +52,7 @@ enum CivicsPage {
               report.questions(org: query.org, deck: query.deck).map {
                   ["\($0.id)", $0.question ?? "(text in the app)", $0.category ?? "", "\($0.devices)", "\($0.viewers)", "\($0.views)", percent($0.shareKnown)]
               })
-        return page.finish()
+        return page.body()
     }
 
     static func percent(_ v: Double?) -> String { v.map { String(format: "%.0f%%", $0 * 100) } ?? "—" }

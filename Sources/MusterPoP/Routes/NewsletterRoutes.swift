@@ -36,35 +36,35 @@ package enum NewsletterRoutes {
         routes.get("/pop/newsletter/confirm", access: .anyone) { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             guard Newsletter.isTokenShaped(token) else {
-                return HTMLResponse.page(NewsletterPage.failed("that confirmation link is not whole; copy all of it from the email"), status: .unprocessableContent)
+                return HTMLResponse.page(NewsletterPage.failed("that confirmation link is not whole; copy all of it from the email"), status: .unprocessableContent, standalone: true)
             }
-            return HTMLResponse.page(NewsletterPage.confirmSignup(token: token))
+            return HTMLResponse.page(NewsletterPage.confirmSignup(token: token), standalone: true)
         }
         routes.post("/pop/newsletter/confirm", access: .anyone) { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             do {
                 let org = try await newsletter.confirm(token: token)
-                return HTMLResponse.page(NewsletterPage.confirmed(org: org))
+                return HTMLResponse.page(NewsletterPage.confirmed(org: org), standalone: true)
             } catch let error as PoPError {
                 let answer = error.code.apiError(message: error.message)
-                return HTMLResponse.page(NewsletterPage.failed(answer.message), status: answer.status)
+                return HTMLResponse.page(NewsletterPage.failed(answer.message), status: answer.status, standalone: true)
             }
         }
         routes.get("/pop/unsubscribe", access: .anyone) { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             guard Newsletter.isTokenShaped(token) else {
-                return HTMLResponse.page(NewsletterPage.failed(Newsletter.cutLink), status: .unprocessableContent)
+                return HTMLResponse.page(NewsletterPage.failed(Newsletter.cutLink), status: .unprocessableContent, standalone: true)
             }
-            return HTMLResponse.page(NewsletterPage.confirm(token: token))
+            return HTMLResponse.page(NewsletterPage.confirm(token: token), standalone: true)
         }
         routes.post("/pop/unsubscribe", access: .anyone) { request, _ in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
             do {
                 let org = try await newsletter.unsubscribe(token: token)
-                return HTMLResponse.page(NewsletterPage.done(org: org))
+                return HTMLResponse.page(NewsletterPage.done(org: org), standalone: true)
             } catch let error as PoPError {
                 let answer = error.code.apiError(message: error.message)
-                return HTMLResponse.page(NewsletterPage.failed(answer.message), status: answer.status)
+                return HTMLResponse.page(NewsletterPage.failed(answer.message), status: answer.status, standalone: true)
             }
         }
         routes.get("/api/pop/newsletter.csv", access: .keyOrPerson(PoPRoutes.app, scope: exportScope)) { request, context in

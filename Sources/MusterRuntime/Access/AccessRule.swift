@@ -36,12 +36,18 @@ package struct AccessRule: Sendable, Hashable, CustomStringConvertible {
     let admitsPeople: Bool
     /// A page's: whether a script may send its key as `X-API-Key` instead of signing in.
     let admitsKeyHeader: Bool
+    /// A page's: whether a key may sign in to it at all (a manager's console admits people only).
+    let admitsKeys: Bool
     /// Every role admitted: the declared ones and those that count as holding them.
     let admittedRoles: Set<String>?
+    /// The token a `POST` must carry in its form (`PageForms`): a page's, the session's.
+    package let formCheck: PageForms.Check
 
     init(_ kind: Kind, app: String?, scope: String? = nil, roles: [String]? = nil, admittedRoles: Set<String>? = nil,
-         admitsPeople: Bool = true, admitsKeyHeader: Bool = false) {
+         admitsPeople: Bool = true, admitsKeyHeader: Bool = false, admitsKeys: Bool = true, formCheck: PageForms.Check? = nil) {
         self.kind = kind
+        self.admitsKeys = admitsKeys
+        self.formCheck = formCheck ?? (kind == .page ? .session : .none)
         self.admitsPeople = admitsPeople
         self.admitsKeyHeader = admitsKeyHeader
         self.app = app
@@ -53,6 +59,12 @@ package struct AccessRule: Sendable, Hashable, CustomStringConvertible {
     /// Anyone may call.
     package static let anyone = AccessRule(.anyone, app: nil)
 
+    /// A page group's sign-in form: anyone, with the sign-in token of the form's page.
+    package static let signInForm = AccessRule(.anyone, app: nil, formCheck: .signIn)
+
+    /// A page group's sign-out form: anyone, with the session's token when there is a session.
+    package static let signOutForm = AccessRule(.anyone, app: nil, formCheck: .session)
+
     /// HTML pages for a key of `app` (nil: of any app) with `scope`, signed in through the page
     /// session, or sent as `X-API-Key` by a script when `keyHeader`. The page answers its sign-in
     /// form to anyone else (its principal is then `.nobody`).
@@ -63,6 +75,11 @@ package struct AccessRule: Sendable, Hashable, CustomStringConvertible {
     /// HTML pages for a person of `Role.app` with one of `roles`, or a key of the app with `scope`.
     package static func page<Role: AppRole>(scope: String, roles: Role...) -> AccessRule {
         AccessRule(.page, app: Role.app, scope: scope, roles: roles.map(\.rawValue), admittedRoles: Role.admitted(by: roles))
+    }
+
+    /// HTML pages for people of `Role.app` with one of `roles` only: no key signs in to them.
+    package static func page<Role: AppRole>(roles: Role...) -> AccessRule {
+        AccessRule(.page, app: Role.app, roles: roles.map(\.rawValue), admittedRoles: Role.admitted(by: roles), admitsKeys: false)
     }
 
     /// An API key of `app` (nil: of any app) carrying `scope` (nil: any key).
@@ -123,7 +140,7 @@ package struct AccessRule: Sendable, Hashable, CustomStringConvertible {
     func admitVisitor(_ caller: Caller) -> Principal? {
         switch caller.page.value ?? (admitsKeyHeader ? caller.key.value.map(PageVisitor.key) : nil) {
         case .key(let client)?:
-            guard app.map({ $0 == client.app }) ?? true, scope.map(client.scopes.contains) ?? true else { return nil }
+            guard admitsKeys, app.map({ $0 == client.app }) ?? true, scope.map(client.scopes.contains) ?? true else { return nil }
             return client.principal
         case .person(let person)?:
             guard admitsPeople, app.map({ $0 == person.app }) ?? true, admittedRoles.map({ $0.contains(person.role) }) ?? true else { return nil }

@@ -14,7 +14,7 @@ extension AppRole {
     package static var names: [String] { allCases.map(\.rawValue) }
 
     /// Every role that satisfies one of `required`: what a route declared for `required` admits.
-    static func admitted(by required: [Self]) -> Set<String> {
+    package static func admitted(by required: [Self]) -> Set<String> {
         Set(allCases.filter { role in required.contains { role.satisfies($0) } }.map(\.rawValue))
     }
 }

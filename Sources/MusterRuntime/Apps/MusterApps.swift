@@ -58,7 +58,10 @@ package struct MusterApps: Sendable {
 
     /// What runs besides HTTP: every fold the roles asked for, once, then each role's own parts.
     package func services(of modules: [any MusterServiceModule], environment: MusterEnvironment) -> [any Service] {
-        [LogWatch(log: environment.log, logger: environment.logger), environment.sharing]
+        let services: [any Service] = [LogWatch(log: environment.log, logger: environment.logger), environment.sharing]
             + environment.projections.services + modules.flatMap { $0.services(in: environment) } + environment.processServices
+        let replays = DeadLetterReplays.shared(in: environment)
+        for case let processor as EventProcessor in services { replays.register(processor) }
+        return services
     }
 }

@@ -19,6 +19,7 @@ package enum MusterHTTP {
         let routes = Routes(router, table: environment.routes)
         HealthRoutes.add(to: routes, environment: environment, checks: modules.flatMap { $0.readiness(in: environment) })
         for module in modules { module.addRoutes(to: routes, environment: environment) }
+        if let templates = environment.existing(PageTemplates.self) { PageTemplates.addStylesheet(to: routes, templates: templates) }
         for socket in modules.flatMap({ $0.webSockets(in: environment) }) { environment.routes.record(.get, socket.path, access: socket.access) }
         try environment.routes.requireDeclared(router)
         return router

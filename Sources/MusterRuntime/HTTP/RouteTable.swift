@@ -92,9 +92,13 @@ package struct Routes<Router: RouterMethods> {
     package func on(_ method: HTTPRequest.Method, _ path: String, access: AccessRule,
                    use handler: @escaping @Sendable (Request, Context) async throws -> some ResponseGenerator) where Context == MusterRequestContext {
         table.record(method, prefix + path, access: access)
+        let formCheck = method == .post ? access.formCheck : .none
         router.on(RouterPath(path), method: method) { request, context in
             var context = context
             context.principal = try access.admit(context.caller)
+            guard formCheck != .none else { return try await handler(request, context) }
+            var request = request
+            try await PageForms.verify(&request, formCheck)
             return try await handler(request, context)
         }
     }

@@ -1,15 +1,21 @@
 package import Hummingbird
 
-/// Answers of the server-rendered pages (moderation, dashboards): no caching, and a policy that
-/// allows nothing but the page's own inline styles and forms posting back to it.
+/// Answers of the server-rendered pages: no caching, and a policy that allows no script.
 package enum HTMLResponse {
-    package static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
+    /// Nothing but the stylesheet and forms posting back here: no script at all, no frames (no
+    /// clickjacking), no `<base>` to redirect relative links.
+    package static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    package static func page(_ html: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    /// A public page outside the shell (`HTMLPage.finish()`): its style is inline; still no script.
+    package static let standalonePolicy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+    /// A page of the shell (`PageTemplates`), or with `standalone` a whole `HTMLPage` document.
+    package static func page(_ html: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], standalone: Bool = false) -> Response {
         var headers = headers
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.contentSecurityPolicy] = standalone ? standalonePolicy : contentSecurityPolicy
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
@@ -43,14 +49,6 @@ package struct PageSession: Sendable {
 
     /// The session cookie's value in a request's `Cookie` headers, if it has one that is not empty.
     package static func credential(in headers: HTTPFields) -> String? {
-        for header in headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let pair = pair.drop { $0 == " " }
-                guard pair.hasPrefix(cookieName + "=") else { continue }
-                let value = pair.dropFirst(cookieName.count + 1)
-                return value.isEmpty ? nil : String(value)
-            }
-        }
-        return nil
+        PageForms.cookie(cookieName, in: headers)
     }
 }
