@@ -92,13 +92,14 @@ done
 mkdir -p "$root/usr/share/muster"
 cp -r schemas "$root/usr/share/muster/schemas"
 cp -r deploy/pop "$root/usr/share/muster/pop"
+cp -r deploy/templates "$root/usr/share/muster/templates"
 chroot "$root" /usr/local/bin/muster --help > /dev/null || { echo "image: muster does not start in the image" >&2; exit 1; }
 
 step "importing ($(du -sh "$root" | cut -f1))"
 tar -C "$root" -c . | docker import \
   --change 'USER muster' \
   --change 'WORKDIR /var/lib/muster' \
-  --change 'ENV MUSTER_HTTP_HOST=0.0.0.0 MUSTER_HTTP_PORT=8080 MUSTER_DATA_DIR=/var/lib/muster MUSTER_POP_CONFIG=/usr/share/muster/pop' \
+  --change 'ENV MUSTER_HTTP_HOST=0.0.0.0 MUSTER_HTTP_PORT=8080 MUSTER_DATA_DIR=/var/lib/muster MUSTER_POP_CONFIG=/usr/share/muster/pop MUSTER_TEMPLATES=/usr/share/muster/templates' \
   --change 'EXPOSE 8080 9464' \
   --change 'HEALTHCHECK --interval=10s --timeout=2s CMD curl -fs http://127.0.0.1:8080/health || exit 1' \
   --change 'ENTRYPOINT ["muster"]' \

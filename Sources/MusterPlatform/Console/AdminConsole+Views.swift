@@ -144,7 +144,10 @@ struct DeadLettersView: Sendable {
     let total: UInt64
 
     static func make(log: EventLog, limit: Int, replays: DeadLetterReplays) async throws -> DeadLettersView {
-        let info = try await log.jetStream.streamInfo(log.configuration.dlqStream)
+        let info: StreamInfo
+        do { info = try await log.jetStream.streamInfo(log.configuration.dlqStream) } catch {
+            throw APIError(.serviceUnavailable, "NATS did not answer for the DLQ stream: \(error)")
+        }
         var letters: [Letter] = []
         var sequence = info.state.lastSeq
         // Newest first; deleted (replayed) sequences are skipped.

@@ -71,7 +71,7 @@ package enum AdminConsole {
             let event = APIKeyRevoked(keyId: keyId, reason: String(reason.prefix(500)), revokedBy: admin)
             do { try event.validate() } catch { throw APIError(.unprocessableContent, "\(error)") }
             _ = try await log.append(event, options: .init(expected: .at(last), actor: admin))
-            return HTMLResponse.redirect("/admin/keys?done=Revoked+\(keyId)")
+            return HTMLResponse.redirect("/admin/keys?done=Revoked%20\(keyId)")
         }
 
         routes.get("/admin/dead-letters", access: access) { request, context in
@@ -101,7 +101,7 @@ package enum AdminConsole {
             }
             // Handled: the letter has done its job. The event itself was always in the log.
             try await log.jetStream.deleteMessage(stream: log.configuration.dlqStream, sequence: letter.sequence, erase: false)
-            return HTMLResponse.redirect("/admin/dead-letters?done=Replayed+event+\(origin)+through+\(letter.consumer)")
+            return HTMLResponse.redirect("/admin/dead-letters?done=Replayed%20event%20\(origin)%20through%20\(letter.consumer)")
         }
     }
 

@@ -13,6 +13,8 @@ package actor PageTemplates {
     package struct Loaded: Sendable {
         package let library: MustacheLibrary
         package let stylesheet: ByteBuffer
+
+        package func contains(_ template: String) -> Bool { library.getTemplate(named: template) != nil }
     }
 
     package enum LoadError: Error, CustomStringConvertible {

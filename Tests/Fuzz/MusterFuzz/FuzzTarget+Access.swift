@@ -42,5 +42,13 @@ extension FuzzTarget {
             let stored = headers[values: .cookie].joined(separator: "\n")
             require(!credential.isEmpty && !credential.contains(";") && stored.contains(credential), "a page credential from \(stored.prefix(80))")
         }
+        // A form's token is the session's digest: 64 hex digits, whatever the cookie held.
+        if let credential = PageSession.credential(in: headers) {
+            let token = PageForms.token(session: credential)
+            require(token.utf8.count == 64 && token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }, "a form token from \(text.prefix(80))")
+        }
+        if let signIn = PageForms.cookie(PageForms.signInCookie, in: headers) {
+            require(!signIn.isEmpty && !signIn.contains(";"), "a sign-in cookie from \(text.prefix(80))")
+        }
     }
 }

@@ -55,6 +55,17 @@ struct AdminConsoleTests {
         return origin
     }
 
+    /// Every template parses (a broken one would stop a process at start), and a folder without
+    /// the shell is refused with the setting's name.
+    @Test func theTemplatesParseAndAMissingFolderIsRefused() async throws {
+        let loaded = try await PageTemplates(directory: "deploy/templates").load()
+        for name in ["shell", "signin", "body", "admin/overview", "admin/keys", "admin/dead-letters", "admin/dead-letter"] {
+            #expect(loaded.contains(name), "\(name).mustache")
+        }
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-templates-\(UUID().uuidString)").path
+        await #expect(throws: PageTemplates.LoadError.self) { try await PageTemplates(directory: missing).load() }
+    }
+
     @Test func anOperatorIssuesAKeyRevokesItAndReplaysADeadLetter() async throws {
         try await apps.withTestApp { app in
             let admin = try await app.key(app: "platform", [PlatformRoutes.adminScope])
@@ -99,11 +110,91 @@ struct AdminConsoleTests {
                 #expect(failedAgain.status == .conflict && failedAgain.text.contains("stays"))
                 flaky.fixed.withLock { $0 = true }
                 let replayed = try await browser.post("/admin/dead-letters/\(sequence)/replay")
-                #expect(replayed.status == .seeOther && replayed.headers[.location]?.contains("Replayed+event+\(origin)") == true)
+                #expect(replayed.status == .seeOther && replayed.headers[.location]?.contains("Replayed%20event%20\(origin)") == true)
                 #expect(flaky.handled.withLock { $0 } == 1)
                 #expect(try await browser.get("/admin/dead-letters/\(sequence)").status == .notFound)
                 group.cancelAll()
             }
         }
+    }
+
+    /// Every field an operator fills in has a name a screen reader can say.
+    func expectLabelled(_ browser: Browser, _ page: String) async throws {
+        let unlabelled = try await browser.unlabelledFields()
+        #expect(unlabelled.isEmpty, "fields of the \(page) page without a label: \(unlabelled)")
+    }
+
+    @Test(.enabled(if: Browser.available, "needs Debian's chromium and chromium-driver (make test installs them)"))
+    func anOperatorDoesItAllByClickingInABrowser() async throws {
+        try await apps.withTestApp(live: true) { app in
+            let port = try #require(app.client.port)
+            let site = "http://127.0.0.1:\(port)"
+            let admin = try await app.key(app: "platform", [PlatformRoutes.adminScope])
+            let flaky = FlakyProcessor()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let origin = try await deadLetter(app, flaky, in: &group)
+                var issuedKey = "", issuedId = ""
+                try await Browser.with("admin-console") { browser in
+                    try await browser.open("\(site)/admin")
+                    try await browser.keep("sign-in")
+                    try await expectLabelled(browser, "sign-in")
+                    try await browser.type(admin, into: "input[name=key]")
+                    try await browser.click("form[action='/admin/login'] button")
+                    try await browser.waitFor(text: "Projections of this process")
+                    try await browser.keep("overview")
+
+                    try await browser.click("a[href='/admin/keys']")
+                    try await browser.waitFor(text: "Issue a key")
+                    try await expectLabelled(browser, "keys")
+                    try await browser.type("opl", into: "#key-app") // a select: typing chooses the option
+                    try await browser.type("read:mobile", into: "#key-scopes")
+                    try await browser.type("browser test", into: "#key-label")
+                    try await browser.click("form[action='/admin/keys'] button")
+                    try await browser.waitFor(text: "Copy it now")
+                    try await browser.keep("issued")
+                    issuedKey = try await browser.text("#issued-key")
+                    issuedId = String(try await browser.text("#issued-heading").split(separator: " ").last ?? "")
+                }
+                // The key works as any client would send it: curl, over the loopback.
+                #expect(try Self.curl(site + "/api/platform/whoami", key: issuedKey).contains("\"keyId\":\"\(issuedId)\""))
+                try await Browser.with("admin-console-revoke") { browser in
+                    try await browser.open("\(site)/admin")
+                    try await browser.type(admin, into: "input[name=key]")
+                    try await browser.click("form[action='/admin/login'] button")
+                    try await browser.open("\(site)/admin/keys")
+                    try await browser.type("browser test over", into: "#reason-\(issuedId)")
+                    try await browser.click("form[action='/admin/keys/\(issuedId)/revoke'] button")
+                    try await browser.waitFor(text: "Revoked \(issuedId)")
+                    try await browser.keep("revoked")
+
+                    flaky.fixed.withLock { $0 = true }
+                    try await browser.click("a[href='/admin/dead-letters']")
+                    try await browser.waitFor(text: "the mail relay refused (test)")
+                    try await browser.keep("dead-letters")
+                    try await browser.click("a[href^='/admin/dead-letters/']")
+                    try await browser.waitFor(text: "Replay through proc_console-test")
+                    try await browser.keep("dead-letter")
+                    try await browser.click("form[action$='/replay'] button")
+                    try await browser.waitFor(text: "Replayed event \(origin)")
+                    try await browser.keep("replayed")
+                }
+                try await eventually("the revoked key refused") { (try? Self.curl(site + "/api/platform/whoami", key: issuedKey))?.contains("keyId") == false }
+                #expect(flaky.handled.withLock { $0 } == 1)
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// The body curl gets for `url` with `key` (blocking; a test's own process).
+    static func curl(_ url: String, key: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-H", "X-API-Key: \(key)", url]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 }
