@@ -44,6 +44,9 @@ package actor PageVisit {
     /// Forgets one cookie (a session that expired, a browser that never had it).
     package func drop(cookie name: String) { cookies[name] = nil }
 
+    /// Sends a cookie from now on (one kept from another visit).
+    package func set(cookie name: String, _ value: String) { cookies[name] = value }
+
     func keep(_ answer: TestResponse) {
         for header in answer.headers[values: .setCookie] {
             let pair = header.prefix { $0 != ";" }

@@ -297,6 +297,12 @@ struct ModerationTests {
             #expect(try await browser.post("/moderation/logout").status == .seeOther)
             // The token in the old cookie opens nothing any more: its session ended.
             #expect(try await app.client.execute(uri: "/moderation", method: .get, headers: cookie).status == .unauthorized)
+            // A browser that still sends the ended session's cookie gets a sign-in form that works.
+            let stale = PageVisit(app)
+            _ = try await stale.get("/moderation")
+            await stale.set(cookie: "muster_session", String(setCookie.prefix { $0 != ";" }.dropFirst("muster_session=".count)))
+            #expect(try await stale.get("/moderation").status == .unauthorized)
+            #expect(try await stale.post("/moderation/login", [("email", "mo@example.com"), ("password", "Picket2026")]).status == .seeOther)
         }
     }
 

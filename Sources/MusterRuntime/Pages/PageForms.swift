@@ -31,10 +31,12 @@ package enum PageForms {
         Hex.lowercase(SHA256.hash(data: Array("muster-csrf\n\(credential)".utf8)))
     }
 
-    /// The token a page rendered for `request` puts in its forms, and the `Set-Cookie` that gives
-    /// a visitor without a session their sign-in token when they have none yet.
-    package static func token(for request: Request) -> (token: String, setCookie: String?) {
-        if let credential = PageSession.credential(in: request.headers) { return (token(session: credential), nil) }
+    /// The token a page rendered for `request` puts in its forms: a signed-in visitor's session's;
+    /// anyone else's sign-in token, with the `Set-Cookie` that gives it when they have none yet.
+    /// (A visitor whose session ended still sends its cookie: their sign-in form needs the sign-in
+    /// token, not the dead session's.)
+    package static func token(for request: Request, signedIn: Bool) -> (token: String, setCookie: String?) {
+        if signedIn, let credential = PageSession.credential(in: request.headers) { return (token(session: credential), nil) }
         if let existing = cookie(signInCookie, in: request.headers), existing.utf8.count == 64, existing.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) {
             return (existing, nil)
         }

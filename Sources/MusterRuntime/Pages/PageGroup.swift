@@ -58,12 +58,13 @@ extension PageTemplates {
     package func page(_ template: String, title: String, group: PageGroup, request: Request, context: MusterRequestContext,
                       page: some Sendable, status: HTTPResponse.Status = .ok, notice: String? = nil, problem: String? = nil,
                       headers: HTTPFields = [:]) async throws -> Response {
-        let (csrf, setCookie) = PageForms.token(for: request)
+        let who = Self.who(context.principal)
+        let (csrf, setCookie) = PageForms.token(for: request, signedIn: who != nil)
         let path = request.uri.path
         let view = ShellView(
             title: title, heading: template != "body", groupName: group.name, groupPath: group.path,
             nav: group.nav.map { .init(label: $0.label, href: $0.href, current: $0.href == path) },
-            who: Self.who(context.principal), csrf: csrf, notice: notice, problem: problem, page: page)
+            who: who, csrf: csrf, notice: notice, problem: problem, page: page)
         var headers = headers
         if let setCookie { headers.append(HTTPField(name: .setCookie, value: setCookie)) }
         return HTMLResponse.page(try await render(view, template: template), status: status, headers: headers)
@@ -73,7 +74,7 @@ extension PageTemplates {
     /// in it gets the visitor's token.
     package func body(_ body: PageBody, group: PageGroup, request: Request, context: MusterRequestContext,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
-        let token = PageForms.token(for: request).token
+        let token = PageForms.token(for: request, signedIn: Self.who(context.principal) != nil).token
         return try await page("body", title: body.title, group: group, request: request, context: context,
                               page: BodyView(html: PageForms.addingToken(token, to: body.html)), status: status)
     }
