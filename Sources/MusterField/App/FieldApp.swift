@@ -36,8 +36,10 @@ package struct FieldApp: MusterApp {
                            FileStored.self, PushRequested.self])
             let uploads = FieldUploads(folder: URL(fileURLWithPath: environment.configuration.dataDirectory).appendingPathComponent("field-uploads"),
                                        blobs: Blobs.shared(in: environment))
+            let (keys, templates) = (APIKeyDirectory.shared(in: environment), PageTemplates.shared(in: environment))
             parts.routes.append { routes in
                 FieldRoutes.add(to: routes, sync: sync, people: people)
+                FieldConsole.add(to: routes, sync: sync, people: people, keys: keys, templates: templates)
                 UploadRoutes.add(to: routes, uploads: uploads, sync: sync, people: people)
             }
             parts.webSockets.append(FieldLive(sync: sync, people: people).route)

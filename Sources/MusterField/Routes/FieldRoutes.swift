@@ -93,17 +93,21 @@ package enum FieldRoutes {
         }
         routes.get("/api/field/timesheet.csv", access: .fieldPerson) { request, context in
             let person = try person(context)
-            let answer = try await timesheet(of: person, week: try week(request), sync: sync, people: people)
-            var text = CSVRow.line(["week", "worker", "person_id", "project", "project_id", "entry_id", "start", "end", "hours", "approved", "review"])
-            for e in answer.entries {
-                text += CSVRow.line([answer.week, e.personName, e.personId, e.projectName, e.projectId, e.entryId, e.start, e.end ?? "",
-                                     e.hours.map { String(format: "%.2f", $0) } ?? "", e.approved ? "yes" : "no", e.review.joined(separator: "; ")])
-            }
-            var headers = HTTPFields()
-            headers[.contentType] = "text/csv; charset=utf-8; header=present"
-            headers[.contentDisposition] = "attachment; filename=\"timesheet-\(answer.week).csv\""
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+            return timesheetCSV(try await timesheet(of: person, week: try week(request), sync: sync, people: people))
         }
+    }
+
+    /// The week's timesheet as a CSV download (the app's route and the managers' console).
+    static func timesheetCSV(_ answer: TimesheetAnswer) -> Response {
+        var text = CSVRow.line(["week", "worker", "person_id", "project", "project_id", "entry_id", "start", "end", "hours", "approved", "review"])
+        for e in answer.entries {
+            text += CSVRow.line([answer.week, e.personName, e.personId, e.projectName, e.projectId, e.entryId, e.start, e.end ?? "",
+                                 e.hours.map { String(format: "%.2f", $0) } ?? "", e.approved ? "yes" : "no", e.review.joined(separator: "; ")])
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8; header=present"
+        headers[.contentDisposition] = "attachment; filename=\"timesheet-\(answer.week).csv\""
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// The signed-in worker or manager of a field company, as the route's rule admitted them.

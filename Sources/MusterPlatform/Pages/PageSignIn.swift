@@ -55,12 +55,15 @@ package struct PageSignIn: Sendable {
         let people: Bool
         let orgs: [Org]
         let hasOrgs: Bool
+        /// No list and no default: the visitor types their organisation's slug.
+        let askOrg: Bool
         let keyScope: String?
     }
 
     /// The sign-in page (401), with `message` saying why when a sign-in failed.
     package func form(_ request: Request, _ context: MusterRequestContext, message: String? = nil) async throws -> Response {
-        let view = FormView(people: person != nil, orgs: person?.orgs ?? [], hasOrgs: (person?.orgs.count ?? 0) > 1, keyScope: key?.scope)
+        let view = FormView(people: person != nil, orgs: person?.orgs ?? [], hasOrgs: (person?.orgs.count ?? 0) > 1,
+                            askOrg: person.map { $0.orgs.isEmpty && $0.defaultOrg.isEmpty } ?? false, keyScope: key?.scope)
         return try await templates.page("signin", title: "Sign in", group: group, request: request, context: context, page: view,
                                         status: .unauthorized, problem: message)
     }
@@ -73,7 +76,9 @@ package struct PageSignIn: Sendable {
             let form = try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
             if let email = form.email, !email.isEmpty {
                 guard let person else { return try await self.form(request, context, message: "These pages take an API key.") }
-                let org = form.org.flatMap { slug in person.orgs.contains { $0.slug == slug } ? slug : nil } ?? person.orgs.first?.slug ?? person.defaultOrg
+                let typed = form.org?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                let org = person.orgs.isEmpty && person.defaultOrg.isEmpty ? typed
+                    : form.org.flatMap { slug in person.orgs.contains { $0.slug == slug } ? slug : nil } ?? person.orgs.first?.slug ?? person.defaultOrg
                 let signedIn: People.SignedIn
                 do {
                     signedIn = try await person.people.login(orgSlug: org, email: email, password: form.password ?? "",

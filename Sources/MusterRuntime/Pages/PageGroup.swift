@@ -49,6 +49,8 @@ struct ShellView: Sendable {
     let csrf: String
     let notice: String?
     let problem: String?
+    /// Seconds after which the browser loads the page again (a live list without script).
+    let refresh: Int?
     let page: any Sendable
 }
 
@@ -57,14 +59,14 @@ extension PageTemplates {
     /// sign-in token's cookie when the visitor has neither a session nor that cookie yet.
     package func page(_ template: String, title: String, group: PageGroup, request: Request, context: MusterRequestContext,
                       page: some Sendable, status: HTTPResponse.Status = .ok, notice: String? = nil, problem: String? = nil,
-                      headers: HTTPFields = [:]) async throws -> Response {
+                      refresh: Int? = nil, headers: HTTPFields = [:]) async throws -> Response {
         let who = Self.who(context.principal)
         let (csrf, setCookie) = PageForms.token(for: request, signedIn: who != nil)
         let path = request.uri.path
         let view = ShellView(
             title: title, heading: template != "body", groupName: group.name, groupPath: group.path,
             nav: group.nav.map { .init(label: $0.label, href: $0.href, current: $0.href == path) },
-            who: who, csrf: csrf, notice: notice, problem: problem, page: page)
+            who: who, csrf: csrf, notice: notice, problem: problem, refresh: refresh, page: page)
         var headers = headers
         if let setCookie { headers.append(HTTPField(name: .setCookie, value: setCookie)) }
         return HTMLResponse.page(try await render(view, template: template), status: status, headers: headers)
