@@ -26,11 +26,13 @@ signs_in /pop/civics "org=pop-sd&email=organiser%40pop.demo&password=Civics2026"
 signs_in /dashboards "key=$dashboards"
 signs_in /admin "key=$operator"
 signs_in /field "org=acme-build&email=mia%40acme.demo&password=Hardhat2026"
+signs_in /offleash "org=demo&email=admin%40offleash.demo&password=Walkies2026"
 
 echo "== the consoles, and a sign-in for each (each tried just now)"
 cat <<TEXT
   Operators               $URL/admin           key $operator
   Field managers          $URL/field           mia@acme.demo / Hardhat2026 (company acme-build)
+  OFFLEASH business       $URL/offleash        admin@offleash.demo / Walkies2026 (business demo)
   OPL moderation          $URL/moderation      moderator@opl.demo / Picket2026
   PoP organisers          $URL/pop/civics      organiser@pop.demo / Civics2026 (organisation pop-sd)
   Analytics dashboards    $URL/dashboards      key $dashboards

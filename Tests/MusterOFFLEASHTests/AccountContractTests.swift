@@ -23,9 +23,9 @@ struct AccountContractTests {
 
     static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
-    static func withDemo(roles: [String] = ["ingest"], configure: (inout MusterConfiguration) -> Void = { _ in },
+    static func withDemo(roles: [String] = ["ingest"], live: Bool = false, configure: (inout MusterConfiguration) -> Void = { _ in },
                          _ body: @escaping @Sendable (TestApp, People) async throws -> Void) async throws {
-        try await apps.withTestApp(roles, configure: configure) { app in
+        try await apps.withTestApp(roles, live: live, configure: configure) { app in
             let people = People.shared(in: app.env.environment)
             try await people.createOrganisationPatiently(slug: "demo", app: "offleash", name: "Demo walks")
             try await body(app, people)

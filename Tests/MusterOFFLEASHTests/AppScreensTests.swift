@@ -504,11 +504,11 @@ struct ContractTransaction: Decodable {
 @Suite("OFFLEASH payments over HTTP: cards, checkout, refunds")
 struct PaymentsTests {
     /// The demo org, charging through the real Stripe client against the local stand-in.
-    static func withPayingOrg(_ body: @escaping @Sendable (TestApp, WalksContractTests.Org, PaymentsStandIn.Ledger) async throws -> Void) async throws {
+    static func withPayingOrg(live: Bool = false, _ body: @escaping @Sendable (TestApp, WalksContractTests.Org, PaymentsStandIn.Ledger) async throws -> Void) async throws {
         let ledger = PaymentsStandIn.Ledger()
         try await Application(router: PaymentsStandIn.router(ledger: ledger)).test(.live) { standIn in
             let port = try #require(standIn.port)
-            try await WalksContractTests.withOrg(walkers: 1, configure: {
+            try await WalksContractTests.withOrg(walkers: 1, live: live, configure: {
                 $0[OFFLEASHSettings.self].paymentsURL = "http://127.0.0.1:\(port)"
                 $0[OFFLEASHSettings.self].paymentsKey = "sk_test_muster"
             }) { app, org in try await body(app, org, ledger) }

@@ -98,9 +98,9 @@ struct WalksContractTests {
 
     /// The demo org: an admin, `walkers` walkers working 09:00-17:00 UTC on Mondays, a 30-minute
     /// service, a customer with one location.
-    static func withOrg(walkers count: Int = 2, roles: [String] = ["ingest"], configure: (inout MusterConfiguration) -> Void = { _ in },
+    static func withOrg(walkers count: Int = 2, roles: [String] = ["ingest"], live: Bool = false, configure: (inout MusterConfiguration) -> Void = { _ in },
                         _ body: @escaping @Sendable (TestApp, Org) async throws -> Void) async throws {
-        try await AccountContractTests.withDemo(roles: roles, configure: configure) { app, people in
+        try await AccountContractTests.withDemo(roles: roles, live: live, configure: configure) { app, people in
             for (role, email) in [("admin", "boss@example.com")] + (0..<count).map({ ("walker", "walker\($0)@example.com") }) {
                 _ = try await people.addPerson(People.Registration(orgSlug: "demo", email: email, firstName: String(email.prefix { $0 != "@" }), lastName: "X",
                                                                    phone: nil, password: "Walkies2026", role: role))

@@ -85,12 +85,13 @@ struct FieldConsoleViews: Sendable {
         let id: String
         let version: Int
         let name: String
-        let address: String
-        let latitude: String
-        let longitude: String
-        let radiusMeters: String
-        let startDate: String
-        let endDate: String
+        // Optional: an empty value is no section in a template (Mustache takes "" as true).
+        let address: String?
+        let latitude: String?
+        let longitude: String?
+        let radiusMeters: String?
+        let startDate: String?
+        let endDate: String?
         let members: [Member]
         /// The company's people not on the project: whom the crew form offers.
         let others: [Member]
@@ -128,9 +129,10 @@ struct FieldConsoleViews: Sendable {
 
     func project(_ record: FieldBook.Record, members: [Project.Member], others: [Project.Member]) -> Project {
         let v = record.values
-        return Project(id: record.id, version: record.version, name: text(v["name"]), address: text(v["address"]), latitude: text(v["latitude"]),
-                       longitude: text(v["longitude"]), radiusMeters: text(v["radiusMeters"]), startDate: text(v["startDate"]),
-                       endDate: text(v["endDate"]), members: members, others: others)
+        func given(_ name: String) -> String? { let t = text(v[name]); return t.isEmpty ? nil : t }
+        return Project(id: record.id, version: record.version, name: text(v["name"]), address: given("address"), latitude: given("latitude"),
+                       longitude: given("longitude"), radiusMeters: given("radiusMeters"), startDate: given("startDate"),
+                       endDate: given("endDate"), members: members, others: others)
     }
 
     /// Creates or changes a project as a phone would (a mutation through `FieldSync.push`); the

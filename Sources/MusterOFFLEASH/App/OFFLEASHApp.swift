@@ -53,6 +53,7 @@ package struct OFFLEASHApp: MusterApp {
                            PetSaved.self, PetRemoved.self, WalkerProfiled.self, ServiceAreaSaved.self, ServiceAreaRemoved.self,
                            FeedbackSubmitted.self, CardSaved.self, CardChanged.self, PaymentPriced.self, PaymentSettled.self,
                            SubscriptionDefined.self])
+            let (keys, templates) = (APIKeyDirectory.shared(in: environment), PageTemplates.shared(in: environment))
             parts.routes.append { routes in
                 AuthRoutes.add(to: routes, people: people, policy: policy)
                 SignInRoutes.add(to: routes, people: people, policy: policy, tokens: tokens, codes: codes)
@@ -63,6 +64,7 @@ package struct OFFLEASHApp: MusterApp {
                 PaymentsRoutes.add(to: routes, walks: walks)
                 SubscriptionsRoutes.add(to: routes, walks: walks)
                 InviteRoutes.add(to: routes, walks: walks, invitations: invitations)
+                BusinessConsole.add(to: routes, walks: walks, invitations: invitations, people: people, keys: keys, templates: templates)
             }
             let accounts = Self.accounts(settings, policy: policy, walks: walks)
             AccountRoutes.add(accounts, to: &parts, environment: environment)
