@@ -25,7 +25,8 @@ struct FieldConsoleViews: Sendable {
         let entries: [Entry]
         let count: Int
         let one: Bool
-        let flagged: Int
+        /// nil for none (Mustache shows a section for 0).
+        let flagged: Int?
         let week: String
     }
 
@@ -43,7 +44,7 @@ struct FieldConsoleViews: Sendable {
             entries.append(Entry(id: record.id, worker: await names.name(record.ownerId), project: project, start: start,
                                  end: end.isEmpty ? "still on the clock" : end, hours: hours, review: record.review, flagged: !record.review.isEmpty))
         }
-        return Approvals(entries: entries, count: entries.count, one: entries.count == 1, flagged: entries.filter(\.flagged).count, week: ISOWeek(containing: Timestamp.millis(Date())).description)
+        return Approvals(entries: entries, count: entries.count, one: entries.count == 1, flagged: entries.contains(where: \.flagged) ? entries.filter(\.flagged).count : nil, week: ISOWeek(containing: Timestamp.millis(Date())).description)
     }
 
     struct Conflict: Sendable {

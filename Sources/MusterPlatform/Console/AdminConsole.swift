@@ -7,12 +7,13 @@ package import MusterRuntime
 
 /// The operator console at `/admin`, for a platform admin (a key with `admin:platform`, signed in
 /// through `PageSignIn`): the stream and the projections of this process, the apps and the scopes
-/// their keys may carry, keys (issued with scopes and shown once; revoked), and the dead letters
+/// their keys may carry, keys (issued with scopes and shown once; revoked), people (added with a
+/// role; forgotten), and the dead letters
 /// with their reasons, handed back to the processor that filed them once the cause is fixed.
 /// Every action is the same event the `muster` command appends.
 package enum AdminConsole {
     static let group = PageGroup(name: "Muster operations", path: "/admin", nav: [
-        .init("Overview", "/admin"), .init("Keys", "/admin/keys"), .init("Dead letters", "/admin/dead-letters"),
+        .init("Overview", "/admin"), .init("Keys", "/admin/keys"), .init("People", "/admin/people"), .init("Dead letters", "/admin/dead-letters"),
     ])
     static let access = AccessRule.page(PlatformApp.appName, scope: PlatformRoutes.adminScope)
 
@@ -24,11 +25,8 @@ package enum AdminConsole {
         let signIn = PageSignIn.keys(group, app: PlatformApp.appName, scope: PlatformRoutes.adminScope, keys: keys, templates: templates)
         signIn.add(to: routes)
         let log = environment.log
-        /// The operator the page's rule admitted, as events name them, or nil (the sign-in form).
-        @Sendable func admin(_ context: MusterRequestContext) -> String? {
-            if case .key(_, let keyId) = context.principal { return "console:\(keyId)" }
-            return nil
-        }
+        @Sendable func admin(_ context: MusterRequestContext) -> String? { operatorName(context) }
+        addPeopleRoutes(to: routes, people: People.shared(in: environment), templates: templates, signIn: signIn)
         @Sendable func notice(_ request: Request) -> String? { request.uri.queryParameters["done"].map { String($0.prefix(80)) } }
 
         routes.get("/admin", access: access) { request, context in

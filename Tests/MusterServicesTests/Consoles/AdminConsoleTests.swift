@@ -59,7 +59,9 @@ struct AdminConsoleTests {
     /// the shell is refused with the setting's name.
     @Test func theTemplatesParseAndAMissingFolderIsRefused() async throws {
         let loaded = try await PageTemplates(directory: "deploy/templates").load()
-        for name in ["shell", "signin", "body", "admin/overview", "admin/keys", "admin/dead-letters", "admin/dead-letter"] {
+        for name in ["shell", "signin", "body", "admin/overview", "admin/keys", "admin/people", "admin/dead-letters", "admin/dead-letter",
+                     "field/approvals", "field/conflicts", "field/projects", "field/project", "field/activity",
+                     "offleash/today", "offleash/week", "offleash/payments", "offleash/services", "offleash/people"] {
             #expect(loaded.contains(name), "\(name).mustache")
         }
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-templates-\(UUID().uuidString)").path
@@ -98,6 +100,23 @@ struct AdminConsoleTests {
             let revokedEvent = try #require(try await app.log.read(filter: "events.platform.apikey.\(keyId).revoked.v2").first?.payload as? APIKeyRevoked)
             #expect(revokedEvent.reason == "test over" && revokedEvent.revokedBy.hasPrefix("console:"))
             #expect(try await browser.post("/admin/keys/key_0000000000000000/revoke", []).status == .notFound)
+
+            // People: added with a role of the organisation's app; forgotten only when confirmed.
+            let people = People.shared(in: app.env.environment)
+            try await people.createOrganisationPatiently(slug: "console-walks", app: "offleash", name: "Console walks")
+            _ = try await browser.get("/admin/people")
+            let badRole = try await browser.post("/admin/people", [("org", "console-walks"), ("role", "moderator"), ("email", "kim@example.com"),
+                                                                    ("firstName", "Kim"), ("lastName", "K"), ("password", "Walkies2026")])
+            #expect(badRole.status == .unprocessableContent, "\(badRole.text.prefix(300))")
+            let added = try await browser.post("/admin/people", [("org", "console-walks"), ("role", "walker"), ("email", "kim@example.com"),
+                                                                 ("firstName", "Kim"), ("lastName", "Kerb"), ("password", "Walkies2026")])
+            #expect(added.status == .seeOther)
+            let personId = try #require(try await people.personId(orgSlug: "console-walks", email: "kim@example.com"))
+            #expect(try await browser.get("/admin/people").text.contains("Kim Kerb"))
+            #expect(try await browser.post("/admin/people/\(personId)/forget").status == .unprocessableContent, "not without the box ticked")
+            #expect(try await browser.post("/admin/people/\(personId)/forget", [("confirm", "yes")]).status == .seeOther)
+            #expect(try await browser.get("/admin/people").text.contains("Kim Kerb") == false)
+            #expect(try await browser.post("/admin/people/00000000-0000-4000-8000-000000000000/forget", [("confirm", "yes")]).status == .notFound)
 
             let flaky = FlakyProcessor()
             try await withThrowingTaskGroup(of: Void.self) { group in
