@@ -21,8 +21,8 @@ package enum DashboardRoutes {
         }
         let signIn = PageSignIn.keys(group, app: nil, scope: AnalyticsScopes.read, keys: keys, templates: templates)
         signIn.add(to: routes)
-        @Sendable func html(_ body: PageBody, _ request: Request, _ context: MusterRequestContext) async throws -> Response {
-            try await templates.body(body, group: group, request: request, context: context)
+        @Sendable func html(_ report: ReportView, _ request: Request, _ context: MusterRequestContext) async throws -> Response {
+            try await templates.report(report, group: group, request: request, context: context)
         }
 
         routes.get("/dashboards", access: access) { request, context in

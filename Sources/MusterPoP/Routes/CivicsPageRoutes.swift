@@ -38,10 +38,10 @@ package enum CivicsPageRoutes {
             if let own = who.org { query.org = own } // an organiser sees their own organisation
             let today = CivicsQuery.today()
             let q = query
-            let body = await runner.read { state in
+            let report = await runner.read { state in
                 CivicsPage.page(CivicsReport(state: state, config: config), query: q, today: today, config: config, fixedOrg: who.org != nil)
             }
-            return try await templates.body(body, group: group, request: request, context: context)
+            return try await templates.report(report, group: group, request: request, context: context)
         }
     }
 }

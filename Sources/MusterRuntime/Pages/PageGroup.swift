@@ -31,7 +31,8 @@ package struct PageGroup: Sendable {
 }
 
 /// What `shell.mustache` reads: the group, who is signed in, the forms' token, a notice, and the
-/// page's own view as `page`.
+/// page's own view as `page`. Mustache looks a name up the stack of views and takes a nil member
+/// as absent, so an inner view's nil `foo` finds an outer `foo`: the shell's names are its own.
 struct ShellView: Sendable {
     struct NavItem: Sendable {
         let label: String
@@ -41,7 +42,7 @@ struct ShellView: Sendable {
 
     let title: String
     /// Whether the shell writes the page's `h1` (a page built in Swift writes its own).
-    let heading: Bool
+    let shellWritesHeading: Bool
     let groupName: String
     let groupPath: String
     let nav: [NavItem]
@@ -64,7 +65,7 @@ extension PageTemplates {
         let (csrf, setCookie) = PageForms.token(for: request, signedIn: who != nil)
         let path = request.uri.path
         let view = ShellView(
-            title: title, heading: template != "body", groupName: group.name, groupPath: group.path,
+            title: title, shellWritesHeading: template != "body", groupName: group.name, groupPath: group.path,
             nav: group.nav.map { .init(label: $0.label, href: $0.href, current: $0.href == path) },
             who: who, csrf: csrf, notice: notice, problem: problem, refresh: refresh, page: page)
         var headers = headers
