@@ -1,10 +1,10 @@
-package import AsyncHTTPClient
-package import Foundation
+import AsyncHTTPClient
+import Foundation
 import Glibc
 import MusterTesting
 import NIOCore
 import NIOFoundationEssentialsCompat
-package import NIOHTTP1
+import NIOHTTP1
 import Synchronization
 
 /// A real headless Chromium, driven through Debian's `chromedriver` (W3C WebDriver over HTTP on

@@ -18,32 +18,20 @@ extension ModerationPage {
 
     /// One row per entry: what the phone apps and the DNS filter block, and what the browser
     /// extension blocks, with the rules the feeds will apply.
-    static func blocklistPreview(_ draft: BlocklistDraft, rules: BlocklistRules, into page: inout HTMLPage) {
-        page.raw("<h3>What each client will block</h3>")
-        if draft.urls.isEmpty { page.raw("<p class=\"muted\">No blocklist entries: no client blocks anything for this action.</p>"); return }
-        page.raw("<p class=\"muted\">Employer's own domains: ")
-        page.text(draft.ownDomains.isEmpty ? "none" : draft.ownDomains.joined(separator: ", "))
-        page.raw("</p><table class=\"preview\"><tr><th>Entry</th><th>Phone apps and DNS filter</th><th>Browser extension</th></tr>")
-        for url in draft.urls {
-            page.raw("<tr><td>")
-            page.text(url)
-            switch rules.reach(of: url, own: Set(draft.ownDomains)) {
+    static func preview(_ draft: BlocklistDraft, rules: BlocklistRules) -> Preview {
+        let own = Set(draft.ownDomains)
+        let rows = draft.urls.map { url -> PreviewRow in
+            switch rules.reach(of: url, own: own) {
             case .host(let host):
-                page.raw("</td><td class=\"reach-host\">all of <b>")
-                page.text(host)
-                page.raw("</b> and its subdomains</td><td>the same: all of ")
-                page.text(host)
+                PreviewRow(entry: visibleText(url), reachHost: host, reachPage: nil, extensionEntries: nil, reachRefused: nil)
             case .page(let entry):
-                page.raw("</td><td class=\"reach-none\">nothing (a page on a site the employer does not own)</td><td class=\"reach-page\">only the page <b>")
-                page.text(entry)
-                page.raw("</b> and its sub-pages, on every subdomain; entries ")
-                page.text(BlocklistRules.extensionEntries(page: entry).joined(separator: "  "))
+                PreviewRow(entry: visibleText(url), reachHost: nil, reachPage: entry, extensionEntries: BlocklistRules.extensionEntries(page: entry).joined(separator: "  "),
+                           reachRefused: nil)
             case .nothing(let why):
-                page.raw("</td><td colspan=\"2\" class=\"flag reach-refused\">refused at approval: ")
-                page.text(why)
+                PreviewRow(entry: visibleText(url), reachHost: nil, reachPage: nil, extensionEntries: nil, reachRefused: why)
             }
-            page.raw("</td></tr>")
         }
-        page.raw("</table>")
+        return Preview(ownDomains: draft.ownDomains.isEmpty ? "none" : visibleText(draft.ownDomains.joined(separator: ", ")), rows: rows,
+                       empty: draft.urls.isEmpty)
     }
 }

@@ -1,147 +1,170 @@
 import MusterRuntime
-/// The moderation page: the queue and one item, server-rendered. Everything people typed is
-/// escaped; the only markup is ours.
+
+/// The moderation pages' views: the queue, one action, one snapshot, laid out by
+/// `moderation/*.mustache`. What people typed is shown through `visibleText` and escaped by the
+/// template; the forms each view offers follow the item's state.
 enum ModerationPage {
-    static func flags(_ flags: [ModerationFlag], checked: Bool, into page: inout HTMLPage) {
-        if !checked { page.raw("<span class=\"muted\">checks pending</span>"); return }
-        if flags.isEmpty { page.raw("<span class=\"flag ok\">no flags</span>") }
-        for flag in flags {
-            page.raw("<span class=\"flag\" title=\"\(escapeHTML(flag.detail))\">"); page.text(flag.code); page.raw("</span> ")
+    struct Flag: Sendable {
+        let code: String
+        let detail: String
+    }
+
+    /// An item's flags as the pages show them: pending checks, no flags, or each flag.
+    struct Flags: Sendable {
+        let pending: Bool
+        let none: Bool
+        let flags: [Flag]
+
+        init(_ flags: [ModerationFlag], checked: Bool) {
+            pending = !checked
+            none = checked && flags.isEmpty
+            self.flags = checked ? flags.map { Flag(code: $0.code, detail: visibleText($0.detail)) } : []
         }
     }
 
-    static func queue(_ queue: ModerationQueue, filter: ModerationQueue.Filter, notice: String?) -> PageBody {
-        var page = HTMLPage(title: "Moderation queue")
-        page.raw("<h1>Moderation queue</h1>")
-        if let notice { page.raw("<p class=\"flag ok\">"); page.text(notice); page.raw("</p>") }
-        page.raw("<form method=\"get\" action=\"/moderation\"><label>Status <select name=\"status\">")
-        for status in ["pending", "approved", "rejected", "merged", "ended", "all"] {
-            page.raw("<option\(status == filter.status ? " selected" : "")>\(status)</option>")
-        }
-        page.raw("</select></label> <label>Kind <select name=\"kind\"><option value=\"\">both</option>")
-        for kind in ["action", "snapshot"] { page.raw("<option\(kind == filter.kind ? " selected" : "")>\(kind)</option>") }
-        page.raw("</select></label> <label>Flag <select name=\"flag\"><option value=\"\">any</option>")
-        for code in ModerationFlag.codes.sorted() { page.raw("<option\(code == filter.flag ? " selected" : "")>\(code)</option>") }
-        page.raw("</select></label> <label>Text <input name=\"q\" value=\"\(escapeHTML(filter.text ?? ""))\" size=\"20\"></label> <button>Filter</button></form>")
-        page.raw("<p>\(queue.count) item(s)</p><table><tr><th>Kind</th><th>Employer</th><th>What</th><th>Flags</th><th>Submitted</th><th>Status</th></tr>")
-        for item in queue.items {
-            page.raw("<tr><td>\(item.kind)</td><td><a href=\"/moderation/\(item.kind)s/\(escapeHTML(item.id))\">")
-            page.text(item.employerName)
-            page.raw("</a></td><td>")
-            page.text(item.summary)
-            page.raw("</td><td>")
-            flags(item.flags, checked: item.checked, into: &page)
-            page.raw("</td><td>")
-            page.text(item.submittedAt)
-            page.raw("</td><td>\(escapeHTML(item.status))</td></tr>")
-        }
-        page.raw("</table>")
-        return page.body()
+    struct Option: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
     }
 
-    static func field(_ name: String, _ value: String?, into page: inout HTMLPage) {
-        guard let value else { return }
-        page.raw("<dt>\(name)</dt><dd>")
-        page.text(value)
-        page.raw("</dd>")
+    struct QueueView: Sendable {
+        struct Item: Sendable {
+            let kind: String
+            let href: String
+            let employer: String
+            let summary: String
+            let flags: Flags
+            let submittedAt: String
+            let status: String
+        }
+
+        let statuses: [Option]
+        let kinds: [Option]
+        let flagCodes: [Option]
+        let text: String
+        let count: Int
+        let items: [Item]
     }
 
-    static func history(_ decisions: [OPLProjection.Decision], into page: inout HTMLPage) {
-        guard !decisions.isEmpty else { return }
-        page.raw("<h3>Decisions</h3><ul>")
-        for d in decisions {
-            page.raw("<li>"); page.text("\(d.at) \(d.kind) by \(d.moderator): \(d.reason)"); page.raw("</li>")
+    static func queue(_ queue: ModerationQueue, filter: ModerationQueue.Filter) -> QueueView {
+        func options(_ values: [String], _ chosen: String?, any: String? = nil) -> [Option] {
+            (any.map { [Option(value: "", label: $0, selected: chosen == nil)] } ?? []) + values.map { Option(value: $0, label: $0, selected: $0 == chosen) }
         }
-        page.raw("</ul>")
+        return QueueView(
+            statuses: options(["pending", "approved", "rejected", "merged", "ended", "all"], filter.status),
+            kinds: options(["action", "snapshot"], filter.kind, any: "both"),
+            flagCodes: options(ModerationFlag.codes.sorted(), filter.flag, any: "any"),
+            text: visibleText(filter.text ?? ""), count: queue.count,
+            items: queue.items.map {
+                .init(kind: $0.kind, href: "/moderation/\($0.kind)s/\($0.id)", employer: visibleText($0.employerName), summary: visibleText($0.summary),
+                      flags: Flags($0.flags, checked: $0.checked), submittedAt: $0.submittedAt, status: $0.status)
+            })
+    }
+
+    struct Detail: Sendable {
+        let name: String
+        let value: String
+    }
+
+    struct Decision: Sendable {
+        let line: String
+    }
+
+    /// What each client will block, an entry at a time (`ModerationPage+Preview`).
+    struct PreviewRow: Sendable {
+        let entry: String
+        /// All of a host and its subdomains, everywhere.
+        let reachHost: String?
+        /// Only a page (the phone apps and DNS filter block nothing), with the extension's entries.
+        let reachPage: String?
+        let extensionEntries: String?
+        /// Refused at approval, and why.
+        let reachRefused: String?
+    }
+
+    struct Preview: Sendable {
+        let ownDomains: String
+        let rows: [PreviewRow]
+        let empty: Bool
+    }
+
+    struct ActionView: Sendable {
+        let id: String
+        let base: String
+        let employer: String
+        let status: String
+        let flags: Flags
+        let details: [Detail]
+        let preview: Preview
+        let decisions: [Decision]
+        let hasDecisions: Bool
+        let draftURLs: String
+        let draftOwnDomains: String
+        /// Which forms the action's state offers.
+        let canApprove: Bool
+        let canReject: Bool
+        let canReopen: Bool
+        let canMerge: Bool
+        let canEnd: Bool
+        let canExtend: Bool
+        let mergeInto: String
+        let extendDays: Int
     }
 
     /// One action. `draft` is what a preview was asked for; nil shows the action's own entries.
-    static func action(_ a: OPLProjection.Action, rules: BlocklistRules, draft typed: BlocklistDraft? = nil, notice: String?) -> PageBody {
-        var page = HTMLPage(title: "Action \(a.id)")
-        page.raw("<p><a href=\"/moderation\">← queue</a></p><h1>")
-        page.text(a.employer.name)
-        page.raw(" <small class=\"muted\">\(escapeHTML(a.id)) · \(a.status.rawValue)</small></h1>")
-        if let notice { page.raw("<p class=\"flag ok\">"); page.text(notice); page.raw("</p>") }
-        page.raw("<p>")
-        flags(a.flags, checked: a.checked, into: &page)
-        for flag in a.flags { page.raw("<br><span class=\"muted\">"); page.text("\(flag.code): \(flag.detail)"); page.raw("</span>") }
-        page.raw("</p><dl>")
+    static func action(_ a: OPLProjection.Action, rules: BlocklistRules, draft typed: BlocklistDraft? = nil) -> ActionView {
         let d = a.details
-        field("Industry", a.employer.industry, into: &page)
-        field("Website", a.employer.website, into: &page)
-        field("Organization", d.organization, into: &page)
-        field("Type", d.actionType, into: &page)
-        field("Location", d.location, into: &page)
-        field("Coordinates", a.coordinates.map { "\($0.latitude), \($0.longitude)" + (d.coordinates == nil ? " (geocoded)" : "") }, into: &page)
-        field("Start", d.startDate, into: &page)
-        field("Duration", "\(d.durationDays) days", into: &page)
-        field("Description", d.description, into: &page)
-        field("Demands", d.demands, into: &page)
-        field("Contact", d.contactInfo, into: &page)
-        field("Learn more", d.learnMoreUrl, into: &page)
-        field("Blocklist entries", a.urls.isEmpty ? nil : a.urls.joined(separator: "\n"), into: &page)
-        field("Sites", a.locations.isEmpty ? nil : a.locations.map { "\($0.type) \($0.name ?? "") \($0.latitude), \($0.longitude) r=\($0.notificationRadius) m" }.joined(separator: "\n"), into: &page)
-        field("Submitted", "\(a.submittedAt) by \(a.submittedBy) via \(a.channel)", into: &page)
-        field("Merged into", a.mergedInto, into: &page)
-        page.raw("</dl>")
+        let fields: [(String, String?)] = [
+            ("Industry", a.employer.industry), ("Website", a.employer.website), ("Organization", d.organization), ("Type", d.actionType),
+            ("Location", d.location),
+            ("Coordinates", a.coordinates.map { "\($0.latitude), \($0.longitude)" + (d.coordinates == nil ? " (geocoded)" : "") }),
+            ("Start", d.startDate), ("Duration", "\(d.durationDays) days"), ("Description", d.description), ("Demands", d.demands),
+            ("Contact", d.contactInfo), ("Learn more", d.learnMoreUrl),
+            ("Blocklist entries", a.urls.isEmpty ? nil : a.urls.joined(separator: "\n")),
+            ("Sites", a.locations.isEmpty ? nil : a.locations.map { "\($0.type) \($0.name ?? "") \($0.latitude), \($0.longitude) r=\($0.notificationRadius) m" }.joined(separator: "\n")),
+            ("Submitted", "\(a.submittedAt) by \(a.submittedBy) via \(a.channel)"), ("Merged into", a.mergedInto),
+        ]
         let draft = typed ?? BlocklistDraft.current(a, rules: rules)
-        blocklistPreview(draft, rules: rules, into: &page)
-        history(a.decisions, into: &page)
-        let base = "/moderation/actions/\(escapeHTML(a.id))"
-        if [.submitted, .approved].contains(a.status) {
-            page.raw("""
-            <form method="post" action="\(base)/approve"><fieldset><legend>Approve</legend>
-            <label>Blocklist entries, one per line (the employer's site, or its page on another site)<textarea name="urls" rows="3">\(escapeHTML(draft.urls.joined(separator: "\n")))</textarea></label>
-            <label>The employer's own domains, one per line (entries under them block the whole host everywhere)<textarea name="ownDomains" rows="2">\(escapeHTML(draft.ownDomains.joined(separator: "\n")))</textarea></label>
-            <button formaction="\(base)/preview">Preview what each client will block</button>
-            <fieldset><legend>Add a picket site</legend><label>Latitude <input name="siteLatitude" size="10"></label>
-            <label>Longitude <input name="siteLongitude" size="10"></label> <label>Name <input name="siteName" size="20"></label></fieldset>
-            <label>Reason <input type="text" name="reason" value="verified"></label> <button>Approve</button></fieldset></form>
-            """)
-        }
-        if a.status == .submitted {
-            page.raw("<form method=\"post\" action=\"\(base)/reject\"><fieldset><legend>Reject</legend><label>Reason <input type=\"text\" name=\"reason\" required></label> <button>Reject</button></fieldset></form>")
-        }
-        if a.status == .rejected {
-            page.raw("<form method=\"post\" action=\"\(base)/reopen\"><fieldset><legend>Reopen (take back the rejection)</legend><label>Reason <input type=\"text\" name=\"reason\" required></label> <button>Reopen</button></fieldset></form>")
-        }
-        if [.submitted, .approved].contains(a.status) {
-            page.raw("<form method=\"post\" action=\"\(base)/merge\"><fieldset><legend>Merge into another action</legend><label>Action id <input name=\"into\" value=\"\(escapeHTML(a.flags.first { $0.code == "duplicate" }?.relatedId ?? ""))\"></label> <label>Reason <input type=\"text\" name=\"reason\" value=\"duplicate\" required></label> <button>Merge</button></fieldset></form>")
-        }
-        if a.status == .approved {
-            page.raw("<form method=\"post\" action=\"\(base)/end\"><fieldset><legend>End</legend><label>Reason <input type=\"text\" name=\"reason\" required></label> <button>End action</button></fieldset></form>")
-        }
-        if [.approved, .ended].contains(a.status) {
-            page.raw("<form method=\"post\" action=\"\(base)/extend\"><fieldset><legend>Extend</legend><label>New total days <input name=\"durationDays\" value=\"\(d.durationDays + 7)\" size=\"5\"></label> <label>Reason <input type=\"text\" name=\"reason\" required></label> <button>Extend</button></fieldset></form>")
-        }
-        return page.body()
+        return ActionView(
+            id: a.id, base: "/moderation/actions/\(a.id)", employer: visibleText(a.employer.name), status: a.status.rawValue,
+            flags: Flags(a.flags, checked: a.checked),
+            details: fields.compactMap { name, value in value.map { Detail(name: name, value: visibleText($0)) } },
+            preview: preview(draft, rules: rules), decisions: decisions(a.decisions), hasDecisions: !a.decisions.isEmpty,
+            draftURLs: visibleText(draft.urls.joined(separator: "\n")), draftOwnDomains: visibleText(draft.ownDomains.joined(separator: "\n")),
+            canApprove: [.submitted, .approved].contains(a.status), canReject: a.status == .submitted, canReopen: a.status == .rejected,
+            canMerge: [.submitted, .approved].contains(a.status), canEnd: a.status == .approved, canExtend: [.approved, .ended].contains(a.status),
+            mergeInto: a.flags.first { $0.code == "duplicate" }?.relatedId ?? "", extendDays: d.durationDays + 7)
     }
 
-    static func snapshot(_ s: OPLProjection.Snapshot, action: OPLProjection.Action?, notice: String?) -> PageBody {
-        var page = HTMLPage(title: "Snapshot \(s.id)")
-        page.raw("<p><a href=\"/moderation\">← queue</a></p><h1>GPS snapshot <small class=\"muted\">\(escapeHTML(s.id)) · \(s.status.rawValue)</small></h1>")
-        if let notice { page.raw("<p class=\"flag ok\">"); page.text(notice); page.raw("</p>") }
-        page.raw("<p>")
-        flags(s.flags, checked: s.checked, into: &page)
-        for flag in s.flags { page.raw("<br><span class=\"muted\">"); page.text("\(flag.code): \(flag.detail)"); page.raw("</span>") }
-        page.raw("</p><dl>")
-        field("Action", "\(action?.employer.name ?? "?") (\(s.actionId))", into: &page)
-        field("Coordinates", "\(s.latitude), \(s.longitude)", into: &page)
-        field("Address", s.address, into: &page)
-        field("Notes", s.notes, into: &page)
-        field("Submitted", "\(s.submittedAt) by \(s.submittedBy)", into: &page)
-        page.raw("</dl>")
-        history(s.decisions, into: &page)
-        if s.status == .submitted {
-            let base = "/moderation/snapshots/\(escapeHTML(s.id))"
-            page.raw("""
-            <form method="post" action="\(base)/approve"><fieldset><legend>Approve as a site</legend>
-            <select name="type"><option>picket-site</option><option>employer-location</option></select>
-            radius (m) <input name="notificationRadius" value="250" size="6"> <label>Reason <input type="text" name="reason" value="verified"></label>
-            <button>Approve</button></fieldset></form>
-            <form method="post" action="\(base)/reject"><fieldset><legend>Reject</legend><label>Reason <input type="text" name="reason" required></label> <button>Reject</button></fieldset></form>
-            """)
-        }
-        return page.body()
+    static func decisions(_ decisions: [OPLProjection.Decision]) -> [Decision] {
+        decisions.map { Decision(line: visibleText("\($0.at) \($0.kind) by \($0.moderator): \($0.reason)")) }
+    }
+
+    struct SnapshotView: Sendable {
+        let id: String
+        let base: String
+        let status: String
+        let flags: Flags
+        let details: [Detail]
+        let decisions: [Decision]
+        let hasDecisions: Bool
+        let canDecide: Bool
+    }
+
+    static func snapshot(_ s: OPLProjection.Snapshot, action: OPLProjection.Action?) -> SnapshotView {
+        let fields: [(String, String?)] = [
+            ("Action", "\(action?.employer.name ?? "?") (\(s.actionId))"), ("Coordinates", "\(s.latitude), \(s.longitude)"),
+            ("Address", s.address), ("Notes", s.notes), ("Submitted", "\(s.submittedAt) by \(s.submittedBy)"),
+        ]
+        return SnapshotView(id: s.id, base: "/moderation/snapshots/\(s.id)", status: s.status.rawValue, flags: Flags(s.flags, checked: s.checked),
+                            details: fields.compactMap { name, value in value.map { Detail(name: name, value: visibleText($0)) } },
+                            decisions: decisions(s.decisions), hasDecisions: !s.decisions.isEmpty, canDecide: s.status == .submitted)
+    }
+
+    /// A refusal, with the way back.
+    struct Refusal: Sendable {
+        let message: String
+        let back: String
     }
 }

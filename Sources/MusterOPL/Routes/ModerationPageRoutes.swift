@@ -47,25 +47,31 @@ package enum ModerationPageRoutes {
         let signIn = PageSignIn.people(group, roles: [OPLRole.moderator], keyScope: OPLScopes.moderate, defaultOrg: "opl", policy: policy,
                                        people: people, keys: keys, templates: templates)
         signIn.add(to: routes)
-        @Sendable func html(_ body: PageBody, _ request: Request, _ context: MusterRequestContext, status: HTTPResponse.Status = .ok) async throws -> Response {
-            try await templates.body(body, group: group, request: request, context: context, status: status)
+        @Sendable func page(_ template: String, _ title: String, _ view: some Sendable, _ request: Request, _ context: MusterRequestContext,
+                            status: HTTPResponse.Status = .ok, problem: String? = nil) async throws -> Response {
+            try await templates.page("moderation/\(template)", title: title, group: group, request: request, context: context, page: view,
+                                     status: status, notice: notice(request), problem: problem)
+        }
+        @Sendable func refused(_ error: APIError, back: String, _ request: Request, _ context: MusterRequestContext) async throws -> Response {
+            try await page("refused", "Not done", ModerationPage.Refusal(message: error.message, back: back), request, context,
+                           status: error.status, problem: error.message)
         }
         routes.get("/moderation", access: access) { request, context in
             guard moderator(context) != nil else { return try await signIn.form(request, context) }
             let filter = try ModerationRoutes.queueFilter(QueryParameters(request))
             let queue = await desk.runner.read { ModerationQueue(state: $0, filter: filter) }
-            return try await html(ModerationPage.queue(queue, filter: filter, notice: notice(request)), request, context)
+            return try await page("queue", "Moderation queue", ModerationPage.queue(queue, filter: filter), request, context)
         }
         routes.get("/moderation/actions/:id", access: access) { request, context in
             guard moderator(context) != nil else { return try await signIn.form(request, context) }
             let action = try await desk.action(try context.parameters.require("id"))
-            return try await html(ModerationPage.action(action, rules: desk.rules, notice: notice(request)), request, context)
+            return try await page("action", action.employer.name, ModerationPage.action(action, rules: desk.rules), request, context)
         }
         routes.get("/moderation/snapshots/:id", access: access) { request, context in
             guard moderator(context) != nil else { return try await signIn.form(request, context) }
             let snapshot = try await desk.snapshot(try context.parameters.require("id"))
             let action = await desk.runner.read { $0.actions[snapshot.actionId] }
-            return try await html(ModerationPage.snapshot(snapshot, action: action, notice: notice(request)), request, context)
+            return try await page("snapshot", "GPS snapshot", ModerationPage.snapshot(snapshot, action: action), request, context)
         }
         routes.post("/moderation/actions/:id/:decision", access: access) { request, context in
             guard let moderator = moderator(context) else { return try await signIn.form(request, context) }
@@ -79,7 +85,7 @@ package enum ModerationPageRoutes {
                     // Nothing decided: the page again, showing where the typed entries would reach.
                     let action = try await desk.action(id)
                     let draft = ModerationPage.BlocklistDraft(urls: lines(f.urls), ownDomains: lines(f.ownDomains))
-                    return try await html(ModerationPage.action(action, rules: desk.rules, draft: draft, notice: nil), request, context)
+                    return try await page("action", action.employer.name, ModerationPage.action(action, rules: desk.rules, draft: draft), request, context)
                 case "approve": _ = try await desk.approve(id, edits: approveEdits(f), moderator: moderator)
                 case "reject": _ = try await desk.reject(id, plain, moderator: moderator)
                 case "reopen": _ = try await desk.reopen(id, plain, moderator: moderator)
@@ -89,7 +95,7 @@ package enum ModerationPageRoutes {
                 default: throw APIError(.notFound, "no decision \(decision.prefix(40))")
                 }
             } catch let error as APIError {
-                return try await html(errorPage(error, back: "/moderation/actions/\(id)"), request, context, status: error.status)
+                return try await refused(error, back: "/moderation/actions/\(id)", request, context)
             }
             return redirect("/moderation/actions/\(id)?done=\(decision)")
         }
@@ -108,7 +114,7 @@ package enum ModerationPageRoutes {
                 default: throw APIError(.notFound, "no decision \(decision.prefix(40))")
                 }
             } catch let error as APIError {
-                return try await html(errorPage(error, back: "/moderation/snapshots/\(id)"), request, context, status: error.status)
+                return try await refused(error, back: "/moderation/snapshots/\(id)", request, context)
             }
             return redirect("/moderation/snapshots/\(id)?done=\(decision)")
         }
@@ -128,13 +134,5 @@ package enum ModerationPageRoutes {
     /// A textarea's non-empty lines, trimmed.
     static func lines(_ text: String?) -> [String] {
         (text ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    static func errorPage(_ error: APIError, back: String) -> PageBody {
-        var page = HTMLPage(title: "Not done")
-        page.raw("<h1>Not done</h1><p class=\"flag\">")
-        page.text(error.message)
-        page.raw("</p><p><a href=\"\(escapeHTML(back))\">Back</a></p>")
-        return page.body()
     }
 }

@@ -21,10 +21,15 @@ package func escapeHTML(_ text: some StringProtocol) -> String {
     return out
 }
 
-/// Builds a page's markup by appending escaped text and trusted markup; only `raw` takes markup.
-/// `body()` is the content for the shell (`PageTemplates.body`), which adds the header, the
-/// stylesheet and every post form's token; `finish()` is a whole self-contained document for the
-/// few public pages outside any group (a link's landing page, an unsubscribe confirmation).
+/// Text as a page shows it: control characters (stored before input refused them) as U+FFFD, so a
+/// template's escaping, which leaves them, never writes them raw.
+package func visibleText(_ text: some StringProtocol) -> String {
+    String(String.UnicodeScalarView(text.unicodeScalars.map { ControlCharacters.isControl($0.value) ? "\u{FFFD}" : $0 }))
+}
+
+/// Builds a whole self-contained page by appending escaped text and trusted markup (only `raw`
+/// takes markup), for the few public pages outside any group: a link's landing page, a newsletter
+/// or unsubscribe confirmation. The consoles' pages are templates (`PageTemplates`).
 package struct HTMLPage: Sendable {
     package let title: String
     let style: String
@@ -38,9 +43,6 @@ package struct HTMLPage: Sendable {
     package mutating func raw(_ markup: String) { html += markup }
     package mutating func text(_ text: some StringProtocol) { html += escapeHTML(text) }
 
-    /// The content, for the shell.
-    package func body() -> PageBody { PageBody(title: title, html: html) }
-
     /// A whole document with its style inline (served with `HTMLResponse.standalonePolicy`).
     package func finish() -> String {
         """
@@ -51,10 +53,4 @@ package struct HTMLPage: Sendable {
         .muted{color:#777}\(style)</style></head><body>\(html)</body></html>
         """
     }
-}
-
-/// A page's content built in Swift, and its title, for the shell.
-package struct PageBody: Sendable {
-    package let title: String
-    package let html: String
 }

@@ -45,19 +45,6 @@ package enum PageForms {
         return (fresh, "\(signInCookie)=\(fresh); Path=/; HttpOnly; SameSite=Strict; Max-Age=86400")
     }
 
-    /// `html` (our own markup) with a hidden token field after each `<form …method="post"…>` tag.
-    package static func addingToken(_ token: String, to html: String) -> String {
-        var out = "", rest = html[...]
-        while let open = rest.range(of: "<form") {
-            guard let close = rest[open.upperBound...].firstIndex(of: ">") else { break }
-            let tag = rest[open.lowerBound...close]
-            out += rest[..<rest.index(after: close)]
-            if tag.contains("method=\"post\"") { out += "<input type=\"hidden\" name=\"\(field)\" value=\"\(token)\">" }
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + rest
-    }
-
     struct Token: Decodable { var csrf: String? }
 
     /// Refuses `request` (403) unless its form carries the token `check` asks for. Reads the

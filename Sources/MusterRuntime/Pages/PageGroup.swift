@@ -32,7 +32,8 @@ package struct PageGroup: Sendable {
 
 /// What `shell.mustache` reads: the group, who is signed in, the forms' token, a notice, and the
 /// page's own view as `page`. Mustache looks a name up the stack of views and takes a nil member
-/// as absent, so an inner view's nil `foo` finds an outer `foo`: the shell's names are its own.
+/// as absent, so an inner view's nil `foo` finds an outer `foo`: the shell's names are its own
+/// (`pageView`), and a page's optional members are named so no outer view has them.
 struct ShellView: Sendable {
     struct NavItem: Sendable {
         let label: String
@@ -41,8 +42,6 @@ struct ShellView: Sendable {
     }
 
     let title: String
-    /// Whether the shell writes the page's `h1` (a page built in Swift writes its own).
-    let shellWritesHeading: Bool
     let groupName: String
     let groupPath: String
     let nav: [NavItem]
@@ -52,7 +51,7 @@ struct ShellView: Sendable {
     let problem: String?
     /// Seconds after which the browser loads the page again (a live list without script).
     let refresh: Int?
-    let page: any Sendable
+    let pageView: any Sendable
 }
 
 extension PageTemplates {
@@ -65,24 +64,13 @@ extension PageTemplates {
         let (csrf, setCookie) = PageForms.token(for: request, signedIn: who != nil)
         let path = request.uri.path
         let view = ShellView(
-            title: title, shellWritesHeading: template != "body", groupName: group.name, groupPath: group.path,
+            title: title, groupName: group.name, groupPath: group.path,
             nav: group.nav.map { .init(label: $0.label, href: $0.href, current: $0.href == path) },
-            who: who, csrf: csrf, notice: notice, problem: problem, refresh: refresh, page: page)
+            who: who, csrf: csrf, notice: notice, problem: problem, refresh: refresh, pageView: page)
         var headers = headers
         if let setCookie { headers.append(HTTPField(name: .setCookie, value: setCookie)) }
         return HTMLResponse.page(try await render(view, template: template), status: status, headers: headers)
     }
-
-    /// A page whose content is built in Swift (`HTMLPage.body()`), in the shell; each post form
-    /// in it gets the visitor's token.
-    package func body(_ body: PageBody, group: PageGroup, request: Request, context: MusterRequestContext,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
-        let token = PageForms.token(for: request, signedIn: Self.who(context.principal) != nil).token
-        return try await page("body", title: body.title, group: group, request: request, context: context,
-                              page: BodyView(html: PageForms.addingToken(token, to: body.html)), status: status)
-    }
-
-    struct BodyView: Sendable { let html: String }
 
     /// Who the header says is signed in: a person by role (their email is sealed personal data,
     /// not read for a header), a key by its id; nil shows no sign-out form.

@@ -59,7 +59,7 @@ struct AdminConsoleTests {
     /// the shell is refused with the setting's name.
     @Test func theTemplatesParseAndAMissingFolderIsRefused() async throws {
         let loaded = try await PageTemplates(directory: "deploy/templates").load()
-        for name in ["shell", "signin", "body", "admin/overview", "admin/keys", "admin/people", "admin/dead-letters", "admin/dead-letter",
+        for name in ["shell", "signin", "report", "moderation/queue", "moderation/action", "moderation/snapshot", "admin/overview", "admin/keys", "admin/people", "admin/dead-letters", "admin/dead-letter",
                      "field/approvals", "field/conflicts", "field/projects", "field/project", "field/activity",
                      "offleash/today", "offleash/week", "offleash/payments", "offleash/services", "offleash/people"] {
             #expect(loaded.contains(name), "\(name).mustache")
