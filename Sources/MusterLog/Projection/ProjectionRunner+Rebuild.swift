@@ -44,6 +44,12 @@ extension ProjectionRunner {
         }
     }
 
+    package nonisolated func rebuildLive() async throws -> UInt64 {
+        let snapshot = try await Self.rebuild(log: log, store: store, logger: logger) { _ in }
+        await requestReload()
+        return snapshot.checkpoint
+    }
+
     func foldToEnd(progressEvery: Duration, progress: @Sendable (RebuildProgress) -> Void) async throws -> Snapshot<P.State> {
         let started = ContinuousClock.now
         state = P.initialState

@@ -465,6 +465,9 @@ package protocol ProjectionStatus: Sendable {
     var projectionName: String { get }
     func status() async -> ProjectionStatusReport
     func requestReload() async
+    /// Rebuilds the fold from the start of the log beside the running one (as `muster replay`
+    /// does), then has the running one load the result; answers the checkpoint reached.
+    func rebuildLive() async throws -> UInt64
 }
 
 package struct ProjectionStatusReport: Sendable, Codable {

@@ -32,7 +32,19 @@ package enum AdminConsole {
         routes.get("/admin", access: access) { request, context in
             guard admin(context) != nil else { return try await signIn.form(request, context) }
             let view = await OverviewView.make(environment: environment)
-            return try await templates.page("admin/overview", title: "Overview", group: group, request: request, context: context, page: view)
+            return try await templates.page("admin/overview", title: "Overview", group: group, request: request, context: context, page: view,
+                                            notice: notice(request))
+        }
+
+        routes.post("/admin/projections/:name/rebuild", access: access) { request, context in
+            guard admin(context) != nil else { return try await signIn.form(request, context) }
+            let name = try context.parameters.require("name")
+            guard let projection = environment.projections.all.first(where: { $0.projectionName == name }) else {
+                throw APIError(.notFound, "this process runs no fold \(name.prefix(40))")
+            }
+            // The answer waits for the rebuild: the page says when it is done and how far it reached.
+            let checkpoint = try await projection.rebuildLive()
+            return HTMLResponse.redirect("/admin?done=Rebuilt%20\(name)%20to%20log%20position%20\(checkpoint)")
         }
 
         routes.get("/admin/keys", access: access) { request, context in

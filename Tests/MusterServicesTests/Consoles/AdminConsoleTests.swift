@@ -80,8 +80,11 @@ struct AdminConsoleTests {
             #expect(try await browser.post("/admin/login", [("key", admin)]).status == .seeOther)
             let overview = try await browser.get("/admin")
             #expect(overview.status == .ok && overview.text.contains("EVENTS") && overview.text.contains("keys"))
-            // Another group's pages do not take this session (its cookie is scoped to /admin).
             #expect(await browser.cookies["muster_session"] != nil)
+            // A fold rebuilt from the log beside the running one, which then loads it.
+            let rebuilt = try await browser.post("/admin/projections/keys/rebuild")
+            #expect(rebuilt.status == .seeOther && rebuilt.headers[.location]?.contains("Rebuilt%20keys") == true, "\(rebuilt.text.prefix(200))")
+            #expect(try await browser.post("/admin/projections/nothing/rebuild").status == .notFound)
 
             _ = try await browser.get("/admin/keys")
             #expect(try await browser.post("/admin/keys", [("app", "opl"), ("scopes", "read:mobile")], token: false).status == .forbidden)
@@ -180,6 +183,7 @@ struct AdminConsoleTests {
                     try await browser.open("\(site)/admin")
                     try await browser.type(admin, into: "input[name=key]")
                     try await browser.click("form[action='/admin/login'] button")
+                    try await browser.waitFor(text: "Projections of this process")
                     try await browser.open("\(site)/admin/keys")
                     try await browser.type("browser test over", into: "#reason-\(issuedId)")
                     try await browser.click("form[action='/admin/keys/\(issuedId)/revoke'] button")
