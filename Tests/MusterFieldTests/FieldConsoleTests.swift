@@ -5,6 +5,9 @@ import MusterAppTesting
 import MusterEvents
 import MusterField
 import MusterPlatform
+import MusterRuntime
+import MusterStandIns
+import Hummingbird
 import MusterTesting
 import Testing
 
@@ -122,6 +125,43 @@ struct FieldConsoleTests {
             #expect(try await other.post("/field/time-entries/approve", [("entries[]", world.onSite)]).status == .notFound)
             #expect(try await other.post("/field/projects/\(Sync.project)/members", [("person", world.crew.benId)]).status == .notFound)
             #expect(try await other.get("/field").text.contains("0 time entries wait"))
+        }
+    }
+
+    /// The crew: a manager invites by email from the console; the email's code makes the
+    /// worker's account in the company (once), and the worker is signed in.
+    @Test func aManagerInvitesAWorkerWhoJoinsWithTheEmailsCode() async throws {
+        let recorder = SMSStandIn.Recorder()
+        try await Application(router: SMSStandIn.router(recorder: recorder)).test(.live) { standIn in
+            let port = try #require(standIn.port)
+            try await apps.withTestApp(["ingest"], configure: {
+                $0[InvitationSettings.self].mailURL = "http://127.0.0.1:\(port)"
+                $0[InvitationSettings.self].mailKey = "SG.test"
+            }) { app in
+                _ = try await Sync.crew(app)
+                let browser = PageVisit(app)
+                try await Self.signIn(browser)
+                #expect(try await browser.get("/field/crew").text.contains("Ana Field"))
+                #expect(try await browser.post("/field/crew/invite", [("email", "new.hand@acme.example"), ("role", "worker")], token: false).status == .forbidden)
+                let sent = try await browser.post("/field/crew/invite", [("email", "new.hand@acme.example"), ("role", "worker")])
+                #expect(sent.status == .seeOther, "\(sent.text.prefix(300))")
+                let again = try await browser.post("/field/crew/invite", [("email", "new.hand@acme.example"), ("role", "worker")])
+                #expect(again.status == .unprocessableContent && again.text.contains("pending already"))
+                let mail = try #require(await recorder.messages.last { $0.to == "new.hand@acme.example" })
+                #expect(mail.subject == "Join Acme Build on Field")
+                let code = try #require(mail.body.range(of: "Your invite code: ").map { String(mail.body[$0.upperBound...].prefix { $0 != "." && $0 != " " }) })
+
+                let join = #"{"code": "\#(code)", "first_name": "Nia", "last_name": "New", "email": "new.hand@acme.example", "password": "Hardhat-nia-2026"}"#
+                let joined = try await app.request("/api/field/auth/join", method: .post, json: join)
+                #expect(joined.status == .created, "\(joined.text)")
+                let token = try #require(joined.json["token"] as? String)
+                #expect(try await app.request("/api/field/settings", headers: Sync.bearer(token)).status == .ok, "a worker of the company")
+                #expect(try await app.request("/api/field/auth/join", method: .post, json: join).status == .notFound, "a code works once")
+                #expect(try await app.request("/api/field/auth/join", method: .post,
+                                              json: #"{"code": "not-a-real-code", "first_name": "X", "last_name": "Y", "email": "x@acme.example", "password": "Hardhat-x-2026"}"#).status == .notFound)
+                #expect(try await app.request("/api/pop/auth/join", method: .post, json: join).status == .notFound, "PoP takes no invitations to join")
+                #expect(try await browser.get("/field/crew").text.contains("Nia New"))
+            }
         }
     }
 

@@ -24,7 +24,14 @@ package struct FieldApp: MusterApp {
     /// Workers and managers sign in with a password; accounts are made by invitation or a manager.
     /// A shift is 12 hours, so is a token.
     package static let accounts = AppAccounts(methods: [.password], policy: People.TokenPolicy(app: FieldRole.app, accessLifetime: .seconds(12 * 3600)),
-                                      defaultOrg: nil, person: .fieldPerson, displayName: "Field")
+                                      defaultOrg: nil, person: .fieldPerson, displayName: "Field", joinsByInvitation: true)
+
+    /// What a crew invitation says: the company, the role, and the code the app's join screen takes.
+    static let invitationWording = Invitations.Wording(
+        subject: { org in "Join \(org) on Field" },
+        text: { org, role, join in
+            "\(org) invites you to its crew on Field as a \(role). In the Field app choose Join with a code. \(join). It expires in 7 days."
+        })
 
     package func add(to parts: inout RoleParts, role: ServiceRole, environment: MusterEnvironment) {
         switch role {
@@ -37,9 +44,13 @@ package struct FieldApp: MusterApp {
             let uploads = FieldUploads(folder: URL(fileURLWithPath: environment.configuration.dataDirectory).appendingPathComponent("field-uploads"),
                                        blobs: Blobs.shared(in: environment))
             let (keys, templates) = (APIKeyDirectory.shared(in: environment), PageTemplates.shared(in: environment))
+            let invites = environment.configuration[InvitationSettings.self]
+            let invitations = Invitations(people: people, sms: nil, mail: invites.mailURL.map { MailClient(baseURL: $0, key: invites.mailKey, from: invites.mailFrom) },
+                                          link: nil, wording: Self.invitationWording)
+            parts.appends([InvitationSent.self, InvitationAccepted.self, InvitationWithdrawn.self])
             parts.routes.append { routes in
                 FieldRoutes.add(to: routes, sync: sync, people: people)
-                FieldConsole.add(to: routes, sync: sync, people: people, keys: keys, templates: templates)
+                FieldConsole.add(to: routes, sync: sync, people: people, invitations: invitations, keys: keys, templates: templates)
                 UploadRoutes.add(to: routes, uploads: uploads, sync: sync, people: people)
             }
             parts.webSockets.append(FieldLive(sync: sync, people: people).route)

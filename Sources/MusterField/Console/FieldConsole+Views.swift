@@ -179,6 +179,38 @@ struct FieldConsoleViews: Sendable {
         (try? Validate.uuid(personId, field: "")) != nil ? personId : UUID().uuidString.lowercased()
     }
 
+    struct Crew: Sendable {
+        struct Member: Sendable {
+            let name: String
+            let email: String
+            let role: String
+            let projects: String
+        }
+
+        let members: [Member]
+    }
+
+    /// The company's workers and managers, with the projects each is on.
+    func crew(_ manager: FieldPerson) async -> Crew {
+        let ids = await people.runner.read { state in
+            state.people.filter { $0.value.orgId == manager.orgId && !$0.value.forgotten && FieldRoles.all.contains($0.value.role) }.keys.sorted()
+        }
+        let (members, names) = await sync.runner.read { book -> ([String: Set<String>], [String: String]) in
+            let members = book.companies[manager.orgId]?.members ?? [:]
+            var names: [String: String] = [:]
+            for projectId in members.keys { names[projectId] = book.record(projectId).map { text($0.values["name"]) } ?? projectId }
+            return (members, names)
+        }
+        var shown: [Crew.Member] = []
+        for id in ids {
+            guard let (account, personal) = try? await people.opened(id) else { continue }
+            let on = members.filter { $0.value.contains(id) }.keys.compactMap { names[$0] }.sorted()
+            shown.append(.init(name: "\(personal.firstName) \(personal.lastName)", email: personal.email, role: account.role,
+                               projects: on.isEmpty ? "no project" : on.joined(separator: ", ")))
+        }
+        return Crew(members: shown.sorted { ($0.role, $0.name) < ($1.role, $1.name) })
+    }
+
     struct Change: Sendable {
         let what: String
         let who: String

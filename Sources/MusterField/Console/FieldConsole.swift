@@ -7,20 +7,21 @@ package import MusterRuntime
 /// The managers' console at `/field`, for a manager of a field company (signed in with their
 /// account; no key opens it): time waiting for approval with its geofence flags (approve one or
 /// many), conflicts side by side (keep the server's value or take the phone's), projects (create,
-/// edit the geofence's centre and radius, staff them), the week's timesheet as CSV, and a live
+/// edit the geofence's centre and radius, staff them), the crew (invite by email through the
+/// invitations machinery: the invited person joins with the code), the week's timesheet as CSV, and a live
 /// list of what phones sync. Every action goes through `FieldSync` as the app's API does: the same
 /// events, the same rules, another company's things are 404.
 package enum FieldConsole {
     static let group = PageGroup(name: "Field managers", path: "/field", nav: [
         .init("Time to approve", "/field"), .init("Conflicts", "/field/conflicts"), .init("Projects", "/field/projects"),
-        .init("Live", "/field/activity"),
+        .init("Crew", "/field/crew"), .init("Live", "/field/activity"),
     ])
     static let access = AccessRule.page(roles: FieldRole.manager)
     /// A console session: a working day, as the app's.
     static let policy = People.TokenPolicy(app: FieldRole.app, accessLifetime: .seconds(12 * 3600), refreshLifetime: .seconds(12 * 3600))
 
-    package static func add(to routes: Routes<Router<MusterRequestContext>>, sync: FieldSync, people: People, keys: APIKeyDirectory,
-                           templates: PageTemplates) {
+    package static func add(to routes: Routes<Router<MusterRequestContext>>, sync: FieldSync, people: People, invitations: Invitations,
+                           keys: APIKeyDirectory, templates: PageTemplates) {
         let signIn = PageSignIn.people(group, roles: [FieldRole.manager], defaultOrg: "", policy: policy, people: people, keys: keys,
                                        templates: templates)
         signIn.add(to: routes)
@@ -103,6 +104,24 @@ package enum FieldConsole {
             return HTMLResponse.redirect("/field/projects/\(id.lowercased())?done=Removed%20from%20the%20crew")
         }
 
+        routes.get("/field/crew", access: access) { request, context in
+            guard let manager = manager(context) else { return try await signIn.form(request, context) }
+            return try await page("field/crew", "Crew", request, context, await views.crew(manager))
+        }
+        routes.post("/field/crew/invite", access: access) { request, context in
+            guard let manager = manager(context), case .person(let signedIn)? = context.caller.page.value else {
+                return try await signIn.form(request, context)
+            }
+            let form = try await FieldConsoleForm.decode(request)
+            let role = form.role == FieldRole.manager.rawValue ? FieldRole.manager : .worker
+            do {
+                try await invitations.invite(AccessClaims(signedIn), contact: try Invitations.contact(email: form.email, phone: nil), role: role.rawValue)
+            } catch let error as InvitationError {
+                return try await page("field/crew", "Crew", request, context, await views.crew(manager), status: .unprocessableContent, problem: error.message)
+            }
+            return HTMLResponse.redirect("/field/crew?done=Invitation%20sent")
+        }
+
         routes.get("/field/timesheet.csv", access: access) { request, context in
             guard let manager = manager(context) else { return try await signIn.form(request, context) }
             return FieldRoutes.timesheetCSV(try await FieldRoutes.timesheet(of: manager, week: try FieldRoutes.week(request), sync: sync, people: people))
@@ -124,12 +143,12 @@ package enum FieldConsole {
 /// Every field the console's forms send (each form sends some).
 struct FieldConsoleForm: Decodable {
     var entries: [String] = []
-    var decision, person: String?
+    var decision, person, email, role: String?
     var name, address, latitude, longitude, radiusMeters, startDate, endDate: String?
 
     enum CodingKeys: String, CodingKey {
         case entries
-        case decision, person, name, address, latitude, longitude, radiusMeters, startDate, endDate
+        case decision, person, email, role, name, address, latitude, longitude, radiusMeters, startDate, endDate
     }
 
     init(from decoder: any Decoder) throws {
@@ -137,6 +156,8 @@ struct FieldConsoleForm: Decodable {
         entries = (try? c.decodeIfPresent([String].self, forKey: .entries)) ?? (try? c.decodeIfPresent(String.self, forKey: .entries)).map { [$0] } ?? []
         decision = try c.decodeIfPresent(String.self, forKey: .decision)
         person = try c.decodeIfPresent(String.self, forKey: .person)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        role = try c.decodeIfPresent(String.self, forKey: .role)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         address = try c.decodeIfPresent(String.self, forKey: .address)
         latitude = try c.decodeIfPresent(String.self, forKey: .latitude)

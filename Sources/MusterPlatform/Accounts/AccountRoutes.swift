@@ -102,6 +102,15 @@ package enum AccountRoutes {
                 let view = try await recovery.confirmEmailChange(try context.claims(), newEmail: body.newEmail, code: body.code ?? "", accounts: accounts)
                 return try JSONResponse.make(.ok, UserBody(view))
             }
+            if accounts.joinsByInvitation {
+                routes.post("\(prefix)/join", access: .anyone) { request, context in
+                    let body = try await RequestJSON.decode(JoinRequest.self, from: request, maxBody: maxBody)
+                    let signedIn = try await Invitations.join(people, code: body.code, email: body.email, firstName: body.firstName,
+                                                              lastName: body.lastName, password: body.password, policy: policy,
+                                                              device: try await device(context, name: body.deviceName, platform: body.platform))
+                    return try JSONResponse.make(.created, SignedInBody(signedIn))
+                }
+            }
             routes.post("\(prefix)/password-reset", access: .anyone) { request, _ in
                 let body = try await RequestJSON.decode(ResetRequest.self, from: request, maxBody: maxBody)
                 try await recovery.requestReset(orgSlug: try org(body.orgSlug), email: body.email, accounts: accounts)

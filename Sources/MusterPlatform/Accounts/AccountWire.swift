@@ -2,6 +2,21 @@ package import Foundation
 import MusterEvents
 
 /// The account bodies every app's sign-in speaks, as OFFLEASH's app first spelled them: snake_case both ways.
+/// `POST /api/{app}/auth/join`: an invited person makes their account with the invitation's code.
+package struct JoinRequest: Decodable {
+    package var code: String
+    package var firstName: String
+    package var lastName: String
+    package var email: String
+    package var password: String
+    package var deviceName: String?
+    package var platform: String?
+
+    enum CodingKeys: String, CodingKey {
+        case code, firstName = "first_name", lastName = "last_name", email, password, deviceName = "device_name", platform
+    }
+}
+
 package struct RegisterRequest: Decodable {
     package var orgSlug: String?
     package var firstName: String

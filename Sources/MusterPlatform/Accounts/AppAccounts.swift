@@ -43,9 +43,14 @@ package struct AppAccounts: Sendable {
         }
     }
 
+    /// Whether people join with an invitation's code (`POST …/auth/join`): an app whose accounts are
+    /// made by a manager's invitation, not by signing up.
+    package var joinsByInvitation: Bool
+
     package init(methods: Set<Method>, policy: People.TokenPolicy, defaultOrg: String?, person: AccessRule,
                 appleAudiences: [String] = [], displayName: String, secondFactor: Bool = false, installLink: InstallLink? = nil,
-                export: @escaping @Sendable (AccessClaims) async throws -> JSONValue = { _ in .object([:]) }) {
+                joinsByInvitation: Bool = false, export: @escaping @Sendable (AccessClaims) async throws -> JSONValue = { _ in .object([:]) }) {
+        self.joinsByInvitation = joinsByInvitation
         self.installLink = installLink
         self.secondFactor = secondFactor
         self.methods = methods

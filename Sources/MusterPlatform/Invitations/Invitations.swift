@@ -163,6 +163,30 @@ package struct Invitations: Sendable {
         return Joined(orgName: org.name, membership: membership)
     }
 
+    /// Makes the account a pending invitation of `app` offers (its organisation, its role) for the
+    /// invited person and signs them in: where people come only by invitation (a field crew). The
+    /// first to join uses the code up; another's account made meanwhile is given up again.
+    package static func join(_ people: People, code: String, email: String, firstName: String, lastName: String, password: String,
+                             policy: People.TokenPolicy, device: SessionDevice = SessionDevice(), now: Date = Date()) async throws -> People.SignedIn {
+        let invalid = InvitationError(.notFound, "This invitation is invalid or has expired; ask for a new one")
+        guard (8...128).contains(code.utf8.count) else { throw invalid }
+        guard let (invitation, org) = await people.runner.read({ state in
+            state.invitations[hash(code)].flatMap { invitation in state.orgs[invitation.orgId].map { (invitation, $0) } }
+        }), org.app == policy.app, invitation.expiresAt > Timestamp.millis(now), invitation.acceptedBy == nil else { throw invalid }
+        let registration = People.Registration(orgSlug: org.slug, email: email, firstName: firstName, lastName: lastName, phone: nil,
+                                               password: password, role: invitation.role)
+        let (account, personal) = try await people.createAccount(registration, app: policy.app)
+        let accepted = InvitationAccepted(contactKey: invitation.contactKey, invitationId: invitation.invitationId, personId: account.personId)
+        do {
+            let result = try await people.log.append(accepted, options: AppendOptions(expected: .at(invitation.sequence), actor: "person:\(account.personId)"))
+            _ = await people.runner.waitUntilApplied(result.sequence, timeout: People.settle)
+        } catch let error as AppendError where error.code == .conflict {
+            try? await people.forget(account.personId, requestedBy: "invitation-used-meanwhile")
+            throw invalid
+        }
+        return try await people.startSession(account, personal: personal, policy: policy, device: device)
+    }
+
     func deliver(_ code: String, to contact: Contact, org: String, role: String) async throws {
         let join = link.map { "Open \($0)\(code) on your phone to join" } ?? "Your invite code: \(code)"
         let text = wording.text(org, role, join)
