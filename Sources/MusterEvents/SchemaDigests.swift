@@ -16,6 +16,7 @@ enum SchemaDigests {
         "schemas/events/field/conflict.resolved.v1.json": "bcdb3baf0e5b",
         "schemas/events/field/device.pushed.v1.json": "45b882d4a056",
         "schemas/events/field/entry.approved.v1.json": "d49f0864dd7c",
+        "schemas/events/field/entry.rejected.v1.json": "63e3403e25af",
         "schemas/events/field/file.stored.v1.json": "4ab1c42f2348",
         "schemas/events/field/project.assigned.v1.json": "7626af6a7676",
         "schemas/events/offleash/area.removed.v1.json": "5f1baf558bf3",

@@ -84,6 +84,29 @@ struct FieldConsoleTests {
             let events = try await app.log.read(filter: "events.field.entry.*.approved.v1").compactMap { $0.payload as? TimeEntryApproved }
             #expect(Set(events.map(\.entryId)) == Set(world.flagged))
             #expect(try await browser.get("/field").text.contains("1 time entry waits"))
+            // The one left is sent back with why: the worker's phone sees it; their next change clears it.
+            #expect(try await browser.post("/field/time-entries/reject", [("entries[]", world.onSite)]).status == .unprocessableContent, "not without why")
+            #expect(try await browser.post("/field/time-entries/reject", [("entries[]", world.onSite), ("reason", "Lunch was not an hour")]).status == .seeOther)
+            #expect(try await browser.get("/field").text.contains("sent back: Lunch was not an hour"))
+            func onSiteEntry() async throws -> [String: Any]? {
+                let pulled = try await app.request("/api/field/changes?since=0", headers: Sync.bearer(world.crew.ana))
+                return (pulled.json["records"] as? [[String: Any]])?.first { $0["id"] as? String == world.onSite }
+            }
+            let sentBack = try await onSiteEntry()
+            #expect(sentBack?["rejection"] as? String == "Lunch was not an hour", "\(String(describing: sentBack))")
+            let version = try #require(sentBack?["version"] as? Int)
+            let fixed = Timestamp.string(Date())
+            _ = try await Sync.push(app, world.crew.ana, Sync.batch(device: Sync.phone, sentAt: fixed, [
+                Sync.mutation("timeEntry", world.onSite, base: version, at: fixed, #"{"notes": "took 30 minutes"}"#),
+            ]))
+            let changed = try await onSiteEntry()
+            #expect(changed?["rejection"] == nil || changed?["rejection"] is NSNull, "\(String(describing: changed))")
+            // The app's API says the same; an approved entry cannot be sent back.
+            let api = try await app.request("/api/field/time-entries/\(world.flagged[0])/reject", method: .post, headers: Sync.bearer(world.crew.manager),
+                                            json: #"{"reason": "late"}"#)
+            #expect(api.status == .unprocessableContent && api.errorMessage.contains("approved already"))
+            #expect(try await app.request("/api/field/time-entries/\(world.onSite)/reject", method: .post, headers: Sync.bearer(world.crew.ana),
+                                          json: #"{"reason": "x"}"#).status == .forbidden, "workers decide no time")
 
             let conflicts = try await browser.get("/field/conflicts")
             #expect(conflicts.text.contains("40.00") && conflicts.text.contains("47.25") && conflicts.text.contains("Ana Field"))

@@ -39,7 +39,7 @@ package struct FieldApp: MusterApp {
             let sync = FieldSync(log: environment.log, runner: environment.projections.runner(FieldProjection.self),
                                  presence: FieldPresence.shared(in: environment))
             let people = People.shared(in: environment)
-            parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, ConflictResolved.self, CompanyConfigured.self,
+            parts.appends([MutationsPushed.self, ProjectAssigned.self, TimeEntryApproved.self, TimeEntryRejected.self, ConflictResolved.self, CompanyConfigured.self,
                            FileStored.self, PushRequested.self])
             let uploads = FieldUploads(folder: URL(fileURLWithPath: environment.configuration.dataDirectory).appendingPathComponent("field-uploads"),
                                        blobs: Blobs.shared(in: environment))

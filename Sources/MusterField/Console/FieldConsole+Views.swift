@@ -19,6 +19,8 @@ struct FieldConsoleViews: Sendable {
         let hours: String
         let review: [String]
         let flagged: Bool
+        /// Why a manager sent it back; nil while it is not.
+        let sentBack: String?
     }
 
     struct Approvals: Sendable {
@@ -42,7 +44,7 @@ struct FieldConsoleViews: Sendable {
             let start = text(record.values["startTime"]), end = text(record.values["endTime"])
             let hours = Timestamp.millis(start).flatMap { s in Timestamp.millis(end).map { e in String(format: "%.2f", Double(e - s) / 3_600_000) } } ?? ""
             entries.append(Entry(id: record.id, worker: await names.name(record.ownerId), project: project, start: start,
-                                 end: end.isEmpty ? "still on the clock" : end, hours: hours, review: record.review, flagged: !record.review.isEmpty))
+                                 end: end.isEmpty ? "still on the clock" : end, hours: hours, review: record.review, flagged: !record.review.isEmpty, sentBack: record.rejection))
         }
         return Approvals(entries: entries, count: entries.count, one: entries.count == 1, flagged: entries.contains(where: \.flagged) ? entries.filter(\.flagged).count : nil, week: ISOWeek(containing: Timestamp.millis(Date())).description)
     }

@@ -47,6 +47,17 @@ package enum FieldConsole {
             return HTMLResponse.redirect("/field?done=Approved%20\(form.entries.count)%20time%20\(form.entries.count == 1 ? "entry" : "entries")")
         }
 
+        routes.post("/field/time-entries/reject", access: access) { request, context in
+            guard let manager = manager(context) else { return try await signIn.form(request, context) }
+            let form = try await FieldConsoleForm.decode(request)
+            guard !form.entries.isEmpty, let reason = form.reason, !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return try await page("field/approvals", "Time to approve", request, context, await views.approvals(manager),
+                                      status: .unprocessableContent, problem: "Tick the entries to send back, and say why.")
+            }
+            for entry in form.entries { try await sync.reject(entry: entry, reason: reason, by: manager) }
+            return HTMLResponse.redirect("/field?done=Sent%20\(form.entries.count)%20back%20to%20their%20workers")
+        }
+
         routes.get("/field/conflicts", access: access) { request, context in
             guard let manager = manager(context) else { return try await signIn.form(request, context) }
             return try await page("field/conflicts", "Conflicts", request, context, try await views.conflicts(manager))
@@ -143,12 +154,12 @@ package enum FieldConsole {
 /// Every field the console's forms send (each form sends some).
 struct FieldConsoleForm: Decodable {
     var entries: [String] = []
-    var decision, person, email, role: String?
+    var decision, person, email, role, reason: String?
     var name, address, latitude, longitude, radiusMeters, startDate, endDate: String?
 
     enum CodingKeys: String, CodingKey {
         case entries
-        case decision, person, email, role, name, address, latitude, longitude, radiusMeters, startDate, endDate
+        case decision, person, email, role, reason, name, address, latitude, longitude, radiusMeters, startDate, endDate
     }
 
     init(from decoder: any Decoder) throws {
@@ -158,6 +169,7 @@ struct FieldConsoleForm: Decodable {
         person = try c.decodeIfPresent(String.self, forKey: .person)
         email = try c.decodeIfPresent(String.self, forKey: .email)
         role = try c.decodeIfPresent(String.self, forKey: .role)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         address = try c.decodeIfPresent(String.self, forKey: .address)
         latitude = try c.decodeIfPresent(String.self, forKey: .latitude)

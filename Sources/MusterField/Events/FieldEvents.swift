@@ -164,6 +164,33 @@ package struct CompanyConfigured: EventPayload {
     }
 }
 
+/// `field.entry.rejected.v1`: a manager sent a time entry back to its worker, with why; it waits
+/// for approval again, and the worker's next change of it clears the rejection.
+package struct TimeEntryRejected: EventPayload {
+    package static let eventType = EventType(app: "field", aggregate: "entry", event: "rejected", major: 1)
+
+    package var entryId: String
+    package var orgId: String
+    package var managerId: String
+    package var reason: String
+
+    package init(entryId: String, orgId: String, managerId: String, reason: String) {
+        self.entryId = entryId
+        self.orgId = orgId
+        self.managerId = managerId
+        self.reason = reason
+    }
+
+    package var aggregateID: String { entryId }
+
+    package func validate() throws {
+        try Validate.uuid(entryId, field: "/entryId")
+        try Validate.uuid(orgId, field: "/orgId")
+        try Validate.uuid(managerId, field: "/managerId")
+        try Validate.length(reason, 1...500, field: "/reason")
+    }
+}
+
 extension EventCatalog {
     /// The field app's events.
     package static var field: EventCatalog {
@@ -171,6 +198,7 @@ extension EventCatalog {
         catalog.register(MutationsPushed.self)
         catalog.register(ProjectAssigned.self)
         catalog.register(TimeEntryApproved.self)
+        catalog.register(TimeEntryRejected.self)
         catalog.register(ConflictResolved.self)
         catalog.register(CompanyConfigured.self)
         catalog.register(FileStored.self)

@@ -15,6 +15,7 @@ package enum FieldProjection: Projection {
         case let pushed as MutationsPushed: state.apply(pushed, sequence: event.sequence, at: time)
         case let assigned as ProjectAssigned: state.apply(assigned, sequence: event.sequence)
         case let approved as TimeEntryApproved: state.apply(approved, sequence: event.sequence)
+        case let rejected as TimeEntryRejected: state.apply(rejected, sequence: event.sequence)
         case let resolved as ConflictResolved: state.apply(resolved, sequence: event.sequence)
         case let configured as CompanyConfigured: state.apply(configured)
         case let stored as FileStored: state.storedFiles[stored.orgId, default: []].insert(stored.digest)

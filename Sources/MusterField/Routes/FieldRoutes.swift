@@ -13,7 +13,7 @@ import NIOCore
 /// - `GET /api/field/changes?since=CURSOR&limit=N`: what changed since, a page at a time;
 /// - `GET /api/field/live?since=CURSOR`: the same as it happens, over a WebSocket (`FieldLive`);
 /// - `PUT|DELETE /api/field/projects/{projectId}/members/{personId}`: managers staff projects;
-/// - `POST /api/field/time-entries/{entryId}/approve`: managers approve time;
+/// - `POST /api/field/time-entries/{entryId}/approve` and `…/reject` (with why): managers decide time;
 /// - `GET /api/field/conflicts`, `POST /api/field/conflicts/{conflictId}/resolve`: managers decide conflicts;
 /// - `GET|PUT /api/field/settings`: the company's important fields, how long deletions are remembered, its time zone;
 /// - `GET /api/field/timesheet?week=2026-W48` (JSON) and `GET /api/field/timesheet.csv?week=…`.
@@ -61,6 +61,11 @@ package enum FieldRoutes {
         }
         routes.post("/api/field/time-entries/{entryId}/approve", access: .person(FieldRole.manager)) { request, context in
             try await sync.approve(entry: try context.parameters.require("entryId"), by: try person(context))
+            return Response(status: .noContent)
+        }
+        routes.post("/api/field/time-entries/{entryId}/reject", access: .person(FieldRole.manager)) { request, context in
+            let body = try await RequestJSON.decode(RejectRequest.self, from: request, maxBody: maxSmallBody)
+            try await sync.reject(entry: try context.parameters.require("entryId"), reason: body.reason, by: try person(context))
             return Response(status: .noContent)
         }
         routes.get("/api/field/conflicts", access: .person(FieldRole.manager)) { request, context in

@@ -88,13 +88,15 @@ struct RecordBody: Encodable, Sendable {
     var deleted: Bool
     var ownerId: String
     var approved: Bool
+    /// Why a manager sent a time entry back, until its worker changes it; null otherwise.
+    var rejection: String?
     /// Why a manager should look at it (a time entry off the site); empty when all is well.
     var review: [String]
     var fields: [String: JSONValue]
 
     init(_ record: FieldBook.Record) {
         (entity, id, projectId, version, deleted) = (record.kind, record.id, record.projectId, record.version, record.deleted)
-        (ownerId, approved, review) = (record.ownerId, record.approved, record.review)
+        (ownerId, approved, rejection, review) = (record.ownerId, record.approved, record.rejection, record.review)
         fields = record.deleted ? [:] : record.values
     }
 }
@@ -181,4 +183,9 @@ struct TimesheetAnswer: Encodable, Sendable {
     }
 
     static func rounded(_ hours: Double) -> Double { (hours * 100).rounded() / 100 }
+}
+
+/// `POST /api/field/time-entries/{entryId}/reject`.
+struct RejectRequest: Decodable {
+    var reason: String
 }

@@ -17,6 +17,15 @@ extension FieldBook {
         guard var record = records[FieldID(approved.entryId)], record.kind == .timeEntry, record.orgId == approved.orgId,
               !record.deleted, !record.approved else { return }
         record.approved = true
+        record.rejection = nil
+        record.version += 1
+        touched(&record, at: sequence)
+    }
+
+    package mutating func apply(_ rejected: TimeEntryRejected, sequence: UInt64) {
+        guard var record = records[FieldID(rejected.entryId)], record.kind == .timeEntry, record.orgId == rejected.orgId,
+              !record.deleted, !record.approved else { return }
+        record.rejection = rejected.reason
         record.version += 1
         touched(&record, at: sequence)
     }

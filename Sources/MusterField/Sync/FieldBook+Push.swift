@@ -107,6 +107,7 @@ extension FieldBook {
         }
         if wrote {
             record.version += 1
+            record.rejection = nil // the worker's change answers the rejection
             review(&record)
             touched(&record, at: sequence)
         } else if restamped {

@@ -41,6 +41,8 @@ package struct FieldBook: Codable, Sendable, Equatable {
         package var deleted = false
         package var deletedAt: Int64?
         package var approved = false
+        /// Why a manager sent it back (a time entry), until its worker changes it.
+        package var rejection: String?
         /// Why a manager should look at it (a time entry started outside the site, say).
         package var review: [String] = []
 

@@ -24,6 +24,19 @@ extension FieldSync {
         try await decide(TimeEntryApproved(entryId: entryId, orgId: manager.orgId, managerId: manager.personId), by: manager)
     }
 
+    /// Sends a time entry waiting for approval back to its worker, with why.
+    package func reject(entry entryId: String, reason: String, by manager: FieldPerson) async throws {
+        try manager.requireManager("reject time")
+        let entryId = entryId.lowercased()
+        try await requireRecord(entryId, .timeEntry, of: manager)
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...500).contains(reason.count) else { throw FieldError(.invalidField("reason"), "say why, in 1 to 500 characters") }
+        guard await runner.read({ $0.record(entryId)?.approved == false }) else {
+            throw FieldError(.invalidField("entryId"), "that time entry is approved already")
+        }
+        try await decide(TimeEntryRejected(entryId: entryId, orgId: manager.orgId, managerId: manager.personId, reason: reason), by: manager)
+    }
+
     /// Decides an open conflict: keep the server's value, take the device's, or write `values`.
     package func resolve(_ conflictId: String, _ decision: ConflictResolved.Decision, values: [String: JSONValue]?, by manager: FieldPerson,
                         at now: Date) async throws {
