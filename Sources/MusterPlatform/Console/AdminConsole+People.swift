@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import MusterEvents
 import MusterLog
-import MusterRuntime
+package import MusterRuntime
 
 /// The operator console's people: each organisation with its people (names and emails opened
 /// for the page), adding a person with a role (as `muster people add`), and forgetting one (as
@@ -104,7 +104,7 @@ extension AdminConsole {
     }
 
     /// The operator the page's rule admitted, as events name them, or nil (the sign-in form).
-    static func operatorName(_ context: MusterRequestContext) -> String? {
+    package static func operatorName(_ context: MusterRequestContext) -> String? {
         if case .key(_, let keyId) = context.principal { return "console:\(keyId)" }
         return nil
     }

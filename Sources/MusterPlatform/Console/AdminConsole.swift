@@ -12,17 +12,23 @@ package import MusterRuntime
 /// with their reasons, handed back to the processor that filed them once the cause is fixed.
 /// Every action is the same event the `muster` command appends.
 package enum AdminConsole {
-    static let group = PageGroup(name: "Muster operations", path: "/admin", nav: [
+    package static let group = PageGroup(name: "Muster operations", path: "/admin", nav: [
         .init("Overview", "/admin"), .init("Keys", "/admin/keys"), .init("People", "/admin/people"), .init("Dead letters", "/admin/dead-letters"),
+        .init("Notifications", "/admin/notifications"),
     ])
-    static let access = AccessRule.page(PlatformApp.appName, scope: PlatformRoutes.adminScope)
+    package static let access = AccessRule.page(PlatformApp.appName, scope: PlatformRoutes.adminScope)
+
+    /// The console's one sign-in, for a page of it another role serves (the notifications, where the pushes fold runs).
+    package static func signIn(keys: APIKeyDirectory, templates: PageTemplates) -> PageSignIn {
+        PageSignIn.keys(group, app: PlatformApp.appName, scope: PlatformRoutes.adminScope, keys: keys, templates: templates)
+    }
 
     /// How many dead letters the list shows (the newest).
     static let deadLetterPage = 100
 
     package static func add(to routes: Routes<Router<MusterRequestContext>>, keys: APIKeyDirectory, environment: MusterEnvironment,
                            templates: PageTemplates) {
-        let signIn = PageSignIn.keys(group, app: PlatformApp.appName, scope: PlatformRoutes.adminScope, keys: keys, templates: templates)
+        let signIn = signIn(keys: keys, templates: templates)
         signIn.add(to: routes)
         let log = environment.log
         @Sendable func admin(_ context: MusterRequestContext) -> String? { operatorName(context) }

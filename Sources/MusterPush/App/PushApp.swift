@@ -35,8 +35,13 @@ package struct PushApp: MusterApp {
                                                  log: environment.log, apns: apns, fcm: fcm, http: [apnsHTTP, fcmHTTP].compactMap { $0 },
                                                  logger: environment.logger))
         case .query:
-            let reports = PushReports(pushes: environment.projections.runner(PushesProjection.self))
-            parts.routes.append { PushRoutes.addStatus(to: $0, reports: reports) }
+            let pushes = environment.projections.runner(PushesProjection.self)
+            let reports = PushReports(pushes: pushes)
+            let (keys, templates) = (APIKeyDirectory.shared(in: environment), PageTemplates.shared(in: environment))
+            parts.routes.append { routes in
+                PushRoutes.addStatus(to: routes, reports: reports)
+                PushConsole.add(to: routes, pushes: pushes, keys: keys, templates: templates)
+            }
         case .geocode, .moderation, .collector:
             break
         }

@@ -81,6 +81,8 @@ struct AdminConsoleTests {
             let overview = try await browser.get("/admin")
             #expect(overview.status == .ok && overview.text.contains("EVENTS") && overview.text.contains("keys"))
             #expect(await browser.cookies["muster_session"] != nil)
+            let notifications = try await browser.get("/admin/notifications")
+            #expect(notifications.status == .ok && notifications.text.contains("pushes asked for"))
             // A fold rebuilt from the log beside the running one, which then loads it.
             let rebuilt = try await browser.post("/admin/projections/keys/rebuild")
             #expect(rebuilt.status == .seeOther && rebuilt.headers[.location]?.contains("Rebuilt%20keys") == true, "\(rebuilt.text.prefix(200))")
