@@ -577,8 +577,10 @@ let package = Package(
         .testTarget(
             name: "MusterFieldTests",
             dependencies: [
-                "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime", "MusterTesting",
+                "MusterAppTesting", "MusterEvents", "MusterField", "MusterJSON", "MusterLog", "MusterNATS", "MusterPlatform", "MusterPush", "MusterRuntime",
+                "MusterStandIns", "MusterTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Crypto", package: "swift-crypto"),

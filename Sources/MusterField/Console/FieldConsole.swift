@@ -29,7 +29,7 @@ package enum FieldConsole {
         @Sendable func page(_ template: String, _ title: String, _ request: Request, _ context: MusterRequestContext, _ view: some Sendable,
                             status: HTTPResponse.Status = .ok, problem: String? = nil, refresh: Int? = nil) async throws -> Response {
             try await templates.page(template, title: title, group: group, request: request, context: context, page: view, status: status,
-                                     notice: request.uri.queryParameters["done"].map { String($0.prefix(120)) }, problem: problem, refresh: refresh)
+                                     problem: problem, refresh: refresh)
         }
 
         routes.get("/field", access: access) { request, context in

@@ -27,7 +27,7 @@ package enum BusinessConsole {
         @Sendable func page(_ template: String, _ title: String, _ request: Request, _ context: MusterRequestContext, _ view: some Sendable,
                             status: HTTPResponse.Status = .ok, problem: String? = nil) async throws -> Response {
             try await templates.page(template, title: title, group: group, request: request, context: context, page: view, status: status,
-                                     notice: request.uri.queryParameters["done"].map { String($0.prefix(120)) }, problem: problem)
+                                     problem: problem)
         }
 
         routes.get("/offleash", access: access) { request, context in

@@ -66,7 +66,7 @@ extension AdminConsole {
         @Sendable func page(_ request: Request, _ context: MusterRequestContext, status: HTTPResponse.Status = .ok, problem: String? = nil) async throws -> Response {
             try await templates.page("admin/people", title: "People", group: group, request: request, context: context,
                                      page: try await peopleView(people), status: status,
-                                     notice: request.uri.queryParameters["done"].map { String($0.prefix(120)) }, problem: problem)
+                                     problem: problem)
         }
         @Sendable func form(_ request: Request) async throws -> PersonForm {
             let body = try await request.body.collect(upTo: 16 * 1024)

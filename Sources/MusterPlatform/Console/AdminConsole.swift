@@ -33,13 +33,11 @@ package enum AdminConsole {
         let log = environment.log
         @Sendable func admin(_ context: MusterRequestContext) -> String? { operatorName(context) }
         addPeopleRoutes(to: routes, people: People.shared(in: environment), templates: templates, signIn: signIn)
-        @Sendable func notice(_ request: Request) -> String? { request.uri.queryParameters["done"].map { String($0.prefix(80)) } }
 
         routes.get("/admin", access: access) { request, context in
             guard admin(context) != nil else { return try await signIn.form(request, context) }
             let view = await OverviewView.make(environment: environment)
-            return try await templates.page("admin/overview", title: "Overview", group: group, request: request, context: context, page: view,
-                                            notice: notice(request))
+            return try await templates.page("admin/overview", title: "Overview", group: group, request: request, context: context, page: view)
         }
 
         routes.post("/admin/projections/:name/rebuild", access: access) { request, context in
@@ -56,8 +54,7 @@ package enum AdminConsole {
         routes.get("/admin/keys", access: access) { request, context in
             guard admin(context) != nil else { return try await signIn.form(request, context) }
             let view = await KeysView.make(keys: keys, environment: environment, issued: nil)
-            return try await templates.page("admin/keys", title: "Keys", group: group, request: request, context: context, page: view,
-                                            notice: notice(request))
+            return try await templates.page("admin/keys", title: "Keys", group: group, request: request, context: context, page: view)
         }
         routes.post("/admin/keys", access: access) { request, context in
             guard let admin = admin(context) else { return try await signIn.form(request, context) }
@@ -94,7 +91,7 @@ package enum AdminConsole {
             guard admin(context) != nil else { return try await signIn.form(request, context) }
             let view = try await DeadLettersView.make(log: log, limit: deadLetterPage, replays: DeadLetterReplays.shared(in: environment))
             return try await templates.page("admin/dead-letters", title: "Dead letters", group: group, request: request, context: context,
-                                            page: view, notice: notice(request))
+                                            page: view)
         }
         routes.get("/admin/dead-letters/:sequence", access: access) { request, context in
             guard admin(context) != nil else { return try await signIn.form(request, context) }

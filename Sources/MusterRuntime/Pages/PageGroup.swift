@@ -55,11 +55,14 @@ struct ShellView: Sendable {
 }
 
 extension PageTemplates {
-    /// A page of `group`: `template` (which extends `shell`) with `page` as its view. Sets the
-    /// sign-in token's cookie when the visitor has neither a session nor that cookie yet.
+    /// A page of `group`: `template` (which extends `shell`) with `page` as its view; `notice`, when
+    /// not given, is what the redirect of the form before said it did (`done`). Sets the sign-in
+    /// token's cookie when the visitor has neither a session nor that cookie yet.
     package func page(_ template: String, title: String, group: PageGroup, request: Request, context: MusterRequestContext,
                       page: some Sendable, status: HTTPResponse.Status = .ok, notice: String? = nil, problem: String? = nil,
                       refresh: Int? = nil, headers: HTTPFields = [:]) async throws -> Response {
+        // A form's redirect says what it did in `done` (`/field?done=Approved%202…`).
+        let notice = notice ?? request.uri.queryParameters["done"].map { String($0.prefix(120)) }
         let who = Self.who(context.principal)
         let (csrf, setCookie) = PageForms.token(for: request, signedIn: who != nil)
         let path = request.uri.path
