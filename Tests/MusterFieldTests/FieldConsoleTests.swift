@@ -133,6 +133,10 @@ struct FieldConsoleTests {
 
             let csv = try await browser.get("/field/timesheet.csv")
             #expect(csv.status == .ok && csv.headers[.contentType]?.hasPrefix("text/csv") == true && csv.text.hasPrefix("\"week\",\"worker\""))
+            let expenses = try await browser.get("/field/expenses.csv?week=2026-W47")
+            #expect(expenses.status == .ok && expenses.text.contains("\"47.25\"") && expenses.text.contains("\"fuel\"") && expenses.text.contains("Ana Field"),
+                    "\(expenses.text)")
+            #expect(try await browser.get("/field/expenses.csv?week=2026-W12").text.contains("fuel") == false)
             #expect(try await browser.get("/field/activity").text.contains("http-equiv=\"refresh\""))
 
             // Another company's manager: every one of Acme's things is 404.

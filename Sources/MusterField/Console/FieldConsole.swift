@@ -137,6 +137,20 @@ package enum FieldConsole {
             guard let manager = manager(context) else { return try await signIn.form(request, context) }
             return FieldRoutes.timesheetCSV(try await FieldRoutes.timesheet(of: manager, week: try FieldRoutes.week(request), sync: sync, people: people))
         }
+        routes.get("/field/expenses.csv", access: access) { request, context in
+            guard let manager = manager(context) else { return try await signIn.form(request, context) }
+            let (week, lines) = await sync.expenses(of: manager, week: try FieldRoutes.week(request))
+            var names = NameBook(people: people)
+            var text = CSVRow.line(["week", "worker", "person_id", "project", "project_id", "expense_id", "date", "amount", "currency",
+                                    "category", "notes", "receipt"])
+            for line in lines {
+                text += CSVRow.line([week.description, await names.name(line.personId), line.personId, line.projectName, line.projectId,
+                                     line.expenseId, line.date, line.amount, line.currency, line.category, line.notes, line.receipt ? "yes" : "no"])
+            }
+            return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8; header=present",
+                                                   .contentDisposition: "attachment; filename=\"expenses-\(week).csv\""],
+                            body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
         routes.get("/field/activity", access: access) { request, context in
             guard let manager = manager(context) else { return try await signIn.form(request, context) }
             // No script: the page loads itself again every 10 seconds while it is open.

@@ -106,3 +106,42 @@ extension FieldSync {
         }
     }
 }
+
+/// One expense of a week, as the expenses CSV lists it.
+package struct ExpenseLine: Sendable, Equatable {
+    package var expenseId: String
+    package var personId: String
+    package var projectId: String
+    package var projectName: String
+    package var date: String
+    package var amount: String
+    package var currency: String
+    package var category: String
+    package var notes: String
+    package var receipt: Bool
+}
+
+extension FieldSync {
+    /// The expenses dated in `week` (in the company's zone; this week when nil) that `person` sees:
+    /// a manager, the company's; by worker, project and date.
+    package func expenses(of person: FieldPerson, week: ISOWeek?) async -> (week: ISOWeek, lines: [ExpenseLine]) {
+        await runner.read { book in
+            let settings = book.companies[person.orgId]?.settings ?? .standard
+            let week = week ?? ISOWeek(containing: Timestamp.millis(Date()), in: settings.zone)
+            let bounds = week.bounds(in: settings.zone)
+            var lines: [ExpenseLine] = []
+            for record in book.records.values where record.kind == .expense && !record.deleted {
+                guard book.sees(record, personId: person.personId, orgId: person.orgId, role: person.role),
+                      let date = record.values["date"]?.string, let day = Timestamp.millis(day: date),
+                      bounds.contains(day + 12 * 3_600_000) else { continue }
+                lines.append(ExpenseLine(expenseId: record.id, personId: record.ownerId, projectId: record.projectId,
+                                         projectName: book.record(record.projectId)?.values["name"]?.string ?? "", date: date,
+                                         amount: record.values["amount"]?.string ?? "", currency: record.values["currency"]?.string ?? "",
+                                         category: record.values["category"]?.string ?? "", notes: record.values["notes"]?.string ?? "",
+                                         receipt: record.values["receipt"]?.string != nil))
+            }
+            lines.sort { ($0.personId, $0.projectName, $0.date, $0.expenseId) < ($1.personId, $1.projectName, $1.date, $1.expenseId) }
+            return (week, lines)
+        }
+    }
+}
