@@ -5,8 +5,9 @@ import MusterLog
 package import MusterRuntime
 
 /// The operator console's people: each organisation with its people (names and emails opened
-/// for the page), adding a person with a role (as `muster people add`), and forgetting one (as
-/// `muster people forget`: their key is deleted, so nothing sealed with it can be read again).
+/// for the page), adding a person with a role (as `muster people add`), another role, suspending
+/// and reinstating (each change ends their sessions), and forgetting one (as `muster people
+/// forget`: their key is deleted, so nothing sealed with it can be read again).
 extension AdminConsole {
     struct PeopleView: Sendable {
         struct Person: Sendable {
@@ -14,6 +15,10 @@ extension AdminConsole {
             let name: String
             let email: String
             let role: String
+            /// The roles of the organisation's app, this person's selected.
+            let roles: [Choice]
+            /// Why they may not sign in; nil while they may.
+            let suspendedBecause: String?
         }
 
         struct Org: Sendable {
@@ -28,6 +33,7 @@ extension AdminConsole {
         struct Choice: Sendable {
             let value: String
             let label: String
+            var selected = false
         }
 
         let orgs: [Org]
@@ -43,13 +49,16 @@ extension AdminConsole {
             (state.orgs.values.sorted { $0.slug < $1.slug },
              Dictionary(grouping: state.people.filter { !$0.value.forgotten }, by: { $0.value.orgId }))
         }
+        let suspended = await people.runner.read { state in state.people.compactMapValues(\.suspended) }
         var shown: [PeopleView.Org] = []
         for org in orgs {
             let ids = (members[org.orgId] ?? []).map(\.key).sorted()
             var list: [PeopleView.Person] = []
             for id in ids.prefix(peoplePerOrg) {
                 guard let (account, personal) = try await people.opened(id) else { continue }
-                list.append(.init(id: id, name: "\(personal.firstName) \(personal.lastName)", email: personal.email, role: account.role))
+                let roles = people.apps.roles(of: org.app).sorted().map { PeopleView.Choice(value: $0, label: $0, selected: $0 == account.role) }
+                list.append(.init(id: id, name: "\(personal.firstName) \(personal.lastName)", email: personal.email, role: account.role,
+                                  roles: roles, suspendedBecause: suspended[id]))
             }
             shown.append(.init(slug: org.slug, name: org.name, app: org.app, people: list.sorted { ($0.role, $0.name) < ($1.role, $1.name) },
                                more: ids.count > peoplePerOrg ? ids.count - peoplePerOrg : nil))
@@ -59,7 +68,7 @@ extension AdminConsole {
     }
 
     struct PersonForm: Decodable {
-        var org, role, email, firstName, lastName, password, confirm: String?
+        var org, role, email, firstName, lastName, password, confirm, reason: String?
     }
 
     static func addPeopleRoutes(to routes: Routes<Router<MusterRequestContext>>, people: People, templates: PageTemplates, signIn: PageSignIn) {
@@ -89,6 +98,32 @@ extension AdminConsole {
             } catch let error as AccountError {
                 return try await page(request, context, status: .unprocessableContent, problem: error.message)
             }
+        }
+        routes.post("/admin/people/:personId/role", access: access) { request, context in
+            guard let by = operatorName(context) else { return try await signIn.form(request, context) }
+            let personId = try context.parameters.require("personId")
+            do { try await people.reassign(personId, role: try await form(request).role ?? "", by: by) } catch let error as AccountError {
+                if error.code == .unknownPerson { throw APIError(.notFound, "no person \(personId.prefix(40))") }
+                return try await page(request, context, status: .unprocessableContent, problem: error.message)
+            }
+            return HTMLResponse.redirect("/admin/people?done=Changed%20the%20role%3B%20their%20sessions%20ended")
+        }
+        routes.post("/admin/people/:personId/suspend", access: access) { request, context in
+            guard let by = operatorName(context) else { return try await signIn.form(request, context) }
+            let personId = try context.parameters.require("personId")
+            do { try await people.suspend(personId, reason: try await form(request).reason ?? "", by: by) } catch let error as AccountError {
+                if error.code == .unknownPerson { throw APIError(.notFound, "no person \(personId.prefix(40))") }
+                return try await page(request, context, status: .unprocessableContent, problem: error.message)
+            }
+            return HTMLResponse.redirect("/admin/people?done=Suspended%3B%20their%20sessions%20ended")
+        }
+        routes.post("/admin/people/:personId/reinstate", access: access) { request, context in
+            guard let by = operatorName(context) else { return try await signIn.form(request, context) }
+            let personId = try context.parameters.require("personId")
+            do { try await people.reinstate(personId, by: by) } catch let error as AccountError where error.code == .unknownPerson {
+                throw APIError(.notFound, "no person \(personId.prefix(40))")
+            }
+            return HTMLResponse.redirect("/admin/people?done=Reinstated")
         }
         routes.post("/admin/people/:personId/forget", access: access) { request, context in
             guard let by = operatorName(context) else { return try await signIn.form(request, context) }

@@ -462,6 +462,10 @@ package final class People: Sendable {
 
     func startSession(_ account: PeopleProjection.Account, personal: PersonalData, policy: TokenPolicy,
                       device: SessionDevice = SessionDevice()) async throws -> SignedIn {
+        // Every way in (password, Apple, Google, a code, an invitation) comes through here.
+        if await runner.read({ $0.people[account.personId]?.suspended }) != nil {
+            throw AccountError(.wrongCredentials, "This account is suspended: ask whoever runs your organisation")
+        }
         let sessionId = UUID().uuidString.lowercased()
         let (refreshToken, refreshHash) = Self.newRefreshToken(sessionId)
         let refreshExpiresAt = Timestamp.string(millis: Timestamp.millis(Date()) + Int64(policy.refreshLifetime.components.seconds) * 1000)

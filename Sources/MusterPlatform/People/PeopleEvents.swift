@@ -149,6 +149,75 @@ package struct AccountChanged: EventPayload {
     }
 }
 
+/// `platform.person.reassigned.v1`: an operator gave the person another role of their
+/// organisation's app; their sessions end, so every token after carries the new role.
+package struct PersonReassigned: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "person", event: "reassigned", major: 1)
+
+    package var personId: String
+    package var role: String
+    /// The operator (`console:<key id>`, `cli:…`).
+    package var by: String
+
+    package init(personId: String, role: String, by: String) {
+        self.personId = personId
+        self.role = role
+        self.by = by
+    }
+
+    package var aggregateID: String { personId }
+
+    package func validate() throws {
+        try Validate.uuid(personId, field: "/personId")
+        try Validate.length(role, 1...40, field: "/role")
+        try Validate.length(by, 1...100, field: "/by")
+    }
+}
+
+/// `platform.person.suspended.v1`: an operator stopped the person signing in (their sessions
+/// end); `reinstated` lets them in again. Nothing of theirs is deleted (forgetting does that).
+package struct PersonSuspended: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "person", event: "suspended", major: 1)
+
+    package var personId: String
+    package var reason: String
+    package var by: String
+
+    package init(personId: String, reason: String, by: String) {
+        self.personId = personId
+        self.reason = reason
+        self.by = by
+    }
+
+    package var aggregateID: String { personId }
+
+    package func validate() throws {
+        try Validate.uuid(personId, field: "/personId")
+        try Validate.length(reason, 1...500, field: "/reason")
+        try Validate.length(by, 1...100, field: "/by")
+    }
+}
+
+/// `platform.person.reinstated.v1`: a suspended person may sign in again.
+package struct PersonReinstated: EventPayload {
+    package static let eventType = EventType(app: "platform", aggregate: "person", event: "reinstated", major: 1)
+
+    package var personId: String
+    package var by: String
+
+    package init(personId: String, by: String) {
+        self.personId = personId
+        self.by = by
+    }
+
+    package var aggregateID: String { personId }
+
+    package func validate() throws {
+        try Validate.uuid(personId, field: "/personId")
+        try Validate.length(by, 1...100, field: "/by")
+    }
+}
+
 /// `platform.person.forgotten.v1`: the person's key was deleted; what was sealed with it can
 /// never be read again, and every fold shows the person as erased.
 package struct PersonForgotten: EventPayload {

@@ -27,6 +27,8 @@ package enum PeopleProjection: Projection {
         package var role: String
         package var registeredAt: String
         package var forgotten: Bool
+        /// Why an operator stopped them signing in; nil while they may (optional: older snapshots lack it).
+        package var suspended: String?
     }
 
     /// A provider's sign-in identity linked to a person.
@@ -185,6 +187,14 @@ package enum PeopleProjection: Projection {
             state.released[released.accountKey] = event.sequence
         case let forgotten as PersonForgotten:
             state.people[forgotten.personId]?.forgotten = true
+        case let reassigned as PersonReassigned:
+            guard let person = state.people[reassigned.personId] else { return }
+            state.people[reassigned.personId]?.role = reassigned.role
+            if state.accounts[person.accountKey]?.personId == reassigned.personId { state.accounts[person.accountKey]?.role = reassigned.role }
+        case let suspended as PersonSuspended:
+            state.people[suspended.personId]?.suspended = suspended.reason
+        case let reinstated as PersonReinstated:
+            state.people[reinstated.personId]?.suspended = nil
         case let started as SessionStarted:
             state.sessions[started.sessionId] = Session(personId: started.personId, orgId: started.orgId, app: started.app,
                                                         refreshHash: started.refreshHash, refreshExpiresAt: started.refreshExpiresAt,

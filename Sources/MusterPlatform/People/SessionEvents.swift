@@ -80,7 +80,7 @@ package struct SessionRevoked: EventPayload {
     /// `signed-out`: the person ended it from their list of sessions; `signed-out-elsewhere`: they
     /// ended every session but the one they asked from; `password-reset`: a reset ended them all.
     package static let reasons: Set<String> = ["logout", "refresh-reuse", "forgotten", "operator", "signed-out", "signed-out-elsewhere",
-                                               "password-reset"]
+                                               "password-reset", "reassigned", "suspended"]
 
     package var sessionId: String
     package var reason: String
@@ -113,6 +113,9 @@ extension EventCatalog {
         catalog.register(InvitationAccepted.self)
         catalog.register(InvitationWithdrawn.self)
         catalog.register(PersonForgotten.self)
+        catalog.register(PersonReassigned.self)
+        catalog.register(PersonSuspended.self)
+        catalog.register(PersonReinstated.self)
         catalog.register(SessionStarted.self)
         catalog.register(SessionRefreshed.self)
         catalog.register(SessionRevoked.self)

@@ -118,6 +118,27 @@ struct AdminConsoleTests {
             #expect(added.status == .seeOther)
             let personId = try #require(try await people.personId(orgSlug: "console-walks", email: "kim@example.com"))
             #expect(try await browser.get("/admin/people").text.contains("Kim Kerb"))
+            // Another role, a suspension and a reinstatement: each ends the sessions it changes.
+            func login() async throws -> TestResponse {
+                try await app.request("/api/offleash/auth/login", method: .post,
+                                      json: #"{"org_slug": "console-walks", "email": "kim@example.com", "password": "Walkies2026"}"#)
+            }
+            let walkerToken = try #require(try await login().json["token"] as? String)
+            #expect(try await browser.post("/admin/people/\(personId)/role", [("role", "moderator")]).status == .unprocessableContent)
+            #expect(try await browser.post("/admin/people/\(personId)/role", [("role", "admin")]).status == .seeOther)
+            #expect(try await app.request("/api/offleash/auth/validate", headers: [.authorization: "Bearer \(walkerToken)"]).status == .unauthorized,
+                    "the walker's token ended with the role")
+            let adminLogin = try await login()
+            #expect((adminLogin.json["user"] as? [String: Any])?["role"] as? String == "admin", "\(adminLogin.text)")
+            #expect(try await browser.post("/admin/people/\(personId)/suspend", [("reason", "")]).status == .unprocessableContent, "not without why")
+            #expect(try await browser.post("/admin/people/\(personId)/suspend", [("reason", "Left for the winter")]).status == .seeOther)
+            #expect(try await browser.get("/admin/people").text.contains("suspended: Left for the winter"))
+            let refusedLogin = try await login()
+            #expect(refusedLogin.status == .badRequest && refusedLogin.errorMessage.contains("suspended"))
+            #expect(try await browser.post("/admin/people/\(personId)/reinstate").status == .seeOther)
+            #expect(try await login().status == .ok)
+            let changes = try await app.log.read(filter: "events.platform.person.\(personId).>").map { $0.type.description }
+            #expect(changes == ["platform.person.reassigned.v1", "platform.person.suspended.v1", "platform.person.reinstated.v1"], "\(changes)")
             #expect(try await browser.post("/admin/people/\(personId)/forget").status == .unprocessableContent, "not without the box ticked")
             #expect(try await browser.post("/admin/people/\(personId)/forget", [("confirm", "yes")]).status == .seeOther)
             #expect(try await browser.get("/admin/people").text.contains("Kim Kerb") == false)
