@@ -1,9 +1,11 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import MusterAppTesting
 import MusterLog
 import MusterPlatform
+import MusterRuntime
 import MusterStandIns
 import MusterTesting
 import Testing
@@ -86,6 +88,28 @@ struct BusinessConsoleTests {
             #expect(try await rival.post("/offleash/bookings/\(second)/decline").status == .notFound)
             #expect(try await rival.post("/offleash/payments/\(paid)/refund").status == .notFound)
             #expect(!(try await rival.get("/offleash/payments").text.contains(paid)))
+        }
+    }
+
+    /// Walkers are invited from the console through the app's invitations; the page lists those
+    /// waiting (their role and expiry: the address is kept only as a keyed hash).
+    @Test func anAdminInvitesAWalkerAndSeesTheInvitationWaiting() async throws {
+        let recorder = SMSStandIn.Recorder()
+        try await Application(router: SMSStandIn.router(recorder: recorder)).test(.live) { standIn in
+            let port = try #require(standIn.port)
+            try await WalksContractTests.withOrg(walkers: 1, configure: {
+                $0[InvitationSettings.self].mailURL = "http://127.0.0.1:\(port)"
+                $0[InvitationSettings.self].mailKey = "SG.test"
+            }) { app, _ in
+                let browser = PageVisit(app)
+                #expect(try await Self.signIn(browser).status == .seeOther)
+                #expect(try await browser.get("/offleash/people").text.contains("Invitations waiting to be used"))
+                let sent = try await browser.post("/offleash/walkers/invite", [("email", "new.walker@example.com")])
+                #expect(sent.status == .seeOther, "\(sent.text.prefix(300))")
+                #expect(await recorder.messages.contains { $0.to == "new.walker@example.com" && $0.body.contains("walk dogs for") })
+                let people = try await browser.get("/offleash/people")
+                #expect(people.text.contains("a walker, until") && !people.text.contains("new.walker@example.com"))
+            }
         }
     }
 

@@ -152,12 +152,21 @@ struct BusinessViews: Sendable {
     }
 
     struct People: Sendable {
+        struct Invitation: Sendable {
+            let role: String
+            let expires: String
+        }
+
         let walkers: [String]
+        let invitations: [Invitation]
         let customers: [Walks.Customer]
     }
 
     func people(_ admin: AccessClaims) async throws -> People {
-        People(walkers: try await walks.walkerList(admin).map { "\($0.firstName) \($0.lastName)" }.sorted(), customers: try await walks.customers(admin))
+        let zone = await walks.timeZone(of: admin.org)
+        return People(walkers: try await walks.walkerList(admin).map { "\($0.firstName) \($0.lastName)" }.sorted(),
+                      invitations: try await walks.pendingInvitations(admin).map { .init(role: $0.role, expires: Self.time($0.expiresAt, zone, withDate: true)) },
+                      customers: try await walks.customers(admin))
     }
 
     // MARK: Formatting

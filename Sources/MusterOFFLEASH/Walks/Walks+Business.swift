@@ -66,6 +66,22 @@ extension Walks {
         return customers.sorted { $0.name < $1.name }
     }
 
+    /// An invitation the business sent that nobody has used yet: its role and when it expires (the
+    /// address it went to is kept only as a keyed hash, so the list cannot show it).
+    package struct PendingInvitation: Sendable {
+        package var role: String
+        package var expiresAt: Int64
+    }
+
+    package func pendingInvitations(_ claims: AccessClaims, now: Date = Date()) async throws -> [PendingInvitation] {
+        try requireRole(claims, .admin)
+        let nowMillis = Timestamp.millis(now)
+        return await people.runner.read { state in
+            state.invitations.values.filter { $0.orgId == claims.org && $0.acceptedBy == nil && $0.expiresAt > nowMillis }
+                .map { PendingInvitation(role: $0.role, expiresAt: $0.expiresAt) }
+        }.sorted { $0.expiresAt < $1.expiresAt }
+    }
+
     /// The business's time zone: its first rostered walker's, else UTC.
     package func timeZone(of org: String) async -> TimeZone {
         let zone = await runner.read { state in state.rosters.values.filter { $0.orgId == org }.map(\.timeZone).sorted().first }
