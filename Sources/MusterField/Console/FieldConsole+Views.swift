@@ -53,6 +53,8 @@ struct FieldConsoleViews: Sendable {
         struct Row: Sendable {
             let field: String
             let server: String
+            /// Who wrote the server's value, and when: a manager's decision, or a device.
+            let serverBy: String
             let device: String
         }
 
@@ -70,8 +72,19 @@ struct FieldConsoleViews: Sendable {
         var names = NameBook(people: people)
         var shown: [Conflict] = []
         for conflict in try await sync.conflicts(of: manager, includeDecided: false) {
-            let name = await sync.runner.read { $0.record(conflict.recordId).map { text($0.values["name"]) } } ?? ""
-            let rows = conflict.device.keys.sorted().map { Conflict.Row(field: $0, server: text(conflict.server[$0]), device: text(conflict.device[$0])) }
+            let (name, stamps) = await sync.runner.read { book in
+                (book.record(conflict.recordId).map { text($0.values["name"]) } ?? "", book.record(conflict.recordId)?.fields.mapValues(\.stamp) ?? [:])
+            }
+            var rows: [Conflict.Row] = []
+            for field in conflict.device.keys.sorted() {
+                var by = "—"
+                if let stamp = stamps[field] {
+                    let who = stamp.device.hasPrefix("manager:") ? "a manager's decision (\(await names.name(String(stamp.device.dropFirst(8)))))"
+                        : "device \(stamp.device.prefix(8))"
+                    by = "\(who), \(Timestamp.string(millis: stamp.at, fraction: false))"
+                }
+                rows.append(Conflict.Row(field: field, server: text(conflict.server[field]), serverBy: by, device: text(conflict.device[field])))
+            }
             shown.append(Conflict(id: conflict.id, what: "\(conflict.kind.rawValue) \(name.isEmpty ? conflict.recordId : name)",
                                   who: await names.name(conflict.personId), device: conflict.deviceId,
                                   when: Timestamp.string(millis: conflict.stamp.at, fraction: false), rows: rows))
