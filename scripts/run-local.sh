@@ -122,6 +122,9 @@ cat <<INFO
     scripts/generate_analytics.py           # a week of OFFLEASH app traffic; prints a dashboards key
     dashboards: http://127.0.0.1:$HTTP_PORT/dashboards  (a key with scope read:analytics signs in)
     PoP organisers: http://127.0.0.1:$HTTP_PORT/pop/civics  (after make demo: organiser@pop.demo, password Civics2026)
+    operators: http://127.0.0.1:$HTTP_PORT/admin  (.build/debug/muster keys issue --app platform --scopes admin:platform)
+    field managers: http://127.0.0.1:$HTTP_PORT/field  (after make demo: acme-build, mia@acme.demo, Hardhat2026)
+    OFFLEASH business: http://127.0.0.1:$HTTP_PORT/offleash  (after make demo: demo, admin@offleash.demo, Walkies2026)
     .build/debug/muster tail --all          # follow the log (--no-follow stops at the end)
 $APNS_INFO
 $FCM_INFO
