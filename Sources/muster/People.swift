@@ -12,8 +12,8 @@ import MusterServices
 struct PeopleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "people",
-        abstract: "Organisations and people: create an organisation, add a person with a role, forget a person.",
-        subcommands: [CreateOrg.self, Add.self, Forget.self])
+        abstract: "Organisations and people: create an organisation, add a person with a role, change it, suspend, reinstate, forget.",
+        subcommands: [CreateOrg.self, Add.self, Role.self, Suspend.self, Reinstate.self, Forget.self])
 
     /// Runs `body` with the platform's people over a fold of the log made for this command; the
     /// fold's consumer is removed afterwards.
@@ -103,18 +103,14 @@ struct PeopleCommand: AsyncParsableCommand {
         }
     }
 
-    struct Forget: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Forget a person: delete their key, so nothing sealed with it can be read again.",
-            discussion: "Give the person's id, or --org and --email. The log stays append-only; every fold shows the person as erased.")
-
+    /// Who a command acts on: their id, or their organisation and sign-in email.
+    struct PersonOptions: ParsableArguments {
         @Argument(help: "The person's id (a UUID).")
         var personId: String?
         @Option(name: .long, help: "With --email: the organisation's slug.")
         var org: String?
         @Option(name: .long, help: "With --org: the email the person signs in with.")
         var email: String?
-        @OptionGroup var common: CommonOptions
 
         func validate() throws {
             guard (personId != nil) != (org != nil && email != nil) else {
@@ -122,19 +118,79 @@ struct PeopleCommand: AsyncParsableCommand {
             }
         }
 
-        func run() async throws {
-            let (personId, org, email) = (personId, org, email)
-            let forgotten = try await PeopleCommand.withPeople(common) { people -> String in
-                var id = personId
-                if let org, let email { id = try await people.personId(orgSlug: org, email: email) }
-                guard let id else { throw CommandFailure("no person signs in to \(org ?? "?") with that email") }
-                do {
-                    try await people.forget(id, requestedBy: "cli:\(NSUserName())")
-                } catch let error as AccountError {
-                    throw CommandFailure(error.message)
-                }
-                return id
+        func resolve(_ people: People) async throws -> String {
+            if let personId { return personId }
+            guard let org, let email, let id = try await people.personId(orgSlug: org, email: email) else {
+                throw CommandFailure("no person signs in to \(org ?? "?") with that email")
             }
+            return id
+        }
+    }
+
+    /// Runs `change` on the person `person` names, as `cli:<user>`; an account error is the command's failure.
+    static func change(_ person: PersonOptions, _ common: CommonOptions,
+                       _ change: @escaping @Sendable (People, String, String) async throws -> Void) async throws -> String {
+        try await withPeople(common) { people in
+            let id = try await person.resolve(people)
+            do { try await change(people, id, "cli:\(NSUserName())") } catch let error as AccountError { throw CommandFailure(error.message) }
+            return id
+        }
+    }
+
+    struct Role: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give a person another role of their organisation's app; their sessions end, so new tokens carry it.")
+
+        @OptionGroup var person: PersonOptions
+        @Option(name: .long, help: "A role of the organisation's app (\(PeopleCommand.rolesByApp)).")
+        var role: String
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let role = role
+            let id = try await PeopleCommand.change(person, common) { try await $0.reassign($1, role: role, by: $2) }
+            print("\(id) is now \(role); their sessions ended")
+        }
+    }
+
+    struct Suspend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Stop a person signing in (any method) until reinstated; their sessions end. Nothing of theirs is deleted.")
+
+        @OptionGroup var person: PersonOptions
+        @Option(name: .long, help: "Why (1 to 500 characters; kept in the log).")
+        var reason: String
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let reason = reason
+            let id = try await PeopleCommand.change(person, common) { try await $0.suspend($1, reason: reason, by: $2) }
+            print("\(id) is suspended; their sessions ended")
+        }
+    }
+
+    struct Reinstate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Let a suspended person sign in again.")
+
+        @OptionGroup var person: PersonOptions
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let id = try await PeopleCommand.change(person, common) { try await $0.reinstate($1, by: $2) }
+            print("\(id) may sign in again")
+        }
+    }
+
+    struct Forget: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Forget a person: delete their key, so nothing sealed with it can be read again.",
+            discussion: "Give the person's id, or --org and --email. The log stays append-only; every fold shows the person as erased.")
+
+        @OptionGroup var person: PersonOptions
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let forgotten = try await PeopleCommand.change(person, common) { try await $0.forget($1, requestedBy: $2) }
             print("forgot \(forgotten): their key is deleted; what was sealed with it is unreadable")
         }
     }
