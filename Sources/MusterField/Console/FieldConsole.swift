@@ -124,7 +124,7 @@ package enum FieldConsole {
                 return try await signIn.form(request, context)
             }
             let form = try await FieldConsoleForm.decode(request)
-            let role = form.role == FieldRole.manager.rawValue ? FieldRole.manager : .worker
+            let role = form.role.flatMap(FieldRole.init(rawValue:)) ?? .worker
             do {
                 try await invitations.invite(AccessClaims(signedIn), contact: try Invitations.contact(email: form.email, phone: nil), role: role.rawValue)
             } catch let error as InvitationError {
@@ -194,9 +194,6 @@ struct FieldConsoleForm: Decodable {
     }
 
     static func decode(_ request: Request) async throws -> FieldConsoleForm {
-        let body = try await request.body.collect(upTo: 64 * 1024)
-        do { return try URLEncodedFormDecoder().decode(FieldConsoleForm.self, from: String(buffer: body)) } catch {
-            throw APIError(.badRequest, "the form could not be read")
-        }
+        try await PageForms.decode(FieldConsoleForm.self, from: request)
     }
 }

@@ -106,10 +106,7 @@ struct ServiceForm: Decodable {
     var name, description, minutes, price, active, email: String?
 
     static func decode(_ request: Request) async throws -> ServiceForm {
-        let body = try await request.body.collect(upTo: 16 * 1024)
-        do { return try URLEncodedFormDecoder().decode(ServiceForm.self, from: String(buffer: body)) } catch {
-            throw APIError(.badRequest, "the form could not be read")
-        }
+        try await PageForms.decode(ServiceForm.self, from: request, limit: 16 * 1024)
     }
 
     /// The service's fields, or nil when one is missing or not a number in range.

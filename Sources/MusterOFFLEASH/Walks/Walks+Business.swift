@@ -47,9 +47,9 @@ extension Walks {
     package func customers(_ claims: AccessClaims) async throws -> [Customer] {
         try requireRole(claims, .admin)
         let ids = await people.runner.read { state in
-            let own = state.people.filter { $0.value.orgId == claims.org && $0.value.role == OFFLEASHRole.customer.rawValue && !$0.value.forgotten }.keys
+            let own = state.people.filter { $0.value.orgId == claims.org && OFFLEASHRole(rawValue: $0.value.role) == .customer && !$0.value.forgotten }.keys
             let joined = state.memberships.filter { person, held in
-                state.people[person]?.forgotten == false && held.contains { $0.orgId == claims.org && $0.role == OFFLEASHRole.customer.rawValue }
+                state.people[person]?.forgotten == false && held.contains { $0.orgId == claims.org && OFFLEASHRole(rawValue: $0.role) == .customer }
             }.keys
             return Set(own).union(joined).sorted()
         }

@@ -21,8 +21,7 @@ package enum ModerationPageRoutes {
     static func redirect(_ location: String, headers: HTTPFields = [:]) -> Response { HTMLResponse.redirect(location, headers: headers) }
 
     static func form(_ request: Request) async throws -> Form {
-        let body = try await request.body.collect(upTo: 64 * 1024)
-        return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
+        try await PageForms.decode(Form.self, from: request)
     }
 
     static func notice(_ request: Request) -> String? {

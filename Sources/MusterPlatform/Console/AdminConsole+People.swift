@@ -78,10 +78,7 @@ extension AdminConsole {
                                      problem: problem)
         }
         @Sendable func form(_ request: Request) async throws -> PersonForm {
-            let body = try await request.body.collect(upTo: 16 * 1024)
-            do { return try URLEncodedFormDecoder().decode(PersonForm.self, from: String(buffer: body)) } catch {
-                throw APIError(.badRequest, "the form could not be read")
-            }
+            try await PageForms.decode(PersonForm.self, from: request, limit: 16 * 1024)
         }
         routes.get("/admin/people", access: access) { request, context in
             guard operatorName(context) != nil else { return try await signIn.form(request, context) }

@@ -7,22 +7,18 @@ import MusterRuntime
 
 /// The issue form's fields, checked as `muster keys issue` checks its options.
 struct KeyForm: Decodable {
-    var app: String
-    var scopes: String
+    var app: String?
+    var scopes: String?
     var label: String?
     var reason: String?
 
+    /// The form as sent; one that does not decode is an empty one, which `issued` refuses with why.
     static func decode(_ request: Request) async throws -> KeyForm {
-        let body = try await request.body.collect(upTo: 16 * 1024)
-        return (try? URLEncodedFormDecoder().decode(KeyForm.self, from: String(buffer: body)))
-            ?? (try? URLEncodedFormDecoder().decode(Partial.self, from: String(buffer: body))).map {
-                KeyForm(app: $0.app ?? "", scopes: $0.scopes ?? "", label: $0.label, reason: $0.reason)
-            } ?? KeyForm(app: "", scopes: "")
+        (try? await PageForms.decode(KeyForm.self, from: request, limit: 16 * 1024)) ?? KeyForm()
     }
 
-    struct Partial: Decodable { var app, scopes, label, reason: String? }
-
     func issued(key: String, keyId: String, issuedBy: String, scopes allowedScopes: KeyScopes) throws -> APIKeyIssued {
+        let (app, scopes) = (app ?? "", scopes ?? "")
         let list = scopes.split(whereSeparator: { $0 == "," || $0 == " " || $0.isNewline }).map(String.init).filter { !$0.isEmpty }
         guard !list.isEmpty else { throw ConsoleError(message: "Name at least one scope.") }
         let allowed = allowedScopes.allowed(forKeyOf: app)

@@ -60,7 +60,7 @@ package enum AdminConsole {
             guard let admin = admin(context) else { return try await signIn.form(request, context) }
             let form = try await KeyForm.decode(request)
             do {
-                let (key, keyId) = APIKey.generate(app: form.app)
+                let (key, keyId) = APIKey.generate(app: form.app ?? "")
                 let event = try form.issued(key: key, keyId: keyId, issuedBy: admin, scopes: environment.keyScopes)
                 _ = try await log.append(event, options: .init(expected: .noEvents, actor: admin))
                 // The key itself is shown only in this answer; the log holds its SHA-256.

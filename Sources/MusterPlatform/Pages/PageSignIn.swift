@@ -72,8 +72,7 @@ package struct PageSignIn: Sendable {
 
     package func add(to routes: Routes<Router<MusterRequestContext>>) {
         routes.post(group.loginPath, access: .signInForm) { request, context in
-            let body = try await request.body.collect(upTo: 16 * 1024)
-            let form = try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
+            let form = try await PageForms.decode(Form.self, from: request, limit: 16 * 1024)
             if let email = form.email, !email.isEmpty {
                 guard let person else { return try await self.form(request, context, message: "These pages take an API key.") }
                 let typed = form.org?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""

@@ -45,6 +45,14 @@ package enum PageForms {
         return (fresh, "\(signInCookie)=\(fresh); Path=/; HttpOnly; SameSite=Strict; Max-Age=86400")
     }
 
+    /// A page form's fields (`application/x-www-form-urlencoded`, at most `limit` bytes). A body
+    /// that does not decode throws the decoder's error, which the error middleware answers 400
+    /// naming the field.
+    package static func decode<Form: Decodable>(_ form: Form.Type, from request: Request, limit: Int = 64 * 1024) async throws -> Form {
+        let body = try await request.body.collect(upTo: limit)
+        return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body))
+    }
+
     struct Token: Decodable { var csrf: String? }
 
     /// Refuses `request` (403) unless its form carries the token `check` asks for. Reads the
