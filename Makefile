@@ -137,7 +137,7 @@ test-compose: test-deps test-tools
 ## Fuzzing: our modules instrumented for libFuzzer in .build itself, so the dependencies built for the
 ## tests serve (a folder of its own rebuilt them all: ~8 min). The next plain build compiles our
 ## modules back (~2 min). make test's smoke run instruments none of them (fuzz-smoke below).
-FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push voice pop field access
+FUZZ_TARGETS := timestamps control-characters envelopes collector gzip redaction query mobile-writes moderation-forms nats-requests json accounts push voice pop field access backup
 FUZZ_SECONDS ?= 60
 FUZZ_BIN     := .build/debug/muster-fuzz
 

@@ -3,7 +3,7 @@ import Foundation
 package import Logging
 import MusterEvents
 package import MusterLog
-import MusterNATS
+package import MusterNATS
 package import MusterRuntime
 import MusterServices
 
@@ -45,6 +45,18 @@ package struct CommonOptions: ParsableArguments, Sendable {
     /// Connects and opens the log (creating its streams if this is a fresh server, never changing
     /// the settings the services gave them: replicas, retention), then runs `body`.
     package func withLog<T: Sendable>(quiet: Bool = true, _ body: (EventLog, MusterConfiguration, Logger) async throws -> T) async throws -> T {
+        try await withJetStream(quiet: quiet) { jetStream, config, logger in
+            let log = EventLog(jetStream: jetStream, catalog: MusterProcess.apps.catalog, configuration: config.logConfiguration,
+                               source: "muster/cli")
+            try await log.bootstrap(updating: false)
+            return try await body(log, config, logger)
+        }
+    }
+
+    /// Connects and runs `body` with JetStream as the server has it, creating nothing (a backup
+    /// reads what is there; a restore into a fresh server must find it empty).
+    package func withJetStream<T: Sendable>(quiet: Bool = true, apiTimeout: Duration = .seconds(5),
+                                            _ body: (JetStream, MusterConfiguration, Logger) async throws -> T) async throws -> T {
         var config = try configuration()
         if quiet && logLevel == nil { config.logLevel = .warning }
         let logger = logger(config)
@@ -55,11 +67,8 @@ package struct CommonOptions: ParsableArguments, Sendable {
             // A failure, not a clean exit: a script that issues a key must stop when no key was issued.
             throw CommandFailure("cannot reach NATS at \(config.nats.redactedURL): \(error)\nIs it running? `make run` starts one.")
         }
-        let log = EventLog(jetStream: JetStream(connection), catalog: MusterProcess.apps.catalog, configuration: config.logConfiguration,
-                           source: "muster/cli")
         do {
-            try await log.bootstrap(updating: false)
-            let result = try await body(log, config, logger)
+            let result = try await body(JetStream(connection, apiTimeout: apiTimeout), config, logger)
             await connection.drain()
             return result
         } catch {

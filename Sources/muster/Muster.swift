@@ -15,6 +15,6 @@ struct Muster: AsyncParsableCommand {
         Every option also reads its MUSTER_* environment variable (MUSTER_NATS_URL, MUSTER_HTTP_PORT, …).
         """,
         version: "0.1.0",
-        subcommands: [Serve.self, Publish.self, Tail.self, Events.self, Replay.self, Keys.self, PeopleCommand.self]
+        subcommands: [Serve.self, Publish.self, Tail.self, Events.self, Replay.self, Backup.self, Restore.self, Keys.self, PeopleCommand.self]
     )
 }

@@ -23,8 +23,10 @@ extension ProjectionRunner {
                     return
                 case .idle:
                     if try await idle() == .stop { return }
-                case .messages(let messages):
-                    try await handle(messages)
+                case .messages(let delivered):
+                    let (messages, past) = withinBound(delivered)
+                    if !messages.isEmpty { try await handle(messages) }
+                    if past { return }
                     if let last = messages.last, folded(messages.count, last) == .stop { return }
                 }
             }
@@ -45,7 +47,18 @@ extension ProjectionRunner {
                 case .idle:
                     if try await settleInFlight(&inFlight, folded) == .stop { return }
                     if try await idle() == .stop { return }
-                case .messages(let messages):
+                case .messages(let delivered):
+                    let (messages, past) = withinBound(delivered)
+                    if past {
+                        // The bound is reached: what is before it is folded, nothing after.
+                        let batch = messages.isEmpty ? nil : try prepare(messages, after: handedOff)
+                        _ = try await settleInFlight(&inFlight, folded)
+                        if let batch {
+                            inFlight = InFlight(batch: batch, commit: Self.commit(batch, from: state, tables))
+                            _ = try await settleInFlight(&inFlight, folded)
+                        }
+                        return
+                    }
                     let batch = try prepare(messages, after: handedOff)
                     if try await settleInFlight(&inFlight, folded) == .stop { return }
                     guard let batch else { continue }
@@ -60,6 +73,15 @@ extension ProjectionRunner {
             if let inFlight { _ = try? await inFlight.commit.value() }
             throw error
         }
+    }
+
+    /// The part of a delivered batch at or before `options.through`, and whether the bound was
+    /// passed (the fold then stops). A live fold has no bound: the batch as it came.
+    private func withinBound(_ messages: [JetStreamMessage]) -> ([JetStreamMessage], past: Bool) {
+        guard let through = options.through, let last = messages.last?.delivery.streamSequence, last >= through else {
+            return (messages, false)
+        }
+        return (last == through ? messages : messages.filter { $0.delivery.streamSequence <= through }, true)
     }
 
     /// A batch handed to the database's queue.

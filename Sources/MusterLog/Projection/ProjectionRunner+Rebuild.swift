@@ -25,12 +25,15 @@ extension ProjectionRunner {
     /// Rebuilds the projection from sequence 1 on a scratch consumer into fresh state, reporting
     /// progress, and when caught up replaces the snapshot file (or the database link) in one rename. A running server
     /// keeps serving its old state until it is told to reload (`muster.projection.<name>.reload`).
+    /// With `through`, nothing past that stream sequence is folded: the projection as it was at
+    /// that point of the log (a restore drill compares two logs so).
     package static func rebuild(log: EventLog, store: SnapshotStore, logger: Logger,
-                               progressEvery: Duration = .milliseconds(500),
+                               progressEvery: Duration = .milliseconds(500), through: UInt64? = nil,
                                progress: @escaping @Sendable (RebuildProgress) -> Void) async throws -> Snapshot<P.State> {
         let scratch = "proj_\(P.name)_v\(P.version)_rebuild_\(UInt32.random(in: .min ... .max))"
         var options = Options()
         options.batch = 4096
+        options.through = through
         let runner = ProjectionRunner(P.self, log: log, store: store, options: options, logger: logger,
                                       consumerName: scratch, savesWhileFolding: false)
         do {

@@ -20,6 +20,8 @@ package actor ProjectionRunner<P: Projection> {
         package var snapshotEveryEvents = 20_000
         package var snapshotInterval: Duration = .seconds(2)
         package var idleWait: Duration = .seconds(1)
+        /// Folds nothing past this stream sequence (a rebuild "as of" a point in the log); nil: all.
+        package var through: UInt64?
         package init() {}
     }
 

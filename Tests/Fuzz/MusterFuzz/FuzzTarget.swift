@@ -5,7 +5,7 @@ import Foundation
 /// A target traps (and libFuzzer saves the input) when a parser crashes or breaks a rule it states.
 enum FuzzTarget: String, CaseIterable {
     case timestamps, controlCharacters = "control-characters", envelopes, collector, gzip, redaction, query
-    case mobileWrites = "mobile-writes", moderationForms = "moderation-forms", natsRequests = "nats-requests", json, accounts, push, voice, pop, field, access
+    case mobileWrites = "mobile-writes", moderationForms = "moderation-forms", natsRequests = "nats-requests", json, accounts, push, voice, pop, field, access, backup
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["MUSTER_FUZZ_TARGET"] ?? ""
@@ -35,6 +35,7 @@ enum FuzzTarget: String, CaseIterable {
         case .pop: Self.pop(bytes)
         case .field: Self.field(bytes)
         case .access: Self.access(bytes)
+        case .backup: Self.backup(bytes)
         }
     }
 
