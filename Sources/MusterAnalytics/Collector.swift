@@ -98,6 +98,7 @@ package struct Collector: Sendable {
         for result in results {
             switch result {
             case .success(let stored): if stored.duplicate { duplicates += 1 }
+            case .failure(let error) where error.code == .full: throw BatchError(.full, "the log is full (\(error))")
             case .failure(let error): throw BatchError(.unavailable, "the log did not confirm the batch (\(error))")
             }
         }
@@ -142,7 +143,7 @@ package struct Collector: Sendable {
 
 /// A batch refused as a whole.
 package struct BatchError: Error, Sendable, CustomStringConvertible {
-    package enum Code: Sendable { case badRequest, unprocessable, tooLarge, unavailable }
+    package enum Code: Sendable { case badRequest, unprocessable, tooLarge, unavailable, full }
     package var code: Code
     package var message: String
     package init(_ code: Code, _ message: String) {

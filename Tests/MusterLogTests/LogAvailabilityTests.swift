@@ -1,4 +1,4 @@
-import MusterLog
+@testable import MusterLog
 import MusterNATS
 import Testing
 
@@ -20,6 +20,21 @@ struct LogAvailabilityTests {
         availability.succeeded(startedAt: .now)
         #expect(availability.isReachable)
         #expect(availability.snapshot == LogAvailability.Snapshot(reachable: true, unreachableSince: nil, reason: nil, refused: 0))
+    }
+
+    /// A full log answers probes; only a write that gets through says it has room again, and it
+    /// never counts as unreachable (the watch would otherwise try another NATS server).
+    @Test func aFullLogStaysFullUntilAWriteGetsThrough() {
+        let availability = LogAvailability(settleTime: .zero)
+        availability.failed(startedAt: .now, NATSError(.jetStreamAPI, "maximum bytes exceeded", apiErrorCode: 10077), isWrite: true)
+        #expect(availability.snapshot.full && !availability.isReachable)
+        #expect(availability.snapshot.reason?.hasPrefix("log_full") == true)
+        #expect(availability.unreachableFor == .zero)
+        availability.succeeded(startedAt: .now, isProbe: true)
+        #expect(availability.snapshot.full, "a probe does not empty a full log")
+        availability.succeeded(startedAt: .now)
+        #expect(!availability.snapshot.full && availability.isReachable)
+        #expect(AppendError.Code.full == EventLog.mapPublishError(NATSError(.jetStreamAPI, "insufficient resources", apiErrorCode: 10047), subject: "s").code)
     }
 
     @Test func aConflictOrAnInvalidWriteSaysNothingAboutTheLog() {

@@ -42,6 +42,11 @@ package enum CollectorRoutes {
     }
 
     /// The collector's outage answer: events are stored once by their ids, so the same batch is the retry.
+    static let full = APIError(
+        .serviceUnavailable,
+        "the event log is full; some of this batch may have been stored. Send the same batch again later: each event is stored once by its id",
+        headers: [.retryAfter: "60"])
+
     static let unavailable = APIError(
         .serviceUnavailable,
         "the event log did not confirm this batch; some of it may have been stored. Send the same batch again after a few seconds: each event is stored once by its id",
@@ -73,6 +78,7 @@ package enum CollectorRoutes {
             case .unprocessable: throw APIError(.unprocessableContent, error.message)
             case .tooLarge: throw APIError(.contentTooLarge, error.message)
             case .unavailable: throw unavailable
+            case .full: throw full
             }
         }
     }

@@ -40,7 +40,9 @@ package struct AppendResult: Sendable, Equatable {
 
 /// An append refused before or by the log, with a code for HTTP mapping.
 package struct AppendError: Error, Sendable, CustomStringConvertible {
-    package enum Code: String, Sendable { case invalid, tooLarge, conflict, unavailable }
+    /// `full`: the log's store limit is reached; nothing was stored (unlike `unavailable`, where
+    /// the write may still arrive).
+    package enum Code: String, Sendable { case invalid, tooLarge, conflict, unavailable, full }
     package var code: Code
     package var message: String
     /// For `.invalid` by the payload's own rules: which field of the payload, and why, so a caller
@@ -145,6 +147,9 @@ extension EventLog {
         if error.code == .wrongLastSequence {
             return AppendError(code: .conflict, message: "the aggregate changed since it was read (\(error.message))")
         }
+        if LogAvailability.isFull(error) {
+            return AppendError(code: .full, message: "the log is full (\(error.message)); nothing was stored")
+        }
         return AppendError(code: .unavailable, message: "the log did not take \(subject): \(error)")
     }
 
@@ -164,8 +169,14 @@ extension EventLog {
             availability.failed(startedAt: started, error, isWrite: true)
             throw error
         }
-        if acks.contains(where: { (try? $0.get()) != nil }) { availability.succeeded(startedAt: started) }
-        for case .failure(let error) in acks { availability.failed(startedAt: started, error, isWrite: true) }
+        // A batch that filled the log part way has successes and refusals of one start: the
+        // refusals are the news (a success first would make them look older than it).
+        let failures = acks.compactMap { ack -> NATSError? in if case .failure(let error) = ack { error } else { nil } }
+        if failures.isEmpty {
+            availability.succeeded(startedAt: started)
+        } else {
+            for error in failures { availability.failed(startedAt: started, error, isWrite: true) }
+        }
         return zip(messages, acks).map { message, ack in
             ack.map { AppendResult(sequence: $0.seq, duplicate: $0.duplicate, eventID: message.headers["Muster-Event-Id"] ?? "",
                                    subject: message.subject) }

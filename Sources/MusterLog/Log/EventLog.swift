@@ -33,6 +33,10 @@ package struct EventLog: Sendable {
         config.maxMsgSize = Int32(configuration.maxEventBytes + 4096)
         config.denyDelete = true
         config.denyPurge = true
+        // Full, the log refuses the next event rather than dropping its oldest: the log is the
+        // only source of truth, and a refused write is one its client knows to retry.
+        config.discard = .new
+        config.maxBytes = configuration.maxBytes ?? -1
         return config
     }
 

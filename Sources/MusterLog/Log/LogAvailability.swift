@@ -14,11 +14,12 @@ import Synchronization
 /// failed after the log came back does not undo what a later success showed.
 package final class LogAvailability: Sendable {
     package struct Snapshot: Sendable, Equatable {
-        package init(reachable: Bool, unreachableSince: Date?, reason: String?, refused: Int) {
+        package init(reachable: Bool, unreachableSince: Date?, reason: String?, refused: Int, full: Bool = false) {
             self.reachable = reachable
             self.unreachableSince = unreachableSince
             self.reason = reason
             self.refused = refused
+            self.full = full
         }
 
         package var reachable: Bool
@@ -27,6 +28,9 @@ package final class LogAvailability: Sendable {
         package var reason: String?
         /// Writes refused since the log became unreachable.
         package var refused: Int
+        /// Unreachable because its store is full: it answers, but takes no write until space is
+        /// freed (a higher limit, expired events). Only a write that gets through clears it.
+        package var full: Bool
     }
 
     struct State: Sendable {
@@ -34,6 +38,7 @@ package final class LogAvailability: Sendable {
         var downAt: ContinuousClock.Instant?
         var downSince: Date?
         var reason: String?
+        var full = false
         var lastSuccess: ContinuousClock.Instant?
         var lastFailure: ContinuousClock.Instant?
         /// One outage as the log lines tell it: from the first failure to a recovery that held for
@@ -60,15 +65,17 @@ package final class LogAvailability: Sendable {
 
     package var snapshot: Snapshot {
         state.withLock {
-            Snapshot(reachable: $0.reachable, unreachableSince: $0.downSince, reason: $0.reason, refused: $0.episode?.refused ?? 0)
+            Snapshot(reachable: $0.reachable, unreachableSince: $0.downSince, reason: $0.reason, refused: $0.episode?.refused ?? 0,
+                     full: $0.full)
         }
     }
 
     package var isReachable: Bool { state.withLock { $0.reachable } }
 
-    /// How long the log has been unreachable now; zero while reachable.
+    /// How long the log has been unreachable now; zero while reachable, and while full (it
+    /// answers: another NATS server would not help, and the full alert says what would).
     package var unreachableFor: Duration {
-        state.withLock { state in state.downAt.map { ContinuousClock.now - $0 } ?? .zero }
+        state.withLock { state in state.full ? .zero : state.downAt.map { ContinuousClock.now - $0 } ?? .zero }
     }
 
     /// The log took a write, or answered a probe, that started at `started`. A probe's answer
@@ -78,9 +85,12 @@ package final class LogAvailability: Sendable {
         let now = ContinuousClock.now
         state.withLock { state in
             if isProbe, let failure = state.lastFailure, failure > started { return }
+            // A full log answers probes; only a write that gets through says it has room again.
+            if isProbe, state.full { return }
             state.lastSuccess = now
             guard !state.reachable else { return }
             state.reachable = true
+            state.full = false
             state.downAt = nil
             state.downSince = nil
             state.reason = nil
@@ -96,6 +106,7 @@ package final class LogAvailability: Sendable {
         let now = ContinuousClock.now
         let since = Date(timeIntervalSinceNow: -Self.interval(now - started))
         let reason = Self.reason(error)
+        let full = Self.isFull(error)
         if isWrite { Counter(label: "muster_writes_refused_total", dimensions: [("reason", reason)]).increment() }
         let newOutage = state.withLock { state -> Bool in
             if isWrite { state.episode?.refused += 1 }
@@ -104,6 +115,7 @@ package final class LogAvailability: Sendable {
             state.lastFailure = now
             guard state.reachable else { return false }
             state.reachable = false
+            state.full = full
             state.downAt = started
             state.downSince = since
             state.reason = "\(reason): \(error.message)"
@@ -115,6 +127,11 @@ package final class LogAvailability: Sendable {
             return false
         }
         guard newOutage else { return }
+        if full {
+            logger.critical("log full: writes are refused with 503 until space is freed (raise MUSTER_LOG_MAX_BYTES or the server's max_file_store)",
+                            metadata: ["since": "\(since)", "error": "\(error.message)"])
+            return
+        }
         logger.error("log unreachable: writes are refused with 503 until it is back",
                      metadata: ["since": "\(since)", "reason": "\(reason)", "error": "\(error.message)"])
     }
@@ -138,9 +155,15 @@ package final class LogAvailability: Sendable {
     static func concernsAvailability(_ error: NATSError) -> Bool {
         switch error.code {
         case .wrongLastSequence, .badReply, .notFound: false
-        case .jetStreamAPI: error.apiErrorCode == 10008
+        case .jetStreamAPI: error.apiErrorCode == 10008 || isFull(error)
         default: true
         }
+    }
+
+    /// JetStream's refusals of a write for want of room: the stream's byte limit (10077) or
+    /// message limit (10078), the account's or server's storage (10027, 10047).
+    package static func isFull(_ error: NATSError) -> Bool {
+        [10077, 10078, 10027, 10047].contains(error.apiErrorCode ?? 0)
     }
 
     /// The metric's label for an error: a short, closed set.
@@ -151,7 +174,7 @@ package final class LogAvailability: Sendable {
         case .closed: "closed"
         case .unavailable: "queue_full"
         case .disconnected: "disconnected"
-        default: error.apiErrorCode == 10008 ? "jetstream_unavailable" : "other"
+        default: error.apiErrorCode == 10008 ? "jetstream_unavailable" : isFull(error) ? "log_full" : "other"
         }
     }
 

@@ -5,6 +5,9 @@ package struct LogConfiguration: Sendable {
     package var replicas = 1
     /// How long events are kept; nil keeps them forever (the log is the source of truth).
     package var maxAge: Duration? = nil
+    /// The most bytes the event stream holds; nil: no limit of its own (the server's store limit).
+    /// Full, it refuses new events (`discard: new`): it never drops old ones to make room.
+    package var maxBytes: Int64?
     /// How long the DLQ keeps rejected messages.
     package var dlqMaxAge: Duration? = .seconds(90 * 24 * 3600)
     /// The window in which a repeated idempotency key is answered with the first event.

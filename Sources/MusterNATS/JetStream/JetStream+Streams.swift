@@ -73,8 +73,10 @@ extension JetStream {
     /// its replicas never go down here: one process started without the deployment's replica
     /// setting (an operator's CLI, a service missing the variable) would otherwise take a
     /// replicated log down to one copy, and another bring it back up, while it takes writes.
-    /// Fewer copies is an operator's decision, made with the nats CLI. Without `updating`, an
-    /// existing stream is left as it is, whatever its settings.
+    /// Fewer copies is an operator's decision, made with the nats CLI. Likewise a byte limit left
+    /// unset (-1) keeps the one the stream has: a limit given to one service (MUSTER_LOG_MAX_BYTES)
+    /// is not undone by another started without it. Without `updating`, an existing stream is
+    /// left as it is, whatever its settings.
     @discardableResult
     package func ensureStream(_ config: StreamConfig, updating: Bool = true) async throws -> StreamInfo {
         do {
@@ -84,6 +86,7 @@ extension JetStream {
             let existing = try await streamInfo(config.name)
             var wanted = config
             wanted.numReplicas = max(config.numReplicas, existing.config.numReplicas)
+            if config.maxBytes < 0 { wanted.maxBytes = existing.config.maxBytes }
             guard updating, wanted != existing.config else { return existing }
             return try await call("STREAM.UPDATE.\(config.name)", wanted, as: StreamInfo.self)
         }

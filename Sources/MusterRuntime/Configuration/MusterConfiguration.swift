@@ -24,6 +24,10 @@ package struct MusterConfiguration: Sendable {
     /// Set by the process when a tracer is bootstrapped (OTEL_* variables): HTTP requests get spans.
     package var tracing = false
     package var streamReplicas = 1
+    /// The most bytes the event stream may hold (`MUSTER_LOG_MAX_BYTES`); nil: as much as the
+    /// server's `max_file_store` allows. When it is reached, writes are refused (503, "the log is
+    /// full"): the log never drops old events to make room.
+    package var logMaxBytes: Int64?
     /// Requests per minute one API key may make to read routes / write routes; 0 turns the limit off.
     package var readRatePerMinute = 600
     package var writeRatePerMinute = 30
@@ -57,6 +61,7 @@ package struct MusterConfiguration: Sendable {
         case logFormat = "MUSTER_LOG_FORMAT"
         case instance = "MUSTER_INSTANCE"
         case streamReplicas = "MUSTER_STREAM_REPLICAS"
+        case logMaxBytes = "MUSTER_LOG_MAX_BYTES"
         case readRate = "MUSTER_RATE_READ"
         case writeRate = "MUSTER_RATE_WRITE"
         case headTimeout = "MUSTER_HTTP_HEAD_TIMEOUT"
@@ -100,6 +105,11 @@ package struct MusterConfiguration: Sendable {
         case .streamReplicas:
             guard let n = Int(value), [1, 3, 5].contains(n) else { throw ConfigurationError("\(given) must be 1, 3 or 5") }
             streamReplicas = n
+        case .logMaxBytes:
+            guard let bytes = Self.bytes(value), bytes >= 1_048_576 else {
+                throw ConfigurationError("\(given) must be a size of at least 1MB (bytes, or with KB, MB, GB, TB)")
+            }
+            logMaxBytes = bytes
         case .readRate, .writeRate:
             guard let n = Int(value), n >= 0 else { throw ConfigurationError("\(given) must be requests per minute, 0 for no limit") }
             if setting == .readRate { readRatePerMinute = n } else { writeRatePerMinute = n }
@@ -175,7 +185,20 @@ package struct MusterConfiguration: Sendable {
         var log = LogConfiguration()
         log.replicas = streamReplicas
         log.appendTimeout = writeDeadline
+        log.maxBytes = logMaxBytes
         return log
+    }
+
+    /// A size as operators write it: `500000000`, `500MB`, `50GB` (powers of 1024, as nats-server reads them).
+    static func bytes(_ text: String) -> Int64? {
+        let units: [(String, Int64)] = [("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)]
+        let upper = text.uppercased().trimmingCharacters(in: .whitespaces)
+        for (suffix, factor) in units where upper.hasSuffix(suffix) {
+            guard let number = Int64(upper.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), number >= 0 else { return nil }
+            let (bytes, overflow) = number.multipliedReportingOverflow(by: factor)
+            return overflow ? nil : bytes
+        }
+        return Int64(upper).flatMap { $0 >= 0 ? $0 : nil }
     }
 
     package var projectionsDirectory: URL {

@@ -19,6 +19,15 @@ extension APIError {
         headers: [.retryAfter: "5"])
 }
 
+extension APIError {
+    /// The log's store is full: nothing was stored, and nothing will be until operators free space.
+    /// 503 rather than 507: every client already retries a 503 after `Retry-After`.
+    package static let logFull = APIError(
+        .serviceUnavailable,
+        "the event log is full; nothing was stored. Retry later: writes resume once operators free space",
+        headers: [.retryAfter: "60"])
+}
+
 /// The one mapping of the log's refusals: an invalid event is 422 naming the field, too large 413,
 /// a conflict 409, an unconfirmed write the honest 503 with `Retry-After`.
 extension AppendError: HTTPMappedError {
@@ -28,6 +37,7 @@ extension AppendError: HTTPMappedError {
         case .tooLarge: APIError(.contentTooLarge, message)
         case .conflict: APIError(.conflict, message)
         case .unavailable: APIError.logUnavailable
+        case .full: APIError.logFull
         }
     }
 }

@@ -26,6 +26,8 @@ package enum HealthRoutes {
 
     package struct LogState: Encodable, Sendable {
         package var reachable: Bool
+        /// The log answers but its store is full (present only then).
+        package var full: Bool?
         package var unreachableSince: Date?
         package var reason: String?
         package var writesRefused: Int?
@@ -51,7 +53,11 @@ package enum HealthRoutes {
         let reports = await environment.projectionReports()
         var reasons: [String] = []
         if natsStatus != .connected { reasons.append("NATS is \(natsStatus)") }
-        if !log.reachable { reasons.append("the log is unreachable: \(log.reason ?? "no answer")") }
+        if log.full {
+            reasons.append("the log is full, writes are refused until space is freed: \(log.reason ?? "store limit reached")")
+        } else if !log.reachable {
+            reasons.append("the log is unreachable: \(log.reason ?? "no answer")")
+        }
         for report in reports {
             if !report.opened {
                 reasons.append("projection \(report.name) is still opening")
@@ -62,7 +68,7 @@ package enum HealthRoutes {
         reasons += checks.compactMap { check in check.notReady().map { "\(check.name): \($0)" } }
         return Readiness(ready: reasons.isEmpty, reasons: reasons.isEmpty ? nil : reasons, nats: natsStatus.rawValue,
                          natsError: environment.connection.lastAsyncError,
-                         log: LogState(reachable: log.reachable, unreachableSince: log.unreachableSince, reason: log.reason,
+                         log: LogState(reachable: log.reachable, full: log.full ? true : nil, unreachableSince: log.unreachableSince, reason: log.reason,
                                        writesRefused: log.reachable ? nil : log.refused),
                          projections: reports)
     }

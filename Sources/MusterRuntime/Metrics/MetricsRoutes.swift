@@ -27,10 +27,12 @@ package enum MetricsRoutes {
         let connected = environment.metrics.makeGauge(descriptor: descriptor("nats", "connected"))
         let reconnects = environment.metrics.makeGauge(descriptor: descriptor("nats", "reconnects_total"))
         let unavailable = environment.metrics.makeGauge(descriptor: descriptor("log", "unavailable_seconds"))
+        let full = environment.metrics.makeGauge(descriptor: descriptor("log", "full"))
         router.get("/metrics") { _, _ -> Response in
             connected.set(Double(environment.connection.isConnected ? 1 : 0))
             reconnects.set(Double(environment.connection.reconnectCount))
             unavailable.set(environment.log.availability.unreachableFor.inSeconds)
+            full.set(Double(environment.log.availability.snapshot.full ? 1 : 0))
             let text = MetricsHelp.annotate(environment.metrics.emitToBuffer())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: text)))
