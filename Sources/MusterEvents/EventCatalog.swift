@@ -34,6 +34,7 @@ package struct EventCatalog: Sendable {
         var digest: String?
         var upcast: (@Sendable (any EventPayload) -> any EventPayload)?
         var upcastTarget: EventType?
+        var retention: EventRetention
     }
 
     struct EnvelopeFields: Sendable {
@@ -114,7 +115,7 @@ package struct EventCatalog: Sendable {
                                                      subject: envelope.subject, actor: envelope.actor,
                                                      traceparent: envelope.traceparent))
             },
-            digest: P.eventType.validationDigest, upcast: upcast, upcastTarget: target)
+            digest: P.eventType.validationDigest, upcast: upcast, upcastTarget: target, retention: P.retention)
     }
 
     static let decoder = JSONBytesDecoder()
@@ -131,6 +132,10 @@ package struct EventCatalog: Sendable {
     package func payloadType(_ type: EventType) -> (any EventPayload.Type)? { entries[type]?.payloadType }
     /// The major an old type is upcast to, if any.
     package func upcastTarget(of type: EventType) -> EventType? { entries[type]?.upcastTarget }
+    /// How long the log keeps events of `type` (forever for a type nobody registered).
+    package func retention(of type: EventType) -> EventRetention { entries[type]?.retention ?? .forever }
+    /// The registered types the log does not keep forever.
+    package var expiringTypes: [EventType] { types.filter { retention(of: $0) != .forever } }
 
     /// The newest major registered for a family (`platform.apikey.revoked` → v2).
     package func newest(_ family: String) -> EventType? {

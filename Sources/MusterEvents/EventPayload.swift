@@ -4,14 +4,45 @@
 /// that the Swift type and `schemas/events/…` refuse the same documents; a test keeps them agreed.
 package protocol EventPayload: Codable, Sendable, Equatable {
     static var eventType: EventType { get }
+    /// How long the log keeps events of this type: forever unless the app that owns it says
+    /// otherwise (its analytics and crash reports: 400 days).
+    static var retention: EventRetention { get }
     /// The aggregate this event belongs to; it becomes a subject token.
     var aggregateID: String { get }
     func validate() throws
 }
 
 extension EventPayload {
+    package static var retention: EventRetention { .forever }
     package func validate() throws {}
     package var eventType: EventType { Self.eventType }
+}
+
+/// How long the log keeps an event: each stored event of a kept-for type carries JetStream's
+/// per-message TTL (`Nats-TTL`), and the server removes it when that has passed. Folds keep what
+/// they folded from it (their snapshot or tables); a rebuild that cannot reach back that far
+/// starts from the snapshot and says so.
+package enum EventRetention: Sendable, Equatable, CustomStringConvertible {
+    case forever
+    case keptFor(Duration)
+
+    /// Analytics and crash reports: high volume, useful for about a year of dashboards and
+    /// year-over-year comparisons.
+    package static let analytics = EventRetention.keptFor(.seconds(400 * 86_400))
+
+    /// The `Nats-TTL` header's value (whole seconds, at least one); nil for forever.
+    package var ttlHeader: String? {
+        guard case .keptFor(let duration) = self else { return nil }
+        return "\(max(1, duration.components.seconds))s"
+    }
+
+    package var description: String {
+        switch self {
+        case .forever: "forever"
+        case .keptFor(let duration):
+            duration.components.seconds % 86_400 == 0 ? "\(duration.components.seconds / 86_400) days" : "\(duration.components.seconds) s"
+        }
+    }
 }
 
 /// An event refused by its type's rules, naming the field (as a JSON pointer) and why.

@@ -6,6 +6,7 @@ import MusterLog
 import MusterNATS
 import MusterRuntime
 import MusterServices
+import Synchronization
 
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,13 +28,16 @@ struct Replay: AsyncParsableCommand {
         }
         try await common.withLog { log, config, logger in
             let store = SnapshotStore(directory: config.projectionsDirectory)
+            let start = Mutex(RebuildStart.beginning)
             let (checkpoint, version) = try await rebuild(log, store, logger) { progress in
+                start.withLock { $0 = progress.start }
                 let percent = Int(progress.fraction * 100)
                 let line = String(format: "\rreplay %@: %3d%%  %llu applied, %llu to go, %.0f events/s", name, percent,
                                   progress.applied, progress.remaining, progress.eventsPerSecond)
                 FileHandle.standardError.write(Data(line.utf8))
             }
             FileHandle.standardError.write(Data("\n".utf8))
+            if let note = start.withLock({ $0.note }) { print("note: \(note)") }
             print("rebuilt \(name) to sequence \(checkpoint): \(store.url(name: name, version: version).path)")
             let subject = "muster.projection.\(name).reload.\(config.instance)"
             do {

@@ -10,6 +10,7 @@ package protocol AnalyticsEvent: EventPayload {
 }
 
 extension AnalyticsEvent {
+    package static var retention: EventRetention { .analytics }
     package var aggregateID: String { sessionId }
 
     func validateCommon() throws {

@@ -4,6 +4,7 @@ package import MusterEvents
 /// Aggregate: the report (the client's id, so a resent report is one aggregate).
 package struct CrashRecorded: EventPayload {
     package static let eventType = EventType(app: "crash", aggregate: "report", event: "recorded", major: 1)
+    package static let retention = EventRetention.analytics
 
     package struct Exception: Codable, Sendable, Equatable {
         package var type: String

@@ -106,6 +106,7 @@ extension EventLog {
         headers["Muster-Event-Id"] = envelope.id
         // Validated above under the type's schema as it is now: folds need not run the rules again.
         if let digest = P.eventType.validationDigest { headers[EventCatalog.validatedHeader] = digest }
+        if let ttl = P.retention.ttlHeader { headers["Nats-TTL"] = ttl }
         let message = OutgoingMessage(subject: P.eventType.subject(aggregateID: payload.aggregateID), headers: headers,
                                       payload: body, options: publish)
         return (message, envelope)

@@ -37,6 +37,8 @@ package struct EventLog: Sendable {
         // only source of truth, and a refused write is one its client knows to retry.
         config.discard = .new
         config.maxBytes = configuration.maxBytes ?? -1
+        // Types an app keeps for a time (analytics, crash reports) carry a per-message TTL.
+        config.allowMsgTtl = true
         return config
     }
 
@@ -68,6 +70,17 @@ package struct EventLog: Sendable {
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
+    }
+
+    /// The first sequence the log still holds, when events on `filters` may have expired before
+    /// it (a type they match is kept for a time, and the stream has lost messages); nil when the
+    /// log still holds everything they match.
+    package func horizon(for filters: [String]) async throws -> UInt64? {
+        let matcher = SubjectFilter(filters)
+        guard catalog.expiringTypes.contains(where: { matcher.matches($0.subject(aggregateID: "x")) }) else { return nil }
+        let state = try await jetStream.streamInfo(configuration.eventsStream).state
+        guard state.firstSeq > 1 || (state.numDeleted ?? 0) > 0 else { return nil }
+        return state.firstSeq
     }
 
     /// True when both streams exist (what `/ready` asks).

@@ -3,12 +3,37 @@ package import Logging
 import MusterEvents
 import MusterNATS
 
+/// Where a rebuild began.
+package enum RebuildStart: Sendable, Equatable {
+    /// Sequence 1: the log still holds every event the fold reads.
+    case beginning
+    /// Events the fold reads have expired from the log (their app keeps them for a time): the
+    /// rebuild starts from the state saved at `checkpoint`, which holds what they added, and
+    /// folds the log from there. The log now begins at `horizon`.
+    case savedState(checkpoint: UInt64, horizon: UInt64)
+    /// Events the fold reads have expired and there is no saved state to start from: the
+    /// rebuilt state holds only what the log still has, from `horizon` on.
+    case horizon(UInt64)
+
+    /// What an operator is told; nil when the rebuild is a whole one.
+    package var note: String? {
+        switch self {
+        case .beginning: nil
+        case .savedState(let checkpoint, let horizon):
+            "events this fold reads before sequence \(horizon) have expired (retention): rebuilt from the saved state at sequence \(checkpoint), not from sequence 1"
+        case .horizon(let horizon):
+            "events this fold reads before sequence \(horizon) have expired (retention) and no saved state holds them: the rebuilt state has only what the log still holds"
+        }
+    }
+}
+
 /// How far a rebuild has come.
 package struct RebuildProgress: Sendable {
     package var applied: UInt64
     package var remaining: UInt64
     package var checkpoint: UInt64
     package var elapsed: Duration
+    package var start: RebuildStart = .beginning
 
     package var fraction: Double {
         let total = applied + remaining
@@ -57,9 +82,23 @@ extension ProjectionRunner {
         let started = ContinuousClock.now
         state = P.initialState
         checkpoint = 0
-        let generation = try P.tables.map(startGeneration)
+        // Past the log's horizon for this fold, the saved state is the only record of what the
+        // expired events added: start from it (a copy of the tables, or the snapshot file).
+        let horizon = try await log.horizon(for: P.filterSubjects)
+        let generation = try P.tables.map { try startGeneration($0, copyingCurrent: horizon != nil) }
+        if horizon != nil, P.tables == nil,
+           let saved = try await store.onBlockingPool({ try $0.load(P.State.self, name: P.name, version: P.version) }) {
+            state = saved.state
+            checkpoint = saved.checkpoint
+        }
+        let start: RebuildStart = horizon.map { checkpoint > 0 ? .savedState(checkpoint: checkpoint, horizon: $0) : .horizon($0) } ?? .beginning
+        if let note = start.note { logger.notice("rebuild of \(P.name): \(note)") }
         do {
-            try await fold(from: started, progressEvery: progressEvery, progress: progress)
+            try await fold(from: started, progressEvery: progressEvery) { report in
+                var report = report
+                report.start = start
+                progress(report)
+            }
         } catch {
             if let generation { discard(generation) }
             throw error

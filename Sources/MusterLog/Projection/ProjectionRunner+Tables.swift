@@ -26,9 +26,26 @@ extension ProjectionRunner {
     }
 
     /// Starts a new, unpublished generation for a rebuild.
-    func startGeneration(_ tables: ProjectionTables<P>) throws -> URL {
+    /// With `copyingCurrent`, the new generation starts as a copy of the current one (SQLite's
+    /// online backup, while the live fold may write it) and the rebuild continues from the state
+    /// and checkpoint it holds.
+    func startGeneration(_ tables: ProjectionTables<P>, copyingCurrent: Bool = false) throws -> URL {
         let file = try store.newDatabase(name: P.name, version: P.version)
-        useDatabase(try openGeneration(file, tables))
+        if copyingCurrent, let current = store.currentDatabase(name: P.name, version: P.version) {
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            let source = try DatabaseQueue(path: current.path, configuration: readOnly)
+            let copy = try DatabaseQueue(path: file.path)
+            try source.backup(to: copy)
+            try source.close()
+            try copy.close()
+        }
+        let pool = try openGeneration(file, tables)
+        if copyingCurrent, let saved = try pool.read({ db in try FoldRow.load(P.State.self, from: db) }) {
+            state = saved.state
+            checkpoint = saved.checkpoint
+        }
+        useDatabase(pool)
         return file
     }
 

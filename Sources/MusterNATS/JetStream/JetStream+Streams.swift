@@ -24,6 +24,8 @@ package struct StreamConfig: Codable, Sendable, Equatable {
     package var allowDirect: Bool = false
     package var denyDelete: Bool = false
     package var denyPurge: Bool = false
+    /// Messages may carry a `Nats-TTL` header (nats-server 2.11); once on, it stays on.
+    package var allowMsgTtl: Bool = false
 
     package init(name: String, subjects: [String]) {
         self.name = name
@@ -36,6 +38,8 @@ package struct StreamState: Codable, Sendable {
     package var bytes: UInt64
     package var firstSeq: UInt64
     package var lastSeq: UInt64
+    /// Messages removed inside the range (expired, deleted); nil when none.
+    package var numDeleted: UInt64?
 }
 
 package struct StreamInfo: Codable, Sendable {
