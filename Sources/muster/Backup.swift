@@ -108,7 +108,7 @@ final class ProgressLine: Sendable {
 
     func show(_ progress: BackupProgress) {
         let now = ContinuousClock.now
-        let finished = progress.bytes >= progress.expected
+        let finished = progress.bytes == progress.expected // each stream's last report (a snapshot's size is known only then)
         let due = drawn.withLock { drawn in
             guard finished || drawn.at.map({ now - $0 >= .milliseconds(200) }) ?? true else { return false }
             drawn.at = now

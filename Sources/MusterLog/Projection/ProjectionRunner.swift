@@ -257,8 +257,16 @@ package actor ProjectionRunner<P: Projection> {
     /// subject (`clientFilter`); otherwise, and for the few events of a live tail, the server filters.
     func positionConsumer() async throws {
         clientFilter = nil
-        var info = try await createConsumer(filtered: true)
         let last = try await log.jetStream.streamInfo(log.configuration.eventsStream).state.lastSeq
+        if checkpoint > last {
+            // A rebuild got here from a saved state (past the horizon): it cannot be trusted, and
+            // the running fold starts again by itself.
+            guard savesWhileFolding else {
+                throw SnapshotError(message: "\(P.name)'s saved state is at sequence \(checkpoint), past the log's end (\(last)): the log was restored from an earlier backup; the running service folds it again from sequence 1")
+            }
+            try await foldAgainFromTheStart(logEndsAt: last)
+        }
+        var info = try await createConsumer(filtered: true)
         let remaining = last > checkpoint ? last - checkpoint : 0
         if info.numPending >= Self.clientFilterMinimum, info.numPending * 4 >= remaining {
             info = try await createConsumer(filtered: false)
@@ -269,6 +277,27 @@ package actor ProjectionRunner<P: Projection> {
         lagGauge.record(Double(lag))
         opened = true
         stall.resumed(logger: logger)
+    }
+
+    /// The log ends before what this fold has folded: it was restored from an earlier backup, or
+    /// deleted. The events past its end are gone, and new ones will take their sequence numbers:
+    /// folding on from the checkpoint would skip them. The fold starts again from sequence 1 (in
+    /// a new generation of its tables), and says so.
+    private func foldAgainFromTheStart(logEndsAt last: UInt64) async throws {
+        logger.warning("the log ends at sequence \(last), before this fold's checkpoint \(checkpoint) (restored from an earlier backup?): folding it again from sequence 1")
+        if let tables = P.tables {
+            let file = try startGeneration(tables)
+            try store.publishDatabase(file, name: P.name, version: P.version)
+        }
+        state = P.initialState
+        checkpoint = 0
+        // The old snapshot goes at once: a restart before the next save must not load it again
+        // once the log has grown past its checkpoint.
+        if P.tables == nil {
+            let empty = Snapshot(projection: P.name, version: P.version, checkpoint: 0, savedAt: Timestamp.string(Date()), state: state)
+            try await store.onBlockingPool { try $0.save(empty) }
+        }
+        savedCheckpoint = 0
     }
 
     /// Below this many events to read, a filter on the server costs less than creating a consumer twice.
