@@ -114,18 +114,11 @@ struct RestoreDrillTests {
 
     /// Appends each valid example of every event schema; answers how many went in.
     func appendSchemaExamples(to log: EventLog) async throws -> Int {
-        struct SchemaFile: Decodable { var examples: [JSONValue]? }
-        let base = Repository.path("schemas/events")
         var appended = 0
-        for app in try FileManager.default.contentsOfDirectory(atPath: base).sorted() where !app.hasSuffix(".json") {
-            for file in try FileManager.default.contentsOfDirectory(atPath: "\(base)/\(app)").sorted() where file.hasSuffix(".json") {
-                guard let type = EventType("\(app).\(file.dropLast(".json".count))") else { continue }
-                let schema = try JSONDecoder().decode(SchemaFile.self, from: Data(contentsOf: URL(fileURLWithPath: "\(base)/\(app)/\(file)")))
-                for example in schema.examples ?? [] {
-                    let payload = try log.catalog.decodeData(type, from: JSONEncoder().encode(example))
-                    _ = try await log.append(payload)
-                    appended += 1
-                }
+        for (type, examples) in try CapacityTests.examples() {
+            for example in examples {
+                _ = try await log.append(try log.catalog.decodeData(type, from: JSONEncoder().encode(example)))
+                appended += 1
             }
         }
         return appended
