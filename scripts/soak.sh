@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# make soak (SOAK_MINUTES, 10 by default; SOAK_MINUTES=60 for an hour), and 10 minutes of make bench:
+# a fresh stack as `make run` starts it (nats-server, the stand-ins, `muster serve all`) on free ports
+# with an empty data folder, `make demo` for its people and data, then scripts/soak.py's steady mixed
+# load of the five apps' calls, sampled every 10 s. The CSV and the chart go to bench/out/ (soak.csv,
+# soak.png); the run fails if RSS or open files keep growing after the warm-up or p99 drifts by more
+# than 50 % (soak.py says how it decides).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes=${SOAK_MINUTES:-10}
+out=${SOAK_OUT:-bench/out}
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/muster-soak.XXXXXX")
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+export NATS_PORT=$(free_port) NATS_MONITOR_PORT=$(free_port) MUSTER_HTTP_PORT=$(free_port) APNS_PORT=$(free_port) FCM_PORT=$(free_port)
+export MUSTER_METRICS_PORT=$(free_port) IDENTITY_PORT=$(free_port) SMS_PORT=$(free_port) PAYMENTS_PORT=$(free_port)
+export MUSTER_DATA_ROOT=$root MUSTER_DEMO_STATE=$root
+export MUSTER_URL=http://127.0.0.1:$MUSTER_HTTP_PORT MUSTER_NATS_URL=nats://127.0.0.1:$NATS_PORT
+# A steady load from one address on a few keys: above the per-key limits a laptop's stack keeps.
+export MUSTER_RATE_WRITE=100000 MUSTER_RATE_READ=100000
+[ -s .data/gazetteer/places.tsv ] || export MUSTER_GAZETTEER=Tests/Fixtures/gazetteer-sample.tsv
+# The programs of a build: debug for make soak, release for make bench (MUSTER_BIN_DIR).
+export MUSTER_BIN_DIR=${MUSTER_BIN_DIR:-.build/debug}
+export MUSTER=$MUSTER_BIN_DIR/muster
+M=$MUSTER
+
+APNS=standin FCM=standin SIGNIN=standin PAYMENTS=standin scripts/run-local.sh > "$root/stack.log" 2>&1 &
+stack=$!
+finish() {
+  status=$?
+  kill -TERM "$stack" 2>/dev/null && wait "$stack" 2>/dev/null || true
+  [ "$status" -ne 0 ] && { echo "soak: FAILED; the stack's last lines:" >&2; tail -20 "$root/stack.log" >&2 || true; }
+  rm -rf "$root"
+}
+trap finish EXIT
+for _ in $(seq 1 300); do curl -fs "$MUSTER_URL/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+curl -fs "$MUSTER_URL/ready" >/dev/null || { echo "soak: muster was not ready within 60 s" >&2; exit 1; }
+
+echo "soak: setting up with make demo"
+make --no-print-directory demo > "$root/demo.log" 2>&1 || { echo "soak: make demo failed:" >&2; tail -20 "$root/demo.log" >&2; exit 1; }
+export SOAK_OPL_KEY=$($M keys issue --app opl --scopes read:mobile,write:submit-strike --label "soak" 2>/dev/null)
+export SOAK_POP_KEY=$($M keys issue --app pop --scopes read:civics,write:civics --label "soak" 2>/dev/null)
+export SOAK_ANALYTICS_KEY=$($M keys issue --app offleash --scopes write:analytics --label "soak" 2>/dev/null)
+export SOAK_PUSH_KEY=$($M keys issue --app shieldai --scopes devices:register,push:send --label "soak" 2>/dev/null)
+export SOAK_OFFLEASH_PASSWORD=Walkies2026 SOAK_FIELD_PASSWORD=Hardhat2026   # make demo's people
+export SOAK_POP_INSTALL=$(python3 -c 'import uuid; print(uuid.uuid4())')
+token=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
+export SOAK_PUSH_DEVICE=$(curl -fsS -X POST -H "X-API-Key: $SOAK_PUSH_KEY" -H 'Content-Type: application/json' "$MUSTER_URL/api/devices" \
+  -d "{\"token\": \"$token\", \"platform\": \"ios\", \"bundleId\": \"com.kordant.shieldai\", \"environment\": \"sandbox\"}" \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["deviceId"])')
+# The process serving HTTP: the one whose RSS and files are watched.
+pid=$(ss -ltnpH "sport = :$MUSTER_HTTP_PORT" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n 1)
+[ -n "$pid" ] || { echo "soak: no process listens on $MUSTER_HTTP_PORT" >&2; exit 1; }
+echo "soak: $minutes min against $MUSTER serve all (pid $pid), a sample every 10 s"
+scripts/soak.py "$MUSTER_URL" "$pid" "$minutes" "$out"
