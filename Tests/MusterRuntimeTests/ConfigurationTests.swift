@@ -17,6 +17,7 @@ struct ConfigurationTests {
         #expect(config.logConfiguration.maxBytes == Int64(42_949_672_960))
         #expect(try MusterConfiguration.fromEnvironment(["MUSTER_LOG_MAX_BYTES": "2000000"]).logMaxBytes == 2_000_000)
         #expect(try MusterConfiguration.fromEnvironment([:]).logConfiguration.maxBytes == nil)
+        #expect(try MusterConfiguration.fromEnvironment(["MUSTER_LOG_MAX_BYTES": ""]).logMaxBytes == nil, "compose's empty default")
     }
 
     /// Replicas of a scaled container share their environment: `{hostname}` (the container's id) names each apart.

@@ -68,6 +68,10 @@ package struct EventLog: Sendable {
                 if !told { logger?.notice("waiting for JetStream to elect a leader", metadata: ["error": "\(error)"]) }
                 told = true
                 try await Task.sleep(for: .milliseconds(250))
+            } catch let error as NATSError where LogAvailability.isFull(error) && configuration.maxBytes != nil {
+                // The server reserves a stream's byte limit when it is set: one it cannot reserve is refused.
+                throw NATSError(error.code, "MUSTER_LOG_MAX_BYTES=\(configuration.maxBytes ?? 0) is more than the NATS server can reserve "
+                                + "(its max_file_store, or the volume's free space): lower it (\(error.message))", apiErrorCode: error.apiErrorCode)
             }
         }
     }

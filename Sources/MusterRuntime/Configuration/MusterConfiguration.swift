@@ -106,6 +106,7 @@ package struct MusterConfiguration: Sendable {
             guard let n = Int(value), [1, 3, 5].contains(n) else { throw ConfigurationError("\(given) must be 1, 3 or 5") }
             streamReplicas = n
         case .logMaxBytes:
+            if value.isEmpty { logMaxBytes = nil; return } // compose's `${MUSTER_LOG_MAX_BYTES:-}`: no limit of its own
             guard let bytes = Self.bytes(value), bytes >= 1_048_576 else {
                 throw ConfigurationError("\(given) must be a size of at least 1MB (bytes, or with KB, MB, GB, TB)")
             }
