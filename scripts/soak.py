@@ -254,7 +254,8 @@ def main():
     for t in threads:
         t.join(timeout=40)
 
-    columns = sorted({key for row in rows for key in row}, key=lambda k: (k not in rows[0], k))
+    leading = ["seconds", "rss_mb", "open_files", "threads", "max_lag", "calls", "p50_ms", "p99_ms"]
+    columns = leading + sorted({key for row in rows for key in row} - set(leading))
     with open(os.path.join(OUT, "soak.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
