@@ -11,8 +11,8 @@ struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Copy every stream (the log, dead letters, KV buckets, object stores) into one file while writes go on.",
         discussion: """
-        Uses JetStream's own snapshot API: sequence numbers and consumers are kept, so projections'
-        checkpoints stay valid after a restore. The file is a tar archive (`tar tf FILE` lists it) with
+        Uses JetStream's own snapshot API: sequence numbers are kept, so projections' checkpoints stay
+        valid after a restore (consumers are not: each fold positions its own). The file is a tar archive (`tar tf FILE` lists it) with
         each stream's snapshot and a manifest (streams, sequences, sizes, SHA-256, time, Muster version);
         it appears only when complete, readable by its owner only, and never replaces an existing file.
         Every write acknowledged before the backup began is in it. See docs/backup.md.

@@ -22,8 +22,8 @@ package struct BackupProgress: Sendable {
 /// `muster backup`: every stream of the account (the event log, the dead letters, the KV buckets,
 /// the object stores) through JetStream's snapshot API into one tar file, while writes continue.
 ///
-/// Each stream's snapshot is the server's point-in-time archive of it, sequence numbers and
-/// consumers included, so projections' checkpoints stay valid after a restore. Streams are taken
+/// Each stream's snapshot is the server's point-in-time archive of it, sequence numbers kept (not
+/// its consumers: each fold positions its own), so projections' checkpoints stay valid after a restore. Streams are taken
 /// one after another: a write acknowledged before the backup began is in it; later ones may be.
 /// The file appears only when it is complete (NIO's transactional creation: a temporary file
 /// linked in at close), readable by its owner only.

@@ -1,8 +1,9 @@
 package import Foundation
 
 /// JetStream's own snapshot and restore API (`$JS.API.STREAM.SNAPSHOT|RESTORE.<stream>`): a stream
-/// leaves as the server's archive of its store (messages with their sequence numbers, deletions,
-/// consumers) and comes back as the same stream.
+/// leaves as the server's archive of its store (messages with their sequence numbers, deletions)
+/// and comes back as the same stream. Consumers are left out: every fold positions its own from
+/// its checkpoint, and another server's consumers (other hosts, scratch rebuilds) would only linger.
 ///
 /// The snapshot arrives on an inbox in chunks, each with a reply subject the server waits on before
 /// it sends more than its window (flow control); an empty message with status 204 ends it. A
@@ -28,11 +29,11 @@ extension JetStream {
     /// `stalled` bounds the wait for any one chunk.
     package func snapshot(stream: String, chunkSize: Int = 128 * 1024, stalled: Duration = .seconds(60),
                           chunk: (Data) async throws -> Void) async throws -> Data {
-        struct Request: Encodable { var deliverSubject: String; var chunkSize: Int; var jsck: Bool }
+        struct Request: Encodable { var deliverSubject: String; var chunkSize: Int; var jsck: Bool; var noConsumers: Bool }
         let inbox = connection.newInbox()
         let chunks = try await connection.subscribe(inbox, capacity: 256)
         defer { chunks.unsubscribe() }
-        let request = try Self.encoder.encode(Request(deliverSubject: inbox, chunkSize: chunkSize, jsck: false))
+        let request = try Self.encoder.encode(Request(deliverSubject: inbox, chunkSize: chunkSize, jsck: false, noConsumers: true))
         let answer = try await connection.request("$JS.API.STREAM.SNAPSHOT.\(stream)", payload: request, timeout: apiTimeout)
         _ = try Self.decode(Empty.self, from: answer, context: "snapshot of \(stream)")
         while true {

@@ -15,8 +15,10 @@ struct CapacityTests {
     static let perType = 200
 
     @Test func everyKindOfEventIsMeasured() async throws {
-        let live = try await TestLog.start(apps: apps)
-        defer { Task { await live.stop() } }
+        try await apps.withTestLog { live in try await measure(live) }
+    }
+
+    func measure(_ live: TestLog) async throws {
         let store = live.server.directory.appendingPathComponent("js/jetstream/$G/streams/EVENTS/msgs")
         var rows: [(type: EventType, stream: Double, disk: Double, kept: EventRetention)] = []
         var seeded = 0

@@ -18,8 +18,10 @@ import Testing
 @Suite("Backup and restore drill", .serialized)
 struct RestoreDrillTests {
     @Test func aBackupUnderLoadRestoresEveryAcknowledgedWriteAndEveryFold() async throws {
-        let live = try await TestLog.start(apps: apps)
-        defer { Task { await live.stop() } }
+        try await apps.withTestLog { live in try await drill(live) }
+    }
+
+    func drill(_ live: TestLog) async throws {
         let folder = live.dataDirectory.deletingLastPathComponent()
         let backup = folder.appendingPathComponent("drill.tar").path
 
@@ -71,45 +73,51 @@ struct RestoreDrillTests {
         var logger = Logger(label: "drill")
         logger.logLevel = .error
         let connection = try await NATSConnection.connect(NATSConfiguration(url: target.url, name: "drill"), logger: logger)
-        defer { Task { await connection.close() } }
-        let jetStream = JetStream(connection, apiTimeout: .seconds(30))
-        let restored = try await LogRestore.restore(backup, into: jetStream, replacing: false, verifying: { _ in }, progress: { _ in })
-        #expect(Set(restored.map(\.name)) == streams)
-        let again = await #expect(throws: BackupError.self) {
-            try await LogRestore.restore(backup, into: jetStream, replacing: false, verifying: { _ in }, progress: { _ in })
+        do {
+            let jetStream = JetStream(connection, apiTimeout: .seconds(30))
+            let restored = try await LogRestore.restore(backup, into: jetStream, replacing: false, verifying: { _ in }, progress: { _ in })
+            #expect(Set(restored.map(\.name)) == streams)
+            let again = await #expect(throws: BackupError.self) {
+                try await LogRestore.restore(backup, into: jetStream, replacing: false, verifying: { _ in }, progress: { _ in })
+            }
+            #expect(again?.code == .streamExists)
+
+            let restoredLease = try await KeyValue.open(jetStream, bucket: "muster_apns").get("lease")
+            #expect(restoredLease?.value == Data("held by drill".utf8), "the KV bucket's value came back")
+            #expect(try await ObjectStore.open(jetStream, bucket: Blobs.field).get(stored.digest) == photo, "the photo came back whole")
+
+            // Every write acknowledged before the backup began is there, at its sequence; none twice.
+            let restoredLog = EventLog(jetStream: jetStream, catalog: apps.catalog, configuration: live.log.configuration, source: "drill")
+            let events = try await restoredLog.read(filter: ">")
+            let bySequence = Dictionary(events.map { ($0.sequence, $0.id) }, uniquingKeysWith: { first, _ in first })
+            let ids = events.map(\.id)
+            #expect(Set(ids).count == ids.count, "an event is in the restored log twice")
+            let before = acknowledged.withLock { $0.filter(\.beforeBackup) }
+            let missing = before.filter { bySequence[$0.sequence] != $0.id }
+            #expect(missing.isEmpty, "\(missing.count) of \(before.count) writes acknowledged before the backup are missing")
+            // The point both logs are compared at: the last event the restored log holds. (A snapshot
+            // taken under writes can end its state one sequence past the last message it copied: that
+            // write was acknowledged during the backup, and the restored stream goes on after it.)
+            let end = try #require(events.last?.sequence)
+            let backedUp = try #require(manifest.streams.first { $0.name == "EVENTS" })
+            #expect(end >= backedUp.lastSequence - 1 && events.count >= Int(backedUp.messages) - 1,
+                    "the restored log ends at \(end); the backup began at \(backedUp.lastSequence)")
+
+            // Every projection rebuilt from the restored log equals the live log's rebuilt to the same point.
+            var compared: [String] = []
+            for projection in apps.projections {
+                compared.append(try await Self.compare(projection, live: live.log, restored: restoredLog, through: end,
+                                                       folder: folder, logger: logger))
+            }
+            #expect(compared.count == apps.projections.count && compared.count >= 10)
+            print("restore drill: \(before.count) writes acknowledged before the backup, \(acknowledged.withLock { $0.count } - before.count) during and after; "
+                  + "\(events.count) events restored up to \(end); \(compared.count) folds equal: \(compared.joined(separator: ", "))")
+    
+        } catch {
+            await connection.close()
+            throw error
         }
-        #expect(again?.code == .streamExists)
-
-        let restoredLease = try await KeyValue.open(jetStream, bucket: "muster_apns").get("lease")
-        #expect(restoredLease?.value == Data("held by drill".utf8), "the KV bucket's value came back")
-        #expect(try await ObjectStore.open(jetStream, bucket: Blobs.field).get(stored.digest) == photo, "the photo came back whole")
-
-        // Every write acknowledged before the backup began is there, at its sequence; none twice.
-        let restoredLog = EventLog(jetStream: jetStream, catalog: apps.catalog, configuration: live.log.configuration, source: "drill")
-        let events = try await restoredLog.read(filter: ">")
-        let bySequence = Dictionary(events.map { ($0.sequence, $0.id) }, uniquingKeysWith: { first, _ in first })
-        let ids = events.map(\.id)
-        #expect(Set(ids).count == ids.count, "an event is in the restored log twice")
-        let before = acknowledged.withLock { $0.filter(\.beforeBackup) }
-        let missing = before.filter { bySequence[$0.sequence] != $0.id }
-        #expect(missing.isEmpty, "\(missing.count) of \(before.count) writes acknowledged before the backup are missing")
-        // The point both logs are compared at: the last event the restored log holds. (A snapshot
-        // taken under writes can end its state one sequence past the last message it copied: that
-        // write was acknowledged during the backup, and the restored stream goes on after it.)
-        let end = try #require(events.last?.sequence)
-        let backedUp = try #require(manifest.streams.first { $0.name == "EVENTS" })
-        #expect(end >= backedUp.lastSequence - 1 && events.count >= Int(backedUp.messages) - 1,
-                "the restored log ends at \(end); the backup began at \(backedUp.lastSequence)")
-
-        // Every projection rebuilt from the restored log equals the live log's rebuilt to the same point.
-        var compared: [String] = []
-        for projection in apps.projections {
-            compared.append(try await Self.compare(projection, live: live.log, restored: restoredLog, through: end,
-                                                   folder: folder, logger: logger))
-        }
-        #expect(compared.count == apps.projections.count && compared.count >= 10)
-        print("restore drill: \(before.count) writes acknowledged before the backup, \(acknowledged.withLock { $0.count } - before.count) during and after; "
-              + "\(events.count) events restored up to \(end); \(compared.count) folds equal: \(compared.joined(separator: ", "))")
+        await connection.close()
     }
 
     /// Appends each valid example of every event schema; answers how many went in.
