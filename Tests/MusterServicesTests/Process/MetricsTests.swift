@@ -44,6 +44,10 @@ struct MetricsTests {
             #expect(requests.contains { $0.contains(#"status="4xx""#) && $0.contains(#"route="unmatched""#) })
             #expect(!requests.contains { $0.contains(#"status="5xx""#) })
             #expect(lines.contains("muster_process_restarts_total 0"))
+            // The process's own figures, as the soak samples them.
+            let resident = lines.first { $0.hasPrefix("muster_process_resident_memory_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            let files = lines.first { $0.hasPrefix("muster_process_open_fds ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            #expect((resident ?? 0) > 10_000_000 && (files ?? 0) > 5, "RSS \(resident ?? 0), open files \(files ?? 0)")
 
             process.terminate()
             try await process.waitForExit(within: .seconds(60), "muster serve query after SIGTERM")
