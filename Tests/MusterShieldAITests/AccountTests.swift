@@ -307,7 +307,10 @@ struct AccountTests {
     /// factor of two between medians, interleaved): the hash is tens of milliseconds, what
     /// differs is a millisecond or two of appends. A reset takes a few milliseconds in all, so on
     /// a machine busy with other tests (a browser, the partition test) its medians may differ by
-    /// a factor of two while apart by less than 5 ms: no answer that close tells an address.
+    /// a factor of two while apart by less than 5 ms: no answer that close tells an address. A
+    /// round that misses is measured again, up to three rounds: a real difference shows in every
+    /// round, a burst of other tests' work in one (a known address's reset once came out 0.48× an
+    /// unknown one's, 7 ms apart, in a loaded make test; alone it is 0.8–1.05×).
     @Test func signUpAndResetTakeAsLongForATakenOrUnknownAddressAsForAnyOther() async throws {
         try await Self.withRig { rig in
             _ = try await Self.signUp(rig, "taken@example.com")
@@ -322,19 +325,23 @@ struct AccountTests {
                 #expect(answer.status == .accepted, "\(answer.text)")
                 return ContinuousClock.now - start
             }
-            var taken: [Duration] = [], fresh: [Duration] = [], known: [Duration] = [], unknown: [Duration] = []
-            for n in 0..<8 {
-                taken.append(try await timed { try await Self.signUp(rig, "taken@example.com") })
-                fresh.append(try await timed { try await Self.signUp(rig, "new\(n)@example.com") })
-                known.append(try await timed { try await rig.post("password-reset", #"{"email": "taken@example.com"}"#) })
-                unknown.append(try await timed { try await rig.post("password-reset", #"{"email": "nobody\#(n)@example.com"}"#) })
+            var rounds: [String] = []
+            var alike = false
+            for round in 0..<3 where !alike {
+                var taken: [Duration] = [], fresh: [Duration] = [], known: [Duration] = [], unknown: [Duration] = []
+                for n in 0..<8 {
+                    taken.append(try await timed { try await Self.signUp(rig, "taken@example.com") })
+                    fresh.append(try await timed { try await Self.signUp(rig, "new\(round)-\(n)@example.com") })
+                    known.append(try await timed { try await rig.post("password-reset", #"{"email": "taken@example.com"}"#) })
+                    unknown.append(try await timed { try await rig.post("password-reset", #"{"email": "nobody\#(round)-\#(n)@example.com"}"#) })
+                }
+                let signUps = median(taken) / median(fresh), resets = median(known) / median(unknown)
+                let resetsApart = abs(median(known) - median(unknown))
+                rounds.append("a taken address's sign-up \(signUps)× a new one's, a known address's reset \(resets)× an unknown one's (\(Int(resetsApart * 1000)) ms apart)")
+                alike = (0.5...2.0).contains(signUps) && ((0.5...2.0).contains(resets) || resetsApart < 0.005)
             }
-            let signUps = median(taken) / median(fresh), resets = median(known) / median(unknown)
-            let resetsApart = abs(median(known) - median(unknown))
-            print("answer times: a taken address's sign-up \(signUps)× a new one's; a known address's reset \(resets)× an unknown one's")
-            #expect((0.5...2.0).contains(signUps), "a taken address's sign-up took \(signUps)× a new one's")
-            #expect((0.5...2.0).contains(resets) || resetsApart < 0.005,
-                    "a known address's reset took \(resets)× an unknown one's (\(Int(resetsApart * 1000)) ms apart)")
+            print("answer times: " + rounds.joined(separator: "; then "))
+            #expect(alike, "every round told addresses apart: \(rounds.joined(separator: "; then "))")
         }
     }
 }

@@ -68,12 +68,9 @@ struct RestoreDrillTests {
         #expect(streams.contains { $0.hasPrefix("KV_") }, "the KV buckets: \(streams)")
 
         // Restore into a new server, which must refuse to restore over what it has without --replace.
-        let target = try await NATSTestServer.start()
-        defer { target.stop() }
         var logger = Logger(label: "drill")
         logger.logLevel = .error
-        let connection = try await NATSConnection.connect(NATSConfiguration(url: target.url, name: "drill"), logger: logger)
-        do {
+        try await withNATS { connection, _ in
             let jetStream = JetStream(connection, apiTimeout: .seconds(30))
             let restored = try await LogRestore.restore(backup, into: jetStream, replacing: false, verifying: { _ in }, progress: { _ in })
             #expect(Set(restored.map(\.name)) == streams)
@@ -112,12 +109,7 @@ struct RestoreDrillTests {
             #expect(compared.count == apps.projections.count && compared.count >= 10)
             print("restore drill: \(before.count) writes acknowledged before the backup, \(acknowledged.withLock { $0.count } - before.count) during and after; "
                   + "\(events.count) events restored up to \(end); \(compared.count) folds equal: \(compared.joined(separator: ", "))")
-    
-        } catch {
-            await connection.close()
-            throw error
         }
-        await connection.close()
     }
 
     /// Appends each valid example of every event schema; answers how many went in.
