@@ -166,6 +166,14 @@ struct LogBehindFoldTests {
                 #expect(try await creditsAgain.readTables(CreditTable.rows) == [other.accountId: 100])
                 group.cancelAll()
             }
+            // The old states are kept aside, not deleted: they may be all that is left of what nobody backed up.
+            let aside = env.snapshots.directory.appendingPathComponent("set-aside")
+            let kept = try FileManager.default.contentsOfDirectory(atPath: aside.path).sorted()
+            #expect(kept.count == 2 && kept.allSatisfy { $0.contains("checkpoint-\(last)-log-ended-at-") }, "\(kept)")
+            let oldBalances = try #require(kept.first { $0.hasPrefix("balances") })
+            let saved = try JSONDecoder().decode(Snapshot<Balances.State>.self, from: Data(contentsOf: aside.appendingPathComponent(oldBalances)
+                .appendingPathComponent(env.snapshots.url(name: "balances", version: 1).lastPathComponent)))
+            #expect(saved.checkpoint == last && saved.state.balances == [account.accountId: 45])
         }
     }
 }

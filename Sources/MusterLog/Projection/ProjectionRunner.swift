@@ -288,21 +288,20 @@ package actor ProjectionRunner<P: Projection> {
     /// The log ends before what this fold has folded: it was restored from an earlier backup, or
     /// deleted. The events past its end are gone, and new ones will take their sequence numbers:
     /// folding on from the checkpoint would skip them. The fold starts again from sequence 1 (in
-    /// a new generation of its tables), and says so.
+    /// a new generation of its tables), and says so. Its old state is moved aside, not deleted (it
+    /// may be all that is left of events nobody backed up), and never read again: a restart
+    /// before the next save finds no snapshot to load once the log has grown past it.
     private func foldAgainFromTheStart(logEndsAt last: UInt64) async throws {
-        logger.warning("the log ends at sequence \(last), before this fold's checkpoint \(checkpoint) (restored from an earlier backup?): folding it again from sequence 1")
+        closeDatabase()
+        let label = "checkpoint-\(checkpoint)-log-ended-at-\(last)"
+        let kept = try await store.onBlockingPool { try $0.setAside(name: P.name, version: P.version, label: label) }
+        logger.warning("the log ends at sequence \(last), before this fold's checkpoint \(checkpoint) (restored from an earlier backup?): folding it again from sequence 1; the old state is kept in \(kept.path)")
         if let tables = P.tables {
             let file = try startGeneration(tables)
             try store.publishDatabase(file, name: P.name, version: P.version)
         }
         state = P.initialState
         checkpoint = 0
-        // The old snapshot goes at once: a restart before the next save must not load it again
-        // once the log has grown past its checkpoint.
-        if P.tables == nil {
-            let empty = Snapshot(projection: P.name, version: P.version, checkpoint: 0, savedAt: Timestamp.string(Date()), state: state)
-            try await store.onBlockingPool { try $0.save(empty) }
-        }
         savedCheckpoint = 0
     }
 

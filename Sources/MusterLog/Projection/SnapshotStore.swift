@@ -58,6 +58,24 @@ package struct SnapshotStore: Sendable {
     }
 }
 
+extension SnapshotStore {
+    /// Moves what a fold holds (its snapshot file, or its current database with its WAL) into
+    /// `set-aside/<name>.v<version>.<label>/`, where nothing reads it again; answers the folder.
+    /// For an operator to look at when a fold had to start again (`foldAgainFromTheStart`).
+    package func setAside(name: String, version: Int, label: String) throws -> URL {
+        let folder = directory.appendingPathComponent("set-aside").appendingPathComponent("\(name).v\(version).\(label)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var files = [url(name: name, version: version)]
+        if let current = currentDatabase(name: name, version: version) {
+            files += ["", "-wal", "-shm"].map { URL(fileURLWithPath: current.path + $0) }
+        }
+        for file in files where FileManager.default.fileExists(atPath: file.path) {
+            try FileManager.default.moveItem(at: file, to: folder.appendingPathComponent(file.lastPathComponent))
+        }
+        return folder
+    }
+}
+
 package struct SnapshotError: Error, Sendable, CustomStringConvertible {
     package var message: String
     package var description: String { message }
