@@ -18,20 +18,46 @@ package enum BackupArchive {
     /// Two zero blocks end an archive.
     package static var end: [UInt8] { [UInt8](repeating: 0, count: 2 * blockSize) }
 
-    /// The entries of an archive held whole in memory (the fuzz target's way in; files are read a
-    /// header at a time by `BackupReader`, with the same parser).
+    /// The entries of an archive held whole in memory (the fuzz target's way in; `LogRestore` reads
+    /// a file a header at a time through the same `TarIndex`).
     package static func entries(in bytes: [UInt8]) throws(BackupError) -> [TarEntry] {
-        var entries: [TarEntry] = []
-        var offset: Int64 = 0
+        var index = TarIndex()
         let total = Int64(bytes.count)
-        while offset + Int64(blockSize) <= total {
-            let start = Int(offset)
-            guard let header = try TarHeader.parse(bytes[start ..< start + blockSize]) else { return entries }
-            let entry = try TarEntry(header: header, dataOffset: offset + Int64(blockSize), archiveSize: total)
-            entries.append(entry)
-            offset = entry.dataOffset + entry.size + padding(after: entry.size)
+        while !index.ended {
+            let start = Int(index.next)
+            try index.read(index.next + Int64(blockSize) <= total ? bytes[start ..< start + blockSize] : nil, archiveSize: total)
         }
-        throw BackupError(.unreadableArchive, "the archive ends without its end marker (truncated?)")
+        return index.entries
+    }
+}
+
+/// An archive's entries as its headers are read one after another, wherever the bytes come from.
+package struct TarIndex: Sendable {
+    /// The entries so far, in the archive's order.
+    package private(set) var entries: [TarEntry] = []
+    /// Where the next header starts.
+    package private(set) var next: Int64 = 0
+    /// The end marker was read.
+    package private(set) var ended = false
+    private var names = Set<String>()
+    /// The most entries read (one per stream and the manifest).
+    static let maxEntries = 10_000
+
+    package init() {}
+
+    /// Reads the header block at `next`; nil when the archive has no block there (cut short).
+    package mutating func read(_ block: ArraySlice<UInt8>?, archiveSize: Int64) throws(BackupError) {
+        guard let block else { throw BackupError(.unreadableArchive, "the archive ends without its end marker (truncated?)") }
+        guard let header = try TarHeader.parse(block) else {
+            ended = true
+            return
+        }
+        let entry = try TarEntry(header: header, dataOffset: next + Int64(BackupArchive.blockSize), archiveSize: archiveSize)
+        guard names.insert(entry.name).inserted, names.count <= Self.maxEntries else {
+            throw BackupError(.unreadableArchive, "the archive holds \(entry.name) twice, or too many entries")
+        }
+        entries.append(entry)
+        next = entry.dataOffset + entry.size + BackupArchive.padding(after: entry.size)
     }
 }
 

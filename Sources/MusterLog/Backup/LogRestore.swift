@@ -19,9 +19,6 @@ package enum LogRestore {
         package var backedUpLastSequence: UInt64
     }
 
-    /// The most entries a backup is read with (one per stream and the manifest).
-    static let maxEntries = 10_000
-
     /// Reads the archive's index and manifest and checks every stream's bytes; changes nothing.
     package static func verify(_ input: String, progress: @escaping @Sendable (BackupProgress) -> Void) async throws -> (BackupManifest, [String: TarEntry]) {
         try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(input)) { handle in
@@ -98,21 +95,13 @@ package enum LogRestore {
     /// The archive's entries by name and its manifest, read a header at a time.
     private static func index(_ handle: ReadFileHandle, input: String) async throws -> (BackupManifest, [String: TarEntry]) {
         let size = try await handle.info().size
-        var entries: [String: TarEntry] = [:]
-        var offset: Int64 = 0
         let block = Int64(BackupArchive.blockSize)
-        while true {
-            guard offset + block <= size else {
-                throw BackupError(.unreadableArchive, "\(input) ends without its end marker (truncated?)")
-            }
-            let bytes = try await handle.readChunk(fromAbsoluteOffset: offset, length: .bytes(block))
-            guard let header = try TarHeader.parse(ArraySlice(bytes.readableBytesView)) else { break }
-            let entry = try TarEntry(header: header, dataOffset: offset + block, archiveSize: size)
-            guard entries.updateValue(entry, forKey: entry.name) == nil, entries.count <= maxEntries else {
-                throw BackupError(.unreadableArchive, "\(input) holds \(entry.name) twice, or too many entries")
-            }
-            offset = entry.dataOffset + entry.size + BackupArchive.padding(after: entry.size)
+        var index = TarIndex()
+        while !index.ended {
+            let bytes = index.next + block <= size ? try await handle.readChunk(fromAbsoluteOffset: index.next, length: .bytes(block)) : nil
+            try index.read(bytes.map { ArraySlice($0.readableBytesView) }, archiveSize: size)
         }
+        let entries = Dictionary(index.entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         guard let entry = entries[BackupArchive.manifestName] else {
             throw BackupError(.unreadableArchive, "\(input) has no \(BackupArchive.manifestName): not a Muster backup, or one cut short")
         }
