@@ -7,16 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/muster-demo.XXXXXX")
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-export NATS_PORT=$(free_port) NATS_MONITOR_PORT=$(free_port) MUSTER_HTTP_PORT=$(free_port) APNS_PORT=$(free_port) FCM_PORT=$(free_port)
-export MUSTER_METRICS_PORT=$(free_port) IDENTITY_PORT=$(free_port) SMS_PORT=$(free_port) PAYMENTS_PORT=$(free_port)
-export MUSTER_DATA_ROOT=$root MUSTER_DEMO_STATE=$root
-export MUSTER_URL=http://127.0.0.1:$MUSTER_HTTP_PORT MUSTER_NATS_URL=nats://127.0.0.1:$NATS_PORT
-# The full gazetteer when `make gazetteer` made it; the tests' sample otherwise.
-[ -s .data/gazetteer/places.tsv ] || export MUSTER_GAZETTEER=Tests/Fixtures/gazetteer-sample.tsv
-
-APNS=standin FCM=standin SIGNIN=standin PAYMENTS=standin scripts/run-local.sh > "$root/stack.log" 2>&1 &
-stack=$!
+. scripts/local-stack.sh
 finish() {
   status=$?
   kill -TERM "$stack" 2>/dev/null && wait "$stack" 2>/dev/null || true
@@ -29,12 +20,7 @@ finish() {
 }
 trap finish EXIT
 
-for _ in $(seq 1 300); do
-  curl -fs "$MUSTER_URL/ready" >/dev/null 2>&1 && break
-  kill -0 "$stack" 2>/dev/null || { echo "demo: the stack did not start" >&2; exit 1; }
-  sleep 0.2
-done
-curl -fs "$MUSTER_URL/ready" >/dev/null || { echo "demo: muster was not ready within 60 s" >&2; exit 1; }
+stack_ready demo
 
 started=$SECONDS
 make --no-print-directory demo > "$root/demo.log" 2>&1

@@ -11,21 +11,13 @@ minutes=${SOAK_MINUTES:-10}
 out=${SOAK_OUT:-bench/out}
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/muster-soak.XXXXXX")
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-export NATS_PORT=$(free_port) NATS_MONITOR_PORT=$(free_port) MUSTER_HTTP_PORT=$(free_port) APNS_PORT=$(free_port) FCM_PORT=$(free_port)
-export MUSTER_METRICS_PORT=$(free_port) IDENTITY_PORT=$(free_port) SMS_PORT=$(free_port) PAYMENTS_PORT=$(free_port)
-export MUSTER_DATA_ROOT=$root MUSTER_DEMO_STATE=$root
-export MUSTER_URL=http://127.0.0.1:$MUSTER_HTTP_PORT MUSTER_NATS_URL=nats://127.0.0.1:$NATS_PORT
 # A steady load from one address on a few keys: above the per-key limits a laptop's stack keeps.
 export MUSTER_RATE_WRITE=100000 MUSTER_RATE_READ=100000
-[ -s .data/gazetteer/places.tsv ] || export MUSTER_GAZETTEER=Tests/Fixtures/gazetteer-sample.tsv
 # The programs of a build: debug for make soak, release for make bench (MUSTER_BIN_DIR).
 export MUSTER_BIN_DIR=${MUSTER_BIN_DIR:-.build/debug}
 export MUSTER=$MUSTER_BIN_DIR/muster
 M=$MUSTER
-
-APNS=standin FCM=standin SIGNIN=standin PAYMENTS=standin scripts/run-local.sh > "$root/stack.log" 2>&1 &
-stack=$!
+. scripts/local-stack.sh
 finish() {
   status=$?
   kill -TERM "$stack" 2>/dev/null && wait "$stack" 2>/dev/null || true
@@ -33,8 +25,7 @@ finish() {
   rm -rf "$root"
 }
 trap finish EXIT
-for _ in $(seq 1 300); do curl -fs "$MUSTER_URL/ready" >/dev/null 2>&1 && break; sleep 0.2; done
-curl -fs "$MUSTER_URL/ready" >/dev/null || { echo "soak: muster was not ready within 60 s" >&2; exit 1; }
+stack_ready soak
 
 echo "soak: setting up with make demo"
 make --no-print-directory demo > "$root/demo.log" 2>&1 || { echo "soak: make demo failed:" >&2; tail -20 "$root/demo.log" >&2; exit 1; }
