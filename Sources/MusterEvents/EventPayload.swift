@@ -22,26 +22,29 @@ extension EventPayload {
 /// per-message TTL (`Nats-TTL`), and the server removes it when that has passed. Folds keep what
 /// they folded from it (their snapshot or tables); a rebuild that cannot reach back that far
 /// starts from the snapshot and says so.
-package enum EventRetention: Sendable, Equatable, CustomStringConvertible {
-    case forever
-    case keptFor(Duration)
+package struct EventRetention: Sendable, Equatable, CustomStringConvertible {
+    /// How long; nil for forever.
+    package let kept: Duration?
+    /// The `Nats-TTL` header's value (whole seconds, at least one); nil for forever. Made once,
+    /// not per append: the collector stamps it on tens of thousands of events a second.
+    package let ttlHeader: String?
+
+    private init(kept: Duration?) {
+        self.kept = kept
+        ttlHeader = kept.map { "\(max(1, $0.components.seconds))s" }
+    }
+
+    package static let forever = EventRetention(kept: nil)
+
+    package static func keptFor(_ duration: Duration) -> EventRetention { EventRetention(kept: duration) }
 
     /// Analytics and crash reports: high volume, useful for about a year of dashboards and
     /// year-over-year comparisons.
     package static let analytics = EventRetention.keptFor(.seconds(400 * 86_400))
 
-    /// The `Nats-TTL` header's value (whole seconds, at least one); nil for forever.
-    package var ttlHeader: String? {
-        guard case .keptFor(let duration) = self else { return nil }
-        return "\(max(1, duration.components.seconds))s"
-    }
-
     package var description: String {
-        switch self {
-        case .forever: "forever"
-        case .keptFor(let duration):
-            duration.components.seconds % 86_400 == 0 ? "\(duration.components.seconds / 86_400) days" : "\(duration.components.seconds) s"
-        }
+        guard let seconds = kept?.components.seconds else { return "forever" }
+        return seconds % 86_400 == 0 ? "\(seconds / 86_400) days" : "\(seconds) s"
     }
 }
 
