@@ -29,7 +29,8 @@ package struct EventCatalog: Sendable {
         var payloadType: any EventPayload.Type
         var decodeData: @Sendable (Data) throws -> any EventPayload
         /// Reads a stored envelope; validates it unless told it was validated under today's rules.
-        var decodeEnvelope: @Sendable (Data, _ validated: Bool) throws -> (any EventPayload, EnvelopeFields)
+        /// `storedAs`: a newer major of the type's family it was written as (read forward).
+        var decodeEnvelope: @Sendable (Data, _ validated: Bool, _ storedAs: EventType?) throws -> (any EventPayload, EnvelopeFields)
         /// What `Muster-Validated` says for an event of this type validated under its schema as it is now.
         var digest: String?
         var upcast: (@Sendable (any EventPayload) -> any EventPayload)?
@@ -108,9 +109,10 @@ package struct EventCatalog: Sendable {
         Entry(
             type: P.eventType, swiftType: String(describing: P.self), payloadType: P.self,
             decodeData: { data in try EventCatalog.decoder.decode(P.self, from: data) },
-            decodeEnvelope: { [handWritten = P.self as? any StoredFieldsDecodable.Type] data, validated in
-                let envelope = try EventEnvelope<P>.decodeStored(data, handWritten: handWritten)
-                if !validated { try envelope.validate() }
+            decodeEnvelope: { [handWritten = P.self as? any StoredFieldsDecodable.Type] data, validated, newer in
+                let stored = newer ?? P.eventType
+                let envelope = try EventEnvelope<P>.decodeStored(data, handWritten: handWritten, storedAs: stored)
+                if !validated { try envelope.validate(storedAs: stored) }
                 return (envelope.data, EnvelopeFields(id: envelope.id, source: envelope.source, time: envelope.time,
                                                      subject: envelope.subject, actor: envelope.actor,
                                                      traceparent: envelope.traceparent))
@@ -168,6 +170,13 @@ package struct EventCatalog: Sendable {
     /// Decodes, validates and upcasts a stored event. Any failure names why: that reason is
     /// what a consumer writes into the DLQ.
     ///
+    /// An event of a newer major than this build registers for its family (written by the next
+    /// version of Muster while this one still runs: a rolling upgrade) is read forward, as the
+    /// newest major this build knows. A new major that only adds fields reads that way: the
+    /// fields this build does not know are passed over, the rest validated under its rules, and
+    /// `storedType` says what was written. One that does not read so (a breaking change) throws
+    /// `newerMajor`, which says to upgrade; the event stays in the log for the newer build.
+    ///
     /// `validated` is the event's `Muster-Validated` header: an append stamps it with its type's
     /// schema digest once the event passed validation. Equal to the digest of the type as it is
     /// registered now (and no upcast pending: an older major is read under its own rules), the
@@ -178,31 +187,40 @@ package struct EventCatalog: Sendable {
     package func decode(subject: String, sequence: UInt64, payload: Data, validated: String? = nil) throws -> RecordedEvent {
         var utf8 = subject
         let entry: Entry, aggregateID: String
+        // Set when the event is read forward: the newer major it was written as.
+        var newer: EventType?
         if let found = utf8.withUTF8({ self.entry(subject: $0) }) {
             (entry, aggregateID) = found
         } else {
-            // Not found by its bytes: no subject of the log, a type nobody registered, or a major
-            // spelled unlike ours (`v01`), which the parsed type still finds.
+            // Not found by its bytes: no subject of the log, a type nobody registered (maybe a
+            // newer major of one), or a major spelled unlike ours (`v01`), which the parsed type
+            // still finds.
             guard let (type, id) = Subject.parse(subject) else { throw EventDecodingError.badSubject(subject) }
-            guard let registered = entries[type] else { throw EventDecodingError.unknownType(type.description) }
-            (entry, aggregateID) = (registered, id)
+            if let registered = entries[type] {
+                (entry, aggregateID) = (registered, id)
+            } else if let newest = newest(type.family), newest.major < type.major, let known = entries[newest] {
+                (entry, aggregateID, newer) = (known, id, type)
+            } else {
+                throw EventDecodingError.unknownType(type.description)
+            }
         }
-        let type = entry.type
         let decoded: (any EventPayload, EnvelopeFields)
-        let trusted = validated != nil && entry.upcast == nil && validated == entry.digest
-        do { decoded = try entry.decodeEnvelope(payload, trusted) } catch let error as DecodingError {
-            throw EventDecodingError.invalid(EventValidationError(decoding: error, prefix: ""))
-        } catch let error as EventValidationError {
-            throw EventDecodingError.invalid(error)
-        } catch {
-            throw EventDecodingError.invalid(EventValidationError(field: "", "is not JSON: \(error)"))
+        let trusted = newer == nil && validated != nil && entry.upcast == nil && validated == entry.digest
+        do { decoded = try entry.decodeEnvelope(payload, trusted, newer) } catch {
+            let reason = switch error {
+            case let error as DecodingError: EventValidationError(decoding: error, prefix: "")
+            case let error as EventValidationError: error
+            default: EventValidationError(field: "", "is not JSON: \(error)")
+            }
+            guard let newer else { throw EventDecodingError.invalid(reason) }
+            throw EventDecodingError.newerMajor(stored: newer.description, known: entry.type.description, reason: reason.description)
         }
         guard decoded.1.subject == aggregateID else {
             throw EventDecodingError.invalid(EventValidationError(field: "/subject", "is \(decoded.1.subject) but the NATS subject names \(aggregateID)"))
         }
         let fields = decoded.1
         return RecordedEvent(sequence: sequence, subject: subject, id: fields.id, source: fields.source, time: fields.time,
-                             actor: fields.actor, traceparent: fields.traceparent, storedType: type,
+                             actor: fields.actor, traceparent: fields.traceparent, storedType: newer ?? entry.type,
                              aggregateID: aggregateID, payload: entry.upcast == nil ? decoded.0 : upcastFully(decoded.0))
     }
 }
@@ -212,12 +230,17 @@ package enum EventDecodingError: Error, Sendable, Equatable, CustomStringConvert
     case badSubject(String)
     case unknownType(String)
     case invalid(EventValidationError)
+    /// Written as a newer major of a family this build knows, and not readable as the newest it
+    /// knows: a newer Muster wrote it.
+    case newerMajor(stored: String, known: String, reason: String)
 
     package var description: String {
         switch self {
         case .badSubject(let subject): "subject \(subject) is not events.<app>.<aggregate>.<id>.<event>.v<major>"
         case .unknownType(let type): "unknown event type \(type)"
         case .invalid(let error): "invalid event: \(error)"
+        case .newerMajor(let stored, let known, let reason):
+            "\(stored) was written by a newer Muster and does not read as \(known), the newest major this build knows (\(reason)): upgrade this service; the event stays in the log"
         }
     }
 }

@@ -19,7 +19,9 @@ extension EventEnvelope {
 
     /// Reads a stored envelope whose payload type was already asked whether it reads itself by
     /// hand (the catalog asks once a type, not once an event: the runtime's answer costs a lookup).
-    static func decodeStored(_ bytes: Data, handWritten: (any StoredFieldsDecodable.Type)?) throws -> EventEnvelope {
+    /// `storedAs`: the type the event was written as when that is not `Payload`'s (a newer major
+    /// read forward); its type and schema attributes are that type's.
+    static func decodeStored(_ bytes: Data, handWritten: (any StoredFieldsDecodable.Type)?, storedAs stored: EventType = Payload.eventType) throws -> EventEnvelope {
         try bytes.withUnsafeBytes { raw in
             try EventCatalog.decoder.withFields(of: raw) { fields in
                 // Read in the stored (sorted) order, each lookup then comparing one key; `data`
@@ -28,9 +30,9 @@ extension EventEnvelope {
                 // The attributes every event of the type repeats share one string (validate() compares them).
                 func repeated(_ key: StaticString, _ expected: String) throws -> String { try fields.required(fields.string(key, sharing: expected), key) }
                 let (actor, datacontenttype) = (try fields.string("actor"), try repeated("datacontenttype", Self.contentType))
-                let (dataschema, id, source) = (try repeated("dataschema", Payload.eventType.schemaPath), try required("id"), try required("source"))
+                let (dataschema, id, source) = (try repeated("dataschema", stored.schemaPath), try required("id"), try required("source"))
                 let (specversion, subject, time) = (try required("specversion"), try required("subject"), try required("time"))
-                let (traceparent, type, data) = (try fields.string("traceparent"), try repeated("type", Payload.eventType.description),
+                let (traceparent, type, data) = (try fields.string("traceparent"), try repeated("type", stored.description),
                                                  try data(fields, handWritten))
                 return EventEnvelope(specversion: specversion, id: id, source: source, type: type, subject: subject, time: time,
                                      datacontenttype: datacontenttype, dataschema: dataschema, traceparent: traceparent, actor: actor,

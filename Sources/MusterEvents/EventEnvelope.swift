@@ -52,13 +52,17 @@ package struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatabl
     static var contentType: String { "application/json" }
 
     /// The envelope's own rules: CloudEvents' required attributes, and agreement with the payload type.
-    package func validate() throws {
+    package func validate() throws { try validate(storedAs: Payload.eventType) }
+
+    /// The same rules for an envelope read as `Payload` but written as `stored`, a newer major of
+    /// its family (`EventCatalog.decode` reading forward).
+    func validate(storedAs stored: EventType) throws {
         guard specversion == "1.0" else { throw EventValidationError(field: "/specversion", "must be \"1.0\"") }
         // Bytes first: counting characters walks the whole text, and an id of 128 bytes or fewer has at most 128.
         guard !id.isEmpty, id.utf8.count <= 128 || id.count <= 128 else { throw EventValidationError(field: "/id", "must be 1 to 128 characters") }
         guard !source.isEmpty else { throw EventValidationError(field: "/source", "must not be empty") }
-        guard type == Payload.eventType.description else {
-            throw EventValidationError(field: "/type", "is \(type), expected \(Payload.eventType)")
+        guard type == stored.description else {
+            throw EventValidationError(field: "/type", "is \(type), expected \(stored)")
         }
         guard subject == data.aggregateID else {
             throw EventValidationError(field: "/subject", "must equal the aggregate id \(data.aggregateID)")

@@ -42,6 +42,11 @@ package struct EventType: Hashable, Sendable, CustomStringConvertible, Comparabl
     /// Every event of this type, whatever its aggregate: what a NATS permission must allow.
     package var subjectFilter: String { subject(aggregateID: "*") }
 
+    /// Every event of this type's family, whatever its aggregate and major: what a consumer of
+    /// one type filters on, so that it is also given a major a newer Muster writes during a
+    /// rolling upgrade (and reads it forward, `EventCatalog.decode`).
+    package var familyFilter: String { "events.\(app).\(aggregate).*.\(event).*" }
+
     /// Every event of one aggregate, whatever its type: the optimistic-concurrency filter.
     package func aggregateFilter(aggregateID: String) -> String {
         "events.\(app).\(aggregate).\(aggregateID).>"

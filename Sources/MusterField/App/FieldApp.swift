@@ -60,7 +60,7 @@ package struct FieldApp: MusterApp {
             parts.appends([PushRequested.self])
             let refresh = FieldRefresh(log: environment.log, runner: environment.projections.runner(FieldProjection.self),
                                        presence: FieldPresence.shared(in: environment), logger: environment.logger)
-            parts.services.append(EventProcessor(name: "field-refresh", filterSubjects: ["events.field.device.*.pushed.v1"],
+            parts.services.append(EventProcessor(name: "field-refresh", filterSubjects: [MutationsPushed.eventType.familyFilter],
                                                  log: environment.log, logger: environment.logger, handler: refresh.handle))
         case .query, .geocode, .moderation, .collector:
             break

@@ -52,7 +52,7 @@ package enum NotificationsProjection: Projection {
     package static let name = "notifications"
     package static let version = 1
     package static let filterSubjects = ["events.platform.notification.>", "events.platform.preferences.>",
-                                         "events.platform.person.*.forgotten.v1"]
+                                         PersonForgotten.eventType.familyFilter]
     package static let initialState = State()
 
     package static func apply(_ event: RecordedEvent, to state: inout State) throws {

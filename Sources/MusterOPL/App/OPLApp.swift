@@ -68,7 +68,7 @@ package struct OPLApp: MusterApp {
         case .notifier:
             parts.appends([PushRequested.self])
             let alerts = ProximityAlerts(log: environment.log, logger: environment.logger)
-            parts.services.append(EventProcessor(name: "opl-proximity", filterSubjects: ["events.opl.action.*.approved.v1"],
+            parts.services.append(EventProcessor(name: "opl-proximity", filterSubjects: [ActionApproved.eventType.familyFilter],
                                                  log: environment.log, logger: environment.logger, handler: alerts.handle))
         case .collector:
             break

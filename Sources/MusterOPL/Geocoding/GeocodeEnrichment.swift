@@ -8,7 +8,7 @@ import MusterLog
 /// location text, when the gazetteer knows the place.
 package enum GeocodeEnrichment {
     static func processor(geocoder: Geocoder, log: EventLog, logger: Logger) -> EventProcessor {
-        EventProcessor(name: "opl-geocode", filterSubjects: ["events.opl.action.*.submitted.v1"], log: log, logger: logger) { event in
+        EventProcessor(name: "opl-geocode", filterSubjects: [ActionSubmitted.eventType.familyFilter], log: log, logger: logger) { event in
             guard let submitted = event.payload as? ActionSubmitted else { return }
             guard let enrichment = try await Self.enrichment(for: submitted, geocoder: geocoder) else { return }
             _ = try await log.append(enrichment, options: AppendOptions(idempotencyKey: "geocoded:\(submitted.actionId)",

@@ -10,7 +10,7 @@ enum ModerationChecksProcessor {
     static let foldWait = Duration.seconds(30)
 
     static func make(opl runner: ProjectionRunner<OPLProjection>, log: EventLog, logger: Logger) -> EventProcessor {
-        EventProcessor(name: "opl-checks", filterSubjects: ["events.opl.action.*.submitted.v1", "events.opl.snapshot.*.submitted.v1"],
+        EventProcessor(name: "opl-checks", filterSubjects: [ActionSubmitted.eventType.familyFilter, SnapshotSubmitted.eventType.familyFilter],
                        log: log, logger: logger) { event in
             guard await runner.waitUntilApplied(event.sequence - 1, timeout: foldWait) else {
                 throw FoldBehind(projection: "opl", sequence: event.sequence - 1)

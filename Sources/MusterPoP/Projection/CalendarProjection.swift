@@ -47,7 +47,7 @@ package enum CalendarProjection: Projection {
     package static let name = "calendar"
     package static let version = 1
     package static let filterSubjects = ["events.pop.calendar.>", "events.pop.bill.>", "events.pop.follow.>",
-                                         "events.platform.person.*.forgotten.v1"]
+                                         PersonForgotten.eventType.familyFilter]
     package static let initialState = State()
 
     package static func apply(_ event: RecordedEvent, to state: inout State) throws {

@@ -44,7 +44,7 @@ package enum CivicsProjection: Projection {
 
     package static let name = "civics"
     package static let version = 1
-    package static let filterSubjects = ["events.pop.install.*.synced.v1"]
+    package static let filterSubjects = [ProgressSynced.eventType.familyFilter]
     package static let initialState = State()
     package static let maxDays = 120
 

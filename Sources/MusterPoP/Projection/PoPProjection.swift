@@ -16,7 +16,7 @@ package enum PoPProjection: TableProjection {
     package static let name = "pop"
     /// 2: an install linked to someone stays theirs until unlinked (the first link wins).
     package static let version = 2
-    package static let filterSubjects = ["events.pop.install.>", "events.platform.person.*.forgotten.v1"]
+    package static let filterSubjects = ["events.pop.install.>", PersonForgotten.eventType.familyFilter]
     package static let initialState = State()
 
     /// Synced batches, most of what the fold reads, validated at append are read straight from

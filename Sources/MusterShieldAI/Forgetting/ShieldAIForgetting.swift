@@ -10,7 +10,7 @@ struct ShieldAIForgetting: Sendable {
     let voices: VoiceEnrollments
     let documents: DocumentScans
 
-    static let filterSubjects = ["events.platform.person.*.forgotten.v1"]
+    static let filterSubjects = [PersonForgotten.eventType.familyFilter]
 
     func handle(_ event: RecordedEvent) async throws {
         guard let forgotten = event.payload as? PersonForgotten else { return }

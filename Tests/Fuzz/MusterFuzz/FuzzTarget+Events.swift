@@ -40,6 +40,11 @@ extension FuzzTarget {
         _ = DeliveryInfo(ackSubject: subject)
         let payload = Data(bytes[min(split + 1, bytes.count)...])
         let decoded = try? catalog.decode(subject: subject, sequence: 1, payload: payload)
+        // Read forward (a newer major than the catalog knows): as the newest major of the same family.
+        if let decoded, decoded.storedType != decoded.type, !catalog.contains(decoded.storedType) {
+            require(decoded.storedType.family == decoded.type.family && decoded.storedType.major > decoded.type.major
+                        && catalog.newest(decoded.type.family) == decoded.type, "\(decoded.storedType) read as \(decoded.type)")
+        }
         // The hot folds' readers of stamped events take the same bytes by hand (`StoredReader`):
         // they read or refuse, never trap; a batch both ways take reads as the decoder read it.
         for reader in FunnelProjection.storage.stored { _ = reader.read(subject: subject, payload: payload) }
