@@ -12,6 +12,11 @@ import PackageDescription
 // libFuzzer seeing the coverage of the fuzz targets only.
 let fuzzing = Context.environment["MUSTER_FUZZ"] == "1"
 let fuzzExecutable = fuzzing || Context.environment["MUSTER_FUZZ"] == "smoke"
+// The rolling-upgrade drill (scripts/compose-test.sh) builds a "next version" of muster in .build
+// itself: MUSTER_NEXT_VERSION=1 compiles MusterOPL with its next release's change (an event type's
+// v2, Sources/MusterOPL/Events/ActionSubmitted+NextVersion.swift) and what imports it again; the
+// next plain build compiles them back.
+let nextVersion: [SwiftSetting] = Context.environment["MUSTER_NEXT_VERSION"] == "1" ? [.define("MUSTER_NEXT_VERSION")] : []
 
 // MemberImportVisibility: a file sees only the members of modules it imports itself, so each
 // target's dependency list is what its files really use; InternalImportsByDefault: an import is
@@ -207,7 +212,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + nextVersion
         ),
         // OFFLEASH, dog-walking bookings: accounts (over the platform's people), services, locations, bookings.
         .target(

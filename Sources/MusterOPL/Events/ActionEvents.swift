@@ -2,7 +2,15 @@ package import MusterEvents
 
 /// `opl.action.submitted.v1`: someone reported a labor action. It waits for moderation.
 package struct ActionSubmitted: EventPayload {
+    #if MUSTER_NEXT_VERSION
+    // The upgrade drill's next version (ActionSubmitted+NextVersion.swift): v2 adds `language`.
+    package static let eventType = EventType(app: "opl", aggregate: "action", event: "submitted", major: 2)
+    /// The language the report is written in (BCP 47); `und` (undetermined) when nobody said,
+    /// as every v1 event reads.
+    package var language = "und"
+    #else
     package static let eventType = EventType(app: "opl", aggregate: "action", event: "submitted", major: 1)
+    #endif
     package static let channels: Set<String> = ["mobile", "moderator", "import"]
     package var actionId: String
     package var employer: EmployerDetails
@@ -27,6 +35,9 @@ package struct ActionSubmitted: EventPayload {
         try action.validate(field: "/action")
         try Validate.length(submittedBy, 1...100, field: "/submittedBy")
         try Validate.oneOf(channel, Self.channels, field: "/channel")
+        #if MUSTER_NEXT_VERSION
+        try Validate.length(language, 2...35, field: "/language")
+        #endif
     }
 }
 

@@ -13,6 +13,9 @@ extension ActionSubmitted: StoredFieldsDecodable {
         let employer = try EmployerDetails(storedFields: fields.required(fields.object("employer"), "employer"))
         self.init(actionId: actionId, employer: employer, action: action,
                   submittedBy: try fields.required(fields.string("submittedBy"), "submittedBy"), channel: channel)
+        #if MUSTER_NEXT_VERSION
+        language = try fields.required(fields.string("language"), "language")
+        #endif
     }
 }
 
@@ -22,6 +25,9 @@ extension ActionSubmitted: JSONObjectEncodable {
         try object.string("actionId", actionId)
         try object.string("channel", channel)
         try object.object("employer") { try employer.encodeMembers(&$0) }
+        #if MUSTER_NEXT_VERSION
+        try object.string("language", language)
+        #endif
         try object.string("submittedBy", submittedBy)
     }
 }

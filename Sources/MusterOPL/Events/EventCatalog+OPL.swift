@@ -5,6 +5,9 @@ extension EventCatalog {
     package static var opl: EventCatalog {
         var catalog = EventCatalog()
         catalog.register(ActionSubmitted.self)
+        #if MUSTER_NEXT_VERSION
+        catalog.register(ActionSubmittedV1.self, upcast: ActionSubmitted.init(upcasting:))
+        #endif
         catalog.register(ActionChecked.self)
         catalog.register(ActionGeocoded.self)
         catalog.register(ActionApproved.self)
