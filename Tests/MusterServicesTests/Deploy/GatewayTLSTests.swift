@@ -48,4 +48,25 @@ struct GatewayTLSTests {
             #expect(submissions.count == 1, "the redirected POST stored nothing")
         }
     }
+
+    /// A service with no container answering (all restarting, or one closing as it stops for an
+    /// upgrade): the client is told to retry, as it is for a log that did not answer, not given
+    /// nginx's 502 page.
+    @Test func noServiceAnsweringIsA503WithRetryAfter() async throws {
+        let nobody = try freePort()
+        try await NginxGateway.withGateway(upstreams: { _ in nobody }) { gateway in
+            try await NginxGateway.withClient(trusting: gateway.certificate) { https in
+                for (method, path) in [(HTTPMethod.POST, "/api/mobile/submit-strike"), (.GET, "/api/mobile/active-strikes")] {
+                    let answer = try await NginxGateway.status(https, "https://localhost:\(gateway.https)\(path)", method: method,
+                                                               headers: [("Content-Type", "application/json")],
+                                                               body: method == .POST ? OutageTests.submission : nil)
+                    #expect(answer.status == 503, "\(path): \(answer.body)")
+                    #expect(answer.headers.first(name: "Retry-After") == "2")
+                    #expect(answer.headers.first(name: "Content-Type") == "application/json")
+                    let body = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: String]
+                    #expect(body?["error"]?.contains("Idempotency-Key") == true, "\(answer.body)")
+                }
+            }
+        }
+    }
 }
