@@ -12,6 +12,8 @@
 #                                           make test makes it while the build runs
 # MUSTER_IMAGE_BINARY=path takes that binary as it is (a debug one its caller has just built): another
 # `swift build` recompiles Hummingbird and SwiftProtobuf whenever the products asked for change (~70 s).
+# MUSTER_IMAGE_NAME=muster:next names the muster image so (the compose test's next version, made from
+# its own binary) and tags none of the other names.
 # Needs root (debootstrap, chroot) and a Docker engine (DOCKER_HOST as docker reads it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -105,7 +107,11 @@ tar -C "$root" -c . | docker import \
   --change 'ENTRYPOINT ["muster"]' \
   --change 'CMD ["serve", "all"]' \
   --message "muster $config $(git rev-parse --short HEAD 2>/dev/null || echo unknown), no registry" \
-  - muster:latest > /dev/null
+  - "${MUSTER_IMAGE_NAME:-muster:latest}" > /dev/null
+if [ -n "${MUSTER_IMAGE_NAME:-}" ]; then
+  step "$MUSTER_IMAGE_NAME ($(docker image inspect "$MUSTER_IMAGE_NAME" --format '{{.Size}}' | awk '{ printf "%.0f MB", $1 / 1e6 }'))"
+  exit 0
+fi
 docker tag muster:latest muster-nats:latest
 docker tag muster:latest muster-gateway:latest
 docker tag muster:latest muster-prometheus:latest
