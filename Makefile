@@ -169,11 +169,15 @@ bench: deps tools release gazetteer $(BENCH_PY)
 	@bench/pop.sh
 	@bench/field.sh
 	@SOAK_MINUTES=10 MUSTER_BIN_DIR=.build/release scripts/soak.sh
+	@SOAK_MINUTES=10 MUSTER_BIN_DIR=.build/release SOAK_STACK=compose scripts/soak.sh
 
-## The soak alone: SOAK_MINUTES (10) of the five apps' calls against a fresh `muster serve all`; RSS, open files,
-## threads, projection lag and p50/p99 per route every 10 s into bench/out/soak.csv and soak.png (docs/benchmarks.md).
-soak: deps tools build gazetteer
+## The soak alone: SOAK_MINUTES (10) of the five apps' calls against a fresh `muster serve all`, then as long
+## against the compose stack (two of ingest and query behind the gateway; skipped without a Docker engine);
+## RSS, open files, threads, projection lag and p50/p99 per route every 10 s into bench/out/soak.csv and
+## soak.png, soak-compose.csv and soak-compose.png (docs/benchmarks.md).
+soak: deps test-deps tools build gazetteer
 	@scripts/soak.sh
+	@SOAK_STACK=compose scripts/soak.sh
 
 $(BENCH_PY):
 	python3 -m pip install --quiet --disable-pip-version-check --target $(TOOLS)/bench-py reverse_geocoder==$(RG_VERSION) \
