@@ -5,13 +5,13 @@ calls against a running Muster for SOAK_MINUTES, sampling the server process eve
   soak.py URL PID MINUTES OUT_DIR        (keys and accounts from scripts/soak.sh's setup, in the environment)
   soak.py URL containers MINUTES OUT_DIR (the compose stack: SOAK_CONTAINERS names the muster containers)
 
-Each 10 s sample: RSS and open files and threads of PID (from /proc), the largest projection lag
-(/ready), and p50/p99 per route of the calls made in those 10 s; of the compose stack, the sums of every
+Each 10 s sample: RSS and open files and threads (the kernel's tasks) of PID (from /proc), the
+JetStream consumers on every stream (nats-server's /jsz), the largest projection lag (/ready), and p50/p99 per route of the calls made in those 10 s; of the compose stack, the sums of every
 muster container's RSS, open files and threads and the largest lag of any of their folds, from each
 one's /metrics (muster_process_*, muster_projection_lag). Written to OUT_DIR/NAME.csv and drawn to
 OUT_DIR/NAME.png (RSS, open files, p99, lag over time; NAME is SOAK_NAME, `soak` unless set). The run fails (exit 1) if, after the first
 tenth (warm-up), RSS or open files keep growing (the last third's median over the first third's by more
-than 10 % / 20 descriptors, and a positive slope throughout), if the p99 of all calls drifts by more than
+than 10 % / 20 descriptors, and a positive slope throughout), if consumers grow by more than two, if the p99 of all calls drifts by more than
 50 % between the first and last third, or if more than 1 % of calls fail."""
 import collections, csv, json, os, random, ssl, struct, subprocess, sys, threading, time, urllib.error, urllib.request, uuid, zlib
 
@@ -182,12 +182,28 @@ def process():
     return proc("VmRSS"), fds, proc("Threads"), lag
 
 
+def consumers():
+    """JetStream consumers on every stream (nats-server's /jsz): folds and processors hold one each,
+    so a count that climbs is a leak (a consumer made per request, or never deleted)."""
+    try:
+        if TARGET == "containers":
+            text = subprocess.run(["docker", "exec", ENV["SOAK_NATS_CONTAINER"], "curl", "-fs", "localhost:8222/jsz?accounts=true&streams=true"],
+                                  capture_output=True, text=True, timeout=20).stdout
+        else:
+            with urllib.request.urlopen(f"http://127.0.0.1:{ENV['NATS_MONITOR_PORT']}/jsz?accounts=true&streams=true", timeout=10) as response:
+                text = response.read()
+        jsz = json.loads(text)
+    except Exception:
+        return None
+    return sum(s.get("state", {}).get("consumer_count", 0) for a in jsz.get("account_details", []) for s in a.get("stream_detail", []))
+
+
 def sample():
     rss, fds, threads, lag = containers() if TARGET == "containers" else process()
     with lock:
         interval = {route: sorted(values) for route, values in timings.items()}
         timings.clear()
-    return rss, fds, threads, lag, interval
+    return rss, fds, threads, lag, consumers(), interval
 
 
 def percentile(values, p):
@@ -274,27 +290,28 @@ def main():
     end = started + MINUTES * 60
     while time.monotonic() < end:
         time.sleep(min(INTERVAL, max(0, end - time.monotonic())))
-        rss, fds, nthreads, lag, interval = sample()
+        rss, fds, nthreads, lag, nconsumers, interval = sample()
         merged = sorted(v for values in interval.values() for v in values)
         row = {"seconds": round(time.monotonic() - started), "rss_mb": round((rss or 0) / 1024, 1), "open_files": fds, "threads": nthreads,
-               "max_lag": lag, "calls": len(merged), "p50_ms": round(percentile(merged, 0.5), 2), "p99_ms": round(percentile(merged, 0.99), 2)}
+               "consumers": nconsumers, "max_lag": lag, "calls": len(merged), "p50_ms": round(percentile(merged, 0.5), 2), "p99_ms": round(percentile(merged, 0.99), 2)}
         for route, values in sorted(interval.items()):
             row[f"{route} p50"] = round(percentile(values, 0.5), 2)
             row[f"{route} p99"] = round(percentile(values, 0.99), 2)
         rows.append(row)
-        print(f"soak {row['seconds']:5d} s: rss {row['rss_mb']} MB, {fds} files, {nthreads} threads, lag {lag}, "
+        print(f"soak {row['seconds']:5d} s: rss {row['rss_mb']} MB, {fds} files, {nthreads} threads, {nconsumers} consumers, lag {lag}, "
               f"{len(merged)} calls, p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms", flush=True)
     stop.set()
     for t in threads:
         t.join(timeout=40)
 
-    leading = ["seconds", "rss_mb", "open_files", "threads", "max_lag", "calls", "p50_ms", "p99_ms"]
+    leading = ["seconds", "rss_mb", "open_files", "threads", "consumers", "max_lag", "calls", "p50_ms", "p99_ms"]
     columns = leading + sorted({key for row in rows for key in row} - set(leading))
     with open(os.path.join(OUT, f"{NAME}.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
         writer.writerows(rows)
     png(os.path.join(OUT, f"{NAME}.png"), [("RSS MB", [r["rss_mb"] for r in rows]), ("open files", [r["open_files"] for r in rows]),
+                                        ("JetStream consumers", [r["consumers"] or 0 for r in rows]),
                                         ("p99 MS", [r["p99_ms"] for r in rows]), ("max projection lag", [r["max_lag"] for r in rows])],
         rows[-1]["seconds"] if rows else 0)
 
@@ -318,6 +335,9 @@ def main():
         problems.append(f"RSS grows: {rss_first} MB → {rss_last} MB ({rss_slope:+.1f} MB an hour)")
     if files_last > files_first + 20 and files_slope > 0:
         problems.append(f"open files grow: {files_first} → {files_last} ({files_slope:+.1f} an hour)")
+    consumers_first, consumers_last = median([r["consumers"] or 0 for r in first]), median([r["consumers"] or 0 for r in last])
+    if consumers_last > consumers_first + 2:
+        problems.append(f"JetStream consumers grow: {consumers_first} → {consumers_last}")
     # A third of fewer than six samples (a run under about four minutes) holds too few slow calls
     # for its median p99 to say anything: the drift is printed, not judged.
     if p99_last > p99_first * 1.5 and third >= 6:
@@ -329,14 +349,14 @@ def main():
         problems.append(f"{failed} of {total} calls failed: " + "; ".join(f"{r}: {said[r]}" for r in sorted(said)))
     print(f"soak: {MINUTES:g} min, {total} calls ({failed} failed) over {len(calls)} routes; after the first tenth: "
           f"RSS {rss_first} → {rss_last} MB (slope {rss_slope:+.1f} MB/h), open files {files_first} → {files_last} "
-          f"(slope {files_slope:+.1f}/h), p99 {p99_first} → {p99_last} ms ({(p99_last / p99_first - 1) * 100 if p99_first else 0:+.0f} %); "
+          f"(slope {files_slope:+.1f}/h), consumers {consumers_first} → {consumers_last}, p99 {p99_first} → {p99_last} ms ({(p99_last / p99_first - 1) * 100 if p99_first else 0:+.0f} %); "
           f"{os.path.join(OUT, NAME + '.csv')}, {os.path.join(OUT, NAME + '.png')}")
     for route in sorted(calls):
         print(f"soak:   {route}: {calls[route]} calls, {failures[route]} failed" + (f" (first: {said[route]})" if route in said else ""))
     if problems:
         print("soak: FAILED: " + "; ".join(problems))
         sys.exit(1)
-    print("soak: flat: no growth of RSS or open files after the warm-up" + (", p99 within 50 %" if third >= 6 else ""))
+    print("soak: flat: no growth of RSS, open files or consumers after the warm-up" + (", p99 within 50 %" if third >= 6 else ""))
 
 
 if __name__ == "__main__":

@@ -62,6 +62,7 @@ export SOAK_PUSH_DEVICE=$(curl -fsS -X POST -H "X-API-Key: $SOAK_PUSH_KEY" -H 'C
 if [ "${SOAK_STACK:-local}" = compose ]; then
   # Every muster container (the gateway, NATS and Prometheus are not Muster's): their sums are watched.
   export SOAK_CONTAINERS="$(dc ps -q ingest geocode moderation collector notifier query | tr '\n' ' ')" SOAK_NAME=soak-compose
+  export SOAK_NATS_CONTAINER=$(dc ps -q nats)
   echo "soak: $minutes min against the compose stack ($(echo $SOAK_CONTAINERS | wc -w) muster containers: two of ingest and query) through its HTTPS gateway, a sample every 10 s"
   scripts/soak.py "$MUSTER_URL" containers "$minutes" "$out"
 else
