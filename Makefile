@@ -117,7 +117,7 @@ test: test-deps test-tools
 	scripts/demo-test.sh
 	@echo "$(FUZZ_SMOKE) (one core, beside the compose test; its table follows the compose test's)"; \
 	  FUZZ_JOBS=1 $(FUZZ_SMOKE) > .build/fuzz-smoke.log 2>&1 & fuzz=$$!; \
-	  MUSTER_IMAGE_BINARY=.build/debug/muster scripts/compose-test.sh; compose=$$?; \
+	  MUSTER_IMAGE_BINARY=.build/debug/muster SWIFT_FLAGS="$(SWIFT_FLAGS)" scripts/compose-test.sh; compose=$$?; \
 	  wait $$fuzz; fuzzed=$$?; cat .build/fuzz-smoke.log; \
 	  [ $$compose -eq 0 ] && [ $$fuzzed -eq 0 ]
 

@@ -56,9 +56,10 @@ started=$SECONDS
 scripts/make-image.sh debug
 echo "compose: images made in $((SECONDS - started)) s"
 started=$SECONDS
-MUSTER_NEXT_VERSION=1 swift build --product muster > "$root/next-build.log" 2>&1 || { tail -30 "$root/next-build.log" >&2; exit 1; }
+# SWIFT_FLAGS: make test's own (the same flags, or the build would start over).
+MUSTER_NEXT_VERSION=1 swift build ${SWIFT_FLAGS:-} --product muster > "$root/next-build.log" 2>&1 || { tail -30 "$root/next-build.log" >&2; exit 1; }
 cp .build/debug/muster "$root/muster-next"
-swift build --product muster > "$root/next-build.log" 2>&1 || { tail -30 "$root/next-build.log" >&2; exit 1; }
+swift build ${SWIFT_FLAGS:-} --product muster > "$root/next-build.log" 2>&1 || { tail -30 "$root/next-build.log" >&2; exit 1; }
 MUSTER_IMAGE_NAME=muster:next MUSTER_IMAGE_BINARY=$root/muster-next scripts/make-image.sh debug > "$root/next-image.log" 2>&1 \
   || { cat "$root/next-image.log" >&2; exit 1; }
 rm -f "$root/muster-next"
