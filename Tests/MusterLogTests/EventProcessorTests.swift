@@ -1,6 +1,7 @@
 import Foundation
 import MusterEvents
 import MusterLog
+import MusterNATS
 import MusterTesting
 import Synchronization
 import Testing
@@ -43,6 +44,41 @@ struct EventProcessorTests {
             #expect(total == 240)
             #expect(order.count == 40 && order.values.allSatisfy { $0 == [1, 2, 3, 4, 5] }, "each account's credits in the order appended")
             #expect(most > 1 && most <= 16, "lanes ran side by side, never more than asked: \(most)")
+        }
+    }
+
+    /// A deployment upgraded from a build whose processors filtered on one major (`….credited.v1`)
+    /// to one filtering on the family: the durable consumer keeps its place and takes the new
+    /// filter, and a newer major published after is handled, read forward.
+    @Test func aProcessorsDurableConsumerTakesItsFamilyFilterOnRestart() async throws {
+        try await withLedgerLog { env in
+            let account = AccountOpened.random()
+            try await env.log.append(account)
+            let seen = Mutex<[Int]>([])
+            func run(_ filter: String, until count: Int) async throws {
+                let processor = EventProcessor(name: "upgraded", filterSubjects: [filter], log: env.log, logger: env.logger) { event in
+                    if let credited = event.payload as? AccountCredited { seen.withLock { $0.append(credited.amount) } }
+                }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await processor.runUntilCancelled() }
+                    try await eventually("\(count) credits handled") { seen.withLock { $0.count } >= count }
+                    group.cancelAll()
+                }
+            }
+            try await env.log.append(AccountCredited(accountId: account.accountId, amount: 1))
+            try await run(AccountCredited.eventType.subjectFilter, until: 1)
+
+            try await env.log.append(AccountCredited(accountId: account.accountId, amount: 2))
+            let stored = try await env.log.jetStream.getMessage(stream: env.log.configuration.eventsStream,
+                                                               lastBySubject: AccountCredited.eventType.subject(aggregateID: account.accountId))
+            let newer = String(decoding: stored.payload, as: UTF8.self).replacing("credited.v1", with: "credited.v2")
+                .replacing(#""amount":2"#, with: #""amount":3,"note":"v2""#)
+            _ = try await env.log.jetStream.publish(OutgoingMessage(subject: "events.ledger.account.\(account.accountId).credited.v2",
+                                                                payload: Data(newer.utf8)))
+            try await run(AccountCredited.eventType.familyFilter, until: 3)
+            let info = try await env.log.jetStream.consumerInfo(stream: env.log.configuration.eventsStream, name: "proc_upgraded")
+            #expect(info.config.filterSubjects == [AccountCredited.eventType.familyFilter])
+            #expect(seen.withLock { $0 } == [1, 2, 3], "each credit once, in order, the v2 one read forward")
         }
     }
 }
