@@ -1,8 +1,9 @@
 #if MUSTER_NEXT_VERSION
 package import MusterEvents
 
-// The rolling-upgrade drill's "next version" of Muster (scripts/make-image.sh next builds it with
-// -DMUSTER_NEXT_VERSION; the compose test rolls ingest and query over to it under load): what a
+// The rolling-upgrade drill's "next version" of Muster (scripts/compose-test.sh builds it with
+// MUSTER_NEXT_VERSION=1, which Package.swift turns into this condition for MusterOPL alone, and
+// rolls ingest and query over to it under load): what a
 // release that moves an event type to a new major looks like. `opl.action.submitted.v2` adds
 // `language`; this version writes v2 and reads v1 through the upcaster below, while the version
 // before it still runs and reads v2 forward as v1 (EventCatalog.decode). schemas/ holds what this
