@@ -125,7 +125,8 @@ fi
 upgrade_started=$(date +%s.%N)
 dlq_before=$(dlq_messages)
 read_key=$($MUSTER keys issue --app opl --scopes read:mobile --label "compose test upgrade reads")
-LOAD_READ_KEY=$read_key LOAD_STRICT=1 scripts/compose_load.py "$MUSTER_URL" "$key" 60 "$root/acked-3" 4 > "$root/load-3.log" &
+# The load goes on until every container is replaced and a few seconds more (at most 5 minutes).
+LOAD_READ_KEY=$read_key LOAD_STRICT=1 LOAD_STOP_FILE=$root/upgraded scripts/compose_load.py "$MUSTER_URL" "$key" 300 "$root/acked-3" 4 > "$root/load-3.log" &
 load=$!
 sleep 5
 for service in ingest query; do
@@ -143,6 +144,8 @@ for service in ingest query; do
     echo "compose: $(date +%T) $service ${old:0:12} replaced by ${new:0:12} (muster:next) under load"
   done
 done
+sleep 5
+touch "$root/upgraded"
 wait "$load" || { cat "$root/load-3.log"; echo "compose: the rolling upgrade answered something else than a 2xx or a 503 with Retry-After" >&2; exit 1; }
 cat "$root/load-3.log"
 $MUSTER tail --all --no-follow 'events.opl.action.>' > "$root/tail-3"

@@ -7,7 +7,8 @@ the same key until it is taken. Every acknowledged write's name goes to ACKED (o
 
 With LOAD_READ_KEY (a key with read:mobile) a reader asks /api/mobile/active-strikes (a projection
 the query replicas fold) about 400 times a minute. With LOAD_STRICT=1 the run fails (exit 3) when
-any answer was other than a 2xx or a 503 with Retry-After: what a rolling upgrade may answer.
+any answer was other than a 2xx or a 503 with Retry-After: what a rolling upgrade may answer. With
+LOAD_STOP_FILE the load also ends once that file exists.
 
 `compose_load.py check ACKED TAIL [SINCE [WHAT]]` then reads `muster tail` output and prints how many acknowledged
 writes are missing from the log and how many are in it twice; it exits 1 if any, or if no write was acknowledged after SINCE (seconds since the epoch)."""
@@ -17,7 +18,7 @@ import collections, json, os, ssl, sys, threading, time, urllib.error, urllib.re
 def write(url, key, until, acked, lock, writer, stats):
     context = ssl.create_default_context()
     item = 0
-    while time.time() < until:
+    while going(until):
         item += 1
         name = f"w{writer}-{item}"
         body = json.dumps({"employer": {"name": f"Compose Freight {writer}"},
@@ -50,6 +51,11 @@ def write(url, key, until, acked, lock, writer, stats):
             time.sleep(0.2)
 
 
+def going(until):
+    """Until SECONDS have passed, or LOAD_STOP_FILE exists (the step under load is over)."""
+    return time.time() < until and not (os.environ.get("LOAD_STOP_FILE") and os.path.exists(os.environ["LOAD_STOP_FILE"]))
+
+
 def note(stats, status, headers):
     """Counts an answer a rolling upgrade may not give: anything but a 2xx or a 503 with Retry-After."""
     if not (200 <= status < 300 or (status == 503 and headers.get("Retry-After"))):
@@ -58,7 +64,7 @@ def note(stats, status, headers):
 
 def read(url, key, until, stats):
     context = ssl.create_default_context()
-    while time.time() < until:
+    while going(until):
         request = urllib.request.Request(url + "/api/mobile/active-strikes", headers={"X-API-Key": key})
         headers = {}
         try:
@@ -80,7 +86,8 @@ def read(url, key, until, stats):
 
 
 def load(url, key, seconds, path, writers=4):
-    until = time.time() + float(seconds)
+    started = time.time()
+    until = started + float(seconds)
     lock = threading.Lock()
     stats = collections.Counter()
     stats["said"] = {}
@@ -91,7 +98,7 @@ def load(url, key, seconds, path, writers=4):
         for t in threads: t.start()
         for t in threads: t.join()
     failed = ", ".join(f"{n} {'no answer' if code == 0 else code}" for code, n in sorted((k, v) for k, v in stats.items() if isinstance(k, int)))
-    print(f"load: {stats['acked']} writes acknowledged in {seconds} s, {stats['retries']} failed attempts retried with their key ({failed or 'none'})")
+    print(f"load: {stats['acked']} writes acknowledged in {time.time() - started:.0f} s, {stats['retries']} failed attempts retried with their key ({failed or 'none'})")
     if stats["reads"]:
         answers = ", ".join(f"{n} {k.split()[1]}" for k, n in sorted((k, n) for k, n in stats.items() if isinstance(k, str) and k.startswith("read ")))
         print(f"load: {stats['reads']} reads of a projection ({answers})")

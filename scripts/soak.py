@@ -27,15 +27,16 @@ said = {}                                 # route -> the first failure's answer
 stop = threading.Event()
 
 
-def call(route, method, path, body=None, headers=None, expect=(200, 201, 202, 204)):
+def call(route, method, path, body=None, headers=None, expect=(200, 201, 202, 204), answer_headers=False):
     data = json.dumps(body).encode() if body is not None and not isinstance(body, bytes) else body
     request = urllib.request.Request(URL + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})})
     started = time.perf_counter()
+    answered = {}
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            status, text = response.status, response.read()
+            status, text, answered = response.status, response.read(), response.headers
     except urllib.error.HTTPError as error:
-        status, text = error.code, error.read()
+        status, text, answered = error.code, error.read(), error.headers
     except Exception as error:  # no answer at all
         status, text = 0, str(error).encode()
     elapsed = (time.perf_counter() - started) * 1000
@@ -45,7 +46,7 @@ def call(route, method, path, body=None, headers=None, expect=(200, 201, 202, 20
         if status not in expect:
             failures[route] += 1
             said.setdefault(route, f"{status}: {text[:200].decode(errors='replace')}")
-    return status, text
+    return (status, text, answered) if answer_headers else (status, text)
 
 
 def js(text):
@@ -114,7 +115,16 @@ def field(rng, n, tokens):
         status, text = call("field sign-in", "POST", "/api/field/auth/login", {"org_slug": "acme-build", "email": "ana@acme.demo", "password": ENV["SOAK_FIELD_PASSWORD"]})
         if status == 200:
             tokens["field"] = js(text).get("token") or js(text).get("accessToken")
-    call("field changes", "GET", "/api/field/changes", headers={"Authorization": f"Bearer {tokens.get('field')}"})
+    bearer = {"Authorization": f"Bearer {tokens.get('field')}"}
+    call("field changes", "GET", "/api/field/changes", headers=bearer)
+    if n % 10 == 0:  # a 64 KB photo every 5 s, resumably as the app sends it: created with half, the rest appended
+        photo = b"\xff\xd8\xff\xe0" + rng.randbytes(65532)  # a JPEG's first bytes: the server looks at them
+        status, _, answered = call("field upload", "POST", "/api/field/uploads", photo[:32768], answer_headers=True,
+                                   headers={**bearer, "Content-Type": "image/jpeg", "Upload-Complete": "?0", "Upload-Length": str(len(photo))})
+        if status == 201 and answered.get("Location"):
+            call("field upload", "PATCH", answered["Location"], photo[32768:],
+                 headers={**bearer, "Content-Type": "application/partial-upload", "Upload-Offset": "32768", "Upload-Complete": "?1",
+                          "Upload-Draft-Interop-Version": "6"})
 
 
 def client(name, every, body):
