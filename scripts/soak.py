@@ -149,17 +149,21 @@ def proc(field_name):
         return None
 
 
+def inside(container, url):
+    """What `url` answers inside `container` (its own ports are not published); "" when it does not answer."""
+    try:
+        return subprocess.run(["docker", "exec", container, "curl", "-fs", url], capture_output=True, text=True, timeout=20).stdout
+    except subprocess.TimeoutExpired:
+        return ""
+
+
 def containers():
     """RSS (kB), open files and threads summed over the compose stack's muster containers, and the
     largest projection lag of any of them, from each one's /metrics (its own port, inside it)."""
     totals = collections.Counter()
     lag = 0
     for container in ENV["SOAK_CONTAINERS"].split():
-        try:
-            text = subprocess.run(["docker", "exec", container, "curl", "-fs", "localhost:9464/metrics"],
-                                  capture_output=True, text=True, timeout=20).stdout
-        except subprocess.TimeoutExpired:
-            continue
+        text = inside(container, "localhost:9464/metrics")
         for line in text.splitlines():
             name, _, value = line.rpartition(" ")
             metric = name.split("{")[0]
@@ -197,8 +201,7 @@ def consumers():
     so a count that climbs is a leak (a consumer made per request, or never deleted)."""
     try:
         if TARGET == "containers":
-            text = subprocess.run(["docker", "exec", ENV["SOAK_NATS_CONTAINER"], "curl", "-fs", "localhost:8222/jsz?accounts=true&streams=true"],
-                                  capture_output=True, text=True, timeout=20).stdout
+            text = inside(ENV["SOAK_NATS_CONTAINER"], "localhost:8222/jsz?accounts=true&streams=true")
         else:
             with urllib.request.urlopen(f"http://127.0.0.1:{ENV['NATS_MONITOR_PORT']}/jsz?accounts=true&streams=true", timeout=10) as response:
                 text = response.read()
