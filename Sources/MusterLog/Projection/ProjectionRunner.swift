@@ -136,28 +136,18 @@ package actor ProjectionRunner<P: Projection> {
     }
 
     /// Returns true once the fold has applied the event at `sequence` (at once if it has), false
-    /// when `timeout` passes first or the caller is cancelled. No polling: the fold resumes the
-    /// caller when its checkpoint moves past.
+    /// when `timeout` passes first or the caller is cancelled. No polling, and no task or timer
+    /// of its own: the fold resumes the caller when its checkpoint moves past, or the
+    /// connection's `Timeouts` when the time is up.
     package nonisolated func waitUntilApplied(_ sequence: UInt64, timeout: Duration) async -> Bool {
         if currentCheckpoint >= sequence { return true }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.applied(sequence) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-    }
-
-    private nonisolated func applied(_ sequence: UInt64) async -> Bool {
         let id = waiters.withLock { waiters in
             defer { waiters.next += 1 }
             return waiters.next
         }
-        return await withTaskCancellationHandler {
+        let timeouts = log.jetStream.connection.timeouts
+        var deadline: Timeouts.Token?
+        let applied = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let now: Bool? = waiters.withLock { waiters in
                     if currentCheckpoint >= sequence { return true }
@@ -165,11 +155,19 @@ package actor ProjectionRunner<P: Projection> {
                     waiters.pending[id] = (sequence, continuation)
                     return nil
                 }
-                if let now { continuation.resume(returning: now) }
+                if let now {
+                    continuation.resume(returning: now)
+                } else {
+                    deadline = timeouts.schedule(after: timeout) { [self] in
+                        waiters.withLock { $0.pending.removeValue(forKey: id) }?.continuation.resume(returning: false)
+                    }
+                }
             }
         } onCancel: {
             waiters.withLock { $0.pending.removeValue(forKey: id) }?.continuation.resume(returning: false)
         }
+        if let deadline { timeouts.cancel(deadline) }
+        return applied
     }
 
     private func resumeWaiters() {

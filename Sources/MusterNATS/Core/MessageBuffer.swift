@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A bounded single-consumer queue between a libnats delivery thread and Swift concurrency.
 ///
@@ -11,6 +12,8 @@ final class MessageBuffer: @unchecked Sendable {
     private var items: [NATSMessage] = []
     private var head = 0
     private var waiter: CheckedContinuation<NATSMessage?, Never>?
+    /// How many times a consumer parked: which park a deadline belongs to.
+    private var parks: UInt64 = 0
     private var finished = false
     /// True while the producer sleeps on a full buffer: only then does a pop need to wake it.
     private var producerWaiting = false
@@ -108,19 +111,25 @@ final class MessageBuffer: @unchecked Sendable {
         }
     }
 
-    /// Hands the continuation a message now, or parks it for the producer.
-    private func park(_ continuation: CheckedContinuation<NATSMessage?, Never>) {
+    /// Hands the continuation a message now (nil), or parks it for the producer (the park's number).
+    @discardableResult
+    private func park(_ continuation: CheckedContinuation<NATSMessage?, Never>) -> UInt64? {
         condition.lock()
-        if let message = popLocked() { condition.unlock(); continuation.resume(returning: message); return }
-        if finished || Task.isCancelled { condition.unlock(); continuation.resume(returning: nil); return }
+        if let message = popLocked() { condition.unlock(); continuation.resume(returning: message); return nil }
+        if finished || Task.isCancelled { condition.unlock(); continuation.resume(returning: nil); return nil }
         waiter = continuation
+        parks &+= 1
+        let parked = parks
         if producerWaiting { condition.signal() } // a producer blocked on a full buffer may now hand over directly
         condition.unlock()
+        return parked
     }
 
-    private func takeWaiter() -> CheckedContinuation<NATSMessage?, Never>? {
+    /// The parked waiter, taken; with `parked`, only if it is still that park's.
+    private func takeWaiter(parked: UInt64? = nil) -> CheckedContinuation<NATSMessage?, Never>? {
         condition.lock()
         defer { condition.unlock() }
+        if let parked, parked != parks { return nil }
         let waiter = self.waiter
         self.waiter = nil
         return waiter
@@ -128,25 +137,37 @@ final class MessageBuffer: @unchecked Sendable {
 
     enum Wait: Sendable { case message(NATSMessage), timedOut, finished }
 
-    /// The next message, waiting at most `timeout`. A message that arrives as the timer fires is kept.
-    func next(timeout: Duration) async -> Wait {
+    /// The next message, waiting at most `timeout` (on `timeouts`: no task or timer of its own).
+    /// A message that arrives as the deadline passes is kept for the next call.
+    func next(timeout: Duration, on timeouts: Timeouts) async -> Wait {
         let (ready, done) = poll()
         if let ready { return .message(ready) }
         if done { return .finished }
-        return await withTaskGroup(of: Wait.self) { group in
-            group.addTask { await self.next().map(Wait.message) ?? .finished }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return .timedOut
+        let wait = TimedWait()
+        let message: NATSMessage? = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<NATSMessage?, Never>) in
+                guard let parked = park(continuation) else { return }
+                let deadline = timeouts.schedule(after: timeout) { [self] in
+                    // Only this wait's waiter: a later wait's is not this deadline's to end.
+                    guard let waiter = takeWaiter(parked: parked) else { return }
+                    wait.timedOut.store(true, ordering: .releasing)
+                    waiter.resume(returning: nil)
+                }
+                wait.deadline.withLock { $0 = deadline }
             }
-            var outcome = Wait.timedOut
-            var first = true
-            for await result in group {
-                if first { group.cancelAll(); first = false; outcome = result; continue }
-                if case .message = result { outcome = result } // never drop a message that won a race
-            }
-            if case .finished = outcome, !isFinished { return .timedOut } // cancelled by the timer
-            return outcome
+        } onCancel: {
+            takeWaiter()?.resume(returning: nil)
         }
+        // Set after parking: a message that came first leaves the deadline to fire on nothing.
+        if let deadline = wait.deadline.withLock({ $0 }) { timeouts.cancel(deadline) }
+        if let message { return .message(message) }
+        if wait.timedOut.load(ordering: .acquiring) { return .timedOut }
+        return isFinished ? .finished : .timedOut // cancelled
+    }
+
+    /// One timed wait's deadline and whether it passed.
+    private final class TimedWait: Sendable {
+        let timedOut = Atomic<Bool>(false)
+        let deadline = Mutex<Timeouts.Token?>(nil)
     }
 }

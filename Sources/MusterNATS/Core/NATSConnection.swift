@@ -59,7 +59,8 @@ package final class NATSConnection: Sendable {
             await pool.shutdown()
             throw error
         }
-        let replies = try await pool.run { try ReplyRouter(connection: handle) }
+        let timeouts = Timeouts()
+        let replies = try await pool.run { try ReplyRouter(connection: handle, timeouts: timeouts) }
         logger.info("NATS connected")
         return NATSConnection(handle: handle, pool: pool, events: events, replies: replies,
                               configuration: configuration, logger: logger)
@@ -122,11 +123,18 @@ package final class NATSConnection: Sendable {
     /// lock, which a publish to a stalled server can hold for the write deadline.
     package func subscribe(_ subject: String, queue: String? = nil, capacity: Int = 1024) async throws -> NATSSubscription {
         let (handle, pool) = (self.handle, self.pool)
-        return try await pool.run { try NATSSubscription(connection: handle, pool: pool, subject: subject, queue: queue, capacity: capacity) }
+        let timeouts = replies.box.timeouts
+        return try await pool.run {
+            try NATSSubscription(connection: handle, pool: pool, timeouts: timeouts, subject: subject, queue: queue, capacity: capacity)
+        }
     }
 
     /// A unique inbox subject on this connection.
     package func newInbox() -> String { replies.newInbox() }
+
+    /// The deadlines of this connection's waits (replies, pulled messages), and of any other wait
+    /// that usually ends long before its limit: one timer for them all (`Timeouts`).
+    package var timeouts: Timeouts { replies.box.timeouts }
 
     /// Drains: subscriptions stop taking messages, everything buffered is sent, then it closes.
     /// Away from any server (reconnecting) there is nothing to drain to: it waits for a server
@@ -180,6 +188,7 @@ package final class NATSConnection: Sendable {
         _ = try? await pool.run { natsConnection_Close(handle.pointer) }
         events.closed() // closed now, whenever libnats's callback thread gets to say so
         await outgoing.close()
+        timeouts.close() // whoever still waits on a deadline hears now
         await pool.shutdown()
     }
 }

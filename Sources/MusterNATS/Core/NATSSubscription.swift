@@ -38,9 +38,11 @@ package final class NATSSubscription: AsyncSequence, Sendable {
 
     let buffer: MessageBuffer
     let handle: Handle
+    /// The connection's deadlines, which timed waits for the next message use.
+    let timeouts: Timeouts
     package let subject: String
 
-    init(connection: NATSConnection.Handle, pool: BlockingPool?, subject: String, queue: String?, capacity: Int) throws {
+    init(connection: NATSConnection.Handle, pool: BlockingPool?, timeouts: Timeouts, subject: String, queue: String?, capacity: Int) throws {
         let buffer = MessageBuffer(capacity: capacity)
         let box = Unmanaged.passRetained(buffer).toOpaque()
         var sub: OpaquePointer?
@@ -76,6 +78,7 @@ package final class NATSSubscription: AsyncSequence, Sendable {
         }
         self.buffer = buffer
         self.handle = Handle(sub, pool: pool)
+        self.timeouts = timeouts
         self.subject = subject
     }
 
@@ -90,8 +93,13 @@ package final class NATSSubscription: AsyncSequence, Sendable {
 
     /// Waits at most `timeout` for the next message; nil on timeout or when the subscription ended.
     package func next(timeout: Duration) async -> NATSMessage? {
-        if case .message(let message) = await buffer.next(timeout: timeout) { return message }
+        if case .message(let message) = await wait(timeout: timeout) { return message }
         return nil
+    }
+
+    /// The next message, or whether the wait timed out or the subscription ended.
+    func wait(timeout: Duration) async -> MessageBuffer.Wait {
+        await buffer.next(timeout: timeout, on: timeouts)
     }
 
     package struct AsyncIterator: AsyncIteratorProtocol {

@@ -7,7 +7,8 @@ import Synchronization
 /// publish acks use the same path, which is what lets many publishes be in flight at once.
 final class ReplyRouter: Sendable {
     enum Waiter: Sendable {
-        case continuation(CheckedContinuation<NATSMessage, any Error>)
+        /// A request waiting for its reply, and its deadline (cancelled once the reply comes).
+        case continuation(CheckedContinuation<NATSMessage, any Error>, deadline: Timeouts.Token?)
         case handler(@Sendable (_ token: UInt64, Result<NATSMessage, NATSError>) -> Void)
         /// Every reply of a batch, by the message's index; nil: every reply not yet given.
         case batch(@Sendable (_ index: Int?, Result<NATSMessage, NATSError>) -> Void)
@@ -23,7 +24,11 @@ final class ReplyRouter: Sendable {
     final class Box: Sendable {
         let state = Mutex(State())
         let prefix: String
-        init(prefix: String) { self.prefix = prefix }
+        let timeouts: Timeouts
+        init(prefix: String, timeouts: Timeouts) {
+            self.prefix = prefix
+            self.timeouts = timeouts
+        }
 
         /// Hands a reply to its waiter, which then owns it; a reply nobody waits for is destroyed.
         func deliver(_ msg: OpaquePointer) {
@@ -31,7 +36,9 @@ final class ReplyRouter: Sendable {
             switch address {
             case (let token?, nil):
                 switch state.withLock({ $0.waiters.removeValue(forKey: token) }) {
-                case .continuation(let continuation)?: continuation.resume(returning: NATSMessage(owning: msg))
+                case .continuation(let continuation, let deadline)?:
+                    if let deadline { timeouts.cancel(deadline) }
+                    continuation.resume(returning: NATSMessage(owning: msg))
                 case .handler(let handler)?: handler(token, .success(NATSMessage(owning: msg)))
                 default: natsMsg_Destroy(msg) // a reply after its request timed out
                 }
@@ -84,12 +91,12 @@ final class ReplyRouter: Sendable {
     let box: Box
     let subscription: NATSSubscription.Handle
 
-    init(connection: NATSConnection.Handle) throws {
+    init(connection: NATSConnection.Handle, timeouts: Timeouts) throws {
         var inbox: UnsafeMutablePointer<CChar>?
         try check(natsInbox_Create(&inbox), "create inbox")
         let prefix = String(cString: inbox!)
         natsInbox_Destroy(inbox)
-        let box = Box(prefix: prefix)
+        let box = Box(prefix: prefix, timeouts: timeouts)
         let retained = Unmanaged.passRetained(box).toOpaque()
         var sub: OpaquePointer?
         let status = natsConnection_Subscribe(&sub, connection.pointer, "\(prefix).*", { _, _, msg, closure in
@@ -130,32 +137,45 @@ final class ReplyRouter: Sendable {
     }
 
     /// Registers a waiter, calls `send` with the reply subject and its token, and waits for the
-    /// reply, at most `timeout` whatever happens to the request on its way (`fail` ends it sooner).
+    /// reply, at most `timeout` whatever happens to the request on its way (`fail` ends it sooner;
+    /// so does cancelling the calling task, with `CancellationError`).
     func request(timeout: Duration, send: (_ replyTo: String, _ token: UInt64) throws -> Void) async throws -> NATSMessage {
         let (token, replyTo) = try reserve(nil)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                let failure: any Error
-                do {
-                    try await Task.sleep(for: timeout)
-                    failure = NATSError(.timeout, "no reply within \(timeout)")
-                } catch {
-                    // Cancelled: the reply came first (nothing left to resume), or the caller gave up.
-                    failure = CancellationError()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // Registered before the request leaves, so a fast reply always finds its waiter;
+                // its deadline is set after, and dropped if the wait ended in between.
+                box.state.withLock { $0.waiters[token] = .continuation(continuation, deadline: nil) }
+                let deadline = box.timeouts.schedule(after: timeout) { [self] in
+                    end(token, throwing: NATSError(.timeout, "no reply within \(timeout)"))
                 }
-                if case .continuation(let c) = self.cancel(token) { c.resume(throwing: failure) }
-            }
-            defer { group.cancelAll() }
-            return try await withCheckedThrowingContinuation { continuation in
-                // Registered before the request leaves, so a fast reply always finds its waiter.
-                box.state.withLock { $0.waiters[token] = .continuation(continuation) }
+                let waiting = box.state.withLock { state -> Bool in
+                    guard case .continuation(let continuation, nil)? = state.waiters[token] else { return false }
+                    state.waiters[token] = .continuation(continuation, deadline: deadline)
+                    return true
+                }
+                if !waiting { box.timeouts.cancel(deadline) }
                 do {
                     try send(replyTo, token)
                 } catch {
-                    if case .continuation(let c) = cancel(token) { c.resume(throwing: error) }
+                    end(token, throwing: error)
                 }
+                // Cancelled before the waiter was registered: the handler found nothing to end.
+                if Task.isCancelled { end(token, throwing: CancellationError()) }
             }
+        } onCancel: {
+            end(token, throwing: CancellationError())
         }
+    }
+
+    /// Ends a request still waiting with `error`; nothing if it has ended.
+    private func end(_ token: UInt64, throwing error: any Error) {
+        guard case .continuation(let continuation, let deadline)? = box.state.withLock({ state -> Waiter? in
+            guard case .continuation? = state.waiters[token] else { return nil }
+            return state.waiters.removeValue(forKey: token)
+        }) else { return }
+        if let deadline { box.timeouts.cancel(deadline) }
+        continuation.resume(throwing: error)
     }
 
     /// Registers a callback for one reply and returns the subject to use as the message's reply-to;
@@ -182,7 +202,9 @@ final class ReplyRouter: Sendable {
     /// Ends one request with an error (its message could not be sent); nothing if it has ended.
     func fail(_ token: UInt64, _ error: NATSError) {
         switch cancel(token) {
-        case .continuation(let continuation)?: continuation.resume(throwing: error)
+        case .continuation(let continuation, let deadline)?:
+            if let deadline { box.timeouts.cancel(deadline) }
+            continuation.resume(throwing: error)
         case .handler(let handler)?: handler(token, .failure(error))
         case .batch(let handler)?: handler(nil, .failure(error))
         case nil: break
@@ -199,7 +221,9 @@ final class ReplyRouter: Sendable {
         }
         for (token, waiter) in waiting {
             switch waiter {
-            case .continuation(let continuation): continuation.resume(throwing: error)
+            case .continuation(let continuation, let deadline):
+                if let deadline { box.timeouts.cancel(deadline) }
+                continuation.resume(throwing: error)
             case .handler(let handler): handler(token, .failure(error))
             case .batch(let handler): handler(nil, .failure(error))
             }
@@ -215,7 +239,9 @@ final class ReplyRouter: Sendable {
         }
         for waiter in waiters {
             switch waiter {
-            case .continuation(let c): c.resume(throwing: NATSError(.closed, "connection closed"))
+            case .continuation(let c, let deadline):
+                if let deadline { box.timeouts.cancel(deadline) }
+                c.resume(throwing: NATSError(.closed, "connection closed"))
             case .batch(let handler): handler(nil, .failure(NATSError(.closed, "connection closed")))
             case .handler: break // its publisher's own deadline ends it
             }

@@ -7,6 +7,8 @@ final class AckProgress: Sendable {
     private struct State: Sendable {
         var answered: UInt64 = 0
         var waiter: (target: UInt64, continuation: CheckedContinuation<Void, Never>)?
+        /// The current wait's deadline passed (perhaps before it parked).
+        var expired = false
     }
 
     private let state = Mutex(State())
@@ -27,16 +29,20 @@ final class AckProgress: Sendable {
 
     /// Waits until `target` messages are answered; false when none was answered for `timeout`
     /// (progress restarts the clock: a slow server is waited for, a silent one is not).
-    func wait(untilAnswered target: UInt64, timeout: Duration) async -> Bool {
+    func wait(untilAnswered target: UInt64, timeout: Duration, on timeouts: Timeouts) async -> Bool {
         while true {
-            let before = state.withLock { $0.answered >= target ? nil : $0.answered }
-            guard let before else { return true }
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.answers(reaching: target) }
-                group.addTask { try? await Task.sleep(for: timeout) }
-                await group.next()
-                group.cancelAll() // whichever finished first, the other ends now
+            let before = state.withLock { state -> UInt64? in
+                state.expired = false
+                return state.answered >= target ? nil : state.answered
             }
+            guard let before else { return true }
+            // The deadline ends the wait as cancelling it would; an answer cancels the deadline.
+            let deadline = timeouts.schedule(after: timeout) { [self] in
+                state.withLock { $0.expired = true }
+                endWait()
+            }
+            await answers(reaching: target)
+            timeouts.cancel(deadline)
             if state.withLock({ $0.answered < target && $0.answered == before }) { return false }
         }
     }
@@ -46,17 +52,22 @@ final class AckProgress: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Bool in
-                    if state.answered >= target || Task.isCancelled { return true }
+                    if state.answered >= target || state.expired || Task.isCancelled { return true }
                     state.waiter = (target, continuation)
                     return false
                 }
                 if ready { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state.waiter = nil }
-                return state.waiter?.continuation
-            }?.resume()
+            endWait()
         }
+    }
+
+    /// Resumes the waiter, if any, whatever the count.
+    private func endWait() {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state.waiter = nil }
+            return state.waiter?.continuation
+        }?.resume()
     }
 }

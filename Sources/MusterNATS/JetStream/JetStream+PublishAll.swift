@@ -57,7 +57,7 @@ extension JetStream {
         while sent < messages.count {
             // Hysteresis, as a window: the next half window leaves once half the last one is answered.
             let window = sent == 0 ? maxInFlight : max(1, maxInFlight / 2)
-            if sent > 0, !(await acks.progress.wait(untilAnswered: UInt64(max(0, sent - (maxInFlight - window))), timeout: ackTimeout)) {
+            if sent > 0, !(await acks.progress.wait(untilAnswered: UInt64(max(0, sent - (maxInFlight - window))), timeout: ackTimeout, on: connection.timeouts)) {
                 throw NATSError(.timeout, "no JetStream ack within \(ackTimeout)")
             }
             // Ended as a whole (the connection was lost or closed): the rest is not sent at all.
@@ -66,7 +66,7 @@ extension JetStream {
             try connection.publish(messages[sent..<end], replyPrefix: replyPrefix, token: token)
             sent = end
         }
-        guard await acks.progress.wait(untilAnswered: UInt64(messages.count), timeout: ackTimeout) else {
+        guard await acks.progress.wait(untilAnswered: UInt64(messages.count), timeout: ackTimeout, on: connection.timeouts) else {
             throw NATSError(.timeout, "no JetStream ack within \(ackTimeout)")
         }
         return acks.results

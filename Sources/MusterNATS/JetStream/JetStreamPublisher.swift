@@ -37,7 +37,7 @@ package final class JetStreamPublisher: Sendable {
     private func wait(untilAtMost limit: Int) async throws {
         let target = state.withLock { $0.outstanding.count <= limit ? nil : $0.submitted - UInt64(limit) }
         guard let target else { return }
-        if !(await progress.wait(untilAnswered: target, timeout: ackTimeout)) { throw failOutstanding() }
+        if !(await progress.wait(untilAnswered: target, timeout: ackTimeout, on: jetStream.connection.timeouts)) { throw failOutstanding() }
     }
 
     /// Gives up on every outstanding ack: their callbacks get a timeout error.

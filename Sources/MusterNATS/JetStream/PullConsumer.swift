@@ -158,7 +158,7 @@ package struct PullConsumer: AsyncSequence, Sendable {
             }
             guard let subscription else { return nil }
             while !Task.isCancelled {
-                switch await subscription.buffer.next(timeout: source.expires + .seconds(2)) {
+                switch await subscription.wait(timeout: source.expires + .seconds(2)) {
                 case .finished:
                     return nil
                 case .timedOut:

@@ -1,0 +1,71 @@
+import Foundation
+import MusterNATS
+import MusterTesting
+import Synchronization
+import Testing
+
+/// The deadlines every wait on a connection shares (`Timeouts`): one timer, running only while
+/// something waits.
+@Suite("Deadlines on one timer")
+struct TimeoutsTests {
+    @Test func aDeadlineFiresOnceAndACancelledOneNever() async throws {
+        let timeouts = Timeouts(resolution: .milliseconds(10))
+        let fired = Mutex<[String]>([])
+        let started = ContinuousClock.now
+        timeouts.schedule(after: .milliseconds(50)) { fired.withLock { $0.append("due") } }
+        let cancelled = timeouts.schedule(after: .milliseconds(50)) { fired.withLock { $0.append("cancelled") } }
+        timeouts.cancel(cancelled)
+        try await eventually("the deadline fired", timeout: .seconds(5)) { fired.withLock { !$0.isEmpty } }
+        #expect(ContinuousClock.now - started >= .milliseconds(50), "not before its time")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(fired.withLock { $0 } == ["due"])
+        #expect(timeouts.waiting == 0, "nothing left once it fired")
+    }
+
+    @Test func closingEndsEveryWaitAndLaterOnesAtOnce() async throws {
+        let timeouts = Timeouts()
+        let fired = Mutex(0)
+        for _ in 0 ..< 3 { timeouts.schedule(after: .seconds(3600)) { fired.withLock { $0 += 1 } } }
+        timeouts.close()
+        #expect(fired.withLock { $0 } == 3, "a close tells every waiter now, not in an hour")
+        timeouts.schedule(after: .seconds(3600)) { fired.withLock { $0 += 1 } }
+        try await eventually("a deadline after the close passes at once", timeout: .seconds(5)) { fired.withLock { $0 } == 4 }
+    }
+
+    /// A request that is answered leaves no deadline behind; one that is not times out near its
+    /// limit; a cancelled one ends at once.
+    @Test func requestsAnsweredTimedOutAndCancelled() async throws {
+        try await withNATS { nats, _ in
+            let service = try await nats.subscribe("echo.deadline")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await request in service { try nats.publish(request.replyTo!, payload: request.payload) }
+                }
+                for i in 0 ..< 50 { _ = try await nats.request("echo.deadline", payload: Data("\(i)".utf8), timeout: .seconds(30)) }
+                #expect(nats.timeouts.waiting == 0, "every answered request's deadline is gone")
+
+                // A subscriber that never answers: the request times out near its limit.
+                let sink = try await nats.subscribe("sink")
+                let started = ContinuousClock.now
+                let error = await #expect(throws: NATSError.self) {
+                    _ = try await nats.request("sink", timeout: .milliseconds(300))
+                }
+                #expect(error?.code == .timeout)
+                let waited = ContinuousClock.now - started
+                #expect(waited >= .milliseconds(300) && waited < .seconds(3), "timed out after \(waited)")
+
+                // A cancelled request ends at once, not at its deadline, and leaves none behind.
+                let silent = Task { _ = try await nats.request("sink", timeout: .seconds(30)) }
+                #expect(await sink.next(timeout: .seconds(5)) != nil, "the request left")
+                let cancelled = ContinuousClock.now
+                silent.cancel()
+                await #expect(throws: CancellationError.self) { try await silent.value }
+                #expect(ContinuousClock.now - cancelled < .seconds(3))
+                #expect(nats.timeouts.waiting == 0)
+                sink.unsubscribe()
+                service.unsubscribe()
+                try await group.waitForAll()
+            }
+        }
+    }
+}
