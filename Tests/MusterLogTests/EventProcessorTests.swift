@@ -67,6 +67,10 @@ struct EventProcessorTests {
             }
             try await env.log.append(AccountCredited(accountId: account.accountId, amount: 1))
             try await run(AccountCredited.eventType.subjectFilter, until: 1)
+            // The stopped run's last pull request stays at the server until it expires (1 s): an
+            // event appended before then is delivered to it and comes back only after the ack
+            // wait (30 s), out of order. A restart is slower than that; the test waits it out.
+            try await Task.sleep(for: .milliseconds(1500))
 
             try await env.log.append(AccountCredited(accountId: account.accountId, amount: 2))
             let stored = try await env.log.jetStream.getMessage(stream: env.log.configuration.eventsStream,
