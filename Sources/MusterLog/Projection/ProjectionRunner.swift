@@ -170,6 +170,14 @@ package actor ProjectionRunner<P: Projection> {
         return applied
     }
 
+    /// Waits until the fold has applied everything in the log now (false after `timeout`): what a
+    /// read of a thing the fold has not seen does before it answers "not found", since the thing
+    /// may have been appended a moment ago, in this process or another.
+    package nonisolated func catchUpWithLog(timeout: Duration) async throws -> Bool {
+        let last = try await log.jetStream.streamInfo(log.configuration.eventsStream).state.lastSeq
+        return await waitUntilApplied(last, timeout: timeout)
+    }
+
     private func resumeWaiters() {
         let checkpoint = checkpoint
         let due = waiters.withLock { waiters -> [CheckedContinuation<Bool, Never>] in

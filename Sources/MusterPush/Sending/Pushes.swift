@@ -89,8 +89,14 @@ package struct PushReports: Sendable {
     }
 
     /// The push, for a key of its app (or an operator's); another app's is as unknown as none.
+    /// One this fold has not seen may have just been asked for (here or in another process): the
+    /// fold catches up with the log first (at most 2 s), so a push is found right after its `POST`.
     package func status(_ pushId: String, for caller: Principal) async throws -> PushesProjection.Push {
-        guard let push = await pushes.read({ $0.pushes[pushId] }), Access.permits(caller, ResourceOwner(app: push.request.app)) else {
+        var found = await pushes.read({ $0.pushes[pushId] })
+        if found == nil {
+            if try await pushes.catchUpWithLog(timeout: .seconds(2)) { found = await pushes.read({ $0.pushes[pushId] }) }
+        }
+        guard let push = found, Access.permits(caller, ResourceOwner(app: push.request.app)) else {
             throw PushError(.unknownPush, "no push \(pushId.prefix(40))")
         }
         return push
