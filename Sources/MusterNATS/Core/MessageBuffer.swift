@@ -158,7 +158,8 @@ final class MessageBuffer: @unchecked Sendable {
         } onCancel: {
             takeWaiter()?.resume(returning: nil)
         }
-        // Set after parking: a message that came first leaves the deadline to fire on nothing.
+        // Set by now (the closure above runs to its end before the wait can return); a message that
+        // came first leaves it to be cancelled here, or to fire on nothing if it was already due.
         if let deadline = wait.deadline.withLock({ $0 }) { timeouts.cancel(deadline) }
         if let message { return .message(message) }
         if wait.timedOut.load(ordering: .acquiring) { return .timedOut }

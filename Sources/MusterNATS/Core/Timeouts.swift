@@ -64,6 +64,11 @@ package final class Timeouts: Sendable {
         return Token(value: token)
     }
 
+    deinit {
+        // A connection dropped without closing: its timer must not go on ticking for nobody.
+        state.withLock { $0.ticking?.cancel() }
+    }
+
     /// Forgets a deadline whose wait ended first; nothing if it already fired.
     package func cancel(_ token: Token) {
         _ = state.withLock { $0.entries.removeValue(forKey: token.value) }
