@@ -244,8 +244,7 @@ extension Walks {
 
     /// Waits until the fold has read everything in the log now.
     func catchUp() async throws {
-        let last = try await log.jetStream.streamInfo(log.configuration.eventsStream).state.lastSeq
-        _ = await runner.waitUntilApplied(last, timeout: Self.settle)
+        _ = try await runner.catchUpWithLog(timeout: Self.settle)
     }
 }
 

@@ -269,8 +269,7 @@ package final class People: Sendable {
         var session = await runner.read { $0.sessions[sessionId] }
         if session?.refreshHash != presented {
             // This process's fold may be behind a rotation another process made: catch up first.
-            let last = try await log.jetStream.streamInfo(log.configuration.eventsStream).state.lastSeq
-            _ = await runner.waitUntilApplied(last, timeout: Self.settle)
+            _ = try await runner.catchUpWithLog(timeout: Self.settle)
             session = await runner.read { $0.sessions[sessionId] }
         }
         // A refresh token is one app's, as its session is: another app's refresh route never
