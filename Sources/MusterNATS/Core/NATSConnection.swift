@@ -123,7 +123,7 @@ package final class NATSConnection: Sendable {
     /// lock, which a publish to a stalled server can hold for the write deadline.
     package func subscribe(_ subject: String, queue: String? = nil, capacity: Int = 1024) async throws -> NATSSubscription {
         let (handle, pool) = (self.handle, self.pool)
-        let timeouts = replies.box.timeouts
+        let timeouts = self.timeouts
         return try await pool.run {
             try NATSSubscription(connection: handle, pool: pool, timeouts: timeouts, subject: subject, queue: queue, capacity: capacity)
         }

@@ -46,20 +46,13 @@ package final class PasswordHasher: Sendable {
 
     /// The PHC string (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`) of `password`.
     package func hash(_ password: String) async throws -> String {
-        let (parameters, arena) = (parameters, arena)
-        return try await run {
-            arena?.bindCurrentThread()
-            return try Self.computeHash(password, parameters: parameters)
-        }
+        let parameters = parameters
+        return try await run { try Self.computeHash(password, parameters: parameters) }
     }
 
     /// True when `password` matches `encoded`; false for a mismatch or a malformed hash.
     package func verify(_ password: String, against encoded: String) async throws -> Bool {
-        let arena = arena
-        return try await run {
-            arena?.bindCurrentThread()
-            return Self.computeVerify(password, encoded)
-        }
+        try await run { Self.computeVerify(password, encoded) }
     }
 
     /// Spends what a real verification spends, and answers false.
@@ -86,7 +79,11 @@ package final class PasswordHasher: Sendable {
         }
         guard admitted else { throw Busy() }
         defer { waiting.withLock { $0 -= 1 } }
-        return try await pool.runIfActive(body)
+        let arena = arena
+        return try await pool.runIfActive {
+            arena?.bindCurrentThread()
+            return try body()
+        }
     }
 
     static func computeHash(_ password: String, parameters: Parameters) throws -> String {
