@@ -38,6 +38,13 @@ struct APNsTests {
         #expect(outcome(400, String(repeating: "x", count: 10_000)) == .refused(reason: "HTTP400", status: 400, invalidatesToken: false, since: nil))
     }
 
+    /// The `apns-id` a device's copy carries: a UUID (version 4 and variant bits set) from a hash
+    /// of push and device, the same in every release, so Apple's logs and ours keep agreeing.
+    @Test func theApnsIDIsAStableUUIDOfPushAndDevice() {
+        #expect(PushDispatcher.apnsID("psh_1", "dev_1") == "A0C7AD73-8CD9-4316-A1D8-1261C67CC17B")
+        #expect(UUID(uuidString: PushDispatcher.apnsID("psh_2", "dev_9")) != nil)
+    }
+
     @Test func theWindowStartsFastGrowsSlowlyOnceThrottledAndHalves() {
         var window = AdaptiveWindow(initial: 4, maximum: 64)
         for _ in 0..<4 { window.succeeded() }

@@ -122,7 +122,7 @@ final class ReceivedMessage: @unchecked Sendable {
     private let lock = Mutex<NATSHeaders?>(nil)
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
-    deinit { natsMsg_Destroy(pointer) }
+    deinit { muster_natsMsg_DestroyNow(pointer) }
 
     func withReplyTo<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         guard let reply = natsMsg_GetReply(pointer) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
@@ -181,7 +181,7 @@ func makeCMessage(subject: String, replyTo: String?, headers: NATSHeaders, paylo
     for field in headers {
         let s = natsMsgHeader_Add(msg, field.name, field.value)
         if s != NATS_OK {
-            natsMsg_Destroy(msg)
+            muster_natsMsg_DestroyNow(msg)
             throw NATSError.status(s, "set header \(field.name)")
         }
     }

@@ -148,7 +148,7 @@ final class PublishQueue: Sendable {
     private func send(_ message: OutgoingMessage, replyTo: String?) -> NATSError? {
         do {
             let msg = try makeCMessage(subject: message.subject, replyTo: replyTo, headers: message.headers, payload: message.payload)
-            defer { natsMsg_Destroy(msg) }
+            defer { muster_natsMsg_DestroyNow(msg) }
             try message.options.apply(to: msg)
             try check(natsConnection_PublishMsg(connection.pointer, msg), "publish to \(message.subject)")
             return nil

@@ -40,17 +40,17 @@ final class ReplyRouter: Sendable {
                     if let deadline { timeouts.cancel(deadline) }
                     continuation.resume(returning: NATSMessage(owning: msg))
                 case .handler(let handler)?: handler(token, .success(NATSMessage(owning: msg)))
-                default: natsMsg_Destroy(msg) // a reply after its request timed out
+                default: muster_natsMsg_DestroyNow(msg) // a reply after its request timed out
                 }
             case (let token?, let index?):
                 // A batch's entry stays until its owner forgets it: it waits for every reply.
                 if case .batch(let handler)? = state.withLock({ $0.waiters[token] }) {
                     handler(index, .success(NATSMessage(owning: msg)))
                 } else {
-                    natsMsg_Destroy(msg)
+                    muster_natsMsg_DestroyNow(msg)
                 }
             default:
-                natsMsg_Destroy(msg)
+                muster_natsMsg_DestroyNow(msg)
             }
         }
 
