@@ -94,14 +94,9 @@ package actor ProjectionRunner<P: Projection> {
     var clientFilter: SubjectFilter?
     /// Callers of `waitUntilApplied`, resumed when the checkpoint reaches their sequence. Not
     /// actor state: a cancelled caller removes itself from a synchronous cancellation handler.
-    private nonisolated let waiters = Mutex<Waiters>(Waiters())
+    private nonisolated let waiters = Mutex(AppliedWaiters<CheckedContinuation<Bool, Never>>())
     /// The open generation of a fold that keeps tables (nil for the others), shared with readers.
     nonisolated let database = Mutex<DatabasePool?>(nil)
-
-    struct Waiters {
-        var next = 0
-        var pending: [Int: (sequence: UInt64, continuation: CheckedContinuation<Bool, Never>)] = [:]
-    }
 
     let lagGauge: Gauge
     let checkpointGauge: Gauge
@@ -141,10 +136,7 @@ package actor ProjectionRunner<P: Projection> {
     /// connection's `Timeouts` when the time is up.
     package nonisolated func waitUntilApplied(_ sequence: UInt64, timeout: Duration) async -> Bool {
         if currentCheckpoint >= sequence { return true }
-        let id = waiters.withLock { waiters in
-            defer { waiters.next += 1 }
-            return waiters.next
-        }
+        let id = waiters.withLock { $0.reserveID() }
         let timeouts = log.jetStream.connection.timeouts
         var deadline: Timeouts.Token?
         let applied = await withTaskCancellationHandler {
@@ -152,19 +144,19 @@ package actor ProjectionRunner<P: Projection> {
                 let now: Bool? = waiters.withLock { waiters in
                     if currentCheckpoint >= sequence { return true }
                     if Task.isCancelled { return false }
-                    waiters.pending[id] = (sequence, continuation)
+                    waiters.add(continuation, id: id, sequence: sequence)
                     return nil
                 }
                 if let now {
                     continuation.resume(returning: now)
                 } else {
                     deadline = timeouts.schedule(after: timeout) { [self] in
-                        waiters.withLock { $0.pending.removeValue(forKey: id) }?.continuation.resume(returning: false)
+                        waiters.withLock { $0.remove(id: id) }?.resume(returning: false)
                     }
                 }
             }
         } onCancel: {
-            waiters.withLock { $0.pending.removeValue(forKey: id) }?.continuation.resume(returning: false)
+            waiters.withLock { $0.remove(id: id) }?.resume(returning: false)
         }
         if let deadline { timeouts.cancel(deadline) }
         return applied
@@ -180,11 +172,7 @@ package actor ProjectionRunner<P: Projection> {
 
     private func resumeWaiters() {
         let checkpoint = checkpoint
-        let due = waiters.withLock { waiters -> [CheckedContinuation<Bool, Never>] in
-            guard !waiters.pending.isEmpty else { return [] }
-            let ids = waiters.pending.filter { $0.value.sequence <= checkpoint }.map(\.key)
-            return ids.compactMap { waiters.pending.removeValue(forKey: $0)?.continuation }
-        }
+        let due = waiters.withLock { $0.isEmpty ? [] : $0.due(upTo: checkpoint) }
         for continuation in due { continuation.resume(returning: true) }
     }
 
