@@ -207,8 +207,9 @@ package protocol StoredExactly: EventPayload {}
 extension EventEnvelope {
     /// The event as `EventCatalog.decode` reads it back from the log at `sequence`, for a payload
     /// whose stored text decodes to an equal value (`StoredExactly`) and a type without upcast.
+    /// The aggregate id is the envelope's subject (`validate` holds them equal): some types derive it.
     package func recorded(sequence: UInt64, subject: String) -> RecordedEvent {
         RecordedEvent(sequence: sequence, subject: subject, id: id, source: source, time: time, actor: actor,
-                      traceparent: traceparent, storedType: Payload.eventType, aggregateID: data.aggregateID, payload: data)
+                      traceparent: traceparent, storedType: Payload.eventType, aggregateID: self.subject, payload: data)
     }
 }

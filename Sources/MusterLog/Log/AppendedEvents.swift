@@ -20,13 +20,16 @@ package final class AppendedEvents: Sendable {
 
     private struct Store {
         var bySubject: [String: [Entry]] = [:]
+        /// Oldest first from `head` (what is before it is gone: dropped in bulk, not one by one).
         var order: [(subject: String, bytes: Int)] = []
+        var head = 0
         var bytes = 0
+        var count: Int { order.count - head }
     }
 
-    /// A live fold is a few appends behind at most (a sync waits for it); one further behind reads
-    /// the bytes. The values take a few times their bytes.
-    static let maxEntries = 32
+    /// A live fold is a few hundred appends behind at most (a notifier appends from hundreds of
+    /// tasks at once); one further behind reads the bytes. The values take a few times their bytes.
+    static let maxEntries = 1024
     static let maxBytes = 8 << 20
 
     private let store = Mutex(Store())
@@ -42,13 +45,18 @@ package final class AppendedEvents: Sendable {
             store.bySubject[subject, default: []].append(Entry(bytes: bytes, event: event))
             store.order.append((subject, bytes.count))
             store.bytes += bytes.count
-            while store.order.count > Self.maxEntries || (store.bytes > Self.maxBytes && store.order.count > 1) {
-                let gone = store.order.removeFirst()
+            while store.count > Self.maxEntries || (store.bytes > Self.maxBytes && store.count > 1) {
+                let gone = store.order[store.head]
+                store.head += 1
                 store.bytes -= gone.bytes
                 store.bySubject[gone.subject]?.removeFirst()
                 if store.bySubject[gone.subject]?.isEmpty == true { store.bySubject[gone.subject] = nil }
             }
-            count.store(store.order.count, ordering: .relaxed)
+            if store.head >= Self.maxEntries {
+                store.order.removeFirst(store.head)
+                store.head = 0
+            }
+            count.store(store.count, ordering: .relaxed)
         }
     }
 

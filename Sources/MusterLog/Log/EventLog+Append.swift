@@ -77,9 +77,11 @@ extension EventLog {
         do { try Validate.$measuresScalars.withValue(true) { try envelope.validate() } } catch let error as EventValidationError {
             throw AppendError(code: .invalid, message: "\(P.eventType): \(error)", payloadError: Self.payloadError(error.field, error.reason))
         }
+        // The envelope's subject is the aggregate id, read once: some types derive it (a hash).
+        let aggregateID = envelope.subject
         // After the payload's rules, which say more precisely what is wrong with an id that makes a bad token.
-        guard Subject.isToken(payload.aggregateID) else {
-            throw AppendError(code: .invalid, message: "aggregate id \(payload.aggregateID.debugDescription) must be 1-128 letters, digits, - or _")
+        guard Subject.isToken(aggregateID) else {
+            throw AppendError(code: .invalid, message: "aggregate id \(aggregateID.debugDescription) must be 1-128 letters, digits, - or _")
         }
         let body = try envelope.encodeStored()
         // Checked on the encoded bytes, so every text field of every type is covered; only new
@@ -97,17 +99,17 @@ extension EventLog {
         case .any: break
         case .noEvents:
             publish.expectedLastSubjectSequence = 0
-            publish.expectedLastSubjectFilter = P.eventType.aggregateFilter(aggregateID: payload.aggregateID)
+            publish.expectedLastSubjectFilter = P.eventType.aggregateFilter(aggregateID: aggregateID)
         case .at(let sequence):
             publish.expectedLastSubjectSequence = sequence
-            publish.expectedLastSubjectFilter = P.eventType.aggregateFilter(aggregateID: payload.aggregateID)
+            publish.expectedLastSubjectFilter = P.eventType.aggregateFilter(aggregateID: aggregateID)
         }
         var headers = NATSHeaders()
         headers["Muster-Event-Id"] = envelope.id
         // Validated above under the type's schema as it is now: folds need not run the rules again.
         if let digest = P.eventType.validationDigest { headers[EventCatalog.validatedHeader] = digest }
         if let ttl = P.retention.ttlHeader { headers["Nats-TTL"] = ttl }
-        let message = OutgoingMessage(subject: P.eventType.subject(aggregateID: payload.aggregateID), headers: headers,
+        let message = OutgoingMessage(subject: P.eventType.subject(aggregateID: aggregateID), headers: headers,
                                       payload: body, options: publish)
         return (message, envelope)
     }

@@ -17,7 +17,7 @@ package enum NotificationIDs {
 /// `platform.notification.scheduled.v1`: a message due later — a reminder, or a message waiting
 /// for its thing to settle. A later one with the same key replaces it; `cancelled` drops it. When
 /// it is due a notifier decides each channel (`sent`, `suppressed`, `deferred`), exactly once.
-package struct NotificationScheduled: EventPayload {
+package struct NotificationScheduled: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "platform", aggregate: "notification", event: "scheduled", major: 1)
     package static let reasons: Set<String> = ["reminder", "gathering"]
 
@@ -50,7 +50,7 @@ package struct NotificationScheduled: EventPayload {
 
 /// `platform.notification.cancelled.v1`: a scheduled message is no longer wanted (its walk was
 /// cancelled); nothing of it is sent.
-package struct NotificationCancelled: EventPayload {
+package struct NotificationCancelled: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "platform", aggregate: "notification", event: "cancelled", major: 1)
 
     package var key: String
@@ -112,7 +112,7 @@ package struct NotificationDecision: Codable, Sendable, Equatable {
 
 /// `platform.notification.sent.v1`: the message was handed to its channel (a push request, the
 /// mail or SMS provider).
-package struct NotificationSent: EventPayload {
+package struct NotificationSent: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "platform", aggregate: "notification", event: "sent", major: 1)
 
     package var decision: NotificationDecision
@@ -135,7 +135,7 @@ package struct NotificationSent: EventPayload {
 /// `platform.notification.suppressed.v1`: the message was not sent on this channel, and why:
 /// `preference` (the person turned it off), `unsubscribed`, `no-device`, `no-address`,
 /// `no-provider` (the server has no mail or SMS provider).
-package struct NotificationSuppressed: EventPayload {
+package struct NotificationSuppressed: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "platform", aggregate: "notification", event: "suppressed", major: 1)
     package static let reasons: Set<String> = ["preference", "no-device", "no-address", "no-provider"]
 
@@ -157,7 +157,7 @@ package struct NotificationSuppressed: EventPayload {
 
 /// `platform.notification.deferred.v1`: the message waits on this channel until `until` (the end
 /// of the person's quiet hours), then is decided again. Deferred, never dropped.
-package struct NotificationDeferred: EventPayload {
+package struct NotificationDeferred: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "platform", aggregate: "notification", event: "deferred", major: 1)
     package static let reasons: Set<String> = ["quiet-hours"]
 

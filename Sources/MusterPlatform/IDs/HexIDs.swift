@@ -11,7 +11,14 @@ package enum HexIDs {
     }
 
     /// The first 16 bytes of SHA-256 over the parts, one per line.
+    /// Hashed part by part, with no joined copy: notifications derive several ids an event.
     package static func derived(_ prefix: String, from parts: String...) -> String {
-        prefix + Hex.lowercase(SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).prefix(16))
+        var hash = SHA256()
+        for (index, part) in parts.enumerated() {
+            if index > 0 { withUnsafeBytes(of: UInt8(ascii: "\n")) { hash.update(bufferPointer: $0) } }
+            var part = part
+            part.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        }
+        return prefix + Hex.lowercase(hash.finalize().prefix(16))
     }
 }

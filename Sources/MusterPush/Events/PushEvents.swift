@@ -9,7 +9,7 @@ enum PushIDs {
 
 /// `push.send.requested.v1`: an operator, an organiser or an app rule asked for a push. The
 /// notifier resolves the audience when the push is due and records an outcome per device.
-package struct PushRequested: EventPayload {
+package struct PushRequested: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "push", aggregate: "send", event: "requested", major: 1)
 
     package var pushId: String
@@ -73,7 +73,7 @@ package struct PushRequested: EventPayload {
 /// `push.send.dispatched.v1`: the notifier is about to hand these devices' copies to their
 /// providers. A device dispatched without an outcome (the notifier died in between) is not sent
 /// again: it may have been delivered, and a push is never delivered twice.
-package struct PushDispatched: EventPayload {
+package struct PushDispatched: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "push", aggregate: "send", event: "dispatched", major: 1)
 
     package var pushId: String
@@ -94,7 +94,7 @@ package struct PushDispatched: EventPayload {
 }
 
 /// `push.send.delivered.v1`: the provider accepted the copy for this device.
-package struct PushDelivered: EventPayload {
+package struct PushDelivered: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "push", aggregate: "send", event: "delivered", major: 1)
     package static let providers: Set<String> = ["apns", "fcm"]
 
@@ -123,7 +123,7 @@ package struct PushDelivered: EventPayload {
 
 /// `push.send.failed.v1`: this device's copy was not delivered, with the provider's reason
 /// (`Unregistered`, `BadDeviceToken`, …) or ours (`NoProvider`, `InDoubt`, `Expired`).
-package struct PushFailed: EventPayload {
+package struct PushFailed: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "push", aggregate: "send", event: "failed", major: 1)
     package static let providers: Set<String> = ["apns", "fcm", "none"]
 
@@ -158,7 +158,7 @@ package struct PushFailed: EventPayload {
 }
 
 /// `push.send.completed.v1`: every device the push was for has its outcome.
-package struct PushCompleted: EventPayload {
+package struct PushCompleted: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "push", aggregate: "send", event: "completed", major: 1)
 
     package var pushId: String

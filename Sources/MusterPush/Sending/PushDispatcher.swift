@@ -34,6 +34,14 @@ package struct PushDispatcher: Service {
     /// How many audiences' pushes are worked on side by side.
     package var lanes = 256
 
+    /// An open push as a pass orders and groups it.
+    struct Open: Sendable {
+        let pushId: String
+        let audience: PushAudience
+        let sequence: UInt64
+        let traceparent: String?
+    }
+
     package init(pushes: ProjectionRunner<PushesProjection>, devices: ProjectionRunner<DevicesProjection>, log: EventLog,
                 apns: APNsClient?, fcm: FCMClient? = nil, http: [HTTPClient], logger: Logger) {
         self.pushes = pushes
@@ -48,7 +56,12 @@ package struct PushDispatcher: Service {
     package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                let open = await pushes.read { state in state.open.compactMap { state.pushes[$0] } }
+                // What a pass needs of each open push, not the push: a copy of every open push's
+                // request and devices each pass was most of a busy notifier's retains and releases.
+                let open = await pushes.read { state in
+                    state.open.compactMap { id in state.pushes[id].map { Open(pushId: id, audience: $0.request.audience,
+                                                                                 sequence: $0.sequence, traceparent: $0.traceparent) } }
+                }
                 let handed = await pass(over: open.sorted(by: { $0.sequence < $1.sequence }))
                 // Pushes waiting for their time, or for a busy fold, are looked at again after a pause.
                 try? await Task.sleep(for: handed ? .milliseconds(5) : idle)
@@ -61,11 +74,11 @@ package struct PushDispatcher: Service {
     /// another in the order they were asked (a later message about a thing never overtakes an
     /// earlier one on a phone), pushes to different audiences side by side. True when any device
     /// was handed over.
-    func pass(over open: [PushesProjection.Push]) async -> Bool {
-        var order: [PushAudience] = [], byAudience: [PushAudience: [PushesProjection.Push]] = [:]
+    func pass(over open: [Open]) async -> Bool {
+        var order: [PushAudience] = [], byAudience: [PushAudience: [Open]] = [:]
         for push in open {
-            if byAudience[push.request.audience] == nil { order.append(push.request.audience) }
-            byAudience[push.request.audience, default: []].append(push)
+            if byAudience[push.audience] == nil { order.append(push.audience) }
+            byAudience[push.audience, default: []].append(push)
         }
         // Each lane: whether it handed devices over, and the error that stopped it.
         let (handed, failures) = await withTaskGroup(of: (Bool, String?).self) { group in
@@ -85,7 +98,7 @@ package struct PushDispatcher: Service {
                     do {
                         for push in lane where !Task.isCancelled {
                             // Within the request's trace: the claims, the provider calls and the outcomes are its spans.
-                            let some = try await EventTrace.span("send push", traceparent: push.traceparent) { try await work(on: push.request.pushId) }
+                            let some = try await EventTrace.span("send push", traceparent: push.traceparent) { try await work(on: push.pushId) }
                             handed = handed || some
                         }
                     } catch {
