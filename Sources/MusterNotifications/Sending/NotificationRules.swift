@@ -18,9 +18,13 @@ package enum NotificationRules {
             // One event's actions in the order the rule gave them (a moved walk's old reminder is
             // cancelled before its new one is set).
             let actions = current(try await declaration.rules(event), happenedAt: event.time)
+            var scheduled: UInt64 = 0
             for (index, action) in actions {
-                try await notifier.handle(action, trigger: event, index: index)
+                scheduled = max(scheduled, try await notifier.handle(action, trigger: event, index: index) ?? 0)
             }
+            // What the next event about the thing reads (a reminder to cancel, a message gathering)
+            // is in the fold before it is handled: one wait an event, not one per reminder.
+            if scheduled > 0 { _ = await notifier.notifications.waitUntilApplied(scheduled, timeout: .seconds(5)) }
         }
         // Each event waits on a few appends; many things' events at once keep the log busy.
         processor.lanes = lanes

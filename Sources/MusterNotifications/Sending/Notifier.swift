@@ -45,13 +45,16 @@ package struct Notifier: Sendable {
 
     /// Carries out what a rule asked for when `trigger` happened (the `index`th of its actions).
     /// Safe to repeat: every append names the trigger, so a redelivered event changes nothing.
-    func handle(_ action: NotificationAction, trigger: RecordedEvent, index: Int, now: Date = Date()) async throws {
+    /// Returns the sequence of what it scheduled or cancelled, if anything: the caller waits for the
+    /// fold to have it before the trigger's next event (`NotificationRules`), not after each action.
+    @discardableResult
+    func handle(_ action: NotificationAction, trigger: RecordedEvent, index: Int, now: Date = Date()) async throws -> UInt64? {
         let idempotency = "notify:\(trigger.id):\(index)"
         switch action {
         case .send(let notice):
             guard let category = directory.category(app: notice.app, notice.category) else {
                 logger.error("a rule named a category its app does not declare", metadata: ["app": "\(notice.app)", "category": "\(notice.category)"])
-                return
+                return nil
             }
             if let gathering = category.gathering {
                 // Wait for the thing to settle: each notice about it moves the message later, up to four waits after the first.
@@ -59,31 +62,32 @@ package struct Notifier: Sendable {
                 let first = await notifications.read { $0.pending[key]?.firstAt } ?? Timestamp.millis(now)
                 let wait = Int64(gathering.components.seconds) * 1000
                 let due = min(Timestamp.millis(now) + wait, first + 4 * wait)
-                try await schedule(key: key, notice: notice, due: due, channels: category.channels, reason: "gathering", idempotency: idempotency)
+                return try await schedule(key: key, notice: notice, due: due, channels: category.channels, reason: "gathering", idempotency: idempotency)
             } else {
                 try await decide(notice, key: "now:\(trigger.id):\(index)", version: trigger.sequence, channels: category.channels,
                                  triggeredAt: trigger.time, now: now)
+                return nil
             }
         case .remind(let notice, let at, let key):
-            guard let category = directory.category(app: notice.app, notice.category) else { return }
-            guard at > now else { return } // a reminder for a moment already past is no reminder
-            try await schedule(key: key, notice: notice, due: Timestamp.millis(at), channels: category.channels, reason: "reminder",
-                               idempotency: idempotency)
+            guard let category = directory.category(app: notice.app, notice.category) else { return nil }
+            guard at > now else { return nil } // a reminder for a moment already past is no reminder
+            return try await schedule(key: key, notice: notice, due: Timestamp.millis(at), channels: category.channels, reason: "reminder",
+                                      idempotency: idempotency)
         case .cancel(let key):
             let waiting = await notifications.read { state in
                 state.pending[key] != nil || NotificationChannel.allCases.contains { state.pending["\(key)|\($0.rawValue)"] != nil }
             }
-            guard waiting else { return }
-            try await log.append(NotificationCancelled(key: key, reason: "changed"),
-                                 options: AppendOptions(idempotencyKey: idempotency, actor: Self.actor))
+            guard waiting else { return nil }
+            return try await log.append(NotificationCancelled(key: key, reason: "changed"),
+                                        options: AppendOptions(idempotencyKey: idempotency, actor: Self.actor)).sequence
         }
     }
 
-    func schedule(key: String, notice: Notice, due: Int64, channels: [NotificationChannel], reason: String, idempotency: String) async throws {
+    /// Appends the message due at `due`; its sequence.
+    func schedule(key: String, notice: Notice, due: Int64, channels: [NotificationChannel], reason: String, idempotency: String) async throws -> UInt64 {
         let event = NotificationScheduled(key: key, notice: notice, dueAt: Timestamp.string(millis: due), channels: channels.map(\.rawValue),
                                           reason: reason)
-        let result = try await log.append(event, options: AppendOptions(idempotencyKey: idempotency, actor: Self.actor))
-        _ = await notifications.waitUntilApplied(result.sequence, timeout: .seconds(5))
+        return try await log.append(event, options: AppendOptions(idempotencyKey: idempotency, actor: Self.actor)).sequence
     }
 
     // MARK: Deciding
