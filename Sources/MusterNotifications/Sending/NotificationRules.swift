@@ -15,12 +15,22 @@ package enum NotificationRules {
 
     package static func processor(_ declaration: AppNotifications, notifier: Notifier, log: EventLog, logger: Logger) -> EventProcessor {
         var processor = EventProcessor(name: "notify-\(declaration.app)", filterSubjects: declaration.subjects, log: log, logger: logger) { event in
-            // One event's actions in the order the rule gave them (a moved walk's old reminder is
-            // cancelled before its new one is set).
+            // Reminders and cancellations in the order the rule gave them (a moved walk's old
+            // reminder is cancelled before its new one is set); the messages to send now side by
+            // side with them, each its own decisions.
             let actions = current(try await declaration.rules(event), happenedAt: event.time)
-            var scheduled: UInt64 = 0
-            for (index, action) in actions {
-                scheduled = max(scheduled, try await notifier.handle(action, trigger: event, index: index) ?? 0)
+            let scheduled = try await withThrowingTaskGroup(of: UInt64.self) { group in
+                for (index, action) in actions {
+                    guard case .send = action else { continue }
+                    group.addTask { try await notifier.handle(action, trigger: event, index: index) ?? 0 }
+                }
+                var last: UInt64 = 0
+                for (index, action) in actions {
+                    if case .send = action { continue }
+                    last = max(last, try await notifier.handle(action, trigger: event, index: index) ?? 0)
+                }
+                for try await sequence in group { last = max(last, sequence) }
+                return last
             }
             // What the next event about the thing reads (a reminder to cancel, a message gathering)
             // is in the fold before it is handled: one wait an event, not one per reminder.

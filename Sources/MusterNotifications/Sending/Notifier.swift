@@ -98,24 +98,30 @@ package struct Notifier: Sendable {
         let preferences = await notifications.read { state in notice.personId.flatMap { state.preferences(app: notice.app, personId: $0) } }
         let category = directory.category(app: notice.app, notice.category)
         let urgent = notice.urgent ?? category?.urgent ?? false
-        for channel in channels {
-            let decision = NotificationDecision(key: key, version: version, notice: notice, channel: channel)
-            let wanted = preferences?.categories[notice.category].map { $0.contains(channel.rawValue) }
-                ?? category?.defaults.contains(channel) ?? false
-            guard wanted else {
-                try await record(NotificationSuppressed(decision: decision, reason: "preference"), outcome: "suppressed")
-                continue
+        // Each channel is a decision of its own: decided side by side.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for channel in channels {
+                group.addTask {
+                    let decision = NotificationDecision(key: key, version: version, notice: notice, channel: channel)
+                    let wanted = preferences?.categories[notice.category].map { $0.contains(channel.rawValue) }
+                        ?? category?.defaults.contains(channel) ?? false
+                    guard wanted else {
+                        try await record(NotificationSuppressed(decision: decision, reason: "preference"), outcome: "suppressed")
+                        return
+                    }
+                    if !urgent, let until = preferences?.quietHours?.end(containing: now) {
+                        try await record(NotificationDeferred(decision: decision, until: Timestamp.string(until), reason: "quiet-hours", notice: notice),
+                                         outcome: "deferred")
+                        return
+                    }
+                    switch channel {
+                    case .push: try await push(notice, decision: decision, triggeredAt: triggeredAt)
+                    case .email: try await mail(notice, decision: decision)
+                    case .sms: try await text(notice, decision: decision)
+                    }
+                }
             }
-            if !urgent, let until = preferences?.quietHours?.end(containing: now) {
-                try await record(NotificationDeferred(decision: decision, until: Timestamp.string(until), reason: "quiet-hours", notice: notice),
-                                 outcome: "deferred")
-                continue
-            }
-            switch channel {
-            case .push: try await push(notice, decision: decision, triggeredAt: triggeredAt)
-            case .email: try await mail(notice, decision: decision)
-            case .sms: try await text(notice, decision: decision)
-            }
+            try await group.waitForAll()
         }
     }
 
