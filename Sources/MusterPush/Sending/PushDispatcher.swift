@@ -56,8 +56,8 @@ package struct PushDispatcher: Service {
     package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                // What a pass needs of each open push, not the push: a copy of every open push's
-                // request and devices each pass was most of a busy notifier's retains and releases.
+                // What a pass orders and groups by, not the whole push: its request and device
+                // records are read again by the lane that works on it.
                 let open = await pushes.read { state in
                     state.open.compactMap { id in state.pushes[id].map { Open(pushId: id, audience: $0.request.audience,
                                                                                  sequence: $0.sequence, traceparent: $0.traceparent) } }
