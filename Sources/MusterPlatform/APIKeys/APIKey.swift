@@ -1,14 +1,14 @@
 import Crypto
 import Foundation
 import MusterJSON
+import MusterRuntime
 
 /// API keys: `<app>_` followed by 64 lowercase hex digits (256 random bits).
 package enum APIKey {
     /// A new secret key and its id.
     package static func generate(app: String) -> (key: String, keyId: String) {
-        var generator = SystemRandomNumberGenerator()
-        let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let id = (0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let secret = SecureRandom.bytes(32)
+        let id = SecureRandom.bytes(8)
         return ("\(app)_\(Hex.lowercase(secret))", "key_\(Hex.lowercase(id))")
     }
 

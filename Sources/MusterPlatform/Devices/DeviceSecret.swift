@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MusterJSON
+import MusterRuntime
 
 /// An installation's secret: given once at registration (`dsk_` + 64 hex, 256 random bits),
 /// kept only as its SHA-256. With the device id it proves the installation: what the push token
@@ -11,8 +12,7 @@ package enum DeviceSecret {
     static func generate() -> String { prefix + randomHex(32) }
 
     static func randomHex(_ count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        Hex.lowercase(SecureRandom.bytes(count))
     }
 
     package static func hash(_ secret: String) -> String {

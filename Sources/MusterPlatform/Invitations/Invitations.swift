@@ -199,9 +199,7 @@ package struct Invitations: Sendable {
 
     /// 24 random bytes (the kernel's CSPRNG), base64url: 32 characters.
     static func newCode() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<24).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return Data(SecureRandom.bytes(24)).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
     static func hash(_ code: String) -> String {

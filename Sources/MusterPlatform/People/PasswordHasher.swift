@@ -1,4 +1,5 @@
 import CArgon2
+import MusterRuntime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,8 +63,7 @@ package final class PasswordHasher: Sendable {
         if let known {
             encoded = known
         } else {
-            var bytes = [UInt8](repeating: 0, count: 16)
-            for index in bytes.indices { bytes[index] = .random(in: .min ... .max) }
+            let bytes = SecureRandom.bytes(16)
             encoded = try await hash(String(decoding: bytes.map { 65 + $0 % 26 }, as: UTF8.self))
             decoy.withLock { $0 = encoded }
         }
@@ -87,9 +87,7 @@ package final class PasswordHasher: Sendable {
     }
 
     static func computeHash(_ password: String, parameters: Parameters) throws -> String {
-        var salt = [UInt8](repeating: 0, count: 16)
-        var generator = SystemRandomNumberGenerator()
-        for index in salt.indices { salt[index] = generator.next() }
+        let salt = SecureRandom.bytes(16)
         let length = argon2_encodedlen(parameters.iterations, parameters.memoryKiB, parameters.lanes, 16, 32, Argon2_id)
         var encoded = [CChar](repeating: 0, count: length)
         let password = Array(password.utf8)

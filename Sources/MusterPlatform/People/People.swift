@@ -549,10 +549,7 @@ package final class People: Sendable {
     }
 
     static func newRefreshToken(_ sessionId: String) -> (token: String, hash: String) {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var generator = SystemRandomNumberGenerator()
-        for index in bytes.indices { bytes[index] = generator.next() }
-        let secret = SigningKeyRing.base64URL(Data(bytes))
+        let secret = SigningKeyRing.base64URL(Data(SecureRandom.bytes(32)))
         let token = "\(sessionId).\(secret)"
         return (token, sha256(token))
     }

@@ -40,8 +40,7 @@ package enum PageForms {
         if let existing = cookie(signInCookie, in: request.headers), existing.utf8.count == 64, existing.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) {
             return (existing, nil)
         }
-        var random = SystemRandomNumberGenerator()
-        let fresh = Hex.lowercase((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) })
+        let fresh = Hex.lowercase(SecureRandom.bytes(32))
         return (fresh, "\(signInCookie)=\(fresh); Path=/; HttpOnly; SameSite=Strict; Max-Age=86400")
     }
 
