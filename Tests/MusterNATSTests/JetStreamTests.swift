@@ -136,4 +136,35 @@ struct JetStreamTests {
             await #expect(throws: NATSError.self) { try await kv.put("bad key", Data()) }
         }
     }
+
+    /// `read` (direct get) answers what `get` (the JSON API) answers: the value as stored, with
+    /// its revision and headers; nothing for a key never written or deleted.
+    @Test func keyValueReadByDirectGetAgreesWithGet() async throws {
+        try await withNATS { nats, _ in
+            let kv = try await KeyValue.open(JetStream(nats), bucket: "keys")
+            #expect(try await kv.read("missing") == nil)
+            let bytes = Data((0..<32).map { UInt8($0) } + [0, 13, 10, 255])
+            try await kv.put("person", bytes)
+            let read = try await kv.read("person")
+            #expect(read == (try await kv.get("person")))
+            #expect(read?.value == bytes)
+            try await kv.delete("person")
+            #expect(try await kv.read("person") == nil)
+        }
+    }
+
+    /// A stream that does not allow direct gets (one made before its bucket asked for them)
+    /// answers through its leader instead: the same message, and nil for a subject without one.
+    @Test func directGetFallsBackToTheAPIWhereNotAllowed() async throws {
+        try await withNATS { nats, _ in
+            let js = JetStream(nats)
+            try await makeStream(js)
+            _ = try await js.publish(OutgoingMessage(subject: "t.one", payload: Data("first".utf8)))
+            let second = try await js.publish(OutgoingMessage(subject: "t.one", payload: Data("second".utf8)))
+            let stored = try await js.directGet(stream: "T", lastBySubject: "t.one")
+            #expect(stored?.payload == Data("second".utf8))
+            #expect(stored?.sequence == second.seq)
+            #expect(try await js.directGet(stream: "T", lastBySubject: "t.none") == nil)
+        }
+    }
 }

@@ -139,6 +139,35 @@ extension JetStream {
     }
 }
 
+extension JetStream {
+    /// The last message on `subject`, read with JetStream's direct get (`$JS.API.DIRECT.GET`, for
+    /// streams that allow it): the message comes back as it is stored, headers and payload, with no
+    /// JSON answer to build and decode and no base64 either way. Nil when the subject has none.
+    /// Any of a replicated stream's servers may answer: what it has applied so far.
+    package func directGet(stream: String, lastBySubject subject: String) async throws -> StoredMessage? {
+        let reply: NATSMessage
+        do {
+            reply = try await connection.request("$JS.API.DIRECT.GET.\(stream).\(subject)", timeout: apiTimeout)
+        } catch let error as NATSError where error.code == .noResponders {
+            // A stream made before it allowed direct gets: its leader answers the API call.
+            do {
+                return try await getMessage(stream: stream, lastBySubject: subject)
+            } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
+                return nil
+            }
+        }
+        if let status = reply.status {
+            if status == 404 { return nil }
+            throw NATSError(.jetStreamAPI, "DIRECT.GET.\(stream): \(status) \(reply.statusDescription ?? "")")
+        }
+        let headers = reply.headers
+        guard let sequence = headers["Nats-Sequence"].flatMap({ UInt64($0) }) else {
+            throw NATSError(.badReply, "DIRECT.GET.\(stream): an answer without Nats-Sequence")
+        }
+        return StoredMessage(subject: headers["Nats-Subject"] ?? subject, sequence: sequence, headers: headers, payload: reply.payload)
+    }
+}
+
 /// Parses a `NATS/1.0` header block as stored by JetStream.
 func parseHeaderBlock(_ text: String) -> NATSHeaders {
     var headers = NATSHeaders()

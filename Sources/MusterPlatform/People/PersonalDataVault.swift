@@ -77,7 +77,7 @@ package actor PersonalDataVault {
 
     /// What was sealed for the person, or nil when their key is gone or the box is not theirs.
     package func open<T: Decodable & Sendable>(_ type: T.Type, _ sealed: String, for personId: String) async throws -> T? {
-        guard let stored = try await keys().get(personId), stored.value.count == 32,
+        guard let stored = try await keys().read(personId), stored.value.count == 32,
               let combined = Data(base64Encoded: sealed),
               let box = try? AES.GCM.SealedBox(combined: combined),
               let plain = try? AES.GCM.open(box, using: SymmetricKey(data: stored.value)) else { return nil }
