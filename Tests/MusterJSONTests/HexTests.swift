@@ -12,4 +12,11 @@ struct HexTests {
             #expect(Hex.lowercase(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
         }
     }
+
+    /// A sequence that is not a collection (a digest's prefix) reads the same as its bytes in an array.
+    @Test func aSequenceReadsAsItsBytes() {
+        let bytes: [UInt8] = [0xde, 0xad, 0xbe, 0xef, 0x01]
+        #expect(Hex.lowercase(AnySequence(bytes)) == "deadbeef01")
+        #expect(Hex.lowercase(bytes.lazy.map { $0 }) == "deadbeef01")
+    }
 }
