@@ -72,6 +72,18 @@ struct PermissionsTests {
         }
     }
 
+    /// A person's key is read by direct get (`KeyValue.read`: every sign-in reads one). A user
+    /// that may read the bucket through the API but not directly has its request go unanswered,
+    /// and the sign-in waits out the deadline and answers 503 (the compose test caught it).
+    @Test func whoMayReadPersonKeysMayReadThemDirectly() throws {
+        let users = try Self.users()
+        for (name, user) in users {
+            let api = user.publish.contains { Self.covers($0, "$JS.API.STREAM.MSG.GET.KV_muster_person_keys") }
+            let direct = user.publish.contains { Self.covers($0, "$JS.API.DIRECT.GET.KV_muster_person_keys.$KV.muster_person_keys.p1") }
+            #expect(api == direct, "\(name) may read person keys \(api ? "through the API only" : "directly only")")
+        }
+    }
+
     @Test func wildcardsCoverAsNATSMatches() {
         #expect(Self.covers("events.>", "events.opl.action.*.geocoded.v1"))
         #expect(Self.covers("events.opl.action.*.checked.v1", "events.opl.action.*.checked.v1"))
