@@ -197,9 +197,9 @@ package struct Invitations: Sendable {
         }
     }
 
-    /// 24 random bytes (the kernel's CSPRNG), base64url: 32 characters.
+    /// 24 random bytes (`SecureRandom`), base64url: 32 characters.
     static func newCode() -> String {
-        return Data(SecureRandom.bytes(24)).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        Data(SecureRandom.bytes(24)).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
     static func hash(_ code: String) -> String {
