@@ -74,8 +74,8 @@ package final class NATSConnection: Sendable {
     /// When the connection to the server it is on now was made (at connect, or the last reconnect).
     package var connectedAt: ContinuousClock.Instant { events.facts.withLock { $0.connectedAt } }
 
-    /// Publishes one message. It is queued for the connection's publishing thread, then buffered
-    /// by libnats and sent by its flusher; use `flush` or a JetStream publish when the server must
+    /// Publishes one message. It is queued for the connection's publishing thread, which writes it
+    /// to the socket (libnats's send-asap); use `flush` or a JetStream publish when the server must
     /// have it. Throws at once only when the queue is full or the connection closing.
     package func publish(_ subject: String, headers: NATSHeaders = .init(), payload: Data = Data(), replyTo: String? = nil) throws {
         try outgoing.enqueue(OutgoingMessage(subject: subject, headers: headers, payload: payload), replyTo: replyTo,
@@ -229,6 +229,12 @@ private func openConnection(_ configuration: NATSConfiguration, events: UnsafeMu
     try check(natsOptions_SetPingInterval(options, configuration.pingInterval.milliseconds), "set ping interval")
     try check(natsOptions_SetMaxPingsOut(options, Int32(configuration.maxPingsOut)), "set max pings out")
     try check(natsOptions_SetWriteDeadline(options, configuration.writeDeadline.milliseconds), "set write deadline")
+    // Written by the publishing thread (`PublishQueue`'s, never a loop's), not handed to libnats's
+    // flusher thread: almost everything sent is waited for (an append's acknowledgement, a request's
+    // reply, a pull's messages), and the flusher was one more thread woken on the way, four a
+    // sign-in. Measured in interleaved rounds: a sign-in's work outside its hash 8 % less, the
+    // hashing threads preempted less, appends as fast (bench/offleash.sh, bench/run.sh).
+    try check(natsOptions_SetSendAsap(options, true), "send as soon as published")
     if let creds = configuration.credentialsFile {
         try check(natsOptions_SetUserCredentialsFromFiles(options, creds, nil), "load credentials \(creds)")
     }

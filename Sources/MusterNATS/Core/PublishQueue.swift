@@ -5,8 +5,8 @@ import Synchronization
 
 /// The one thread that hands messages to libnats.
 ///
-/// `natsConnection_PublishMsg` writes to the socket itself once libnats's buffer is full, and
-/// towards a server that stopped reading that write waits (up to the write deadline). Run on the
+/// `natsConnection_PublishMsg` writes to the socket itself (at once: connections send as soon as
+/// published), and towards a server that stopped reading that write waits (up to the write deadline). Run on the
 /// caller's thread, the wait would stall a NIO event loop or the cooperative pool: every request
 /// of the process, `/health` included. So callers only enqueue (a lock and an append) and this
 /// thread publishes, a burst at a time, in the order they were enqueued. What a publish cannot
