@@ -232,7 +232,7 @@ private func openConnection(_ configuration: NATSConfiguration, events: UnsafeMu
     // Written by the publishing thread (`PublishQueue`'s, never a loop's), not handed to libnats's
     // flusher thread: almost everything sent is waited for (an append's acknowledgement, a request's
     // reply, a pull's messages), and the flusher was one more thread woken on the way, four a
-    // sign-in. Measured in interleaved rounds: a sign-in's work outside its hash 8 % less, the
+    // sign-in. Measured in interleaved rounds: a sign-in's work outside its hash a tenth less, the
     // hashing threads preempted less, appends as fast (bench/offleash.sh, bench/run.sh).
     try check(natsOptions_SetSendAsap(options, true), "send as soon as published")
     if let creds = configuration.credentialsFile {
