@@ -190,11 +190,6 @@ extension EventLog {
     /// The stream sequence of an aggregate's last event, or nil when it has none: the version to
     /// pass as `.at(…)` for an optimistic append.
     package func lastSequence(app: String, aggregate: String, id: String) async throws -> UInt64? {
-        do {
-            return try await jetStream.getMessage(stream: configuration.eventsStream,
-                                                  lastBySubject: "events.\(app).\(aggregate).\(id).>").sequence
-        } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
-            return nil
-        }
+        try await jetStream.lastMessage(stream: configuration.eventsStream, subject: "events.\(app).\(aggregate).\(id).>")?.sequence
     }
 }

@@ -140,6 +140,16 @@ extension JetStream {
 }
 
 extension JetStream {
+    /// The last message on `subject`, asked of the stream's leader (`getMessage`); nil when the
+    /// subject has none.
+    package func lastMessage(stream: String, subject: String) async throws -> StoredMessage? {
+        do {
+            return try await getMessage(stream: stream, lastBySubject: subject)
+        } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
+            return nil
+        }
+    }
+
     /// The last message on `subject`, read with JetStream's direct get (`$JS.API.DIRECT.GET`, for
     /// streams that allow it): the message comes back as it is stored, headers and payload, with no
     /// JSON answer to build and decode and no base64 either way. Nil when the subject has none.
@@ -150,11 +160,7 @@ extension JetStream {
             reply = try await connection.request("$JS.API.DIRECT.GET.\(stream).\(subject)", timeout: apiTimeout)
         } catch let error as NATSError where error.code == .noResponders {
             // A stream made before it allowed direct gets: its leader answers the API call.
-            do {
-                return try await getMessage(stream: stream, lastBySubject: subject)
-            } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
-                return nil
-            }
+            return try await lastMessage(stream: stream, subject: subject)
         }
         if let status = reply.status {
             if status == 404 { return nil }

@@ -57,13 +57,8 @@ package struct KeyValue: Sendable {
     /// The latest value, or nil when the key was never written or was deleted.
     package func get(_ key: String) async throws -> Entry? {
         try validate(key)
-        do {
-            let stored = try await jetStream.getMessage(stream: streamName, lastBySubject: subject(key))
-            if let op = stored.headers["KV-Operation"], op == "DEL" || op == "PURGE" { return nil }
-            return Entry(key: key, value: stored.payload, revision: stored.sequence)
-        } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
-            return nil
-        }
+        guard let stored = try await jetStream.lastMessage(stream: streamName, subject: subject(key)) else { return nil }
+        return entry(key, stored)
     }
 
     /// The latest value as one of the bucket's servers has it, by direct get: cheaper than `get`
@@ -74,6 +69,11 @@ package struct KeyValue: Sendable {
     package func read(_ key: String) async throws -> Entry? {
         try validate(key)
         guard let stored = try await jetStream.directGet(stream: streamName, lastBySubject: subject(key)) else { return try await get(key) }
+        return entry(key, stored)
+    }
+
+    /// The stored message as the key's value: nil for a delete or purge marker.
+    private func entry(_ key: String, _ stored: StoredMessage) -> Entry? {
         if let op = stored.headers["KV-Operation"], op == "DEL" || op == "PURGE" { return nil }
         return Entry(key: key, value: stored.payload, revision: stored.sequence)
     }

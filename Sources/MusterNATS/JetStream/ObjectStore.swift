@@ -84,13 +84,9 @@ package struct ObjectStore: Sendable {
     /// The object's description, or nil when it is not stored.
     package func info(_ digest: String) async throws -> Info? {
         guard Self.isDigest(digest) else { return nil }
-        do {
-            let stored = try await jetStream.getMessage(stream: streamName, lastBySubject: metaSubject(digest))
-            guard !stored.payload.isEmpty else { return nil }
-            return try JSONDecoder().decode(Info.self, from: stored.payload)
-        } catch let error as NATSError where error.code == .notFound || error.apiErrorCode == 10037 {
-            return nil
-        }
+        guard let stored = try await jetStream.lastMessage(stream: streamName, subject: metaSubject(digest)),
+              !stored.payload.isEmpty else { return nil }
+        return try JSONDecoder().decode(Info.self, from: stored.payload)
     }
 
     /// The object's bytes, checked against its digest.
