@@ -4,8 +4,8 @@ import MusterTesting
 import Synchronization
 import Testing
 
-/// The deadlines every wait on a connection shares (`Timeouts`): one timer, running only while
-/// something waits.
+/// The deadlines every wait on a connection shares (`Timeouts`): one timer, armed for the earliest
+/// deadline while something waits.
 @Suite("Deadlines on one timer")
 struct TimeoutsTests {
     @Test func aDeadlineFiresOnceAndACancelledOneNever() async throws {
@@ -20,6 +20,25 @@ struct TimeoutsTests {
         try await Task.sleep(for: .milliseconds(100))
         #expect(fired.withLock { $0 } == ["due"])
         #expect(timeouts.waiting == 0, "nothing left once it fired")
+    }
+
+    /// The timer is armed for the earliest deadline, not ticking: a shorter wait scheduled after a
+    /// long one still fires on time, and once nothing waits the timer is disarmed.
+    @Test func aShorterDeadlineRearmsTheTimerAndNoneLeftDisarmsIt() async throws {
+        let timeouts = Timeouts(resolution: .milliseconds(10))
+        let fired = Mutex<[String]>([])
+        let long = timeouts.schedule(after: .seconds(3600)) { fired.withLock { $0.append("hour") } }
+        let started = ContinuousClock.now
+        timeouts.schedule(after: .milliseconds(50)) { fired.withLock { $0.append("short") } }
+        try await eventually("the short deadline fired", timeout: .seconds(5)) { fired.withLock { !$0.isEmpty } }
+        #expect(ContinuousClock.now - started < .seconds(3), "the hour-long wait did not hold it back")
+        #expect(fired.withLock { $0 } == ["short"])
+        #expect(timeouts.armed, "armed for the hour-long one still waiting")
+        timeouts.cancel(long)
+        let ended = timeouts.schedule(after: .milliseconds(20)) { fired.withLock { $0.append("last") } }
+        timeouts.cancel(ended)
+        try await eventually("disarmed once nothing waits", timeout: .seconds(5)) { !timeouts.armed }
+        #expect(fired.withLock { $0 } == ["short"], "no cancelled deadline fired")
     }
 
     @Test func closingEndsEveryWaitAndLaterOnesAtOnce() async throws {

@@ -3,15 +3,18 @@ import NIOPosix
 import Synchronization
 
 /// Deadlines for waits that nearly always end long before them: a reply, an ack, the next pulled
-/// message, a fold catching up. One repeating timer looks at them every `resolution`, instead of
-/// a `Task.sleep` raced against each wait. That race cost a child task, a libdispatch timer (which
+/// message, a fold catching up. One timer, armed for the earliest deadline, instead of a
+/// `Task.sleep` raced against each wait. That race cost a child task, a libdispatch timer (which
 /// fires at its deadline even after the wait ended) and three or four thread wake-ups per wait,
 /// however fast the reply came: a third of a password sign-in's wake-ups, and every append paid
 /// it. Here a wait that ends in time costs a dictionary insert and remove under a lock.
 ///
-/// The timer runs only while something waits, so an idle process is not woken. A deadline fires
-/// up to `resolution` late, and its `expire` runs on the timer's event loop: it must only resume
-/// or hand off, never block.
+/// The timer is armed for the earliest deadline (plus `resolution`, so that deadlines close
+/// together fire together), not ticking: a process whose waits all end in time, or all wait long
+/// (a pull consumer's request), is woken about once per shortest wait, not every `resolution`.
+/// A deadline whose wait ended first leaves the timer armed; it then fires for nothing and is
+/// armed for the next one. A deadline fires up to `resolution` late, and its `expire` runs on
+/// the timer's event loop: it must only resume or hand off, never block.
 package final class Timeouts: Sendable {
     package struct Token: Hashable, Sendable {
         fileprivate let value: UInt64
@@ -25,9 +28,9 @@ package final class Timeouts: Sendable {
     private struct State {
         var entries: [UInt64: Entry] = [:]
         var next: UInt64 = 0
-        /// No entry is due before this (entries cancelled since may make it early, never late).
-        var earliest = NIODeadline.distantFuture
-        var ticking: RepeatedTask?
+        /// When the armed timer fires (nil: not armed); at most `resolution` after the earliest deadline.
+        var firesAt: NIODeadline?
+        var timer: Scheduled<Void>?
         var closed = false
     }
 
@@ -48,12 +51,8 @@ package final class Timeouts: Sendable {
             guard !state.closed else { return nil }
             state.next &+= 1
             state.entries[state.next] = Entry(deadline: deadline, expire: expire)
-            state.earliest = min(state.earliest, deadline)
-            if state.ticking == nil {
-                state.ticking = loop.scheduleRepeatedTask(initialDelay: resolution, delay: resolution) { [weak self] _ in
-                    self?.sweep()
-                }
-            }
+            // Armed for later than this one is due (or not at all): arm it for this one.
+            if state.firesAt.map({ deadline + resolution < $0 }) ?? true { arm(&state, at: deadline + resolution) }
             return state.next
         }
         guard let token else {
@@ -65,11 +64,12 @@ package final class Timeouts: Sendable {
     }
 
     deinit {
-        // A connection dropped without closing: its timer must not go on ticking for nobody.
-        state.withLock { $0.ticking?.cancel() }
+        // A connection dropped without closing: its timer must not fire for nobody.
+        state.withLock { $0.timer?.cancel() }
     }
 
-    /// Forgets a deadline whose wait ended first; nothing if it already fired.
+    /// Forgets a deadline whose wait ended first; nothing if it already fired. The timer stays
+    /// armed: disarming would cost the loop a wake-up now instead of maybe one later.
     package func cancel(_ token: Token) {
         _ = state.withLock { $0.entries.removeValue(forKey: token.value) }
     }
@@ -77,42 +77,49 @@ package final class Timeouts: Sendable {
     /// Waiting now, for tests and metrics.
     package var waiting: Int { state.withLock { $0.entries.count } }
 
-    /// Fires every deadline now and stops the timer: whoever still waits is told it timed out.
+    /// Whether the timer is armed, for tests: it is not while nothing waits.
+    package var armed: Bool { state.withLock { $0.timer != nil } }
+
+    /// Fires every deadline now and disarms the timer: whoever still waits is told it timed out.
     package func close() {
         let due = state.withLock { state -> [@Sendable () -> Void] in
             state.closed = true
-            state.ticking?.cancel()
-            state.ticking = nil
+            disarm(&state)
             defer { state.entries.removeAll() }
             return state.entries.values.map(\.expire)
         }
         for expire in due { expire() }
     }
 
-    /// Takes what is due; stops the timer once nothing waits.
+    private func arm(_ state: inout State, at when: NIODeadline) {
+        state.timer?.cancel()
+        state.firesAt = when
+        state.timer = loop.scheduleTask(deadline: when) { [weak self] in self?.sweep() }
+    }
+
+    private func disarm(_ state: inout State) {
+        state.timer?.cancel()
+        state.timer = nil
+        state.firesAt = nil
+    }
+
+    /// Takes what is due and arms the timer for the earliest deadline left, if any.
     private func sweep() {
         let now = NIODeadline.now()
         let due = state.withLock { state -> [@Sendable () -> Void] in
             var due: [@Sendable () -> Void] = []
-            if state.earliest <= now {
-                var earliest = NIODeadline.distantFuture
-                var expired: [UInt64] = []
-                for (token, entry) in state.entries {
-                    if entry.deadline <= now {
-                        expired.append(token)
-                        due.append(entry.expire)
-                    } else {
-                        earliest = min(earliest, entry.deadline)
-                    }
+            var earliest: NIODeadline?
+            var expired: [UInt64] = []
+            for (token, entry) in state.entries {
+                if entry.deadline <= now {
+                    expired.append(token)
+                    due.append(entry.expire)
+                } else {
+                    earliest = min(earliest ?? entry.deadline, entry.deadline)
                 }
-                for token in expired { state.entries[token] = nil }
-                state.earliest = earliest
             }
-            if state.entries.isEmpty {
-                state.ticking?.cancel()
-                state.ticking = nil
-                state.earliest = .distantFuture
-            }
+            for token in expired { state.entries[token] = nil }
+            if let earliest { arm(&state, at: earliest + resolution) } else { disarm(&state) }
             return due
         }
         for expire in due { expire() }
