@@ -7,7 +7,8 @@ import MusterJSON
 /// so asking again names the same aggregate.
 package enum HexIDs {
     package static func random(_ prefix: String) -> String {
-        prefix + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        // A random UUID's 16 bytes in hex: its string without the dashes, lowercased.
+        prefix + withUnsafeBytes(of: UUID().uuid) { Hex.lowercase($0) }
     }
 
     /// The first 16 bytes of SHA-256 over the parts, one per line.

@@ -199,7 +199,7 @@ package struct Invitations: Sendable {
 
     /// 24 random bytes (`SecureRandom`), base64url: 32 characters.
     static func newCode() -> String {
-        Data(SecureRandom.bytes(24)).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        Base64URL.encode(SecureRandom.bytes(24))
     }
 
     static func hash(_ code: String) -> String {

@@ -549,7 +549,7 @@ package final class People: Sendable {
     }
 
     static func newRefreshToken(_ sessionId: String) -> (token: String, hash: String) {
-        let secret = SigningKeyRing.base64URL(Data(SecureRandom.bytes(32)))
+        let secret = Base64URL.encode(SecureRandom.bytes(32))
         let token = "\(sessionId).\(secret)"
         return (token, sha256(token))
     }

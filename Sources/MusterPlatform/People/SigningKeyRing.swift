@@ -66,7 +66,7 @@ package actor SigningKeyRing {
         if lastLoad == nil { try await load() }
         return try ring.map { stored in
             let key = try P256.Signing.PrivateKey(rawRepresentation: Self.decode(stored.privateKey)).publicKey.rawRepresentation
-            return JSONWebKey(kid: stored.kid, x: Self.base64URL(key.prefix(32)), y: Self.base64URL(key.suffix(32)))
+            return JSONWebKey(kid: stored.kid, x: Base64URL.encode(key.prefix(32)), y: Base64URL.encode(key.suffix(32)))
         }
     }
 
@@ -117,11 +117,6 @@ package actor SigningKeyRing {
     static func decode(_ base64: String) throws -> Data {
         guard let data = Data(base64Encoded: base64) else { throw AuthSecretsError("a stored signing key is not base64") }
         return data
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
 
