@@ -41,6 +41,41 @@ struct TimeoutsTests {
         #expect(fired.withLock { $0 } == ["short"], "no cancelled deadline fired")
     }
 
+    /// Many waits from many tasks at once, of mixed lengths, half of them ended first: every one
+    /// left to its deadline fires, once, not before it; no ended one fires; nothing is left armed.
+    @Test func manyWaitsFromManyTasksEachFireOnceOrNever() async throws {
+        let timeouts = Timeouts(resolution: .milliseconds(5))
+        final class Record: Sendable {
+            let fired = Mutex<[Int: Int]>([:])
+            let early = Mutex<[Int]>([])
+        }
+        let record = Record()
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0 ..< 8 {
+                group.addTask {
+                    for index in 0 ..< 250 {
+                        let id = task * 1000 + index
+                        let limit = Duration.milliseconds(Int.random(in: 1 ... 120))
+                        let started = ContinuousClock.now
+                        let token = timeouts.schedule(after: limit) {
+                            if ContinuousClock.now - started < limit { record.early.withLock { $0.append(id) } }
+                            record.fired.withLock { $0[id, default: 0] += 1 }
+                        }
+                        if id % 2 == 1 { timeouts.cancel(token) }
+                        if index % 50 == 0 { try? await Task.sleep(for: .milliseconds(Int.random(in: 0 ... 20))) }
+                    }
+                }
+            }
+        }
+        try await eventually("every wait left to its deadline fired", timeout: .seconds(10)) { record.fired.withLock { $0.count } == 1000 }
+        try await Task.sleep(for: .milliseconds(200))
+        let counts = record.fired.withLock { $0 }
+        #expect(counts.count == 1000 && counts.values.allSatisfy { $0 == 1 } && counts.keys.allSatisfy { $0 % 2 == 0 })
+        #expect(record.early.withLock { $0 }.isEmpty, "none before its time")
+        #expect(timeouts.waiting == 0)
+        try await eventually("disarmed", timeout: .seconds(5)) { !timeouts.armed }
+    }
+
     @Test func closingEndsEveryWaitAndLaterOnesAtOnce() async throws {
         let timeouts = Timeouts()
         let fired = Mutex(0)
