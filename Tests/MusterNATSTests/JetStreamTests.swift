@@ -102,6 +102,47 @@ struct JetStreamTests {
         }
     }
 
+    /// A caught-up consumer keeps one long request open (`idleAfter` shorter than `expires`) and
+    /// still hands out `.idle` often; a request lost with its server is asked again at the first
+    /// idle moment after the reconnect, not when it would have expired a minute later.
+    @Test func aLongRequestLostWithItsServerIsAskedAgainAfterTheReconnect() async throws {
+        try await withNATS { nats, server in
+            let js = JetStream(nats)
+            try await makeStream(js)
+            try await js.ensureConsumer(stream: "T", ConsumerConfig(durableName: "long"))
+            var iterator = PullConsumer(js, stream: "T", consumer: "long", batch: 10, expires: .seconds(60),
+                                        idleAfter: .milliseconds(200)).makeAsyncIterator()
+            let quiet = ContinuousClock.now
+            guard case .idle? = try await iterator.nextEvent() else { Issue.record("an event with nothing in the stream"); return }
+            #expect(ContinuousClock.now - quiet < .seconds(5), "idle after idleAfter, not after the request's minute")
+            _ = try await js.publish(OutgoingMessage(subject: "t.long", payload: Data("a".utf8)))
+            #expect(try await Self.next(&iterator, within: .seconds(10)) == "a")
+
+            // Killed: no "server shutdown" status tells the request it is gone.
+            try await server.crash()
+            try await server.restart()
+            try await eventually("reconnected", timeout: .seconds(20)) { nats.reconnectCount > 0 && nats.isConnected }
+            try await eventually("the stream takes writes again", timeout: .seconds(20)) {
+                (try? await js.publish(OutgoingMessage(subject: "t.long", payload: Data("b".utf8)))) != nil
+            }
+            let restarted = ContinuousClock.now
+            #expect(try await Self.next(&iterator, within: .seconds(20)) == "b")
+            #expect(ContinuousClock.now - restarted < .seconds(10), "asked again after the reconnect, not at the minute's end")
+        }
+    }
+
+    /// The next delivered message's body, skipping idle moments, for at most `limit`.
+    static func next(_ iterator: inout PullConsumer.AsyncIterator, within limit: Duration) async throws -> String? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if case .message(let message)? = try await iterator.nextEvent() {
+                try message.ack()
+                return String(decoding: message.payload, as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
     @Test func nakRedeliversAndTermDoesNot() async throws {
         try await withNATS { nats, _ in
             let js = JetStream(nats)

@@ -74,7 +74,7 @@ package struct EventProcessor: Service {
         _ = try await log.jetStream.ensureConsumer(stream: log.configuration.eventsStream, config)
         started()
         var iterator = PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
-                                    batch: batch, expires: .seconds(1)).makeAsyncIterator()
+                                    batch: batch, expires: .seconds(30), idleAfter: .seconds(1)).makeAsyncIterator()
         var warnings = WarningThrottle(interval: .seconds(10))
         while !Task.isCancelled {
             switch try await iterator.nextBatch(max: batch) {

@@ -19,7 +19,12 @@ package actor ProjectionRunner<P: Projection> {
         package var batch = 512
         package var snapshotEveryEvents = 20_000
         package var snapshotInterval: Duration = .seconds(2)
+        /// How long a caught-up fold waits for an event before its housekeeping (a snapshot of
+        /// what it folded); its pull request stays open on the server for `pullExpiry`.
         package var idleWait: Duration = .seconds(1)
+        /// How long one pull request lives: a caught-up fold asks the server again this often,
+        /// and at once after a reconnect (`PullConsumer.idleAfter`).
+        package var pullExpiry: Duration = .seconds(30)
         /// Folds nothing past this stream sequence (a rebuild "as of" a point in the log); nil: all.
         package var through: UInt64?
         package init() {}
@@ -323,7 +328,8 @@ package actor ProjectionRunner<P: Projection> {
     /// commits once a batch, so while more is pending it gathers a whole one.
     nonisolated func batches() -> PullConsumer.AsyncIterator {
         PullConsumer(log.jetStream, stream: log.configuration.eventsStream, consumer: consumerName,
-                     batch: options.batch, expires: options.idleWait, gathersWhilePending: P.tables != nil).makeAsyncIterator()
+                     batch: options.batch, expires: max(options.pullExpiry, options.idleWait), idleAfter: options.idleWait,
+                     gathersWhilePending: P.tables != nil).makeAsyncIterator()
     }
 
     /// Folds a delivered batch in stream order (a fold kept in memory; one that keeps tables goes

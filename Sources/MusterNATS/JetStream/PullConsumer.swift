@@ -56,18 +56,24 @@ package struct PullConsumer: AsyncSequence, Sendable {
     package let batch: Int
     /// How long one pull request waits on the server for messages.
     package let expires: Duration
+    /// How long the iterator waits for a message before it hands out `.idle` (a moment for the
+    /// caller's housekeeping); nil: until a request expires. Shorter than `expires`, it lets a
+    /// consumer that is caught up keep one long request open instead of asking again each time:
+    /// a lost request (a reconnect, a server restart) is asked again at the next `.idle`.
+    package let idleAfter: Duration?
     /// While the server reports more messages pending, `nextBatch(max:)` waits for them until it
     /// has `max`: for a consumer that pays once a batch (a database transaction), so that it
     /// catches up in large batches; one that has caught up is not held back.
     package let gathersWhilePending: Bool
 
     package init(_ jetStream: JetStream, stream: String, consumer: String, batch: Int = 256, expires: Duration = .seconds(5),
-                gathersWhilePending: Bool = false) {
+                idleAfter: Duration? = nil, gathersWhilePending: Bool = false) {
         self.jetStream = jetStream
         self.stream = stream
         self.consumer = consumer
         self.batch = batch
         self.expires = expires
+        self.idleAfter = idleAfter
         self.gathersWhilePending = gathersWhilePending
     }
 
@@ -76,20 +82,26 @@ package struct PullConsumer: AsyncSequence, Sendable {
         var subscription: NATSSubscription?
         var inbox = ""
         var state: PullState
+        /// When the last request was sent, and on which connection to a server (libnats's
+        /// reconnect count): a request sent before a reconnect may be gone with the server.
+        var pulledAt = ContinuousClock.now
+        var pulledOnConnection = 0
 
         init(source: PullConsumer) {
             self.source = source
             self.state = PullState(batch: source.batch)
         }
 
-        private func perform(_ action: PullState.Action) throws {
+        private mutating func perform(_ action: PullState.Action) throws {
             switch action {
             case .none: break
             case .pull(let count):
                 struct Request: Encodable { var batch: Int; var expires: Int64 }
                 let body = try JetStream.encoder.encode(Request(batch: count, expires: source.expires.nanoseconds))
-                try source.jetStream.connection.publish(
-                    "$JS.API.CONSUMER.MSG.NEXT.\(source.stream).\(source.consumer)", payload: body, replyTo: inbox)
+                let connection = source.jetStream.connection
+                pulledAt = .now
+                pulledOnConnection = connection.reconnectCount
+                try connection.publish("$JS.API.CONSUMER.MSG.NEXT.\(source.stream).\(source.consumer)", payload: body, replyTo: inbox)
             case .fail(let reason):
                 throw NATSError(.jetStreamAPI, "\(source.stream) > \(source.consumer): \(reason)")
             }
@@ -158,11 +170,16 @@ package struct PullConsumer: AsyncSequence, Sendable {
             }
             guard let subscription else { return nil }
             while !Task.isCancelled {
-                switch await subscription.wait(timeout: source.expires + .seconds(2)) {
+                switch await subscription.wait(timeout: source.idleAfter ?? source.expires + .seconds(2)) {
                 case .finished:
                     return nil
                 case .timedOut:
-                    try perform(state.idle())
+                    // Quiet for a while: ask again only if the requests out may be lost (no status
+                    // ended them by their expiry, or the connection has been to another server since).
+                    if ContinuousClock.now - pulledAt >= source.expires + .seconds(2)
+                        || source.jetStream.connection.reconnectCount != pulledOnConnection {
+                        try perform(state.idle())
+                    }
                     return .idle
                 case .message(let message):
                     if let event = try process(message) { return event }
