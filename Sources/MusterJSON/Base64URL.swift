@@ -10,7 +10,7 @@ package enum Base64URL {
 
     package static func encode(_ bytes: some Collection<UInt8>) -> String {
         let count = bytes.count
-        let length = count / 3 * 4 + [0, 2, 3][count % 3]
+        let length = (count * 4 + 2) / 3 // four digits per three bytes; a last one or two bytes take two or three
         return String(unsafeUninitializedCapacity: length) { out in
             var written = 0
             var iterator = bytes.makeIterator()
