@@ -4,7 +4,7 @@ import MusterCommandLine
 import MusterPlatform
 
 extension Bench {
-    /// argon2id alone, as a sign-in runs it (the same parameters and pool, every core): the
+    /// argon2id alone, as a sign-in runs it (the same parameters and pool, its threads): the
     /// baseline a password sign-in over HTTP is held to.
     struct Argon2: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -13,10 +13,11 @@ extension Bench {
 
         @Option(help: "Seconds to run.") var seconds: Double = 10
         @Option(help: "Verifications in flight (a sign-in bench's clients).") var clients: Int = 8
+        @Option(help: "Threads hashing (default: the sign-in's, one fewer than the cores, at least one).") var threads: Int?
         @Flag(help: "Also print the process's CPU time per verification, in milliseconds.") var cpu = false
 
         func run() async throws {
-            let hasher = PasswordHasher()
+            let hasher = PasswordHasher(threads: threads)
             let encoded = try await hasher.hash("Walkies2026")
             let cpuBefore = Self.cpuMilliseconds()
             let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))

@@ -16,6 +16,10 @@ package struct SignInSettings: AppSettings, Equatable {
     /// limit per account, 5 failures, always holds). Successes are not counted: an office or a
     /// carrier's NAT signs in all day; an attacker guessing passwords fails.
     package var loginAttemptsPerAddress = 300
+    /// Threads that compute password hashes (argon2id, 19 MiB each while it runs). Nil: one fewer
+    /// than the cores, at least one, so a flood of sign-ins never takes every core from the rest
+    /// (tokens, bookings, the folds); past the threads, sign-ins wait in the hasher's queue.
+    package var passwordHashThreads: Int?
 
     package init() {}
 
@@ -27,6 +31,7 @@ package struct SignInSettings: AppSettings, Equatable {
         case smsToken = "MUSTER_SMS_TOKEN"
         case smsFrom = "MUSTER_SMS_FROM"
         case loginAttemptsPerAddress = "MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS"
+        case passwordHashThreads = "MUSTER_PASSWORD_HASH_THREADS"
     }
 
     package mutating func set(_ variable: Variable, _ value: String) throws {
@@ -39,6 +44,8 @@ package struct SignInSettings: AppSettings, Equatable {
         case .smsFrom: smsFrom = value
         case .loginAttemptsPerAddress:
             loginAttemptsPerAddress = try SettingValue.integer(value, 0...Int.max, "failed attempts per 15 minutes, 0 for no limit")
+        case .passwordHashThreads:
+            passwordHashThreads = try SettingValue.integer(value, 1...256, "threads hashing passwords")
         }
     }
 }

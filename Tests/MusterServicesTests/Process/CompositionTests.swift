@@ -64,7 +64,7 @@ struct AppRegistryTests {
             #expect(docs.contains("`\(name)`") || docs.contains("`\(short)`"), "\(name) is not in docs/operations.md")
         }
         for (name, value) in [("MUSTER_OFFLEASH_TOKEN_SECONDS", "forever"), ("MUSTER_APNS_SANDBOX_URL", "http://plain"),
-                              ("MUSTER_SMS_URL", "ftp://x"), ("MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS", "-1"),
+                              ("MUSTER_SMS_URL", "ftp://x"), ("MUSTER_LOGIN_ATTEMPTS_PER_ADDRESS", "-1"), ("MUSTER_PASSWORD_HASH_THREADS", "0"),
                               ("MUSTER_OFFLEASH_APPLE_AUDIENCES", " , "), ("MUSTER_POP_CONFIG", "")] {
             let error = #expect(throws: ConfigurationError.self) {
                 try MusterConfiguration.fromEnvironment([name: value], modules: apps.settings)

@@ -7,10 +7,11 @@ extension People {
     /// The process's people: one fold, one password pool, one key ring, whichever apps ask.
     package static func shared(in environment: MusterEnvironment) -> People {
         environment.shared {
-            let attempts = AttemptLimiter(addressLimit: environment.configuration[SignInSettings.self].loginAttemptsPerAddress)
+            let settings = environment.configuration[SignInSettings.self]
+            let attempts = AttemptLimiter(addressLimit: settings.loginAttemptsPerAddress)
             environment.sharing.register(attempts, as: "signin-failures")
             return People(log: environment.log, runner: environment.projections.runner(PeopleProjection.self),
-                   passwords: PasswordHasher(), apps: environment.apps,
+                   passwords: PasswordHasher(threads: settings.passwordHashThreads), apps: environment.apps,
                    attempts: attempts,
                    trustedProxies: environment.configuration.trustedProxies)
         }
