@@ -118,6 +118,7 @@ flood=$!
 sleep 1
 reads "${ROUND}s"; during=$(awk '/Requests\/sec/ { print int($2) }' "$work/reads.txt"); during_p99=$(awk '$1 == "99%" { print $2 }' "$work/reads.txt")
 wait "$flood"
+for f in reads flood; do grep -q "Non-2xx" "$work/$f.txt" && { echo "$f during the flood answered errors:"; cat "$work/$f.txt"; exit 1; }; done
 printf '%-52s %10s req/s  (alone %s req/s, p99 %s alone and %s during; meanwhile %s sign-ins/s from 16 clients, on %s hasher threads of %s cores)\n' \
   "GET /bookings during a sign-in flood" "$during" "$alone" "$alone_p99" "$during_p99" "$(awk '/Requests\/sec/ { print int($2) }' "$work/flood.txt")" \
   "${MUSTER_PASSWORD_HASH_THREADS:-$(( CORES > 1 ? CORES - 1 : 1 ))}" "$CORES"
