@@ -15,8 +15,9 @@ import Synchronization
 ///
 /// By default one core is left to everything else (`defaultThreads`): with a thread on every core, a
 /// flood of sign-ins takes them all, and every other request, fold and the sign-ins' own appends then
-/// preempt a hash to run (on 2 cores, token checks during a flood ran at a fraction of their rate, and
-/// each sign-in cost 11-13 % more CPU than its hash instead of 6-8 %).
+/// preempt a hash to run. Measured on 2 cores: a customer's reads during a flood kept two fifths of
+/// their rate with two threads and two thirds with one, sign-ins ran at the same rate either way, and
+/// the hash ran 2-3 % slower beside serving than alone with two threads, as fast with one.
 package final class PasswordHasher: Sendable {
     package struct Parameters: Sendable, Equatable {
         /// OWASP's argon2id minimum: 19 MiB, 2 iterations, 1 lane.
