@@ -111,7 +111,7 @@ printf '%-52s %10s logins/s  (argon2id alone %s/s on the same hasher; CPU per si
   "POST /auth/login" "$logins" "$argon2" "$login_ms" "$hash_ms" "$median" "$spread" "$inside_median" "$outside_median" "$all_recorded" "$all_answered"
 # Why the hasher leaves a core free (MUSTER_PASSWORD_HASH_THREADS): a customer's reads while 16 clients
 # sign in as fast as they can, against the same reads alone.
-reads() { wrk -t1 -c4 -d"$1" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$port/bookings" > "$work/reads.txt"; }
+reads() { wrk -t1 -c4 -d"$1" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$port/bookings/customer" > "$work/reads.txt"; }
 reads "${ROUND}s"; alone=$(awk '/Requests\/sec/ { print int($2) }' "$work/reads.txt"); alone_p99=$(awk '$1 == "99%" { print $2 }' "$work/reads.txt")
 wrk -t1 -c16 -d"$((ROUND + 2))s" -s "$work/login.lua" "http://127.0.0.1:$port/auth/login" > "$work/flood.txt" &
 flood=$!
@@ -120,7 +120,7 @@ reads "${ROUND}s"; during=$(awk '/Requests\/sec/ { print int($2) }' "$work/reads
 wait "$flood"
 for f in reads flood; do grep -q "Non-2xx" "$work/$f.txt" && { echo "$f during the flood answered errors:"; cat "$work/$f.txt"; exit 1; }; done
 printf '%-52s %10s req/s  (alone %s req/s, p99 %s alone and %s during; meanwhile %s sign-ins/s from 16 clients, on %s hasher threads of %s cores)\n' \
-  "GET /bookings during a sign-in flood" "$during" "$alone" "$alone_p99" "$during_p99" "$(awk '/Requests\/sec/ { print int($2) }' "$work/flood.txt")" \
+  "GET /bookings/customer during a sign-in flood" "$during" "$alone" "$alone_p99" "$during_p99" "$(awk '/Requests\/sec/ { print int($2) }' "$work/flood.txt")" \
   "${MUSTER_PASSWORD_HASH_THREADS:-$(( CORES > 1 ? CORES - 1 : 1 ))}" "$CORES"
 python3 bench/offleash_signin.py "$port" "$IDENTITY_PORT" "$SMS_PORT" "$DURATION" 8 > "$work/signin.txt"
 eval "$(grep -E '^(apple_rps|google_rps|phone_send_rps|phone_verify_rps)=' "$work/signin.txt")"

@@ -15,9 +15,10 @@ import Synchronization
 ///
 /// By default one core is left to everything else (`defaultThreads`): with a thread on every core, a
 /// flood of sign-ins takes them all, and every other request, fold and the sign-ins' own appends then
-/// preempt a hash to run. Measured on 2 cores: a customer's reads during a flood kept two fifths of
-/// their rate with two threads and two thirds with one, sign-ins ran at the same rate either way, and
-/// the hash ran 2-3 % slower beside serving than alone with two threads, as fast with one.
+/// preempt a hash to run. Measured on 2 cores (`bench/offleash.sh`): a customer's bookings list kept
+/// two fifths of its rate during a flood with two threads and over two thirds with one, while the
+/// flood's sign-ins went from 67 to 40-43 a second: a flood is served more slowly so that nothing
+/// else is. The hash also ran 2-3 % slower beside serving than alone with two threads, as fast with one.
 package final class PasswordHasher: Sendable {
     package struct Parameters: Sendable, Equatable {
         /// OWASP's argon2id minimum: 19 MiB, 2 iterations, 1 lane.
