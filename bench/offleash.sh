@@ -46,6 +46,7 @@ rps() { awk '/Requests\/sec/ {print int($2)}' "$work/wrk.txt"; }
 p99_us() { awk '$1 == "99%" { v=$2; if (v ~ /us$/) { sub(/us/,"",v); print int(v) } else if (v ~ /ms$/) { sub(/ms/,"",v); print int(v*1000) } else { sub(/s/,"",v); print int(v*1000000) } }' "$work/wrk.txt"; }
 
 wrk_run "http://127.0.0.1:$port/health"; health=$(rps); health_p99=$(p99_us)
+grep -q "Non-2xx" "$work/wrk.txt" && { echo "/health answered errors:"; cat "$work/wrk.txt"; exit 1; }
 wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/auth/validate"; validate=$(rps); validate_p99=$(p99_us)
 grep -q "Non-2xx" "$work/wrk.txt" && { echo "validate answered errors:"; cat "$work/wrk.txt"; exit 1; }
 wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/offleash/auth/validate"; generic=$(rps); generic_p99=$(p99_us)
