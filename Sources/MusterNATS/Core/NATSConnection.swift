@@ -202,8 +202,14 @@ extension NATSConnection: Service {
     }
 }
 
+/// libnats opens itself on first use with locks that spin 2,000 times before they sleep. A waiter
+/// spinning here burns the core the lock's holder may need (two cores, one hashing a password), so
+/// the library is opened once, before any connection, with locks that sleep at once.
+private let libraryOpened: natsStatus = nats_Open(0)
+
 /// Creates the libnats options and connection. Runs on the blocking pool.
 private func openConnection(_ configuration: NATSConfiguration, events: UnsafeMutableRawPointer) throws -> OpaquePointer {
+    try check(libraryOpened, "open the library")
     var options: OpaquePointer?
     try check(natsOptions_Create(&options), "create options")
     guard let options else { throw NATSError(.libnats, "natsOptions_Create returned nothing") }
