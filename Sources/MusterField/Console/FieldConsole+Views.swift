@@ -172,7 +172,7 @@ struct FieldConsoleViews: Sendable {
         if let problem = problems.first { return problem }
         if baseVersion == 0 { fields = fields.filter { $0.value != .null } }
         let now = Date()
-        let mutation = FieldMutation(mutationId: UUID().uuidString.lowercased(), entity: .project, id: id, baseVersion: baseVersion,
+        let mutation = FieldMutation(mutationId: SecureRandom.uuidString(), entity: .project, id: id, baseVersion: baseVersion,
                                      fields: fields, changedAt: Timestamp.string(now))
         let incoming: FieldSync.Incoming
         do { try mutation.validate(within: ""); incoming = .success(mutation) } catch let error as EventValidationError {
@@ -191,7 +191,7 @@ struct FieldConsoleViews: Sendable {
     /// The console as a device of the manager's: named by the manager's own id (a UUID), so its
     /// changes are told apart from their phone's and retried ones are applied once.
     static func deviceId(of personId: String) -> String {
-        (try? Validate.uuid(personId, field: "")) != nil ? personId : UUID().uuidString.lowercased()
+        (try? Validate.uuid(personId, field: "")) != nil ? personId : SecureRandom.uuidString()
     }
 
     struct Crew: Sendable {

@@ -79,7 +79,7 @@ package enum FieldConsole {
         routes.post("/field/projects", access: access) { request, context in
             guard let manager = manager(context) else { return try await signIn.form(request, context) }
             let form = try await FieldConsoleForm.decode(request)
-            let id = UUID().uuidString.lowercased()
+            let id = SecureRandom.uuidString()
             if let problem = try await views.save(form, project: id, baseVersion: 0, by: manager) {
                 return try await page("field/projects", "Projects", request, context, await views.projects(manager, draft: form),
                                       status: .unprocessableContent, problem: problem)

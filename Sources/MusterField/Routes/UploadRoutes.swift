@@ -84,7 +84,7 @@ package enum UploadRoutes {
     package static let resumptionSupported = InterimAnswer(name: "field-upload-104", reserved: .musterUploadToken) { request in
         guard request.method == .post, let version = request.headerFields[.uploadDraftInteropVersion], knownVersions.contains(version),
               (request.path ?? "").split(separator: "?", maxSplits: 1).first == "/api/field/uploads" else { return nil }
-        let token = UUID().uuidString.lowercased()
+        let token = SecureRandom.uuidString()
         var passed = request
         passed.headerFields[.musterUploadToken] = token
         let interim = HTTPResponse(status: .init(code: 104, reasonPhrase: "Upload Resumption Supported"),

@@ -70,7 +70,7 @@ package actor FieldUploads {
         }
         try await files.createDirectory(at: FilePath(folder.path), withIntermediateDirectories: true)
         await sweep()
-        var token = UUID().uuidString.lowercased()
+        var token = SecureRandom.uuidString()
         if let promised, (try? Validate.uuid(promised, field: "")) != nil, try await files.info(forFileAt: meta(promised)) == nil {
             token = promised
         }

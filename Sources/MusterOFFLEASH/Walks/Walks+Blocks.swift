@@ -1,6 +1,7 @@
 import Foundation
 import MusterEvents
 import MusterLog
+import MusterRuntime
 package import MusterPlatform
 
 extension Walks {
@@ -17,7 +18,7 @@ extension Walks {
         guard end - start <= 366 * 86_400_000 else { throw OFFLEASHError(.invalidField("end_time"), "a block is at most a year long") }
         let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty ?? "Break"
         guard reason.count <= 200 else { throw OFFLEASHError(.invalidField("reason"), "reason must be at most 200 characters") }
-        let event = WalkerBlocked(blockId: UUID().uuidString.lowercased(), walkerId: claims.personId, reason: reason,
+        let event = WalkerBlocked(blockId: SecureRandom.uuidString(), walkerId: claims.personId, reason: reason,
                                   start: Timestamp.string(millis: start, fraction: false), end: Timestamp.string(millis: end, fraction: false))
         for _ in 0..<8 {
             let expected = await runner.read { $0.scheduleSequence[claims.personId] }

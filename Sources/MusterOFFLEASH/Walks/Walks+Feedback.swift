@@ -1,6 +1,7 @@
 import Foundation
 import MusterEvents
 import MusterLog
+import MusterRuntime
 package import MusterPlatform
 
 extension Walks {
@@ -19,7 +20,7 @@ extension Walks {
             throw OFFLEASHError(.invalidField("description"), "The description needs 20 to 10000 characters")
         }
         let sealed = try await people.vault.seal(FeedbackText(title: title, description: description), for: claims.personId)
-        let id = UUID().uuidString.lowercased()
+        let id = SecureRandom.uuidString()
         try await append(FeedbackSubmitted(feedbackId: id, personId: claims.personId, orgId: claims.org, type: type, sealed: sealed), actor: claims.personId)
         return id
     }

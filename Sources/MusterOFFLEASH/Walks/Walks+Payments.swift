@@ -1,6 +1,7 @@
 import Foundation
 import MusterEvents
 import MusterLog
+import MusterRuntime
 package import MusterPlatform
 
 /// A checkout's amounts.
@@ -33,7 +34,7 @@ extension Walks {
             guard let expYear, (2000...2100).contains(expYear) else { throw OFFLEASHError(.invalidField("card_exp_year"), "card_exp_year must be a four-digit year") }
         }
         let hasAny = await runner.read { state in state.cards.values.contains { claims.owns($0.saved.customerId) } }
-        let card = CardSaved(methodId: UUID().uuidString.lowercased(), customerId: claims.personId, orgId: claims.org, methodType: methodType,
+        let card = CardSaved(methodId: SecureRandom.uuidString(), customerId: claims.personId, orgId: claims.org, methodType: methodType,
                              brand: brand.map { String($0.lowercased().prefix(32)) }.flatMap { $0.isEmpty ? nil : $0 }, lastFour: methodType == "card" ? lastFour : nil,
                              expMonth: methodType == "card" ? expMonth : nil, expYear: methodType == "card" ? expYear : nil,
                              nickname: nickname?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty.map { String($0.prefix(100)) },

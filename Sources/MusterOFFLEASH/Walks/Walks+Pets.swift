@@ -1,6 +1,7 @@
 package import Foundation
 import MusterEvents
 import MusterLog
+import MusterRuntime
 package import MusterPlatform
 
 /// A pet's fields, sealed with its customer's key in the log.
@@ -81,7 +82,7 @@ extension Walks {
                 details = PetDetails(name: name, species: species)
             }
             try Self.apply(edit, to: &details, now: now)
-            let id = petId ?? UUID().uuidString.lowercased()
+            let id = petId ?? SecureRandom.uuidString()
             let sealed = try await people.vault.seal(details, for: claims.personId)
             do {
                 try await append(PetSaved(petId: id, customerId: claims.personId, orgId: claims.org, sealed: sealed), actor: claims.personId,

@@ -5,6 +5,7 @@ import MusterNATS
 package import MusterLog
 package import MusterPlatform
 import MusterJSON
+import MusterRuntime
 
 /// OFFLEASH's domain: the catalog, customers' locations, walkers' rosters and bookings. Throws
 /// `OFFLEASHError`; knows nothing of HTTP. Every caller is a signed-in person (`AccessClaims`),
@@ -53,7 +54,7 @@ package final class Walks: Sendable {
                 throw OFFLEASHError(.notFound, "no service \(serviceId.prefix(64))")
             }
         }
-        let service = ServiceDefined(serviceId: serviceId ?? UUID().uuidString.lowercased(), orgId: claims.org,
+        let service = ServiceDefined(serviceId: serviceId ?? SecureRandom.uuidString(), orgId: claims.org,
                                      name: fields.name.trimmingCharacters(in: .whitespacesAndNewlines),
                                      description: fields.description?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty,
                                      durationMinutes: fields.durationMinutes, priceCents: fields.priceCents, isActive: fields.isActive)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MusterJSON
+import MusterRuntime
 
 /// Ids of the form `<prefix>` + 32 lowercase hex digits (`psh_…`, `enr_…`, `doc_…`): random for
 /// something new, or derived from what names it (a caller and their `Idempotency-Key`, an event),
@@ -8,7 +9,7 @@ import MusterJSON
 package enum HexIDs {
     package static func random(_ prefix: String) -> String {
         // A random UUID's 16 bytes in hex: its string without the dashes, lowercased.
-        prefix + withUnsafeBytes(of: UUID().uuid) { Hex.lowercase($0) }
+        prefix + withUnsafeBytes(of: SecureRandom.uuid().uuid) { Hex.lowercase($0) }
     }
 
     /// The first 16 bytes of SHA-256 over the parts, one per line.

@@ -1,6 +1,7 @@
 import Foundation
 import MusterEvents
 import MusterLog
+import MusterRuntime
 
 extension People {
     /// A sign-in method of a person, as the app lists them.
@@ -159,7 +160,7 @@ extension People {
             return state.unlinkedIdentities[key].map { .at($0) } ?? .noEvents
         }
         let sealed = try await vault.seal(subject, for: personId)
-        let linked = IdentityLinked(identityKey: key, identityId: UUID().uuidString.lowercased(), personId: personId, provider: provider.rawValue, sealed: sealed)
+        let linked = IdentityLinked(identityKey: key, identityId: SecureRandom.uuidString(), personId: personId, provider: provider.rawValue, sealed: sealed)
         do {
             let result = try await log.append(linked, options: AppendOptions(expected: expected, actor: "person:\(personId)"))
             _ = await runner.waitUntilApplied(result.sequence, timeout: Self.settle)

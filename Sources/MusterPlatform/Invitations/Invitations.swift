@@ -110,7 +110,7 @@ package struct Invitations: Sendable {
         }
 
         let code = Self.newCode()
-        let sent = InvitationSent(contactKey: contactKey, invitationId: UUID().uuidString.lowercased(), codeHash: Self.hash(code), orgId: org.orgId,
+        let sent = InvitationSent(contactKey: contactKey, invitationId: SecureRandom.uuidString(), codeHash: Self.hash(code), orgId: org.orgId,
                                   role: role, inviterId: claims.personId, channel: channel,
                                   expiresAt: Timestamp.string(millis: nowMillis + Self.lifetime, fraction: false))
         let sequence: UInt64

@@ -58,7 +58,7 @@ extension People {
         if let held = await memberships(claims).first(where: { $0.orgId == orgId }) { return held }
         guard apps.roles(of: claims.app).contains(role) else { throw AccountError(.invalidField("role"), "\(role) is not a role of \(claims.app)") }
         let key = try await keyedHash("membership\n\(claims.personId)\n\(orgId)")
-        let granted = MembershipGranted(membershipKey: key, membershipId: UUID().uuidString.lowercased(), personId: claims.personId, orgId: orgId,
+        let granted = MembershipGranted(membershipKey: key, membershipId: SecureRandom.uuidString(), personId: claims.personId, orgId: orgId,
                                         role: role, title: title)
         do {
             let result = try await log.append(granted, options: AppendOptions(expected: .noEvents, actor: "person:\(claims.personId)"))
@@ -100,7 +100,7 @@ extension People {
             if await runner.read({ $0.orgBySlug[slug] }) == nil {
                 // Our own organisation or none: two people asking for one address at once both
                 // append, the fold keeps the first, and the other tries another address.
-                let created = OrgCreated(orgId: UUID().uuidString.lowercased(), slug: slug, app: claims.app, name: name)
+                let created = OrgCreated(orgId: SecureRandom.uuidString(), slug: slug, app: claims.app, name: name)
                 let result = try await log.append(created, options: AppendOptions(actor: "person:\(claims.personId)"))
                 _ = await runner.waitUntilApplied(result.sequence, timeout: .seconds(10))
                 if let org = await runner.read({ $0.orgs[created.orgId] }) {

@@ -67,7 +67,7 @@ package final class People: Sendable {
         guard apps.clientApps.contains(app) else {
             throw AccountError(.invalidField("app"), "\(app.prefix(32)) is not one of \(apps.clientApps.sorted().joined(separator: ", "))")
         }
-        let created = OrgCreated(orgId: UUID().uuidString.lowercased(), slug: slug, app: app, name: name)
+        let created = OrgCreated(orgId: SecureRandom.uuidString(), slug: slug, app: app, name: name)
         let result = try await log.append(created, options: AppendOptions(idempotencyKey: "org-\(slug)"))
         // An operator's rare act, waited for longer than a sign-in's session: a busy fold still shows it.
         _ = await runner.waitUntilApplied(result.sequence, timeout: .seconds(10))
@@ -206,7 +206,7 @@ package final class People: Sendable {
         let accountKey = try await self.accountKey(orgId: org.orgId, email: personal.email)
         let (taken, releasedAt) = await runner.read { ($0.accounts[accountKey] != nil, $0.released[accountKey]) }
         guard !taken else { throw AccountError(.emailTaken, "An account with this email already exists") }
-        let personId = UUID().uuidString.lowercased()
+        let personId = SecureRandom.uuidString()
         let sealed = try await vault.seal(personal, for: personId)
         let registered = AccountRegistered(accountKey: accountKey, personId: personId, orgId: org.orgId, role: role, sealed: sealed)
         do {
@@ -465,7 +465,7 @@ package final class People: Sendable {
         if await runner.read({ $0.people[account.personId]?.suspended }) != nil {
             throw AccountError(.wrongCredentials, "This account is suspended: ask whoever runs your organisation")
         }
-        let sessionId = UUID().uuidString.lowercased()
+        let sessionId = SecureRandom.uuidString()
         let (refreshToken, refreshHash) = Self.newRefreshToken(sessionId)
         let refreshExpiresAt = Timestamp.string(millis: Timestamp.millis(Date()) + Int64(policy.refreshLifetime.components.seconds) * 1000)
         let started = SessionStarted(sessionId: sessionId, personId: account.personId, orgId: account.orgId, app: policy.app,

@@ -83,7 +83,7 @@ package struct Newsletter: Sendable {
         let latest = try await runner.tables("the newsletter") { try NewsletterTables.latest(emailKey: emailKey, in: $0) }
         if latest?.isLive == true { return .duplicate }
 
-        let subscriberId = UUID().uuidString.lowercased()
+        let subscriberId = SecureRandom.uuidString()
         let sealed = try await people.vault.seal(Contact(name: name, email: email), for: subscriberId)
         let event = NewsletterSubscribed(emailKey: emailKey, subscriberId: subscriberId, signupId: signupId, org: org.slug, sealed: sealed,
                                          signupDate: Timestamp.string(millis: signed), consentAt: Timestamp.string(millis: now))
