@@ -2,7 +2,7 @@ import Crypto
 package import Foundation
 import MusterEvents
 package import MusterLog
-import MusterNATS
+package import MusterNATS
 package import MusterRuntime
 import Synchronization
 import MusterJSON
@@ -44,14 +44,15 @@ package final class People: Sendable {
     package static let longestAccessLifetime: Duration = .seconds(30 * 86_400)
 
     package init(log: EventLog, runner: ProjectionRunner<PeopleProjection>, passwords: PasswordHasher, apps: AppDirectory,
-                attempts: AttemptLimiter = AttemptLimiter(), trustedProxies: TrustedProxies = TrustedProxies()) {
+                attempts: AttemptLimiter = AttemptLimiter(), trustedProxies: TrustedProxies = TrustedProxies(),
+                keyMirror: KeyValueMirror? = nil) {
         self.trustedProxies = trustedProxies
         self.apps = apps
         self.log = log
         self.runner = runner
         self.passwords = passwords
         self.attempts = attempts
-        vault = PersonalDataVault(jetStream: log.jetStream, replicas: log.configuration.replicas)
+        vault = PersonalDataVault(jetStream: log.jetStream, replicas: log.configuration.replicas, mirror: keyMirror)
         signing = SigningKeyRing(jetStream: log.jetStream, replicas: log.configuration.replicas, verifyFor: Self.longestAccessLifetime)
     }
 

@@ -1,6 +1,8 @@
 package import Hummingbird
 import HTTPTypes
 import MusterEvents
+import MusterLog
+import MusterNATS
 package import MusterRuntime
 
 extension People {
@@ -10,10 +12,14 @@ extension People {
             let settings = environment.configuration[SignInSettings.self]
             let attempts = AttemptLimiter(addressLimit: settings.loginAttemptsPerAddress)
             environment.sharing.register(attempts, as: "signin-failures")
+            // People's keys, read at every sign-in, from the process's copy of their bucket.
+            let keys = KeyValueMirror(environment.jetStream, bucket: PersonalDataVault.bucketName,
+                                      replicas: environment.log.configuration.replicas, erasable: true, logger: environment.logger)
+            environment.runOnce(keys)
             return People(log: environment.log, runner: environment.projections.runner(PeopleProjection.self),
                    passwords: PasswordHasher(threads: settings.passwordHashThreads), apps: environment.apps,
                    attempts: attempts,
-                   trustedProxies: environment.configuration.trustedProxies)
+                   trustedProxies: environment.configuration.trustedProxies, keyMirror: keys)
         }
     }
 
