@@ -72,7 +72,7 @@ struct PermissionsTests {
         }
     }
 
-    /// A person's key is read by direct get (`KeyValue.read`: every sign-in reads one). A user
+    /// A person's key is read from the process's copy or by direct get (`KeyValue.read`). A user
     /// that may read the bucket through the API but not directly has its request go unanswered,
     /// and the sign-in waits out the deadline and answers 503 (the compose test caught it).
     @Test func whoMayReadPersonKeysMayReadThemDirectly() throws {
@@ -81,6 +81,11 @@ struct PermissionsTests {
             let api = user.publish.contains { Self.covers($0, "$JS.API.STREAM.MSG.GET.KV_muster_person_keys") }
             let direct = user.publish.contains { Self.covers($0, "$JS.API.DIRECT.GET.KV_muster_person_keys.$KV.muster_person_keys.p1") }
             #expect(api == direct, "\(name) may read person keys \(api ? "through the API only" : "directly only")")
+            // And keeps its copy of them (`KeyValueMirror`): without these its every read asks the server.
+            for call in ["CREATE", "INFO", "MSG.NEXT", "DELETE"] {
+                let subject = "$JS.API.CONSUMER.\(call).KV_muster_person_keys.mirror_muster_person_keys_1f"
+                #expect(user.publish.contains { Self.covers($0, subject) } == api, "\(name) may read person keys but not copy them (\(call))")
+            }
         }
     }
 
