@@ -99,6 +99,7 @@ package final class KeyValueMirror: Service, Sendable {
                 try await followOnce(consumer: name)
             } catch is CancellationError {
             } catch {
+                if isCurrent { failures = 0 } // it was working: a new outage, said again and retried soon
                 failures += 1
                 if failures == 1 || failures % 20 == 0 {
                     logger.warning("the copy of KV bucket \(bucket) is dropped until it is delivered again (reads go to the server): \(error)")
