@@ -105,6 +105,8 @@ let package = Package(
                 // SHA-256: object store content is addressed by its digest.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                // A KV bucket's copy in memory says how it is (KeyValueMirror).
+                .product(name: "Metrics", package: "swift-metrics"),
                 // Deadlines on an event loop's timer (Timeouts).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

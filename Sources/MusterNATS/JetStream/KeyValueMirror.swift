@@ -1,5 +1,6 @@
 package import Foundation
 package import Logging
+import Metrics
 import ServiceLifecycle
 import Synchronization
 
@@ -28,6 +29,11 @@ package final class KeyValueMirror: Service, Sendable {
     let checkEvery: Duration
     let logger: Logger
     private let state = Mutex(State())
+    /// `muster_kv_copy_keys` (values and deletion markers held), `muster_kv_copy_current` (1 or 0) and
+    /// `muster_kv_copy_drops_total`, by bucket.
+    private let keysGauge: Gauge
+    private let currentGauge: Gauge
+    private let drops: Counter
 
     struct State {
         /// Each key's latest revision as heard, nil value for a deleted one.
@@ -55,6 +61,9 @@ package final class KeyValueMirror: Service, Sendable {
         self.erasable = erasable
         self.checkEvery = checkEvery
         self.logger = logger
+        keysGauge = Gauge(label: "muster_kv_copy_keys", dimensions: [("bucket", bucket)])
+        currentGauge = Gauge(label: "muster_kv_copy_current", dimensions: [("bucket", bucket)])
+        drops = Counter(label: "muster_kv_copy_drops_total", dimensions: [("bucket", bucket)])
     }
 
     /// The key's value when this copy has caught up with the bucket and holds one; nil when it does
@@ -80,11 +89,13 @@ package final class KeyValueMirror: Service, Sendable {
     }
 
     private func record(_ key: String, _ entry: Entry, generation: Int?) {
-        state.withLock { state in
-            if let generation, generation != state.generation { return }
-            if let known = state.entries[key], known.revision >= entry.revision { return }
+        let count: Int? = state.withLock { state in
+            if let generation, generation != state.generation { return nil }
+            if let known = state.entries[key], known.revision >= entry.revision { return nil }
             state.entries[key] = entry
+            return state.current ? state.entries.count : nil
         }
+        if let count { keysGauge.record(count) }
     }
 
     package func run() async throws {
@@ -101,6 +112,7 @@ package final class KeyValueMirror: Service, Sendable {
             } catch {
                 if isCurrent { failures = 0 } // it was working: a new outage, said again and retried soon
                 failures += 1
+                drops.increment()
                 if failures == 1 || failures % 20 == 0 {
                     logger.warning("the copy of KV bucket \(bucket) is dropped until it is delivered again (reads go to the server): \(error)")
                 }
@@ -115,6 +127,8 @@ package final class KeyValueMirror: Service, Sendable {
 
     private func reset() {
         state.withLock { state in state = State(generation: state.generation + 1) }
+        currentGauge.record(0)
+        keysGauge.record(0)
     }
 
     struct Gap: Error, CustomStringConvertible {
@@ -174,6 +188,10 @@ package final class KeyValueMirror: Service, Sendable {
             state.current = true
             return state.entries.count
         }
-        if let count { logger.info("KV bucket \(bucket) is copied in memory: \(count) keys") }
+        if let count {
+            currentGauge.record(1)
+            keysGauge.record(count)
+            logger.info("KV bucket \(bucket) is copied in memory: \(count) keys")
+        }
     }
 }
