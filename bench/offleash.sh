@@ -42,17 +42,19 @@ login_body='{"org_slug": "demo", "email": "casey@offleash.demo", "password": "Wa
 token=$(curl -fsS -X POST -H 'Content-Type: application/json' -d "$login_body" "http://127.0.0.1:$port/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 
 wrk_run() { wrk -t2 -c32 -d"${DURATION}s" --latency "$@" > "$work/wrk.txt"; }
-rps() { awk '/Requests\/sec/ {print int($2)}' "$work/wrk.txt"; }
+rps() { awk '/Requests\/sec/ {print int($2)}' "${1:-$work/wrk.txt}"; }
+# Every answer of a row 2xx, or it measured error answers: stop there with wrk's output.
+all_2xx() { if grep -q "Non-2xx" "$1"; then echo "$2 answered errors:"; cat "$1"; exit 1; fi; }
 p99_us() { awk '$1 == "99%" { v=$2; if (v ~ /us$/) { sub(/us/,"",v); print int(v) } else if (v ~ /ms$/) { sub(/ms/,"",v); print int(v*1000) } else { sub(/s/,"",v); print int(v*1000000) } }' "$work/wrk.txt"; }
 
 wrk_run "http://127.0.0.1:$port/health"; health=$(rps); health_p99=$(p99_us)
-grep -q "Non-2xx" "$work/wrk.txt" && { echo "/health answered errors:"; cat "$work/wrk.txt"; exit 1; }
+all_2xx "$work/wrk.txt" /health
 wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/auth/validate"; validate=$(rps); validate_p99=$(p99_us)
-grep -q "Non-2xx" "$work/wrk.txt" && { echo "validate answered errors:"; cat "$work/wrk.txt"; exit 1; }
+all_2xx "$work/wrk.txt" /auth/validate
 wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/offleash/auth/validate"; generic=$(rps); generic_p99=$(p99_us)
-grep -q "Non-2xx" "$work/wrk.txt" && { echo "/api/offleash/auth/validate answered errors:"; cat "$work/wrk.txt"; exit 1; }
+all_2xx "$work/wrk.txt" /api/offleash/auth/validate
 wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/contexts"; contexts=$(rps); contexts_p99=$(p99_us)
-grep -q "Non-2xx" "$work/wrk.txt" && { echo "contexts answered errors:"; cat "$work/wrk.txt"; exit 1; }
+all_2xx "$work/wrk.txt" /contexts
 wrk_run "http://127.0.0.1:$port/health"; health2=$(rps); health=$(( health > health2 ? health : health2 ))
 for row in "GET /auth/validate:$validate:$validate_p99" "GET /api/offleash/auth/validate:$generic:$generic_p99" "GET /contexts:$contexts:$contexts_p99"; do
   IFS=: read -r name value p99 <<< "$row"
@@ -95,7 +97,7 @@ for round in 1 2 3 4 5 6; do
   logins=$(rps)
   answered=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
   count=$(( $(logged) - recorded ))
-  grep -q "Non-2xx" "$work/wrk.txt" && { echo "sign-ins answered errors:"; cat "$work/wrk.txt"; exit 1; }
+  all_2xx "$work/wrk.txt" "sign-ins"
   [ "$count" -ge "$answered" ] || { echo "wrk saw $answered sign-ins answered, the log recorded $count sessions"; exit 1; }
   all_recorded=$((all_recorded + count)) all_answered=$((all_answered + answered))
   read -r argon2 hash_ms <<< "$(.build/release/muster-bench argon2 --seconds "$ROUND" --clients 8 --cpu)"
@@ -113,15 +115,17 @@ printf '%-52s %10s logins/s  (argon2id alone %s/s on the same hasher; CPU per si
 # Why the hasher leaves a core free (MUSTER_PASSWORD_HASH_THREADS): a customer's reads while 16 clients
 # sign in as fast as they can, against the same reads alone.
 reads() { wrk -t1 -c4 -d"$1" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$port/bookings/customer" > "$work/reads.txt"; }
-reads "${ROUND}s"; alone=$(awk '/Requests\/sec/ { print int($2) }' "$work/reads.txt"); alone_p99=$(awk '$1 == "99%" { print $2 }' "$work/reads.txt")
+reads "${ROUND}s"; alone=$(rps "$work/reads.txt"); alone_p99=$(awk '$1 == "99%" { print $2 }' "$work/reads.txt")
+all_2xx "$work/reads.txt" "the bookings list alone"
 wrk -t1 -c16 -d"$((ROUND + 2))s" -s "$work/login.lua" "http://127.0.0.1:$port/auth/login" > "$work/flood.txt" &
 flood=$!
 sleep 1
-reads "${ROUND}s"; during=$(awk '/Requests\/sec/ { print int($2) }' "$work/reads.txt"); during_p99=$(awk '$1 == "99%" { print $2 }' "$work/reads.txt")
+reads "${ROUND}s"; during=$(rps "$work/reads.txt"); during_p99=$(awk '$1 == "99%" { print $2 }' "$work/reads.txt")
 wait "$flood"
-for f in reads flood; do grep -q "Non-2xx" "$work/$f.txt" && { echo "$f during the flood answered errors:"; cat "$work/$f.txt"; exit 1; }; done
+all_2xx "$work/reads.txt" "the bookings list during the flood"
+all_2xx "$work/flood.txt" "the flood's sign-ins"
 printf '%-52s %10s req/s  (alone %s req/s, p99 %s alone and %s during; meanwhile %s sign-ins/s from 16 clients, on %s hasher threads of %s cores)\n' \
-  "GET /bookings/customer during a sign-in flood" "$during" "$alone" "$alone_p99" "$during_p99" "$(awk '/Requests\/sec/ { print int($2) }' "$work/flood.txt")" \
+  "GET /bookings/customer during a sign-in flood" "$during" "$alone" "$alone_p99" "$during_p99" "$(rps "$work/flood.txt")" \
   "${MUSTER_PASSWORD_HASH_THREADS:-$(( CORES > 1 ? CORES - 1 : 1 ))}" "$CORES"
 python3 bench/offleash_signin.py "$port" "$IDENTITY_PORT" "$SMS_PORT" "$DURATION" 8 > "$work/signin.txt"
 eval "$(grep -E '^(apple_rps|google_rps|phone_send_rps|phone_verify_rps)=' "$work/signin.txt")"
