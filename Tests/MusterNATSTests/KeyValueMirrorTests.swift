@@ -5,13 +5,20 @@ import Testing
 
 @Suite("KeyValueMirror: a bucket copied in memory")
 struct KeyValueMirrorTests {
-    /// Runs the mirror for the length of `body`, then stops it.
+    /// Runs the mirror, and `body` once it has caught up; then stops it.
     func following(_ mirror: KeyValueMirror, _ body: () async throws -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await mirror.run() }
+            try await eventually("caught up", timeout: .seconds(10)) { mirror.isCurrent }
             try await body()
             group.cancelAll()
         }
+    }
+
+    /// A mirror of `kv`, which now holds `a` = "1", checked against the server every 200 ms.
+    func mirror(of kv: KeyValue) async throws -> KeyValueMirror {
+        try await kv.put("a", Data("1".utf8))
+        return KeyValueMirror(kv.jetStream, bucket: kv.bucket, checkEvery: .milliseconds(200))
     }
 
     @Test func copiesTheBucketThenFollowsOthersWritesAndDeletes() async throws {
@@ -24,7 +31,6 @@ struct KeyValueMirrorTests {
             let mirror = KeyValueMirror(js, bucket: "mirrored", erasable: true, checkEvery: .milliseconds(200))
             #expect(mirror.value("old") == nil, "before it has caught up it knows nothing: ask the server")
             try await following(mirror) {
-                try await eventually("caught up", timeout: .seconds(10)) { mirror.isCurrent }
                 #expect(mirror.value("old") == Data("1".utf8))
                 #expect(mirror.value("gone") == nil)
                 #expect(mirror.value("never") == nil)
@@ -55,10 +61,8 @@ struct KeyValueMirrorTests {
         try await withNATS { nats, _ in
             let js = JetStream(nats)
             let kv = try await KeyValue.open(js, bucket: "lost")
-            try await kv.put("a", Data("1".utf8))
-            let mirror = KeyValueMirror(js, bucket: "lost", checkEvery: .milliseconds(200))
+            let mirror = try await mirror(of: kv)
             try await following(mirror) {
-                try await eventually("caught up", timeout: .seconds(10)) { mirror.isCurrent }
                 let first = try #require(mirror.consumer)
                 #expect(try await js.deleteConsumer(stream: "KV_lost", name: first))
                 try await kv.put("b", Data("2".utf8))
@@ -73,12 +77,9 @@ struct KeyValueMirrorTests {
     /// The server killed and started again: the copy is dropped while it is away, then current again.
     @Test func aServerRestartIsFollowedByACurrentCopy() async throws {
         try await withNATS { nats, server in
-            let js = JetStream(nats)
-            let kv = try await KeyValue.open(js, bucket: "restarted")
-            try await kv.put("a", Data("1".utf8))
-            let mirror = KeyValueMirror(js, bucket: "restarted", checkEvery: .milliseconds(200))
+            let kv = try await KeyValue.open(JetStream(nats), bucket: "restarted")
+            let mirror = try await mirror(of: kv)
             try await following(mirror) {
-                try await eventually("caught up", timeout: .seconds(10)) { mirror.isCurrent }
                 try await server.crash()
                 try await eventually("dropped while the server is away", timeout: .seconds(20)) { !mirror.isCurrent }
                 #expect(mirror.value("a") == nil)

@@ -118,8 +118,7 @@ package final class KeyValueMirror: Service, Sendable {
                 }
             }
             reset()
-            let bucketStream = "KV_\(bucket)"
-            _ = try? await jetStream.deleteConsumer(stream: bucketStream, name: name)
+            _ = try? await jetStream.deleteConsumer(stream: KeyValue(jetStream: jetStream, bucket: bucket).streamName, name: name)
             // A server that is gone is asked again soon, not in a tight loop.
             do { try await Task.sleep(for: .milliseconds(min(5_000, 100 * (1 << min(failures, 6))))) } catch { return }
         }
