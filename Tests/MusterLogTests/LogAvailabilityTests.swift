@@ -37,6 +37,20 @@ struct LogAvailabilityTests {
         #expect(AppendError.Code.full == EventLog.mapPublishError(NATSError(.jetStreamAPI, "insufficient resources", apiErrorCode: 10047), subject: "s").code)
     }
 
+    /// The watch skips its probe while writes get through; a probe's answer or a write that
+    /// failed since is no such proof.
+    @Test func onlyARecentWriteSparesTheProbe() {
+        let availability = LogAvailability(settleTime: .zero)
+        let before = ContinuousClock.now
+        availability.succeeded(startedAt: .now, isProbe: true)
+        #expect(!availability.wroteSince(before), "a probe is not a write")
+        availability.succeeded(startedAt: .now)
+        #expect(availability.wroteSince(before))
+        #expect(!availability.wroteSince(.now + .seconds(1)), "a write before the instant does not count")
+        availability.failed(startedAt: .now, timeout, isWrite: true)
+        #expect(!availability.wroteSince(before), "a failure after the write")
+    }
+
     @Test func aConflictOrAnInvalidWriteSaysNothingAboutTheLog() {
         let availability = LogAvailability()
         availability.failed(startedAt: .now, NATSError(.wrongLastSequence, "changed"), isWrite: true)

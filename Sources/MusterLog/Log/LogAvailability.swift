@@ -40,6 +40,8 @@ package final class LogAvailability: Sendable {
         var reason: String?
         var full = false
         var lastSuccess: ContinuousClock.Instant?
+        /// The last write that got through (probes not counted): while writes keep coming, the watch need not ask.
+        var lastWrite: ContinuousClock.Instant?
         var lastFailure: ContinuousClock.Instant?
         /// One outage as the log lines tell it: from the first failure to a recovery that held for
         /// `settleTime`. A log that comes and goes meanwhile (a leader being elected) stays one
@@ -88,6 +90,7 @@ package final class LogAvailability: Sendable {
             // A full log answers probes; only a write that gets through says it has room again.
             if isProbe, state.full { return }
             state.lastSuccess = now
+            if !isProbe { state.lastWrite = now }
             guard !state.reachable else { return }
             state.reachable = true
             state.full = false
@@ -97,6 +100,15 @@ package final class LogAvailability: Sendable {
             state.episode?.recoveredAt = now
         }
         settle(now: now)
+    }
+
+    /// Whether a write got through at or after `instant` with no failure since: the log is
+    /// known to take writes without asking it.
+    package func wroteSince(_ instant: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in
+            guard state.reachable, let write = state.lastWrite, write >= instant else { return false }
+            return state.lastFailure.map { $0 < write } ?? true
+        }
     }
 
     /// A write or probe that started at `started` failed for want of the log (not for its own

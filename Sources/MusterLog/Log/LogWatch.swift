@@ -5,7 +5,8 @@ import ServiceLifecycle
 /// Keeps `LogAvailability` current while nothing is written, and moves the process off a NATS
 /// server that cannot reach the log.
 ///
-/// Once a second it asks for the events stream's info:
+/// Once a second, unless a write got through in that second (then the log is known to take
+/// writes, and a busy process asks nothing more of NATS), it asks for the events stream's info:
 /// in a cluster only the stream's leader answers, so an answer means writes can be stored. When
 /// the log has been unreachable for `leaveAfter` while the connection itself is fine (the server
 /// answers pings but is cut from its peers, or left in a minority), it drops that server; libnats
@@ -45,6 +46,10 @@ package struct LogWatch: Service {
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
             let started = ContinuousClock.now
+            if log.availability.wroteSince(started - interval) {
+                log.availability.settle()
+                continue
+            }
             do {
                 // In a cluster, a stream between leaders still has its info answered: only a
                 // leader means writes can be stored.
