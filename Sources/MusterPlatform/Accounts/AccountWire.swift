@@ -1,5 +1,6 @@
 package import Foundation
 import MusterEvents
+package import MusterJSON
 
 /// The account bodies every app's sign-in speaks, as OFFLEASH's app first spelled them: snake_case both ways.
 /// `POST /api/{app}/auth/join`: an invited person makes their account with the invitation's code.
@@ -286,5 +287,37 @@ package struct ExportBody: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case exportedAt = "exported_at", app, profile, emailVerified = "email_verified", identities, sessions, devices, appData = "app_data"
+    }
+}
+
+// Sign-in and validation answers lay out their members by hand (in key order): `JSONResponse`
+// writes them with MusterJSON, the bytes Foundation's encoder writes for their `Codable` form.
+
+extension UserBody: JSONObjectEncodable {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try object.string("email", email)
+        try object.string("first_name", firstName)
+        try object.string("id", id)
+        try object.string("last_name", lastName)
+        try object.string("organization_id", organizationId)
+        try object.string("phone", phone)
+        try object.string("role", role)
+    }
+}
+
+extension SignedInBody: JSONObjectEncodable {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try object.string("expires_at", expiresAt)
+        try object.string("refresh_token", refreshToken)
+        try object.string("token", token)
+        try object.object("user", user.encodeMembers)
+    }
+}
+
+extension ValidateBody: JSONObjectEncodable {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try object.string("expires_at", expiresAt)
+        try object.object("user", user.encodeMembers)
+        try object.bool("valid", valid)
     }
 }

@@ -89,7 +89,8 @@ package actor SigningKeyRing {
         let fresh = JWTKeyCollection()
         for stored in ring {
             let key = try P256.Signing.PrivateKey(rawRepresentation: Self.decode(stored.privateKey))
-            await fresh.add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: stored.kid))
+            await fresh.add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: stored.kid),
+                            serializer: DefaultJWTSerializer(jsonEncoder: TokenJSONEncoder()))
         }
         keys = fresh
         lastLoad = .now

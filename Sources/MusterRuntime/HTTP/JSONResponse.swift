@@ -10,8 +10,11 @@ package enum JSONResponse {
         return encoder
     }()
 
+    /// A body that lays out its own members (`JSONObjectEncodable`) is written by MusterJSON
+    /// (the same bytes, without `Codable`); any other by Foundation's encoder.
     package static func make(_ status: HTTPResponse.Status, _ body: some Encodable, headers: HTTPFields = [:]) throws -> Response {
-        response(status, try encoder.encode(body), headers: headers)
+        if body is any JSONObjectEncodable { return response(status, try JSONBytesEncoder().encode(body), headers: headers) }
+        return response(status, try encoder.encode(body), headers: headers)
     }
 
     /// The same answer written by MusterJSON's encoder: for strings, whole numbers, booleans,
