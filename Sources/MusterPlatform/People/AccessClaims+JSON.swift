@@ -42,11 +42,11 @@ package struct TokenJSONEncoder: JWTJSONEncoder {
 
     package func encode<T: Encodable>(_ value: T) throws -> Data {
         if let header = value as? JWTHeader, let strings = Self.strings(of: header) {
-            return Data(try JSONBytesEncoder().encodeObject { object in
+            return try JSONBytesEncoder().encodeObjectData { object in
                 for (key, value) in strings { try object.string(key, value) }
-            })
+            }
         }
-        if value is any JSONObjectEncodable { return Data(try JSONBytesEncoder().encode(value)) }
+        if value is any JSONObjectEncodable { return try JSONBytesEncoder().encodeData(value) }
         return try Self.fallback.encode(value)
     }
 

@@ -2,7 +2,7 @@ package import MusterEvents
 
 /// `platform.session.started.v1`: a person signed in. The session is the family of every access
 /// and refresh token that sign-in leads to; revoking it ends them all.
-package struct SessionStarted: EventPayload {
+package struct SessionStarted: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "platform", aggregate: "session", event: "started", major: 1)
 
     package var sessionId: String
@@ -52,7 +52,7 @@ package struct SessionStarted: EventPayload {
 
 /// `platform.session.refreshed.v1`: a refresh token was spent and a new one issued. Appended with
 /// the session's last sequence expected, so two uses of one token cannot both win.
-package struct SessionRefreshed: EventPayload {
+package struct SessionRefreshed: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "platform", aggregate: "session", event: "refreshed", major: 1)
 
     package var sessionId: String
@@ -75,7 +75,7 @@ package struct SessionRefreshed: EventPayload {
 }
 
 /// `platform.session.revoked.v1`: every token of the session stops working.
-package struct SessionRevoked: EventPayload {
+package struct SessionRevoked: EventPayload, StoredExactly, Equatable {
     package static let eventType = EventType(app: "platform", aggregate: "session", event: "revoked", major: 1)
     /// `signed-out`: the person ended it from their list of sessions; `signed-out-elsewhere`: they
     /// ended every session but the one they asked from; `password-reset`: a reset ended them all.
