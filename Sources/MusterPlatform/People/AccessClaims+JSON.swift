@@ -4,8 +4,8 @@ package import MusterJSON
 
 /// An access token's claims laid out by hand: MusterJSON writes them without `Codable`. JWTKit's
 /// date claims encode a `Date`, which only an encoder told to write seconds since 1970 gets
-/// right; here they are whole seconds (`People` issues tokens on whole seconds) as numbers, the
-/// bytes Foundation's JWT encoder writes for them.
+/// right; here they are whole seconds (`People` issues tokens on whole seconds) as numbers, as
+/// Foundation's JWT encoder writes them (in key order: a test holds the bytes equal to its sorted output).
 extension AccessClaims: JSONObjectEncodable {
     package func encodeMembers(_ object: inout JSONObjectWriter) throws {
         // In key order, so the writer never has to sort.

@@ -19,7 +19,8 @@ package enum JSONResponse {
 
     /// The same answer written by MusterJSON's encoder: for strings, whole numbers, booleans,
     /// arrays and objects the bytes `encoder` writes, several times faster. For the big answers of
-    /// hot routes (a sync batch's 500 results); the others keep Foundation's.
+    /// hot routes (a sync batch's 500 results) through `Codable`; answers that lay out their own
+    /// members (the sign-in answers) need not ask, and the others keep Foundation's.
     package static func make(_ status: HTTPResponse.Status, _ body: some Encodable, writtenBy writer: JSONBytesEncoder, headers: HTTPFields = [:]) throws -> Response {
         response(status, try writer.encode(body), headers: headers)
     }
