@@ -21,6 +21,22 @@ struct SnapshotStoreTests {
         let loaded = try #require(try store.load(State.self, name: "ledger", version: 3))
         #expect(loaded.state == Self.snapshot.state)
         #expect(loaded.checkpoint == Self.snapshot.checkpoint)
+        #expect(loaded.projection == "ledger" && loaded.version == 3 && loaded.savedAt == Self.snapshot.savedAt)
+    }
+
+    /// The checkpoint opens the file (a poller reads it from the head); the state's keys are not
+    /// put in order (a third of writing a big state), and it reads back whole all the same.
+    @Test func theCheckpointComesFirstAndTheStateAsItComes() throws {
+        let store = SnapshotStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("snapshots-\(UUID())"))
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        try store.save(Self.snapshot)
+        let text = String(decoding: try Data(contentsOf: store.url(name: "ledger", version: 3)), as: UTF8.self)
+        #expect(text.hasPrefix(#"{"checkpoint":9007199254740993,"projection":"ledger","savedAt":"2026-11-25T10:00:00Z","state":{"#))
+        #expect(text.hasSuffix(#","version":3}"#))
+        let big = Snapshot(projection: "ledger", version: 3, checkpoint: 1, savedAt: "2026-11-25T10:00:00Z",
+                           state: State(balances: Dictionary(uniqueKeysWithValues: (0..<2_000).map { ("k\($0)", $0) }), days: [:], ratio: 1, note: "n"))
+        try store.save(big)
+        #expect(try store.load(State.self, name: "ledger", version: 3)?.state == big.state)
     }
 
     @Test func aFileFoundationWroteStillLoads() throws {

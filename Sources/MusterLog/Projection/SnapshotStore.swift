@@ -41,8 +41,12 @@ package struct SnapshotStore: Sendable {
     package func save<State: Codable & Sendable>(_ snapshot: Snapshot<State>) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // MusterJSON's encoder: several times Foundation's speed on a state of megabytes, which a
-        // busy fold writes every few seconds (keys sorted, as before).
-        let data = try JSONBytesEncoder().encode(snapshot)
+        // busy fold writes every few seconds. Keys as they come: only a fold reads a snapshot back,
+        // by name, and putting every dictionary of a state in order was a third of writing it (in
+        // a busy notifier, 4.7 % of the CPU sampled, of 14.7 % writing snapshots).
+        var encoder = JSONBytesEncoder()
+        encoder.sortedKeys = false
+        let data = try encoder.encode(snapshot)
         let target = url(name: snapshot.projection, version: snapshot.version)
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
