@@ -262,14 +262,18 @@ struct FieldLiveTests {
             #expect(try await app.log.read(filter: "events.push.send.*.requested.v1").count == 1)
 
             // The manager writes the crew a message: Ana hears it on her socket, Ben gets it as a push.
+            // Ana's socket stays open until the push is checked: a socket that closes as soon as it has
+            // the message may be gone by the time the sync asks who is connected (once, under load).
             let message = UUID().uuidString.lowercased()
             let (connected, connection) = AsyncStream<Void>.makeStream()
-            async let told = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: connection)
+            let (holding, letGo) = AsyncStream<Void>.makeStream()
+            async let told = Self.listen(port: port, token: crew.ana, since: nil, until: 2, opened: connection, held: holding)
             await Self.untilOpened(connected)
             let sent = try await FieldSyncTests.push(app, crew.manager, FieldSyncTests.batch(device: FieldSyncTests.office, sentAt: now, [
                 FieldSyncTests.mutation("message", message, base: 0, at: now,
                                         #"{"projectId": "\#(FieldSyncTests.project)", "body": "Concrete pour moved to 7:00. Bring the vibrator."}"#),
             ]))
+            letGo.finish()
             #expect(FieldSyncTests.statuses(sent) == ["applied"])
             #expect(Self.ids(try await told) == [FieldSyncTests.project, message], "the project at once, then the message")
             let messagePushes = try await app.log.read(filter: "events.push.send.*.requested.v1").compactMap { $0.payload(as: PushRequested.self) }
