@@ -88,32 +88,28 @@ package struct KeyValue: Sendable {
 
     /// Removes the key and every earlier value of it from the bucket's stream (a rollup leaves
     /// only the empty purge marker), as `nats kv purge` does: what was stored is gone, not hidden.
-    /// Returns the marker's revision.
-    @discardableResult
-    package func purge(_ key: String) async throws -> UInt64 {
+    package func purge(_ key: String) async throws {
         try validate(key)
         var headers = NATSHeaders()
         headers["KV-Operation"] = "PURGE"
         headers["Nats-Rollup"] = "sub"
-        return try await jetStream.publish(OutgoingMessage(subject: subject(key), headers: headers, payload: Data())).seq
+        _ = try await jetStream.publish(OutgoingMessage(subject: subject(key), headers: headers, payload: Data()))
     }
 
     /// Purges the key after overwriting each stored value's bytes on the server's disk (a purge
     /// alone leaves them in the stream's block files until compaction). Needs an `erasable` bucket.
-    /// Returns the purge marker's revision.
-    @discardableResult
-    package func erase(_ key: String) async throws -> UInt64 {
+    package func erase(_ key: String) async throws {
         try validate(key)
         for _ in 0..<8 { // one value per key in a bucket of history 1; a few more at most
             guard let entry = try await get(key) else { break }
             try await jetStream.deleteMessage(stream: streamName, sequence: entry.revision, erase: true)
         }
-        return try await purge(key)
+        try await purge(key)
     }
 
     /// The key a message of the bucket's stream is about (its subject without `$KV.<bucket>.`).
     func key(ofSubject subject: String) -> String? {
-        let prefix = "$KV.\(bucket)."
+        let prefix = self.subject("")
         guard subject.hasPrefix(prefix) else { return nil }
         return String(decoding: subject.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
     }

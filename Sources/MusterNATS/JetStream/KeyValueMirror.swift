@@ -141,7 +141,7 @@ package final class KeyValueMirror: Service, Sendable {
         var config = ConsumerConfig(durableName: name)
         config.deliverPolicy = .lastPerSubject
         config.ackPolicy = .none
-        config.filterSubject = "$KV.\(bucket).>"
+        config.filterSubject = kv.subject(">")
         // The server removes it when this process is gone; a process that lost it starts another.
         config.inactiveThreshold = 120 * 1_000_000_000
         config.memStorage = true
