@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench, issue 4: the analytics collector against raw JetStream on the same machine, same run.
+# make bench, issue 4: the analytics collector against raw JetStream on the same machine, same run,
+# in BENCH_ROUNDS (3) interleaved rounds (each row: the median of its rounds' ratios, and the spread).
 #   1. 500-event batches over HTTP (`muster serve collector`, release build, 4 keep-alive connections)
 #      vs raw libnats async publish of as many events of the same stored size; target >= 0.5x.
 #   2. the funnel fold rebuilt from sequence 1 over 1M funnel steps vs raw pull consume of 1M
@@ -31,73 +32,85 @@ trap cleanup EXIT
 
 . bench/lib.sh
 
-start_nats
-sizes=$($BENCH analytics-size --nats-url "$url" 2>/dev/null)
-event_bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["event_bytes"])' "$sizes")
-funnel_bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["funnel_bytes"])' "$sizes")
-events=$((BATCHES * 500))
-echo "analytics: $BATCHES batches of 500 events ($event_bytes bytes each once stored); funnel: $FUNNEL steps of $funnel_bytes bytes; $(nproc) cores"
-echo "raw libnats: async publish of $events events of $event_bytes bytes…"
-raw_publish=$(bench/out/raw_js "$url" "$events" "$event_bytes")
-stop_nats
+# Every row is measured in BENCH_ROUNDS (3) rounds, baseline and Muster in each, and printed as the
+# median of its rounds' ratios with their spread: one run here swings by more than a target's margin.
+ROUNDS=${BENCH_ROUNDS:-3}
+for round in $(seq 1 "$ROUNDS"); do
+  start_nats
+  sizes=$($BENCH analytics-size --nats-url "$url" 2>/dev/null)
+  event_bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["event_bytes"])' "$sizes")
+  funnel_bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["funnel_bytes"])' "$sizes")
+  events=$((BATCHES * 500))
+  [ "$round" = 1 ] && echo "analytics: $BATCHES batches of 500 events ($event_bytes bytes each once stored); funnel: $FUNNEL steps of $funnel_bytes bytes; $(nproc) cores, $ROUNDS rounds"
+  echo "round $round: raw libnats: async publish of $events events of $event_bytes bytes…"
+  bench/out/raw_js "$url" "$events" "$event_bytes" >> "$work/raw_publish.jsonl"
+  stop_nats
 
-start_nats
-port=$(free_port)
-MUSTER_NATS_URL="$url" MUSTER_DATA_DIR="$work/muster" MUSTER_HTTP_PORT="$port" MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off \
-  $MUSTER serve collector >"$work/muster.log" 2>&1 &
-muster_pid=$!
-key=$($MUSTER keys issue --app offleash --scopes write:analytics --nats-url "$url" 2>/dev/null)
-for _ in $(seq 1 100); do
-  code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key" -H 'Content-Type: application/json' -d '{}' "http://127.0.0.1:$port/api/analytics/events" || true)
-  [ "$code" = 400 ] && break; sleep 0.1
+  start_nats
+  port=$(free_port)
+  MUSTER_NATS_URL="$url" MUSTER_DATA_DIR="$work/muster-$round" MUSTER_HTTP_PORT="$port" MUSTER_LOG_LEVEL=warning MUSTER_METRICS_PORT=off \
+    $MUSTER serve collector >"$work/muster.log" 2>&1 &
+  muster_pid=$!
+  key=$($MUSTER keys issue --app offleash --scopes write:analytics --nats-url "$url" 2>/dev/null)
+  for _ in $(seq 1 100); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key" -H 'Content-Type: application/json' -d '{}' "http://127.0.0.1:$port/api/analytics/events" || true)
+    [ "$code" = 400 ] && break; sleep 0.1
+  done
+  echo "round $round: muster: $BATCHES batches over HTTP (decode, redact, correct clocks, validate, envelope, pipelined publish with acks)…"
+  $BENCH analytics-post --url "http://127.0.0.1:$port" --key "$key" --batches "$BATCHES" --connections 4 >> "$work/post.jsonl"
+  kill -TERM "$muster_pid"; wait "$muster_pid" 2>/dev/null || true; muster_pid=""
+  stop_nats
+
+  start_nats
+  echo "round $round: muster: loading $FUNNEL funnel steps…"
+  $BENCH funnel-load --count "$FUNNEL" --nats-url "$url" >/dev/null 2>&1
+  echo "round $round: muster: rebuilding the funnel fold from sequence 1 (pull, decode, validate, apply)…"
+  $BENCH funnel-replay --nats-url "$url" 2>/dev/null >> "$work/replay.jsonl"
+  stop_nats
+
+  start_nats
+  echo "round $round: raw libnats: pull consume of $FUNNEL messages of $funnel_bytes bytes…"
+  bench/out/raw_js "$url" "$FUNNEL" "$funnel_bytes" >> "$work/raw_consume.jsonl"
+  stop_nats
+
+  start_nats
+  echo "round $round: muster: loading $ANALYTICS analytics events…"
+  $BENCH analytics-load --count "$ANALYTICS" --nats-url "$url" >/dev/null 2>&1
+  echo "round $round: muster: rebuilding the analytics fold from sequence 1 (pull, decode, apply, one SQLite transaction per batch)…"
+  $BENCH analytics-replay --nats-url "$url" 2>/dev/null >> "$work/analytics_replay.jsonl"
+  stop_nats
+
+  start_nats
+  echo "round $round: raw libnats: pull consume of $ANALYTICS messages of $event_bytes bytes…"
+  bench/out/raw_js "$url" "$ANALYTICS" "$event_bytes" >> "$work/raw_analytics.jsonl"
+  stop_nats
 done
-echo "muster: $BATCHES batches over HTTP (decode, redact, correct clocks, validate, envelope, pipelined publish with acks)…"
-post=$($BENCH analytics-post --url "http://127.0.0.1:$port" --key "$key" --batches "$BATCHES" --connections 4)
-kill -TERM "$muster_pid"; wait "$muster_pid" 2>/dev/null || true; muster_pid=""
-stop_nats
 
-start_nats
-echo "muster: loading $FUNNEL funnel steps…"
-$BENCH funnel-load --count "$FUNNEL" --nats-url "$url" >/dev/null 2>&1
-echo "muster: rebuilding the funnel fold from sequence 1 (pull, decode, validate, apply)…"
-replay=$($BENCH funnel-replay --nats-url "$url" 2>/dev/null)
-stop_nats
-
-start_nats
-echo "raw libnats: pull consume of $FUNNEL messages of $funnel_bytes bytes…"
-raw_consume=$(bench/out/raw_js "$url" "$FUNNEL" "$funnel_bytes")
-stop_nats
-
-start_nats
-echo "muster: loading $ANALYTICS analytics events…"
-$BENCH analytics-load --count "$ANALYTICS" --nats-url "$url" >/dev/null 2>&1
-echo "muster: rebuilding the analytics fold from sequence 1 (pull, decode, apply, one SQLite transaction per batch)…"
-analytics_replay=$($BENCH analytics-replay --nats-url "$url" 2>/dev/null)
-stop_nats
-
-start_nats
-echo "raw libnats: pull consume of $ANALYTICS messages of $event_bytes bytes…"
-raw_analytics=$(bench/out/raw_js "$url" "$ANALYTICS" "$event_bytes")
-stop_nats
-
-python3 - "$raw_publish" "$post" "$replay" "$raw_consume" "$analytics_replay" "$raw_analytics" <<'PY'
-import json, sys, platform, os
-raw_publish, post, replay, raw_consume, analytics, raw_analytics = (json.loads(a) for a in sys.argv[1:7])
+python3 - "$work" <<'PY'
+import json, sys, platform, os, statistics
+work = sys.argv[1]
+def rounds(name): return [json.loads(line) for line in open(f"{work}/{name}.jsonl") if line.strip()]
+raw_publish, post, replay, raw_consume, analytics, raw_analytics = (rounds(n) for n in
+    ("raw_publish", "post", "replay", "raw_consume", "analytics_replay", "raw_analytics"))
 rows = [
-    ("500-event batches over HTTP vs raw async publish", post["events_per_sec"], raw_publish["publish_per_sec"], 0.5),
-    ("funnel rebuild vs raw pull consume", replay["replay_per_sec"], raw_consume["consume_per_sec"], 0.5),
-    ("analytics rebuild vs raw pull consume", analytics["replay_per_sec"], raw_analytics["consume_per_sec"], 0.5),
+    ("500-event batches over HTTP vs raw async publish", [r["events_per_sec"] for r in post], [r["publish_per_sec"] for r in raw_publish], 0.5),
+    ("funnel rebuild vs raw pull consume", [r["replay_per_sec"] for r in replay], [r["consume_per_sec"] for r in raw_consume], 0.5),
+    ("analytics rebuild vs raw pull consume", [r["replay_per_sec"] for r in analytics], [r["consume_per_sec"] for r in raw_analytics], 0.5),
 ]
 print()
-print(f"{'measure (events/s)':50} {'muster':>10} {'raw':>10} {'ratio':>7} {'target':>7}")
-results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rows": []}
+print(f"{'measure (events/s, medians)':50} {'muster':>10} {'raw':>10} {'ratio':>6} {'spread':>11} {'target':>7}")
+results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rounds": len(post), "rows": []}
 for name, ours, base, target in rows:
-    ratio = ours / base
-    print(f"{name:50} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}")
-    results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratio": round(ratio, 3), "target": target})
+    ratios = [o / b for o, b in zip(ours, base)]
+    ratio = statistics.median(ratios)
+    spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+    print(f"{name:50} {int(statistics.median(ours)):>10,} {int(statistics.median(base)):>10,} {ratio:>6.2f} {spread:>11} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}")
+    results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratios": [round(r, 3) for r in ratios],
+                            "ratio": round(ratio, 3), "target": target})
+replay, analytics = replay[-1], analytics[-1]
 print()
 for name, r in (("funnel", replay), ("analytics", analytics)):
-    print(f"{name} rebuild of {r['count']:,} events: {r['seconds']:.1f} s, peak RSS {r['max_rss_mb']} MB, "
+    print(f"{name} rebuild of {r['count']:,} events (last round): {r['seconds']:.1f} s, peak RSS {r['max_rss_mb']} MB, "
           f"{r['stored_bytes'] / 1e6:.1f} MB on disk")
     results[f"{name}_rebuild"] = r
 json.dump(results, open("bench/out/analytics.json", "w"), indent=1)
