@@ -87,26 +87,19 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 
 python3 - "$work" <<'PY'
-import json, sys, platform, os, statistics
+import json, sys, platform, os
+sys.path.insert(0, "bench")
+from rounds import rounds, row, HEADER
 work = sys.argv[1]
-def rounds(name): return [json.loads(line) for line in open(f"{work}/{name}.jsonl") if line.strip()]
-raw_publish, post, replay, raw_consume, analytics, raw_analytics = (rounds(n) for n in
+raw_publish, post, replay, raw_consume, analytics, raw_analytics = (rounds(work, n) for n in
     ("raw_publish", "post", "replay", "raw_consume", "analytics_replay", "raw_analytics"))
-rows = [
-    ("500-event batches over HTTP vs raw async publish", [r["events_per_sec"] for r in post], [r["publish_per_sec"] for r in raw_publish], 0.5),
-    ("funnel rebuild vs raw pull consume", [r["replay_per_sec"] for r in replay], [r["consume_per_sec"] for r in raw_consume], 0.5),
-    ("analytics rebuild vs raw pull consume", [r["replay_per_sec"] for r in analytics], [r["consume_per_sec"] for r in raw_analytics], 0.5),
-]
 print()
-print(f"{'measure (events/s, medians)':50} {'muster':>10} {'raw':>10} {'ratio':>6} {'spread':>11} {'target':>7}")
-results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rounds": len(post), "rows": []}
-for name, ours, base, target in rows:
-    ratios = [o / b for o, b in zip(ours, base)]
-    ratio = statistics.median(ratios)
-    spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
-    print(f"{name:50} {int(statistics.median(ours)):>10,} {int(statistics.median(base)):>10,} {ratio:>6.2f} {spread:>11} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}")
-    results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratios": [round(r, 3) for r in ratios],
-                            "ratio": round(ratio, 3), "target": target})
+print(f"{'measure (events/s, medians)':50} {HEADER}")
+results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rounds": len(post), "rows": [
+    row("500-event batches over HTTP vs raw async publish", [r["events_per_sec"] for r in post], [r["publish_per_sec"] for r in raw_publish], 0.5),
+    row("funnel rebuild vs raw pull consume", [r["replay_per_sec"] for r in replay], [r["consume_per_sec"] for r in raw_consume], 0.5),
+    row("analytics rebuild vs raw pull consume", [r["replay_per_sec"] for r in analytics], [r["consume_per_sec"] for r in raw_analytics], 0.5),
+]}
 replay, analytics = replay[-1], analytics[-1]
 print()
 for name, r in (("funnel", replay), ("analytics", analytics)):

@@ -43,32 +43,24 @@ echo "muster: the JSON codec against Foundation's on stored envelopes (no NATS)â
 codec=$($BENCH codec --count 100000 2>/dev/null | tr '\n' ' ')
 
 python3 - "$work" "$codec" <<'PY'
-import json, sys, platform, os, statistics
+import json, sys, platform, os
+sys.path.insert(0, "bench")
+from rounds import rounds, row, HEADER
 work, codec_lines = sys.argv[1], sys.argv[2]
-def rounds(name): return [json.loads(line) for line in open(f"{work}/{name}.jsonl") if line.strip()]
-raw, append, replay, pull = rounds("raw"), rounds("append"), rounds("replay"), rounds("pull")
+raw, append, replay, pull = rounds(work, "raw"), rounds(work, "append"), rounds(work, "replay"), rounds(work, "pull")
 codec = [json.loads(line) for line in codec_lines.replace("} {", "}\n{").splitlines() if line.strip()]
-rows = [
-    ("append vs raw async publish", [r["append_per_sec"] for r in append], [r["publish_per_sec"] for r in raw], 0.9),
+print()
+print(f"{'measure (medians)':36} {HEADER}")
+results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "count": raw[0]["count"],
+           "payload_bytes": raw[0]["payload_bytes"], "rounds": len(raw), "rows": [
+    row("append vs raw async publish", [r["append_per_sec"] for r in append], [r["publish_per_sec"] for r in raw], 0.9, 36),
     # The same baseline once each message carries what an append's does (a unique Nats-Msg-Id the
     # server keeps for deduplication, Nats-Expected-Stream, the event id).
-    ("append vs raw publish, same headers", [r["append_per_sec"] for r in append], [r["publish_headers_per_sec"] for r in raw], 0.9),
-    ("replay vs raw pull consume", [r["replay_per_sec"] for r in replay], [r["consume_per_sec"] for r in raw], 0.5),
+    row("append vs raw publish, same headers", [r["append_per_sec"] for r in append], [r["publish_headers_per_sec"] for r in raw], 0.9, 36),
+    row("replay vs raw pull consume", [r["replay_per_sec"] for r in replay], [r["consume_per_sec"] for r in raw], 0.5, 36),
     # Not a target of its own: the ceiling replay has before any event is decoded.
-    ("pull alone vs raw pull consume", [r["pull_per_sec"] for r in pull], [r["consume_per_sec"] for r in raw], 0.5),
-]
-print()
-print(f"{'measure':36} {'muster/s':>10} {'raw/s':>10} {'ratio':>6} {'spread':>11} {'target':>7}")
-results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "count": raw[0]["count"],
-           "payload_bytes": raw[0]["payload_bytes"], "rounds": len(raw), "rows": []}
-for name, ours, base, target in rows:
-    ratios = [o / b for o, b in zip(ours, base)]
-    ratio = statistics.median(ratios)
-    mark = "ok" if ratio >= target else "BELOW"
-    spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
-    print(f"{name:36} {int(statistics.median(ours)):>10,} {int(statistics.median(base)):>10,} {ratio:>6.2f} {spread:>11} {target:>6.1f}x {mark}")
-    results["rows"].append({"name": name, "muster_per_sec": ours, "raw_per_sec": base, "ratios": [round(r, 3) for r in ratios],
-                            "ratio": round(ratio, 3), "target": target})
+    row("pull alone vs raw pull consume", [r["pull_per_sec"] for r in pull], [r["consume_per_sec"] for r in raw], 0.5, 36),
+]}
 print()
 print(f"{'codec, Âµs an event':34} {'muster':>10} {'Foundation':>10} {'ratio':>7} {'target':>7}")
 for row in codec:
