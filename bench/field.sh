@@ -97,7 +97,7 @@ raw_batches, post, raw_small, upload, nginx_upload = (rounds(work, n) for n in (
 # publish of the same stored size is information only (a batch is checked, corrected, stored and folded
 # mutation by mutation).
 print()
-print(f"{'measure (medians; the baseline: raw publish, nginx)':58} {HEADER}")
+print(f"{'measure (medians; baselines: raw publish, nginx)':58} {HEADER}")
 results = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rounds": len(post), "rows": [
     row("push: mutations/s vs raw publish of one small event each", [r["mutations_per_sec"] for r in post],
         [r["publish_per_sec"] for r in raw_small], 0.5, 58, "mutations/s"),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench, OPL part (issue 3):
+# make bench, OPL part (issue 3), in BENCH_ROUNDS (3) interleaved rounds (each row: the median of its
+# rounds' ratios, and the spread):
 #  * GET /api/mobile/data with 10k actions and 50k geofences loaded, under wrk (loopback, 50
 #    connections), against nginx serving the same bytes as a static file with an ETag, same run:
 #    304 path >= 0.8x nginx's 304 (issue 12; issue 3 asked 0.5x), 200 path >= 0.4x nginx's 200;
@@ -54,11 +55,14 @@ etag=$(curl -sI "http://127.0.0.1:$nginx_port/data.json" | grep -i '^etag' | tr 
 [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query&hash=$hash")" = 304 ]
 
 rps() { wrk -t2 -c50 -d"${DURATION}s" "$@" | awk '/Requests\/sec/ {print int($2)}'; }
-echo "wrk -t2 -c50 -d${DURATION}s, four runs…"
-nginx304=$(rps -H "If-None-Match: $etag" "http://127.0.0.1:$nginx_port/data.json")
-muster304=$(rps -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query&hash=$hash")
-nginx200=$(rps "http://127.0.0.1:$nginx_port/data.json")
-muster200=$(rps -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query")
+# BENCH_ROUNDS (3) interleaved rounds of the four runs: each row is the median of its rounds' ratios,
+# with their spread (bench/rounds.py).
+ROUNDS=${BENCH_ROUNDS:-3}
+for round in $(seq 1 "$ROUNDS"); do
+  echo "round $round: wrk -t2 -c50 -d${DURATION}s, four runs…"
+  echo "{\"nginx\": $(rps -H "If-None-Match: $etag" "http://127.0.0.1:$nginx_port/data.json"), \"muster\": $(rps -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query&hash=$hash")}" >> "$work/r304.jsonl"
+  echo "{\"nginx\": $(rps "http://127.0.0.1:$nginx_port/data.json"), \"muster\": $(rps -H "X-API-Key: $key" "http://127.0.0.1:$http_port/api/mobile/data?$query")}" >> "$work/r200.jsonl"
+done
 
 # The HTTP servers and nats-server are done: stop them, so the CPU-bound rows below have the machine
 # to themselves (a still-running query server cost the gazetteer a third of its rate in one run).
@@ -67,31 +71,32 @@ echo "== geocoding: Muster's gazetteer against Python's reverse_geocoder on the 
 python3 -c "
 import random; r = random.Random(1)
 open('$work/points.txt', 'w').write(''.join('%.5f,%.5f\n' % (r.uniform(25, 49), r.uniform(-124, -67)) for _ in range(5000)))"
-geo=$($BENCH geocode --gazetteer .data/gazetteer/places.tsv --queries 500000 --points "$work/points.txt")
-rg=$(PYTHONPATH=.tools/bench-py python3 bench/rg_baseline.py "$work/points.txt" 20000)
+for round in $(seq 1 "$ROUNDS"); do
+  echo "round $round…"
+  $BENCH geocode --gazetteer .data/gazetteer/places.tsv --queries 500000 --points "$work/points.txt" >> "$work/geo.jsonl"
+  PYTHONPATH=.tools/bench-py python3 bench/rg_baseline.py "$work/points.txt" 20000 >> "$work/rg.jsonl"
+done
 
 echo "== moderation checks: a fold of 100 actions against one of 100,000 (the checks look up an index, not every action)"
 checks100=$($BENCH moderation-checks --actions 100 --checks 20000)
 checks100k=$($BENCH moderation-checks --actions 100000 --checks 20000)
 
-python3 - "$nginx304" "$muster304" "$nginx200" "$muster200" "$geo" "$rg" "$checks100" "$checks100k" <<'PY'
+python3 - "$work" "$checks100" "$checks100k" <<'PY'
 import json, os, platform, sys
-n304, m304, n200, m200 = (int(x) for x in sys.argv[1:5])
-geo, rg = json.loads(sys.argv[5]), json.loads(sys.argv[6])
-c100, c100k = json.loads(sys.argv[7]), json.loads(sys.argv[8])
-rows = [
-    ("moderation checks/s, 100k vs 100 actions", c100k["checksPerSecond"], c100["checksPerSecond"], 0.5, "checks/s"),
-    ("/api/mobile/data 304 vs nginx 304", m304, n304, 0.8, "req/s"),
-    ("/api/mobile/data 200 vs nginx 200", m200, n200, 0.4, "req/s"),
-    ("reverse geocode vs reverse_geocoder", geo["reverse_per_sec"], rg["reverse_per_sec"], 10.0, "q/s"),
-]
+sys.path.insert(0, "bench")
+from rounds import rounds, row, HEADER
+work, c100, c100k = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+r304, r200, geo, rg = (rounds(work, n) for n in ("r304", "r200", "geo", "rg"))
 print()
-print(f"{'measure':38} {'muster':>10} {'baseline':>10} {'ratio':>7} {'target':>7}")
-out = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rows": []}
-for name, ours, base, target, unit in rows:
-    ratio = ours / base if base else 0
-    print(f"{name:38} {ours:>10,} {base:>10,} {ratio:>7.2f} {target:>6.1f}x {'ok' if ratio >= target else 'BELOW'}")
-    out["rows"].append({"name": name, "muster": ours, "baseline": base, "unit": unit, "ratio": round(ratio, 3), "target": target})
+print(f"{'measure (medians)':38} {HEADER}")
+out = {"machine": f"{platform.machine()} {os.cpu_count()} cores", "rounds": len(r304), "rows": [
+    # Both sides are Muster's, measured once: a fold of 100,000 actions against one of 100.
+    row("moderation checks/s, 100k vs 100 actions", [c100k["checksPerSecond"]], [c100["checksPerSecond"]], 0.5, 38, "checks/s"),
+    row("/api/mobile/data 304 vs nginx 304", [r["muster"] for r in r304], [r["nginx"] for r in r304], 0.8, 38, "req/s"),
+    row("/api/mobile/data 200 vs nginx 200", [r["muster"] for r in r200], [r["nginx"] for r in r200], 0.4, 38, "req/s"),
+    row("reverse geocode vs reverse_geocoder", [g["reverse_per_sec"] for g in geo], [r["reverse_per_sec"] for r in rg], 10.0, 38, "q/s"),
+]}
+geo, rg = geo[-1], rg[-1]
 p99 = float(geo["forward_p99_us"])
 print(f"{'forward geocode p99':38} {p99:>9.1f}µs {'':>10} {'':>7} {'<1000µs':>7} {'ok' if p99 < 1000 else 'BELOW'}")
 out["forward_geocode"] = geo

@@ -12,7 +12,7 @@ def rounds(work, name):
         return [json.loads(line) for line in lines if line.strip()]
 
 
-HEADER = f"{'muster':>10} {'raw':>10} {'ratio':>6} {'spread':>11} {'target':>7}"
+HEADER = f"{'muster':>10} {'baseline':>10} {'ratio':>6} {'spread':>11} {'target':>7}"
 
 
 def row(name, ours, base, target, width=50, unit=""):
