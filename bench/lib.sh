@@ -49,7 +49,7 @@ CONF
 # The APNs stand-in (release, HTTP/2 over TLS, a fresh certificate and team key in $work) on a free
 # port, and h2load driving it directly: $1 pushes of the payload $3 for topic $2 over one connection
 # with 100 streams. Sets apns_port, token (the baseline's device) and baseline (req/s); adds the
-# stand-in to pids. The caller sets STANDINS.
+# stand-in to pids. The caller sets STANDINS. `h2load_baseline` measures it again (a bench's next round).
 apns_baseline() {
   scripts/make-certs.sh "$work/tls" >/dev/null
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/AuthKey.p8" 2>/dev/null
@@ -59,6 +59,11 @@ apns_baseline() {
   pids+=($!)
   for _ in $(seq 1 100); do curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" >/dev/null 2>&1 && break; sleep 0.05; done
   token=$(printf '%064x' 1)
+  h2load_baseline "$@"
+}
+
+# h2load against the stand-in apns_baseline started, as it describes; sets baseline (req/s).
+h2load_baseline() {
   local jwt
   jwt=$(python3 -c 'import base64,json,time
 b=lambda d: base64.urlsafe_b64encode(json.dumps(d,separators=(",",":")).encode()).decode().rstrip("=")

@@ -2,7 +2,8 @@
 # make bench, pushes (issue 14), against the local APNs stand-in (`muster-standins apns`, release, HTTP/2 over TLS):
 #  * pushes/s through Muster (POST /api/push to every device of an app -> the notifier's dispatcher ->
 #    one HTTP/2 connection to the stand-in -> an outcome event per device) against h2load driving the
-#    same stand-in directly over one connection with 100 streams (target >= 0.5x);
+#    same stand-in directly over one connection with 100 streams (target >= 0.5x), in BENCH_ROUNDS (3)
+#    interleaved rounds (the median of the rounds' ratios, and the spread);
 #  * time from an OPL approval to the last "Strike near you" push for 10,000 opted-in devices.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,8 @@ trap cleanup EXIT
 . bench/lib.sh
 
 echo "== pushes: Muster's notifier vs h2load, both against the APNs stand-in ($(nproc) cores)"
-apns_baseline "$DEVICES" com.example.shieldai \
-  '{"aps":{"alert":{"body":"Your scan found 2 new exposures","title":"DarkWatch"},"sound":"default"},"id":"scan_1","screen":"darkwatch"}'
+payload='{"aps":{"alert":{"body":"Your scan found 2 new exposures","title":"DarkWatch"},"sound":"default"},"id":"scan_1","screen":"darkwatch"}'
+apns_baseline "$DEVICES" com.example.shieldai "$payload"
 
 start_nats
 pids+=("$nats_pid")
@@ -56,13 +57,27 @@ while time.time() < deadline:
 sys.exit("timed out")
 PY
 }
-start=$(python3 -c 'import time; print(time.time())')
-push=$(post "$key" '{"audience": {"everyone": true}, "title": "DarkWatch", "body": "Your scan found 2 new exposures", "screen": "darkwatch", "id": "scan_1"}' | field pushId)
-read -r seconds delivered failed <<< "$(completed "$key" "$start" "$push")"
-[ "$delivered" = "$DEVICES" ] || { echo "only $delivered of $DEVICES delivered ($failed failed)"; exit 1; }
-rate=$(python3 -c "print(int($DEVICES/$seconds))")
-printf '%-52s %10s pushes/s  (h2load on one connection x 100 streams %s req/s; ratio %s, target >= 0.5; %s devices in %ss)\n' \
-  "POST /api/push -> notifier -> APNs stand-in" "$rate" "$baseline" "$(python3 -c "print(f'{$rate/$baseline:.2f}')")" "$DEVICES" "$seconds"
+# BENCH_ROUNDS (3) rounds of h2load and the same push to every device, interleaved: the row is the
+# median of the rounds' ratios, with their spread (bench/rounds.py).
+ROUNDS=${BENCH_ROUNDS:-3}
+for round in $(seq 1 "$ROUNDS"); do
+  [ "$round" = 1 ] || h2load_baseline "$DEVICES" com.example.shieldai "$payload"
+  start=$(python3 -c 'import time; print(time.time())')
+  push=$(post "$key" '{"audience": {"everyone": true}, "title": "DarkWatch", "body": "Your scan found 2 new exposures", "screen": "darkwatch", "id": "scan_1"}' | field pushId)
+  read -r seconds delivered failed <<< "$(completed "$key" "$start" "$push")"
+  [ "$delivered" = "$DEVICES" ] || { echo "only $delivered of $DEVICES delivered ($failed failed)"; exit 1; }
+  echo "{\"muster\": $(python3 -c "print(int($DEVICES/$seconds))"), \"h2load\": $baseline, \"seconds\": $seconds}" >> "$work/push.jsonl"
+done
+python3 - "$work" "$DEVICES" <<'PY'
+import sys
+sys.path.insert(0, "bench")
+from rounds import rounds, row, HEADER
+work, devices = sys.argv[1], sys.argv[2]
+runs = rounds(work, "push")
+print(f"{'pushes/s (medians; baseline: h2load)':52} {HEADER}")
+row("POST /api/push -> notifier -> APNs stand-in", [r["muster"] for r in runs], [r["h2load"] for r in runs], 0.5, 52,
+    f"{devices} devices in {', '.join(str(r['seconds']) for r in runs)} s")
+PY
 
 $BENCH push-load --app opl --devices "$NEARBY" --near 47.6062,-122.3321 --radius 3000 --nats-url "$url" >/dev/null
 start=$(python3 -c 'import time; print(time.time())')
