@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench, OFFLEASH part (issue 13), on one `muster serve ingest` (release) and the demo org:
 #  * GET /auth/validate, GET /api/offleash/auth/validate (every app's sign-in) and GET /contexts req/s against
-#    /health req/s on the same server (target >= 0.8x), and p99;
+#    /health req/s on the same server (target >= 0.8x), and p99, in BENCH_ROUNDS (3) interleaved rounds;
 #  * POST /auth/login against argon2id alone on the same hasher (muster-bench argon2; target: a sign-in costs
 #    at most 10 % more CPU than its hash);
 #  * sign-in with each method: password (argon2id, 19 MiB, 2 iterations: bound by the hash, on the hasher's threads),
@@ -47,20 +47,29 @@ rps() { awk '/Requests\/sec/ {print int($2)}' "${1:-$work/wrk.txt}"; }
 all_2xx() { if grep -q "Non-2xx" "$1"; then echo "$2 answered errors:"; cat "$1"; exit 1; fi; }
 p99_us() { awk '$1 == "99%" { v=$2; if (v ~ /us$/) { sub(/us/,"",v); print int(v) } else if (v ~ /ms$/) { sub(/ms/,"",v); print int(v*1000) } else { sub(/s/,"",v); print int(v*1000000) } }' "$work/wrk.txt"; }
 
-wrk_run "http://127.0.0.1:$port/health"; health=$(rps); health_p99=$(p99_us)
-all_2xx "$work/wrk.txt" /health
-wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/auth/validate"; validate=$(rps); validate_p99=$(p99_us)
-all_2xx "$work/wrk.txt" /auth/validate
-wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/offleash/auth/validate"; generic=$(rps); generic_p99=$(p99_us)
-all_2xx "$work/wrk.txt" /api/offleash/auth/validate
-wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port/contexts"; contexts=$(rps); contexts_p99=$(p99_us)
-all_2xx "$work/wrk.txt" /contexts
-wrk_run "http://127.0.0.1:$port/health"; health2=$(rps); health=$(( health > health2 ? health : health2 ))
-for row in "GET /auth/validate:$validate:$validate_p99" "GET /api/offleash/auth/validate:$generic:$generic_p99" "GET /contexts:$contexts:$contexts_p99"; do
-  IFS=: read -r name value p99 <<< "$row"
-  printf '%-52s %10s req/s  (/health %s req/s; ratio %s, target >= 0.8; p99 %s us, /health p99 %s us; wrk -c32 on the same 2 cores)\n' \
-    "$name" "$value" "$health" "$(python3 -c "print(f'{$value/$health:.2f}')")" "$p99" "$health_p99"
+# BENCH_ROUNDS (3) interleaved rounds of /health and the three routes: each row is the median of
+# its rounds' ratios (each against its own round's /health), with their spread (bench/rounds.py).
+ROUNDS=${BENCH_ROUNDS:-3}
+for round in $(seq 1 "$ROUNDS"); do
+  wrk_run "http://127.0.0.1:$port/health"; health=$(rps); health_p99=$(p99_us)
+  all_2xx "$work/wrk.txt" /health
+  for route in /auth/validate /api/offleash/auth/validate /contexts; do
+    wrk_run -H "Authorization: Bearer $token" "http://127.0.0.1:$port$route"
+    all_2xx "$work/wrk.txt" "$route"
+    echo "{\"route\": \"$route\", \"muster\": $(rps), \"health\": $health, \"p99_us\": $(p99_us), \"health_p99_us\": $health_p99}" >> "$work/reads.jsonl"
+  done
 done
+python3 - "$work" <<'PY'
+import statistics, sys
+sys.path.insert(0, "bench")
+from rounds import rounds, row, HEADER
+runs = rounds(sys.argv[1], "reads")
+print(f"{'req/s (medians; baseline: /health, wrk -c32)':52} {HEADER}")
+for route in ("/auth/validate", "/api/offleash/auth/validate", "/contexts"):
+    mine = [r for r in runs if r["route"] == route]
+    row(f"GET {route}", [r["muster"] for r in mine], [r["health"] for r in mine], 0.8, 52,
+        f"p99 {int(statistics.median(r['p99_us'] for r in mine))} us, /health's {int(statistics.median(r['health_p99_us'] for r in mine))} us")
+PY
 
 cat > "$work/login.lua" <<LUA
 wrk.method = "POST"
