@@ -168,6 +168,7 @@ bench: deps tools release gazetteer $(BENCH_PY)
 	@bench/notifications.sh
 	@bench/pop.sh
 	@bench/field.sh
+	@bench/folds.sh
 	@SOAK_MINUTES=10 MUSTER_BIN_DIR=.build/release scripts/soak.sh
 	@SOAK_MINUTES=10 MUSTER_BIN_DIR=.build/release SOAK_STACK=compose scripts/soak.sh
 

@@ -366,7 +366,7 @@ let package = Package(
             name: "muster-bench",
             dependencies: [
                 "MusterNATS", "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterGeo", "MusterJSON", "MusterOPL", "MusterAnalytics",
-                "MusterPoP", "MusterField", "MusterOFFLEASH", "MusterServices", "MusterCommandLine",
+                "MusterPoP", "MusterField", "MusterOFFLEASH", "MusterNotifications", "MusterServices", "MusterCommandLine",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -27,7 +27,7 @@ struct Bench: AsyncParsableCommand {
                        AnalyticsSize.self, AnalyticsPost.self, AnalyticsLoad.self, AnalyticsReplay.self, FunnelLoad.self, FunnelReplay.self, ModerationChecksCost.self, PushLoad.self, ProximityApprove.self,
                        PoPSize.self, PoPPost.self, PoPPull.self, PoPLoad.self, PoPReplay.self, PoPFoldCost.self,
                        FieldSize.self, FieldPost.self, FieldPull.self, FieldUpload.self, FieldFanout.self,
-                       FieldSnapshotCost.self, Argon2.self, NotifyLoad.self])
+                       FieldSnapshotCost.self, Argon2.self, NotifyLoad.self, FoldLoad.self, FoldReplay.self])
 
     /// A small event used only by the benchmark (registered only in the benchmark's catalog).
     struct Sample: EventPayload {
