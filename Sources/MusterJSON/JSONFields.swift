@@ -140,7 +140,7 @@ package struct JSONFields {
         return value
     }
 
-    func missing(_ key: StaticString) -> DecodingError {
+    private func missing(_ key: StaticString) -> DecodingError {
         .keyNotFound(JSONKey(key), .init(codingPath: decoder.codingPath, debugDescription: "No value for key \("\(key)".debugDescription)."))
     }
 
