@@ -32,6 +32,22 @@ trap cleanup EXIT
 
 . bench/lib.sh
 
+# One round of a fold's rebuild row: `muster-bench $1-load` of $2 events and `$1-replay` (appended to
+# $4.jsonl) on one fresh nats-server, raw pull consume of as many messages of $3 bytes (to $5.jsonl) on
+# another; $6 says what the rebuild does.
+rebuild_round() {
+  start_nats
+  echo "round $round: muster: loading $2 $1 events…"
+  $BENCH "$1-load" --count "$2" --nats-url "$url" >/dev/null 2>&1
+  echo "round $round: muster: rebuilding the $1 fold from sequence 1 $6…"
+  $BENCH "$1-replay" --nats-url "$url" 2>/dev/null >> "$work/$4.jsonl"
+  stop_nats
+  start_nats
+  echo "round $round: raw libnats: pull consume of $2 messages of $3 bytes…"
+  bench/out/raw_js "$url" "$2" "$3" >> "$work/$5.jsonl"
+  stop_nats
+}
+
 # Every row is measured in BENCH_ROUNDS (3) rounds, baseline and Muster in each, and printed as the
 # median of its rounds' ratios with their spread: one run here swings by more than a target's margin.
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -61,29 +77,8 @@ for round in $(seq 1 "$ROUNDS"); do
   kill -TERM "$muster_pid"; wait "$muster_pid" 2>/dev/null || true; muster_pid=""
   stop_nats
 
-  start_nats
-  echo "round $round: muster: loading $FUNNEL funnel steps…"
-  $BENCH funnel-load --count "$FUNNEL" --nats-url "$url" >/dev/null 2>&1
-  echo "round $round: muster: rebuilding the funnel fold from sequence 1 (pull, decode, validate, apply)…"
-  $BENCH funnel-replay --nats-url "$url" 2>/dev/null >> "$work/replay.jsonl"
-  stop_nats
-
-  start_nats
-  echo "round $round: raw libnats: pull consume of $FUNNEL messages of $funnel_bytes bytes…"
-  bench/out/raw_js "$url" "$FUNNEL" "$funnel_bytes" >> "$work/raw_consume.jsonl"
-  stop_nats
-
-  start_nats
-  echo "round $round: muster: loading $ANALYTICS analytics events…"
-  $BENCH analytics-load --count "$ANALYTICS" --nats-url "$url" >/dev/null 2>&1
-  echo "round $round: muster: rebuilding the analytics fold from sequence 1 (pull, decode, apply, one SQLite transaction per batch)…"
-  $BENCH analytics-replay --nats-url "$url" 2>/dev/null >> "$work/analytics_replay.jsonl"
-  stop_nats
-
-  start_nats
-  echo "round $round: raw libnats: pull consume of $ANALYTICS messages of $event_bytes bytes…"
-  bench/out/raw_js "$url" "$ANALYTICS" "$event_bytes" >> "$work/raw_analytics.jsonl"
-  stop_nats
+  rebuild_round funnel "$FUNNEL" "$funnel_bytes" replay raw_consume "(pull, decode, validate, apply)"
+  rebuild_round analytics "$ANALYTICS" "$event_bytes" analytics_replay raw_analytics "(pull, decode, apply, one SQLite transaction per batch)"
 done
 
 python3 - "$work" <<'PY'
