@@ -43,7 +43,7 @@ extension Bench {
         }
 
         static func uuid(_ index: Int, _ kind: Int) -> String {
-            String(format: "00000000-0000-4%03x-8000-%012x", kind, index)
+            String(format: "00000000-0000-4%03lx-8000-%012lx", kind, index)
         }
 
         /// A sign-in's session: a person of one of 1,000 organisations, a refresh token's hash, a device.
