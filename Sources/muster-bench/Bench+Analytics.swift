@@ -109,9 +109,7 @@ extension Bench {
                                              times: AnalyticsTimes(createdAt: stamp, sentAt: stamp, receivedAt: stamp, occurredAt: stamp),
                                              funnel: "booking", step: steps[i % 5], segment: person % 4 == 0 ? "returning" : "new")
                     }
-                    for result in try await log.appendAll(payloads) {
-                        if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") }
-                    }
+                    try await Bench.appendAll(payloads, to: log)
                     done += payloads.count
                 }
                 print(#"{"count": \#(count)}"#)

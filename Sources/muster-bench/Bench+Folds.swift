@@ -80,6 +80,7 @@ extension Bench {
         }
     }
 
+    /// Appends the payloads in one pipelined batch; the first refused one fails the command.
     static func appendAll<P: EventPayload>(_ payloads: [P], to log: EventLog) async throws {
         for result in try await log.appendAll(payloads) {
             if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") }

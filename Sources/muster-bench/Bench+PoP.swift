@@ -133,9 +133,7 @@ extension Bench {
                 var done = 0
                 while done < count {
                     let events = (done..<min(count, done + 50_000)).map { Bench.popSynced($0, of: count, changes: changes, now: now) }
-                    for result in try await log.appendAll(events) {
-                        if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") }
-                    }
+                    try await Bench.appendAll(events, to: log)
                     done += events.count
                 }
                 print(#"{"count": \#(count)}"#)

@@ -121,8 +121,7 @@ struct Bench: AsyncParsableCommand {
                 let start = ContinuousClock.now
                 while done < count {
                     let payloads = (done..<min(count, done + chunk)).map(Sample.make)
-                    let results = try await log.appendAll(payloads)
-                    for result in results { if case .failure(let error) = result { throw CommandFailure("append failed: \(error)") } }
+                    try await Bench.appendAll(payloads, to: log)
                     bytes += payloads.count
                     done += payloads.count
                 }
