@@ -63,10 +63,13 @@ o = h[-1] & 15
 print("%06d" % ((struct.unpack(">I", h[o:o + 4])[0] & 0x7fffffff) % 1000000))' "$1" "$2"; }
 SECRET=$(call POST /api/shieldai/auth/second-factor 200 "" -H "Authorization: Bearer $ACCESS" | json 'd["secret"]')
 RECOVERY=$(call POST /api/shieldai/auth/second-factor/confirm 200 "{\"code\": \"$(totp "$SECRET" 0)\"}" -H "Authorization: Bearer $ACCESS" | json 'd["recovery_codes"][0]')
+# One code, typed twice: computed once so a 30-second boundary between the two tries cannot turn the replay into a
+# fresh (and valid) next-window code.
+CODE=$(totp "$SECRET" 1)
 CHALLENGE=$(call POST /api/shieldai/auth/login 200 "{\"email\": \"$EMAIL\", \"password\": \"$PASSWORD\"}" | json 'd["challenge"]')
-call POST /api/shieldai/auth/login/second-factor 200 "{\"challenge\": \"$CHALLENGE\", \"code\": \"$(totp "$SECRET" 1)\", \"device_name\": \"Sam's Mac\", \"platform\": \"web\"}" >/dev/null
+call POST /api/shieldai/auth/login/second-factor 200 "{\"challenge\": \"$CHALLENGE\", \"code\": \"$CODE\", \"device_name\": \"Sam's Mac\", \"platform\": \"web\"}" >/dev/null
 CHALLENGE=$(call POST /api/shieldai/auth/login 200 "{\"email\": \"$EMAIL\", \"password\": \"$PASSWORD\"}" | json 'd["challenge"]')
-call POST /api/shieldai/auth/login/second-factor 400 "{\"challenge\": \"$CHALLENGE\", \"code\": \"$(totp "$SECRET" 1)\"}" >/dev/null
+call POST /api/shieldai/auth/login/second-factor 400 "{\"challenge\": \"$CHALLENGE\", \"code\": \"$CODE\"}" >/dev/null
 echo "   second factor on: the password answers a challenge; a code signs in once (the same code again: 400)"
 call GET /api/shieldai/auth/sessions 200 "" -H "Authorization: Bearer $ACCESS" | json '"   Sam sees " + str(len(d["sessions"])) + " sessions: " + ", ".join(sorted(set((s.get("device_name") or "?") + (" (bound)" if s["bound_to_device"] else "") for s in d["sessions"])))'
 call DELETE /api/shieldai/auth/sessions 200 "" -H "Authorization: Bearer $ACCESS" | json '"   signed out everywhere but here: " + str(d["ended"]) + " session(s) ended"'
