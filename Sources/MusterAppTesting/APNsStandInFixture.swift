@@ -32,7 +32,8 @@ package struct StandIn: Sendable {
         try APNsSigningKey(contentsOf: keyFile, keyID: Self.keyID, teamID: Self.teamID)
     }
 
-    package static func with<T: Sendable>(_ body: @escaping @Sendable (StandIn) async throws -> T) async throws -> T {
+    /// A stand-in on a free port for `body`; its list shows the last `keep` deliveries.
+    package static func with<T: Sendable>(keep: Int = 100_000, _ body: @escaping @Sendable (StandIn) async throws -> T) async throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("muster-apns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,7 +43,7 @@ package struct StandIn: Sendable {
         let keyFile = folder.appendingPathComponent("AuthKey.p8").path
         try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
 
-        let recorder = APNsStandIn.Recorder()
+        let recorder = APNsStandIn.Recorder(keep: keep)
         let port = try freePort()
         let standIn = StandIn(port: port, certificate: folder.appendingPathComponent("cert.pem").path, keyFile: keyFile, recorder: recorder)
         let app = try APNsStandIn.application(host: "127.0.0.1", port: port, certificate: standIn.certificate,

@@ -32,17 +32,17 @@ package enum APNsStandIn {
 
     /// What the stand-in has seen, and what it has been told to do.
     package actor Recorder {
-        package private(set) var deliveries: [Delivery] = []
+        /// The last `keep` deliveries, oldest first.
+        package var deliveries: [Delivery] { kept.items }
+        private var kept: RecentList<Delivery>
         /// Requests of any outcome (deliveries and refusals).
         package private(set) var requests = 0
         /// Every delivery taken since the start (the list keeps only the last `keep`).
         package private(set) var delivered = 0
         var gone: [String: Int64] = [:]
         var failures: [(status: Int, reason: String)] = []
-        /// Keep the last this many deliveries (a bench sends hundreds of thousands).
-        let keep: Int
-
-        package init(keep: Int = 100_000) { self.keep = keep }
+        /// Keeps the last `keep` deliveries (a bench sends hundreds of thousands).
+        package init(keep: Int = 100_000) { kept = RecentList(keep: keep) }
 
         package func unregister(_ token: String, at millis: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) {
             gone[token.lowercased()] = millis
@@ -60,9 +60,8 @@ package enum APNsStandIn {
         }
 
         func record(_ delivery: Delivery) {
-            deliveries.append(delivery)
+            kept.append(delivery)
             delivered += 1
-            if deliveries.count > keep { deliveries.removeFirst(deliveries.count - keep) }
         }
     }
 

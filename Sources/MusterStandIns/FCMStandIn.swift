@@ -18,7 +18,9 @@ package enum FCMStandIn {
     }
 
     package actor Recorder {
-        package private(set) var deliveries: [Delivery] = []
+        /// The last 100k deliveries, oldest first.
+        package var deliveries: [Delivery] { kept.items }
+        private var kept = RecentList<Delivery>(keep: 100_000)
         package private(set) var tokensIssued = 0
         var gone: Set<String> = []
         var issued: Set<String> = []
@@ -45,7 +47,7 @@ package enum FCMStandIn {
             return gone.contains(token) ? 404 : nil
         }
 
-        func record(_ delivery: Delivery) { deliveries.append(delivery) }
+        func record(_ delivery: Delivery) { kept.append(delivery) }
     }
 
     /// What FCM checks of a send: a token; `data` values are strings only; an Android priority of

@@ -32,7 +32,9 @@ package enum SMSStandIn {
     }
 
     package actor Recorder {
-        package private(set) var messages: [Message] = []
+        /// The last 10,000 messages, oldest first.
+        package var messages: [Message] { kept.items }
+        private var kept = RecentList<Message>(keep: 10_000)
         var failures = 0
         package init() {}
         package func failNext(_ count: Int) { failures = max(0, min(count, 1000)) }
@@ -41,8 +43,7 @@ package enum SMSStandIn {
             return true
         }
         func record(_ message: Message) {
-            messages.append(message)
-            if messages.count > 10_000 { messages.removeFirst() }
+            kept.append(message)
         }
     }
 

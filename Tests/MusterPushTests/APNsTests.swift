@@ -133,6 +133,29 @@ struct APNsTests {
             }
         }
     }
+    /// The stand-in's list keeps its last deliveries, oldest first, and counts all of them (it is
+    /// trimmed in bulk: one at a time moved the whole list on every push once it was full).
+    @Test func theStandInShowsItsLastDeliveriesAndCountsEvery() async throws {
+        try await StandIn.with(keep: 3) { standIn in
+            try await withNATS { nats, _ in
+                let lease = APNsTokenLease(signer: try standIn.signer(), jetStream: JetStream(nats), replicas: 1)
+                try await Self.withHTTPClient(caFile: standIn.certificate) { http in
+                    let client = APNsClient(http: http, lease: lease, sandboxURL: standIn.url, productionURL: standIn.url)
+                    let note = try APNsNotification(message: PushMessage(title: "Hi", body: "There"), priority: "high", expiresAt: nil,
+                                                    collapseID: nil)
+                    var ids: [String] = []
+                    for _ in 0..<8 {
+                        ids.append(UUID().uuidString)
+                        _ = await client.deliver(note, token: Self.token, topic: "com.kordant.shieldai", environment: "sandbox",
+                                                 apnsID: ids[ids.count - 1])
+                    }
+                    #expect(await standIn.recorder.deliveries.map(\.apnsId) == Array(ids.suffix(3)))
+                    #expect(await standIn.recorder.delivered == 8)
+                }
+            }
+        }
+    }
+
     /// APNs sets how many streams a connection may have open and lowers it when it is busy; the
     /// client keeps to it on one connection and every push still arrives.
     @Test func concurrencyKeepsToTheStreamLimitAPNsSetsAndLowers() async throws {
