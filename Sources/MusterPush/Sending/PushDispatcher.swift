@@ -126,6 +126,9 @@ package struct PushDispatcher: Service {
     @discardableResult
     func work(on pushId: String) async throws -> Bool {
         var handed = false
+        // One window for the whole push: each chunk starts at the pace the last one reached (and
+        // keeps the provider's last "slow down"), not at slow start's 32 again.
+        var window = AdaptiveWindow(initial: min(32, maxInFlight), maximum: maxInFlight)
         while !Task.isCancelled {
             guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return handed }
             let now = Date()
@@ -144,7 +147,7 @@ package struct PushDispatcher: Service {
             }
             for start in stride(from: 0, to: pending.count, by: chunkSize) where !Task.isCancelled {
                 let chunk = Array(pending[start..<min(start + chunkSize, pending.count)])
-                guard try await hand(chunk, of: pushId) else { break } // another notifier took some: resolve again
+                guard try await hand(chunk, of: pushId, window: &window) else { break } // another notifier took some: resolve again
                 handed = true
             }
         }
@@ -154,7 +157,7 @@ package struct PushDispatcher: Service {
     /// Claims the chunk and sends it (or records it expired); false when another notifier claimed first.
     /// The chunk is filtered against the same read of the push whose sequence the claim expects: a
     /// device claimed since the chunk was made is left out, and a claim made since that read fails.
-    func hand(_ candidates: [DevicesProjection.Device], of pushId: String) async throws -> Bool {
+    func hand(_ candidates: [DevicesProjection.Device], of pushId: String, window: inout AdaptiveWindow) async throws -> Bool {
         guard let push = await pushes.read({ $0.pushes[pushId] }), push.completedAt == nil else { return false }
         var chunk = candidates.filter { push.dispatched[$0.deviceId] == nil && !push.handled.contains($0.deviceId) }
         guard !chunk.isEmpty else { return false }
@@ -193,7 +196,7 @@ package struct PushDispatcher: Service {
             try? await Task.sleep(for: .milliseconds(Int64.random(in: 20...120)))
             return false
         }
-        let last = try await send(chunk, push: push.request)
+        let last = try await send(chunk, push: push.request, window: &window)
         _ = await pushes.waitUntilApplied(last, timeout: .seconds(5))
         return true
     }
@@ -222,12 +225,12 @@ package struct PushDispatcher: Service {
         }
     }
 
-    /// Sends one chunk with an adaptive number of copies in flight; returns the last sequence appended.
-    func send(_ chunk: [DevicesProjection.Device], push: PushRequested) async throws -> UInt64 {
+    /// Sends one chunk with `window` copies in flight (it grows and shrinks as the provider
+    /// answers); returns the last sequence appended.
+    func send(_ chunk: [DevicesProjection.Device], push: PushRequested, window: inout AdaptiveWindow) async throws -> UInt64 {
         let notification = try APNsNotification(message: push.message, priority: push.priority,
                                                 expiresAt: push.expiresAt.flatMap({ Timestamp.millis($0) }).map { $0 / 1000 },
                                                 collapseID: push.collapseId, background: push.background == true)
-        var window = AdaptiveWindow(initial: min(32, maxInFlight), maximum: maxInFlight)
         var last: UInt64 = 0
         // Each copy is delivered and its outcome appended in its own task, so the log's acks
         // overlap like the provider's answers do.
