@@ -608,8 +608,8 @@ let package = Package(
         .testTarget(
             name: "MusterOFFLEASHTests",
             dependencies: [
-                "MusterStandIns", "MusterAppTesting", "MusterEvents", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime", "MusterTesting",
-                "MusterNotifications", "MusterPush",
+                "MusterStandIns", "MusterAppTesting", "MusterEvents", "MusterJSON", "MusterLog", "MusterNATS", "MusterOFFLEASH", "MusterPlatform", "MusterRuntime",
+                "MusterTesting", "MusterNotifications", "MusterPush",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -73,7 +73,7 @@ enum SchemaDigests {
         "schemas/events/platform/membership.granted.v1.json": "c764efcf408f",
         "schemas/events/platform/notification.cancelled.v1.json": "ad7f7edd9328",
         "schemas/events/platform/notification.deferred.v1.json": "a824a408d319",
-        "schemas/events/platform/notification.scheduled.v1.json": "9a81dde48623",
+        "schemas/events/platform/notification.scheduled.v1.json": "0dcfb5ad1303",
         "schemas/events/platform/notification.sent.v1.json": "4be914cbdedc",
         "schemas/events/platform/notification.suppressed.v1.json": "6bc742c03b51",
         "schemas/events/platform/org.created.v1.json": "44ae4e3ea9b6",

@@ -91,6 +91,24 @@ package struct JSONFields {
         return results
     }
 
+    /// The array of strings under `key`, read by hand; nil when missing or null. An element that is
+    /// not a string is the `DecodingError` a `[String]` would throw.
+    package func strings(_ key: StaticString) throws -> [String]? {
+        guard let index = find(key) else { return nil }
+        let name = JSONKey(key)
+        try decoder.expect(.array, [String].self, at: index, key: name)
+        let array = decoder.child(index, key: name), document = decoder.document
+        let count = Int(document.tokens[index].count)
+        var results: [String] = []
+        results.reserveCapacity(count)
+        var element = index + 1
+        for position in 0..<count {
+            results.append(try array.string(at: element, key: JSONKey(intValue: position)))
+            element = document.next(after: element)
+        }
+        return results
+    }
+
     /// The members of the object under `key`, in their stored order, each as a scalar: a map of
     /// plain values (a record's changed fields) read without a `Decodable` per value. Containers
     /// are named (`.array`, `.object`), not read. Nil when missing or null.
@@ -131,6 +149,11 @@ package struct JSONFields {
     }
 
     package func required(_ value: Int?, _ key: StaticString) throws -> Int {
+        guard let value else { throw missing(key) }
+        return value
+    }
+
+    package func required(_ value: [String]?, _ key: StaticString) throws -> [String] {
         guard let value else { throw missing(key) }
         return value
     }
