@@ -258,7 +258,7 @@ let package = Package(
         .target(
             name: "MusterNotifications",
             dependencies: [
-                "MusterEvents", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterPush",
+                "MusterEvents", "MusterJSON", "MusterLog", "MusterRuntime", "MusterPlatform", "MusterPush",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
