@@ -46,13 +46,14 @@ struct BusinessViews: Sendable {
         let zone = await walks.timeZone(of: admin.org)
         let (start, label) = Self.dayStart(day, zone: zone)
         let requests = try await walks.pendingRequests(admin).map { walk($0, zone: zone, withDate: true) }
-        let booked = try await walks.businessBookings(admin, from: start, to: start + 86_400_000)
+        let next = Self.day(1, after: start, zone)
+        let booked = try await walks.businessBookings(admin, from: start, to: next)
         let walkers = try await walks.walkerList(admin)
         let byWalker = Dictionary(grouping: booked, by: \.booking.walkerId)
         let days = walkers.map { w in
             WalkerDay(walker: "\(w.firstName) \(w.lastName)", walks: (byWalker[w.id] ?? []).map { walk($0, zone: zone, withDate: false) })
         }
-        return Today(requests: requests, day: label, previous: Self.label(start - 86_400_000, zone), next: Self.label(start + 86_400_000, zone),
+        return Today(requests: requests, day: label, previous: Self.label(Self.day(-1, after: start, zone), zone), next: Self.label(next, zone),
                      walkers: days, zone: zone.identifier)
     }
 
@@ -75,19 +76,26 @@ struct BusinessViews: Sendable {
         let zone: String
     }
 
+    struct WalkerDayKey: Hashable {
+        let walker: String
+        let day: String
+    }
+
     func week(_ admin: AccessClaims, from day: String?) async throws -> Week {
         let zone = await walks.timeZone(of: admin.org)
         let (start, label) = Self.dayStart(day, zone: zone)
-        let booked = try await walks.businessBookings(admin, from: start, to: start + 7 * 86_400_000)
+        let end = Self.day(7, after: start, zone)
+        let booked = try await walks.businessBookings(admin, from: start, to: end)
         let walkers = try await walks.walkerList(admin)
-        let days = (0..<7).map { Self.label(start + Int64($0) * 86_400_000, zone) }
+        let days = (0..<7).map { Self.label(Self.day($0, after: start, zone), zone) }
+        // Each walk's day worked out once (a walk begun the evening before is in no column).
+        let byWalkerAndDay = Dictionary(grouping: booked) { WalkerDayKey(walker: $0.booking.walkerId, day: Self.label($0.booking.start, zone)) }
         let rows = walkers.map { w in
             WalkerWeek(walker: "\(w.firstName) \(w.lastName)", days: days.map { day in
-                WeekDay(label: day, walks: booked.filter { $0.booking.walkerId == w.id && Self.label($0.booking.start, zone) == day }
-                    .map { walk($0, zone: zone, withDate: false) })
+                WeekDay(label: day, walks: (byWalkerAndDay[WalkerDayKey(walker: w.id, day: day)] ?? []).map { walk($0, zone: zone, withDate: false) })
             })
         }
-        return Week(from: label, previous: Self.label(start - 7 * 86_400_000, zone), next: Self.label(start + 7 * 86_400_000, zone),
+        return Week(from: label, previous: Self.label(Self.day(-7, after: start, zone), zone), next: Self.label(end, zone),
                     days: days, walkers: rows, zone: zone.identifier)
     }
 
@@ -186,20 +194,50 @@ struct BusinessViews: Sendable {
         return (start, label(start, zone))
     }
 
-    static func label(_ millis: Int64, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+    /// The start of the day `days` after (or before) the one that starts at `start`, in the zone:
+    /// by the calendar, since a day is 23 or 25 hours long when the clocks change.
+    static func day(_ days: Int, after start: Int64, _ zone: TimeZone) -> Int64 {
+        let calendar = calendar(zone)
+        guard let moved = calendar.date(byAdding: .day, value: days, to: Date(timeIntervalSince1970: Double(start) / 1000)) else {
+            return start + Int64(days) * 86_400_000
+        }
+        return Int64(calendar.startOfDay(for: moved).timeIntervalSince1970 * 1000)
     }
 
+    /// `yyyy-MM-dd` in the zone.
+    static func label(_ millis: Int64, _ zone: TimeZone) -> String {
+        let p = parts(millis, zone)
+        return padded(p.year, 4) + "-" + padded(p.month, 2) + "-" + padded(p.day, 2)
+    }
+
+    /// `HH:mm` in the zone, or `EEE d MMM HH:mm` (`Mon 7 Dec 09:30`) with the date.
     static func time(_ millis: Int64, _ zone: TimeZone, withDate: Bool) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = withDate ? "EEE d MMM HH:mm" : "HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+        let p = parts(millis, zone)
+        let clock = padded(p.hour, 2) + ":" + padded(p.minute, 2)
+        guard withDate else { return clock }
+        let weekday = weekdays[min(max((p.weekday ?? 1) - 1, 0), 6)], month = months[min(max((p.month ?? 1) - 1, 0), 11)]
+        return "\(weekday) \(p.day ?? 1) \(month) \(clock)"
+    }
+
+    // The calendar's own arithmetic, not a `DateFormatter`: making one for every walk shown (ICU
+    // builds each from the locale's data) was four fifths of the week page's time (12 pages a
+    // second with a busy week).
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    private static func calendar(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+
+    private static func parts(_ millis: Int64, _ zone: TimeZone) -> DateComponents {
+        calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: Date(timeIntervalSince1970: Double(millis) / 1000))
+    }
+
+    private static func padded(_ value: Int?, _ width: Int) -> String {
+        let digits = String(value ?? 0)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     static func money(_ cents: Int) -> String { String(format: "$%.2f", Double(cents) / 100) }
