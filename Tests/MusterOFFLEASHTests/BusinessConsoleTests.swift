@@ -59,7 +59,8 @@ struct BusinessConsoleTests {
             #expect(declined.first { $0.id == first }?.status == "cancelled", "the app sees the decline as the walker's own would be")
             #expect(try await browser.post("/offleash/bookings/\(second)/accept").status == .seeOther)
             #expect(try await browser.get("/offleash?day=\(org.monday)").text.contains("None: every request has an answer"))
-            #expect(try await browser.get("/offleash/week?from=\(org.monday)").text.contains("confirmed"))
+            let week = try await browser.get("/offleash/week?from=\(org.monday)").text
+            #expect(week.contains("confirmed") && week.contains("walker0 X") && week.contains("–") && week.contains(org.monday), "\(week)")
 
             let payments = try await browser.get("/offleash/payments")
             #expect(payments.text.contains("/offleash/payments/\(paid)/refund"))
