@@ -11,7 +11,18 @@ extension Walks {
     package func businessBookings(_ claims: AccessClaims, from: Int64, to: Int64) async throws -> [BookingView] {
         try requireRole(claims, .admin)
         let walkers = Set(await walkers(org: claims.org))
-        let found = await runner.read { state in state.bookings.values.filter { walkers.contains($0.walkerId) && $0.end > from && $0.start < to } }
+        let found = await runner.read { state in
+            // Each booking is tested where it lies and only the week's are copied: `filter` copied
+            // every booking of every business to test it (a fifth of a busy week page's time).
+            var found: [OFFLEASHProjection.Booking] = []
+            let bookings = state.bookings.values
+            var index = bookings.startIndex
+            while index != bookings.endIndex {
+                if bookings[index].end > from, bookings[index].start < to, walkers.contains(bookings[index].walkerId) { found.append(bookings[index]) }
+                bookings.formIndex(after: &index)
+            }
+            return found
+        }
         var views: [BookingView] = []
         for booking in found.sorted(by: { ($0.start, $0.bookingId) < ($1.start, $1.bookingId) }) { views.append(try await view(booking, listed: true)) }
         return views
