@@ -231,7 +231,7 @@ extension Walks {
     }
 
     static func displayName(_ first: String, _ last: String) -> String? {
-        let name = "\(first) \(last)".trimmingCharacters(in: .whitespaces)
+        let name = "\(first) \(last)".trimmingWhitespace
         return name.isEmpty ? nil : name
     }
 

@@ -45,7 +45,9 @@ package enum AccountRules {
 }
 
 extension String {
-    var trimmingWhitespace: String {
+    /// Without leading and trailing white space, read scalar by scalar (Foundation's
+    /// `trimmingCharacters` goes through `NSString`).
+    package var trimmingWhitespace: String {
         var scalars = Substring(self).unicodeScalars
         while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MusterJSON
 package import MusterNATS
 
 /// What Muster knows of a person that is personal: it is stored only sealed with the person's key.
@@ -102,7 +103,9 @@ package actor PersonalDataVault {
               let combined = Data(base64Encoded: sealed),
               let box = try? AES.GCM.SealedBox(combined: combined),
               let plain = try? AES.GCM.open(box, using: SymmetricKey(data: stored)) else { return nil }
-        return try? JSONDecoder().decode(T.self, from: plain)
+        // MusterJSON's decoder (agreeing with Foundation's): a console page opens several boxes
+        // for each walk it lists, and Foundation's decoder was a sixth of a busy week page.
+        return try? JSONBytesDecoder().decode(T.self, from: plain)
     }
 
     private func read(_ personId: String) async throws -> Data? {
