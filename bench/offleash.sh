@@ -7,7 +7,9 @@
 #  * sign-in with each method: password (argon2id, 19 MiB, 2 iterations: bound by the hash, on the hasher's threads),
 #    Apple and Google ID tokens (verified against the identity stand-in's JWKS), phone codes sent and verified;
 #  * bookings under contention, single walks and weekly series on the same walkers: req/s, the share
-#    that conflicted, and no walker booked twice at once.
+#    that conflicted, and no walker booked twice at once;
+#  * the business console's week of those walks (GET /offleash/week) against nginx serving the same bytes,
+#    in BENCH_ROUNDS (3) interleaved rounds (target >= 0.4x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +18,7 @@ STANDINS=.build/release/muster-standins
 DURATION=${BENCH_WRK_SECONDS:-10}
 CORES=$(nproc)
 work=$(mktemp -d)
+chmod 755 "$work" # nginx's workers (www-data) read the console row's baseline file under it
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
@@ -160,3 +163,31 @@ printf '%-52s %10s series/s  (4 more clients, weekly x4 on the same walkers mean
 grep -E '^(other|series_other)=' "$work/bookings.txt" | grep -vE '^(other|series_other)=0 ' || true
 [ "$overlaps" = 0 ] || { echo "a walker was booked twice at once: $overlaps overlaps among $walks walks"; exit 1; }
 echo "   read back: $walks walks, no walker booked twice at once"
+
+# The business console's week once the contention run has filled the walkers' days (every walker's walks,
+# rendered from the bookings fold for the admin signed in with the page session cookie) against nginx
+# serving the same page's bytes as a file: what a console query costs beyond sending its answer;
+# BENCH_ROUNDS interleaved rounds, target >= 0.4x (as a computed answer's row against nginx elsewhere:
+# /api/mobile/data's 200).
+admin_token=$(curl -fsS -X POST -H 'Content-Type: application/json' -d '{"org_slug": "demo", "email": "admin@offleash.demo", "password": "Walkies2026"}' \
+  "http://127.0.0.1:$port/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+console=(-H "Cookie: muster_session=$admin_token" "http://127.0.0.1:$port/offleash/week")
+mkdir -p "$work/nginx/html"
+curl -fsS "${console[@]}" -o "$work/nginx/html/week.html"
+grep -q "Sam" "$work/nginx/html/week.html" || { echo "the console's week shows no walker:"; head -c 2000 "$work/nginx/html/week.html"; exit 1; }
+start_nginx "$work/nginx" "" ""
+pids+=("$nginx_pid")
+for round in $(seq 1 "$ROUNDS"); do
+  wrk_run "http://127.0.0.1:$nginx_port/week.html"; all_2xx "$work/wrk.txt" "nginx"; nginx_rps=$(rps) nginx_p99=$(p99_us)
+  wrk_run "${console[@]}"; all_2xx "$work/wrk.txt" "/offleash/week"
+  echo "{\"muster\": $(rps), \"nginx\": $nginx_rps, \"p99_us\": $(p99_us), \"nginx_p99_us\": $nginx_p99}" >> "$work/console.jsonl"
+done
+python3 - "$work" "$(wc -c < "$work/nginx/html/week.html")" <<'PY'
+import statistics, sys
+sys.path.insert(0, "bench")
+from rounds import rounds, row, HEADER
+runs = rounds(sys.argv[1], "console")
+print(f"{'req/s (medians; baseline: nginx, the same bytes)':52} {HEADER}")
+row("GET /offleash/week (business console)", [r["muster"] for r in runs], [r["nginx"] for r in runs], 0.4, 52,
+    f"{sys.argv[2]} bytes; p99 {int(statistics.median(r['p99_us'] for r in runs))} us, nginx's {int(statistics.median(r['nginx_p99_us'] for r in runs))} us")
+PY
