@@ -5,7 +5,8 @@
 # rounds, the median ratio and its spread), and the p99
 # from each confirmation (the log's acknowledgement of its append) to the stand-in taking its push
 # (target < 1 s). The notifier's own histogram (muster_notification_delivery_seconds) starts from the
-# event's time, which the envelope keeps in whole seconds: too coarse for this.
+# event's time, which the envelope keeps in whole seconds: too coarse for this. Then the scheduler's
+# sending path: reminders due at once against h2load (target >= 0.5x, three interleaved rounds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,3 +72,25 @@ paced=$($BENCH notify-load confirm --bookings "$BOOKINGS" --from $((ROUNDS * COU
 arrived "$PACED"
 curl -ksf "https://127.0.0.1:$apns_port/standin/deliveries" > "$work/paced.json"
 python3 bench/notify_latency.py report "$work" "$COUNT" "$paced" "$work/paced.txt" "$work/paced.json" "$paced_rate"
+
+# The scheduler's sending path (59's row for it): COUNT push reminders due at once, appended as the
+# rules schedule them, each sent by the notifier's scheduler as soon as it sees it due (a decision, a
+# push request, the dispatcher, the stand-in), against h2load on the same stand-in; BENCH_ROUNDS
+# interleaved rounds, the rate from the first reminder's append to the last push's arrival,
+# target >= 0.5x (as the confirmations' row).
+for round in $(seq 1 "$ROUNDS"); do
+  h2load_baseline "$COUNT" com.offleash.ios "$payload"
+  before=$(delivered)
+  began=$($BENCH notify-load remind --bookings "$BOOKINGS" --from $(((round - 1) * COUNT)) --count "$COUNT" --nats-url "$url")
+  arrived "$COUNT"
+  echo "{\"muster\": $(python3 -c "import time; print(int($COUNT / (time.time() - $began)))"), \"h2load\": $baseline}" >> "$work/reminders.jsonl"
+done
+python3 - "$work" "$COUNT" <<'PY'
+import sys
+sys.path.insert(0, "bench")
+from rounds import rounds, row, HEADER
+runs = rounds(sys.argv[1], "reminders")
+print(f"{'pushes/s (medians; baseline: h2load)':52} {HEADER}")
+row("reminders due at once -> scheduler -> APNs stand-in", [r["muster"] for r in runs], [r["h2load"] for r in runs], 0.5, 52,
+    f"{sys.argv[2]} reminders a round")
+PY

@@ -3,6 +3,7 @@ import Foundation
 import MusterCommandLine
 import MusterEvents
 import MusterLog
+import MusterNotifications
 import MusterOFFLEASH
 import MusterPlatform
 
@@ -12,7 +13,9 @@ extension Bench {
     /// own walker (no device), three days ahead; `confirm` confirms `--count` of them from `--from`
     /// (all by default) as fast as the log takes it, or `--rate` a second, and prints when it
     /// began (seconds since 1970); with `--times FILE` each booking's id and when the log
-    /// acknowledged its confirmation (milliseconds), one per line.
+    /// acknowledged its confirmation (milliseconds), one per line. `remind` schedules, for `--count`
+    /// of those walks from `--from`, a push reminder due at once to its customer (as the rules
+    /// schedule one, with a key of this run's own): what the scheduler sends as soon as it sees it.
     struct NotifyLoad: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "notify-load")
         @Argument var phase: String
@@ -28,7 +31,7 @@ extension Bench {
         }
 
         func run() async throws {
-            guard ["setup", "confirm"].contains(phase) else { throw ValidationError("phase is setup or confirm") }
+            guard ["setup", "confirm", "remind"].contains(phase) else { throw ValidationError("phase is setup, confirm or remind") }
             let service = Self.uuid(0x5e, 0), org = Self.uuid(0x06, 0)
             let began = Date().timeIntervalSince1970
             try await common.withLog { log, _, _ in
@@ -54,6 +57,16 @@ extension Bench {
                         try await append(WalkBooked(bookingId: Self.uuid(0xb0, i), walkerId: Self.uuid(0xa0, i), customerId: customer, serviceId: service,
                                                     locationId: Self.uuid(0x10, i), start: Timestamp.string(millis: start, fraction: false),
                                                     end: Timestamp.string(millis: start + 1_800_000, fraction: false), priceCents: 2500))
+                    }
+                } else if phase == "remind" {
+                    let due = Timestamp.string(millis: Int64(began * 1000))
+                    for i in from..<(from + (count ?? bookings - from)) {
+                        let booking = Self.uuid(0xb0, i), customer = Self.uuid(0xc0, i)
+                        try await append(NotificationScheduled(key: "offleash:walk-reminder:\(booking):\(customer):\(Int64(began))",
+                                                               notice: Notice(app: "offleash", category: "walk-reminder", personId: customer,
+                                                                              about: "booking:\(booking)", title: "Walk in an hour",
+                                                                              body: "Your 30 minute walk starts in an hour.", screen: "booking", id: booking),
+                                                               dueAt: due, channels: ["push"], reason: "reminder"))
                     }
                 } else {
                     let clock = ContinuousClock(), begun = clock.now
