@@ -23,9 +23,9 @@ struct BusinessViewsTests {
         let moments = (0..<1_000).map { _ in Int64.random(in: 0...4_102_444_800_000, using: &generator) }
             + (0..<(366 * 32)).map { 1_767_225_600_000 + Int64($0) * 2_700_000 }
         var wrong: [String] = []
-        for millis in moments where BusinessViews.label(millis, zone) != label(millis) || BusinessViews.time(millis, zone, withDate: false) != clock(millis)
-            || BusinessViews.time(millis, zone, withDate: true) != dated(millis) {
-            wrong.append("\(millis): \(BusinessViews.time(millis, zone, withDate: true)) vs \(dated(millis))")
+        for millis in moments where LocalDates.label(millis, zone) != label(millis) || LocalDates.time(millis, zone, withDate: false) != clock(millis)
+            || LocalDates.time(millis, zone, withDate: true) != dated(millis) {
+            wrong.append("\(millis): \(LocalDates.time(millis, zone, withDate: true)) vs \(dated(millis))")
         }
         #expect(wrong.isEmpty, "\(identifier): \(wrong.prefix(5))")
     }
@@ -36,11 +36,11 @@ struct BusinessViewsTests {
         for first in ["2026-10-29", "2026-03-05"] {
             let (start, label) = BusinessViews.dayStart(first, zone: zone)
             #expect(label == first)
-            let days = (0...7).map { BusinessViews.label(BusinessViews.day($0, after: start, zone), zone) }
+            let days = (0...7).map { LocalDates.label(LocalDates.day($0, after: start, zone), zone) }
             #expect(Set(days).count == 8, "\(days)")
-            #expect(BusinessViews.label(BusinessViews.day(-7, after: start, zone), zone) < first)
+            #expect(LocalDates.label(LocalDates.day(-7, after: start, zone), zone) < first)
             for day in 0...7 {
-                #expect(BusinessViews.time(BusinessViews.day(day, after: start, zone), zone, withDate: false) == "00:00")
+                #expect(LocalDates.time(LocalDates.day(day, after: start, zone), zone, withDate: false) == "00:00")
             }
         }
     }

@@ -46,14 +46,14 @@ struct BusinessViews: Sendable {
         let zone = await walks.timeZone(of: admin.org)
         let (start, label) = Self.dayStart(day, zone: zone)
         let requests = try await walks.pendingRequests(admin).map { walk($0, zone: zone, withDate: true) }
-        let next = Self.day(1, after: start, zone)
+        let next = LocalDates.day(1, after: start, zone)
         let booked = try await walks.businessBookings(admin, from: start, to: next)
         let walkers = try await walks.walkerList(admin)
         let byWalker = Dictionary(grouping: booked, by: \.booking.walkerId)
         let days = walkers.map { w in
             WalkerDay(walker: "\(w.firstName) \(w.lastName)", walks: (byWalker[w.id] ?? []).map { walk($0, zone: zone, withDate: false) })
         }
-        return Today(requests: requests, day: label, previous: Self.label(Self.day(-1, after: start, zone), zone), next: Self.label(next, zone),
+        return Today(requests: requests, day: label, previous: LocalDates.label(LocalDates.day(-1, after: start, zone), zone), next: LocalDates.label(next, zone),
                      walkers: days, zone: zone.identifier)
     }
 
@@ -84,24 +84,24 @@ struct BusinessViews: Sendable {
     func week(_ admin: AccessClaims, from day: String?) async throws -> Week {
         let zone = await walks.timeZone(of: admin.org)
         let (start, label) = Self.dayStart(day, zone: zone)
-        let end = Self.day(7, after: start, zone)
+        let end = LocalDates.day(7, after: start, zone)
         let booked = try await walks.businessBookings(admin, from: start, to: end)
         let walkers = try await walks.walkerList(admin)
-        let days = (0..<7).map { Self.label(Self.day($0, after: start, zone), zone) }
+        let days = (0..<7).map { LocalDates.label(LocalDates.day($0, after: start, zone), zone) }
         // Each walk's day worked out once (a walk begun the evening before is in no column).
-        let byWalkerAndDay = Dictionary(grouping: booked) { WalkerDayKey(walker: $0.booking.walkerId, day: Self.label($0.booking.start, zone)) }
+        let byWalkerAndDay = Dictionary(grouping: booked) { WalkerDayKey(walker: $0.booking.walkerId, day: LocalDates.label($0.booking.start, zone)) }
         let rows = walkers.map { w in
             WalkerWeek(walker: "\(w.firstName) \(w.lastName)", days: days.map { day in
                 WeekDay(label: day, walks: (byWalkerAndDay[WalkerDayKey(walker: w.id, day: day)] ?? []).map { walk($0, zone: zone, withDate: false) })
             })
         }
-        return Week(from: label, previous: Self.label(Self.day(-7, after: start, zone), zone), next: Self.label(end, zone),
+        return Week(from: label, previous: LocalDates.label(LocalDates.day(-7, after: start, zone), zone), next: LocalDates.label(end, zone),
                     days: days, walkers: rows, zone: zone.identifier)
     }
 
     func walk(_ view: BookingView, zone: TimeZone, withDate: Bool) -> Walk {
         let b = view.booking
-        return Walk(id: b.bookingId, time: Self.time(b.start, zone, withDate: withDate) + "–" + Self.time(b.end, zone, withDate: false),
+        return Walk(id: b.bookingId, time: LocalDates.time(b.start, zone, withDate: withDate) + "–" + LocalDates.time(b.end, zone, withDate: false),
                     walker: view.walkerName ?? "?", customer: view.customerName ?? "?", pet: view.petName.flatMap { $0.isEmpty ? nil : $0 }, service: view.serviceName ?? "",
                     address: view.locationAddress ?? "", status: b.status == "cancelled" && b.previousStatus == "pending" ? "declined" : b.status,
                     price: Self.money(b.priceCents), pending: b.status == "pending")
@@ -132,7 +132,7 @@ struct BusinessViews: Sendable {
         }
         var shown: [Payment] = []
         for t in try await walks.businessTransactions(admin) {
-            let when = Timestamp.millis(t.createdAt).map { Self.time($0, zone, withDate: true) } ?? t.createdAt
+            let when = Timestamp.millis(t.createdAt).map { LocalDates.time($0, zone, withDate: true) } ?? t.createdAt
             shown.append(Payment(id: t.priced.transactionId, when: when, customer: await name(t.priced.customerId), walker: await name(t.priced.walkerId),
                                  total: Self.money(t.priced.totalCents), status: t.status, refundable: t.status == "succeeded"))
         }
@@ -173,7 +173,7 @@ struct BusinessViews: Sendable {
     func people(_ admin: AccessClaims) async throws -> People {
         let zone = await walks.timeZone(of: admin.org)
         return People(walkers: try await walks.walkerList(admin).map { "\($0.firstName) \($0.lastName)" }.sorted(),
-                      invitations: try await walks.pendingInvitations(admin).map { .init(role: $0.role, expires: Self.time($0.expiresAt, zone, withDate: true)) },
+                      invitations: try await walks.pendingInvitations(admin).map { .init(role: $0.role, expires: LocalDates.time($0.expiresAt, zone, withDate: true)) },
                       customers: try await walks.customers(admin))
     }
 
@@ -191,53 +191,7 @@ struct BusinessViews: Sendable {
             date = calendar.startOfDay(for: Date())
         }
         let start = Int64(calendar.startOfDay(for: date.addingTimeInterval(1)).timeIntervalSince1970 * 1000)
-        return (start, label(start, zone))
-    }
-
-    /// The start of the day `days` after (or before) the one that starts at `start`, in the zone:
-    /// by the calendar, since a day is 23 or 25 hours long when the clocks change.
-    static func day(_ days: Int, after start: Int64, _ zone: TimeZone) -> Int64 {
-        let calendar = calendar(zone)
-        guard let moved = calendar.date(byAdding: .day, value: days, to: Date(timeIntervalSince1970: Double(start) / 1000)) else {
-            return start + Int64(days) * 86_400_000
-        }
-        return Int64(calendar.startOfDay(for: moved).timeIntervalSince1970 * 1000)
-    }
-
-    /// `yyyy-MM-dd` in the zone.
-    static func label(_ millis: Int64, _ zone: TimeZone) -> String {
-        let p = parts(millis, zone)
-        return padded(p.year, 4) + "-" + padded(p.month, 2) + "-" + padded(p.day, 2)
-    }
-
-    /// `HH:mm` in the zone, or `EEE d MMM HH:mm` (`Mon 7 Dec 09:30`) with the date.
-    static func time(_ millis: Int64, _ zone: TimeZone, withDate: Bool) -> String {
-        let p = parts(millis, zone)
-        let clock = padded(p.hour, 2) + ":" + padded(p.minute, 2)
-        guard withDate else { return clock }
-        let weekday = weekdays[min(max((p.weekday ?? 1) - 1, 0), 6)], month = months[min(max((p.month ?? 1) - 1, 0), 11)]
-        return "\(weekday) \(p.day ?? 1) \(month) \(clock)"
-    }
-
-    // The calendar's own arithmetic, not a `DateFormatter`: making one for every walk shown (ICU
-    // builds each from the locale's data) was four fifths of the week page's time (12 pages a
-    // second with a busy week).
-    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    private static func calendar(_ zone: TimeZone) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar
-    }
-
-    private static func parts(_ millis: Int64, _ zone: TimeZone) -> DateComponents {
-        calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: Date(timeIntervalSince1970: Double(millis) / 1000))
-    }
-
-    private static func padded(_ value: Int?, _ width: Int) -> String {
-        let digits = String(value ?? 0)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        return (start, LocalDates.label(start, zone))
     }
 
     static func money(_ cents: Int) -> String { String(format: "$%.2f", Double(cents) / 100) }
