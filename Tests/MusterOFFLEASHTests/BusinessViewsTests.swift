@@ -44,4 +44,10 @@ struct BusinessViewsTests {
             }
         }
     }
+
+    @Test func aMessageGivesTheWalksTimeOnATwentyFourHourClock() {
+        // Friday 12 December 2025, 14:00 and 09:05 UTC.
+        #expect(OFFLEASHNotifications.when(1_765_548_000_000) == "Fri 12 Dec at 14:00 UTC")
+        #expect(OFFLEASHNotifications.when(1_765_530_300_000) == "Fri 12 Dec at 09:05 UTC")
+    }
 }

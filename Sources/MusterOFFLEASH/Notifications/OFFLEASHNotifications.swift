@@ -97,11 +97,14 @@ package enum OFFLEASHNotifications {
 
     /// "Standard walk on Sat 12 Dec at 14:00 UTC".
     static func describe(_ booking: OFFLEASHProjection.Booking, in state: OFFLEASHProjection.State) -> String {
-        let service = state.services[booking.serviceId]?.name ?? "walk"
-        let start = Date(timeIntervalSince1970: Double(booking.start) / 1000)
-        let day = start.formatted(Date.FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt).weekday(.abbreviated).day().month(.abbreviated))
-        let time = start.formatted(Date.FormatStyle(timeZone: TimeZone(identifier: "UTC") ?? .gmt).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits))
-        return "\(service) on \(day) at \(time) UTC"
+        "\(state.services[booking.serviceId]?.name ?? "walk") on \(when(booking.start))"
+    }
+
+    /// "Sat 12 Dec at 14:00 UTC": on a 24-hour clock (the `Date.FormatStyle` this replaced wrote a
+    /// 12-hour one without AM or PM, "Sat, 12 Dec at 02:00 UTC" for a walk at two in the afternoon).
+    static func when(_ start: Int64) -> String {
+        let utc = TimeZone(identifier: "UTC") ?? .gmt
+        return "\(LocalDates.date(start, utc)) at \(LocalDates.time(start, utc, withDate: false)) UTC"
     }
 
     static func dollars(_ cents: Int) -> String {
