@@ -53,7 +53,7 @@ struct GazetteerTests {
         #expect(outside.zipCode == nil || outside.zipCode?.hasPrefix("57") == true)
         #expect(Self.gazetteer.reverse(latitude: .nan, longitude: 0) == nil)
         // The tree search agrees with a scan over every place (none beyond the limit).
-        var rng = SeededGenerator(seed: 42)
+        var rng = SplitMix(seed: 42)
         let random = (0..<300).map { _ in (Double.random(in: -90...90, using: &rng), Double.random(in: -180...180, using: &rng)) }
         for (lat, lng) in [(45.0, -93.2), (47.6, -122.3), (43.5, -96.7), (44.9, -103.9), (-33.9, 151.2), (89.5, 10.0)] + random {
             let nearest = try #require(Self.gazetteer.places.min { distanceMeters(lat, lng, $0.latitude, $0.longitude) < distanceMeters(lat, lng, $1.latitude, $1.longitude) })
@@ -65,18 +65,5 @@ struct GazetteerTests {
     @Test func aBrokenFileIsAClearError() {
         #expect(throws: Gazetteer.LoadError.self) { try Gazetteer(data: Data("P\t1\t2\n".utf8)) }
         #expect(throws: Gazetteer.LoadError.self) { try Gazetteer(contentsOf: "/nonexistent/places.tsv") }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing point can be found again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import GRDB
 @testable import MusterPoP
+import MusterTesting
 import PropertyBased
 import Testing
 
