@@ -39,7 +39,7 @@ struct JSONDocument {
         var (previous, key) = (-1, object + 1)
         for _ in 0..<Int(tokens[object].count) {
             if tokens[key].flag { return false }
-            if previous >= 0, !raw(previous).lexicographicallyPrecedes(raw(key)) { return false }
+            if previous >= 0, ByteWord.compare(raw(previous), raw(key)) >= 0 { return false }
             previous = key
             key = next(after: key + 1)
         }
@@ -74,6 +74,12 @@ struct JSONDocument {
     func value(forKey name: UnsafeBufferPointer<UInt8>, inObject object: Int, cursor: inout MemberCursor) -> Int? {
         let count = Int(tokens[object].count)
         if cursor.object != object { cursor = MemberCursor(object: object, key: object + 1) }
+        // Most often the next member is the one asked for: one compare.
+        if cursor.position < count, key(cursor.key, equals: name) {
+            let at = cursor.key
+            cursor = MemberCursor(object: object, key: next(after: at + 1), position: cursor.position + 1, previous: at)
+            return at + 1
+        }
         if tokens[object].flag {
             let next = cursor.position < count ? compare(cursor.key, name) : 1
             if next > 0, cursor.previous < 0 || compare(cursor.previous, name) < 0 { return nil }
@@ -98,11 +104,7 @@ struct JSONDocument {
     /// How the key at `index` sorts against `name`, as bytes: negative, zero or positive (its raw
     /// bytes: asked only in an object whose keys rise, where none is escaped).
     private func compare(_ index: Int, _ name: UnsafeBufferPointer<UInt8>) -> Int {
-        let key = raw(index)
-        for offset in 0..<min(key.count, name.count) where key[offset] != name[offset] {
-            return Int(key[offset]) - Int(name[offset])
-        }
-        return key.count - name.count
+        ByteWord.compare(raw(index), name)
     }
 
     /// A string's bytes with its escapes resolved (the scanner has checked every escape).

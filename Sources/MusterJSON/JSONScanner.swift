@@ -129,17 +129,24 @@ struct JSONScanner {
         let start = index
         var escaped = false
         while true {
-            // Plain ASCII runs first: most of a document; eight bytes at a time while none of
-            // them is a quote, a backslash, a control character or past ASCII.
+            // Plain ASCII runs first: most of a document; eight bytes at a time, and where a word
+            // holds a quote, a backslash, a control character or a byte past ASCII, straight to
+            // the first such byte (the masks' lowest flag is exactly it: see `ByteWord`).
             if let base = bytes.baseAddress {
-                while index + 8 <= bytes.count, !Self.mayEndPlainRun(ByteWord.load(base + index)) {
-                    index += 8
+                while index + 8 <= bytes.count {
+                    let special = Self.plainRunEnds(ByteWord.loadLittleEndian(base + index))
+                    if special == 0 { index += 8; continue }
+                    index += special.trailingZeroBitCount >> 3
+                    break
                 }
             }
-            while index < bytes.count {
-                let byte = bytes[index]
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-                index += 1
+            if index + 8 > bytes.count {
+                // The last few bytes of the document, one by one.
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+                    index += 1
+                }
             }
             guard index < bytes.count else { throw failure("unterminated string") }
             let byte = bytes[index]
@@ -157,11 +164,11 @@ struct JSONScanner {
         index += 1 // the closing quote
     }
 
-    /// Whether any of eight bytes is `"`, `\\`, below 0x20 or above 0x7F (a false alarm only sends
-    /// the run to the byte-by-byte loop).
+    /// Nonzero when any of eight bytes is `"`, `\\`, below 0x20 or above 0x7F; its lowest set bit is
+    /// in the first such byte (the words are loaded little-endian).
     @inline(__always)
-    static func mayEndPlainRun(_ word: UInt64) -> Bool {
-        ByteWord.pastASCII(word) | ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "\"")) | ByteWord.equal(word, UInt8(ascii: "\\")) != 0
+    static func plainRunEnds(_ word: UInt64) -> UInt64 {
+        ByteWord.pastASCII(word) | ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "\"")) | ByteWord.equal(word, UInt8(ascii: "\\"))
     }
 
     /// At a backslash: one valid escape; a `\u` high surrogate must be followed by a low one.
