@@ -153,6 +153,16 @@ package struct JSONFields {
         return value
     }
 
+    package func required(_ value: Double?, _ key: StaticString) throws -> Double {
+        guard let value else { throw missing(key) }
+        return value
+    }
+
+    package func required(_ value: Bool?, _ key: StaticString) throws -> Bool {
+        guard let value else { throw missing(key) }
+        return value
+    }
+
     package func required(_ value: [String]?, _ key: StaticString) throws -> [String] {
         guard let value else { throw missing(key) }
         return value

@@ -5,25 +5,30 @@ package import MusterJSON
 // them all: they are read from the stored form by hand. CodecAgreementTests holds each equal to
 // its Decodable conformance on random payloads.
 
+// Each reader asks for its members in their stored (sorted) order: each lookup then compares
+// the one member the last left the cursor at.
 extension AnalyticsContext {
     init(storedFields fields: JSONFields) throws {
-        self.init(app: try fields.required(fields.string("app"), "app"),
-                  appVersion: try fields.required(fields.string("appVersion"), "appVersion"),
-                  build: try fields.string("build"),
-                  osName: try fields.required(fields.string("osName"), "osName"),
-                  osVersion: try fields.required(fields.string("osVersion"), "osVersion"),
-                  deviceModel: try fields.required(fields.string("deviceModel"), "deviceModel"),
-                  anonymousId: try fields.string("anonymousId"),
-                  locale: try fields.string("locale"))
+        let anonymousId = try fields.string("anonymousId")
+        let app = try fields.required(fields.string("app"), "app")
+        let appVersion = try fields.required(fields.string("appVersion"), "appVersion")
+        let build = try fields.string("build")
+        let deviceModel = try fields.required(fields.string("deviceModel"), "deviceModel")
+        let locale = try fields.string("locale")
+        let osName = try fields.required(fields.string("osName"), "osName")
+        let osVersion = try fields.required(fields.string("osVersion"), "osVersion")
+        self.init(app: app, appVersion: appVersion, build: build, osName: osName, osVersion: osVersion, deviceModel: deviceModel,
+                  anonymousId: anonymousId, locale: locale)
     }
 }
 
 extension AnalyticsTimes {
     init(storedFields fields: JSONFields) throws {
-        self.init(createdAt: try fields.required(fields.string("createdAt"), "createdAt"),
-                  sentAt: try fields.required(fields.string("sentAt"), "sentAt"),
-                  receivedAt: try fields.required(fields.string("receivedAt"), "receivedAt"),
-                  occurredAt: try fields.required(fields.string("occurredAt"), "occurredAt"))
+        let createdAt = try fields.required(fields.string("createdAt"), "createdAt")
+        let occurredAt = try fields.required(fields.string("occurredAt"), "occurredAt")
+        let receivedAt = try fields.required(fields.string("receivedAt"), "receivedAt")
+        let sentAt = try fields.required(fields.string("sentAt"), "sentAt")
+        self.init(createdAt: createdAt, sentAt: sentAt, receivedAt: receivedAt, occurredAt: occurredAt)
     }
 }
 
@@ -34,9 +39,9 @@ struct CommonStoredFields {
     var times: AnalyticsTimes
 
     init(_ fields: JSONFields) throws {
+        context = try AnalyticsContext(storedFields: fields.required(fields.object("context"), "context"))
         eventId = try fields.required(fields.string("eventId"), "eventId")
         sessionId = try fields.required(fields.string("sessionId"), "sessionId")
-        context = try AnalyticsContext(storedFields: fields.required(fields.object("context"), "context"))
         times = try AnalyticsTimes(storedFields: fields.required(fields.object("times"), "times"))
     }
 }
