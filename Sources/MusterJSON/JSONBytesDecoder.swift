@@ -75,21 +75,25 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     let index: Int
     let parent: TapeDecoder?
     let key: (any CodingKey)?
+    /// The key when it is our own (a hand reader's member, an array position): kept as itself, not
+    /// boxed, so that making and freeing the decoder of each nested object costs no existential.
+    let ownKey: JSONKey?
     /// Where the next key lookup in this decoder's object starts.
     var cursor = MemberCursor()
 
-    init(document: JSONDocument, index: Int, parent: TapeDecoder?, key: (any CodingKey)?) {
+    init(document: JSONDocument, index: Int, parent: TapeDecoder?, key: (any CodingKey)?, ownKey: JSONKey? = nil) {
         self.document = document
         self.index = index
         self.parent = parent
         self.key = key
+        self.ownKey = ownKey
     }
 
     var codingPath: [any CodingKey] {
         var path: [any CodingKey] = []
         var decoder: TapeDecoder? = self
         while let current = decoder {
-            if let key = current.key { path.append(key) }
+            if let key = current.key { path.append(key) } else if let key = current.ownKey { path.append(key) }
             decoder = current.parent
         }
         return path.reversed()
@@ -99,6 +103,10 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     func child(_ index: Int, key: any CodingKey) -> TapeDecoder {
         TapeDecoder(document: document, index: index, parent: self, key: key)
+    }
+
+    func child(_ index: Int, key: JSONKey) -> TapeDecoder {
+        TapeDecoder(document: document, index: index, parent: self, key: nil, ownKey: key)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

@@ -77,4 +77,19 @@ struct WordScanTests {
         let unordered = #"{"abcdefghijC":3,"abcdefghijA":1,"abcdefghijB":2}"#
         #expect(try JSONBytesDecoder().decode(Long.self, from: Array(unordered.utf8)) == Long(abcdefghijA: 1, abcdefghijB: 2, abcdefghijBz: nil, abcdefghijC: 3))
     }
+
+    /// A hand reader's nested objects name their path in errors, as a `Decodable`'s do.
+    @Test func nestedHandReadersNameThePath() throws {
+        let text = Array(#"{"a":{"b":[{"c":1}]}}"#.utf8)
+        do {
+            _ = try text.withUnsafeBytes { raw in
+                try JSONBytesDecoder().withFields(of: raw) { root in
+                    try root.required(root.object("a"), "a").objects("b") { try $0.string("c") }
+                }
+            }
+            Issue.record("a number read as a string")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["a", "b", "0", "c"])
+        }
+    }
 }
