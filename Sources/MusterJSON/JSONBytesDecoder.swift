@@ -23,7 +23,14 @@ package struct JSONBytesDecoder: Sendable {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(error)", underlyingError: error))
         }
         return try tokens.withUnsafeBufferPointer { tokens in
-            try body(TapeDecoder(document: JSONDocument(bytes: typed, tokens: tokens), index: 0, parent: nil, key: nil))
+            // On the stack: a homogeneous tuple's elements lie in a row, as an array's would.
+            var cursors = (MemberCursor(), MemberCursor(), MemberCursor(), MemberCursor(),
+                           MemberCursor(), MemberCursor(), MemberCursor(), MemberCursor())
+            return try withUnsafeMutablePointer(to: &cursors) { tuple in
+                try tuple.withMemoryRebound(to: MemberCursor.self, capacity: MemberCursors.depths) { base in
+                    try body(TapeDecoder(document: JSONDocument(bytes: typed, tokens: tokens), cursors: MemberCursors(base: base)))
+                }
+            }
         }
     }
 
@@ -78,16 +85,31 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The key when it is our own (a hand reader's member, an array position): kept as itself, not
     /// boxed, so that making and freeing the decoder of each nested object costs no existential.
     let ownKey: JSONKey?
-    /// Where the next key lookup in this decoder's object starts.
-    var cursor = MemberCursor()
+    /// How deeply nested the value is (the document is 0): which of `cursors` its lookups use.
+    let depth: Int
+    let cursors: MemberCursors
 
-    init(document: JSONDocument, index: Int, parent: TapeDecoder?, key: (any CodingKey)?, ownKey: JSONKey? = nil) {
+    /// The decoder of a whole document.
+    init(document: JSONDocument, cursors: MemberCursors) {
         self.document = document
+        self.cursors = cursors
+        (index, parent, key, ownKey, depth) = (0, nil, nil, nil, 0)
+    }
+
+    /// The decoder of the value at `index`, nested `depth` deep (below `parent`, or below
+    /// members a hand reader reads without decoders of their own: `JSONFields`).
+    init(_ index: Int, parent: TapeDecoder, depth: Int, key: (any CodingKey)?, ownKey: JSONKey? = nil) {
+        self.document = parent.document
+        self.cursors = parent.cursors
         self.index = index
         self.parent = parent
         self.key = key
         self.ownKey = ownKey
+        self.depth = depth
     }
+
+    /// Where the next key lookup in this decoder's object starts.
+    var cursor: UnsafeMutablePointer<MemberCursor> { cursors.at(depth) }
 
     var codingPath: [any CodingKey] {
         var path: [any CodingKey] = []
@@ -102,11 +124,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func child(_ index: Int, key: any CodingKey) -> TapeDecoder {
-        TapeDecoder(document: document, index: index, parent: self, key: key)
+        TapeDecoder(index, parent: self, depth: depth + 1, key: key)
     }
 
     func child(_ index: Int, key: JSONKey) -> TapeDecoder {
-        TapeDecoder(document: document, index: index, parent: self, key: nil, ownKey: key)
+        TapeDecoder(index, parent: self, depth: depth + 1, key: nil, ownKey: key)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

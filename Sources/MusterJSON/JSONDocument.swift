@@ -161,6 +161,21 @@ struct JSONDocument {
 
 /// Where the next key lookup in an object starts: the key token after the member found last, its
 /// position among the object's members, and the key found last.
+/// One `MemberCursor` for each depth of nesting, for one decode call (a temporary allocation the
+/// decoders borrow): a nested object read without a decoder object of its own (`JSONFields`)
+/// still has a cursor, and no decoder carries one. Objects at the same depth share theirs; each
+/// names its object, so one that moved to another object's members starts that object afresh.
+/// Depths past the last share the last.
+struct MemberCursors {
+    static let depths = 8
+    let base: UnsafeMutablePointer<MemberCursor>
+
+    @inline(__always)
+    func at(_ depth: Int) -> UnsafeMutablePointer<MemberCursor> {
+        base + min(depth, Self.depths - 1)
+    }
+}
+
 struct MemberCursor {
     var object = -1
     var key = 0

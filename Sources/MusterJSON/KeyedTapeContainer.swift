@@ -18,7 +18,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The index of the value under `key`, if the object has it.
     private func find(_ key: Key) -> Int? {
-        document.value(forKey: key.stringValue, inObject: object, cursor: &decoder.cursor)
+        document.value(forKey: key.stringValue, inObject: object, cursor: &decoder.cursor.pointee)
     }
 
     private func value(_ key: Key) throws -> Int {

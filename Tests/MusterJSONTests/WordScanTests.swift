@@ -93,3 +93,71 @@ struct WordScanTests {
         }
     }
 }
+
+@Suite("Hand readers: nested objects without decoders of their own")
+struct HandReaderNestingTests {
+    /// `depth` objects, each under the key `k<level>`, with a value at the bottom; every fourth
+    /// level an array of one object instead (`k<level>` then `[ … ]`).
+    static func nested(_ depth: Int, bottom: String) -> (text: [UInt8], path: [String]) {
+        var (open, close, path) = ("", "", [String]())
+        for level in 0..<depth {
+            if level % 4 == 3 {
+                open += #"{"k\#(level)":["#
+                close = "]}" + close
+                path += ["k\(level)", "0"]
+            } else {
+                open += #"{"k\#(level)":"#
+                close = "}" + close
+                path.append("k\(level)")
+            }
+        }
+        return (Array((open + #"{"a":1,"v":\#(bottom),"z":2}"# + close).utf8), path)
+    }
+
+    /// The levels' keys (`JSONFields` takes literals).
+    static let keys: [StaticString] = ["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k10", "k11"]
+
+    /// Walks down `path` by hand (objects and arrays of objects) and reads `v` as a string.
+    static func readDown(_ raw: UnsafeRawBufferPointer, depth: Int) throws -> String? {
+        try JSONBytesDecoder().withFields(of: raw) { root in
+            func down(_ fields: JSONFields, _ level: Int) throws -> String? {
+                guard level < depth else {
+                    // Around the value, members before and after it (the cursor's moves).
+                    _ = try fields.int("z"); _ = try fields.int("a")
+                    return try fields.string("v")
+                }
+                if level % 4 == 3 {
+                    return try fields.objects(Self.keys[level]) { try down($0, level + 1) }?.first ?? nil
+                }
+                return try down(fields.required(fields.object(Self.keys[level]), Self.keys[level]), level + 1)
+            }
+            return try down(root, 0)
+        }
+    }
+
+    @Test func valuesAndErrorsAtEveryDepthMatchADecodablesPath() throws {
+        for depth in 0...12 {
+            let good = Self.nested(depth, bottom: #""x""#)
+            #expect(try good.text.withUnsafeBytes { try Self.readDown($0, depth: depth) } == "x", "depth \(depth)")
+            let bad = Self.nested(depth, bottom: "[1]")
+            do {
+                _ = try bad.text.withUnsafeBytes { try Self.readDown($0, depth: depth) }
+                Issue.record("an array read as a string at depth \(depth)")
+            } catch DecodingError.typeMismatch(_, let context) {
+                #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == bad.path + ["v"], "depth \(depth)")
+            }
+        }
+    }
+
+    /// Sibling objects at one depth share a cursor: reading them in turns finds every member.
+    @Test func siblingsReadInTurnsFindTheirMembers() throws {
+        let text = Array(#"{"p":{"a":1,"b":2,"c":3},"q":{"a":4,"b":5,"c":6}}"#.utf8)
+        let read = try text.withUnsafeBytes { raw in
+            try JSONBytesDecoder().withFields(of: raw) { root -> [Int?] in
+                let (p, q) = (try root.required(root.object("p"), "p"), try root.required(root.object("q"), "q"))
+                return [try p.int("a"), try q.int("a"), try p.int("b"), try q.int("c"), try p.int("c"), try q.int("b"), try p.int("d")]
+            }
+        }
+        #expect(read == [1, 4, 2, 6, 3, 5, nil])
+    }
+}
