@@ -109,9 +109,9 @@ package struct EventCatalog: Sendable {
         Entry(
             type: P.eventType, swiftType: String(describing: P.self), payloadType: P.self,
             decodeData: { data in try EventCatalog.decoder.decode(P.self, from: data) },
-            decodeEnvelope: { [handWritten = P.self as? any StoredFieldsDecodable.Type] data, validated, newer in
+            decodeEnvelope: { data, validated, newer in
                 let stored = newer ?? P.eventType
-                let envelope = try EventEnvelope<P>.decodeStored(data, handWritten: handWritten, storedAs: stored)
+                let envelope = try EventEnvelope<P>.decodeStored(data, storedAs: stored)
                 if !validated { try envelope.validate(storedAs: stored) }
                 return (envelope.data, EnvelopeFields(id: envelope.id, source: envelope.source, time: envelope.time,
                                                      subject: envelope.subject, actor: envelope.actor,

@@ -7,21 +7,39 @@ package protocol StoredFieldsDecodable: Sendable {
     init(storedFields: JSONFields) throws
 }
 
+// How a payload reads and writes itself inside its envelope, chosen once for each type where it
+// conforms to `EventPayload`: by hand when it has a hand-written reader or writer.
+
+extension EventPayload {
+    package static func decodeStoredData(_ envelope: JSONFields) throws -> Self {
+        try envelope.decode(Self.self, "data")
+    }
+
+    package func encodeStoredData(_ envelope: inout JSONObjectWriter) throws {
+        try envelope.encode("data", self)
+    }
+}
+
+extension EventPayload where Self: StoredFieldsDecodable {
+    package static func decodeStoredData(_ envelope: JSONFields) throws -> Self {
+        try Self(storedFields: envelope.required(envelope.object("data"), "data"))
+    }
+}
+
+extension EventPayload where Self: JSONObjectEncodable {
+    package func encodeStoredData(_ envelope: inout JSONObjectWriter) throws {
+        try envelope.object("data") { try encodeMembers(&$0) }
+    }
+}
+
 /// The stored form, read and written by hand: every event folded or appended passes here, and a
 /// generic `Codable` envelope costs several times what the attributes themselves do. `data` still
 /// goes through the payload's own `Codable`. Agrees with the synthesized conformance (a test holds
 /// them equal on every registered event type).
 extension EventEnvelope {
-    /// Reads a stored envelope.
-    package static func decodeStored(_ bytes: Data) throws -> EventEnvelope {
-        try decodeStored(bytes, handWritten: Payload.self as? any StoredFieldsDecodable.Type)
-    }
-
-    /// Reads a stored envelope whose payload type was already asked whether it reads itself by
-    /// hand (the catalog asks once a type, not once an event: the runtime's answer costs a lookup).
-    /// `storedAs`: the type the event was written as when that is not `Payload`'s (a newer major
+    /// Reads a stored envelope. `storedAs`: the type the event was written as when that is not `Payload`'s (a newer major
     /// read forward); its type and schema attributes are that type's.
-    static func decodeStored(_ bytes: Data, handWritten: (any StoredFieldsDecodable.Type)?, storedAs stored: EventType = Payload.eventType) throws -> EventEnvelope {
+    package static func decodeStored(_ bytes: Data, storedAs stored: EventType = Payload.eventType) throws -> EventEnvelope {
         try bytes.withUnsafeBytes { raw in
             try EventCatalog.decoder.withFields(of: raw) { fields in
                 // Read in the stored (sorted) order, each lookup then comparing one key; `data`
@@ -32,20 +50,14 @@ extension EventEnvelope {
                 let (actor, datacontenttype) = (try fields.string("actor"), try repeated("datacontenttype", Self.contentType))
                 let (dataschema, id, source) = (try repeated("dataschema", stored.schemaPath), try required("id"), try required("source"))
                 let (specversion, subject, time) = (try required("specversion"), try required("subject"), try required("time"))
-                let (traceparent, type, data) = (try fields.string("traceparent"), try repeated("type", stored.description),
-                                                 try data(fields, handWritten))
+                let (traceparent, type) = (try fields.string("traceparent"), try repeated("type", stored.description))
+                // Made in the call, not kept in a local first: generic code then moves it into
+                // the envelope instead of copying it there and destroying the original.
                 return EventEnvelope(specversion: specversion, id: id, source: source, type: type, subject: subject, time: time,
                                      datacontenttype: datacontenttype, dataschema: dataschema, traceparent: traceparent, actor: actor,
-                                     data: data)
+                                     data: try Payload.decodeStoredData(fields))
             }
         }
-    }
-
-    private static func data(_ fields: JSONFields, _ handWritten: (any StoredFieldsDecodable.Type)?) throws -> Payload {
-        if let handWritten, let payload = try handWritten.init(storedFields: fields.required(fields.object("data"), "data")) as? Payload {
-            return payload
-        }
-        return try fields.decode(Payload.self, "data")
     }
 
     /// Writes the stored form: keys in order, nil attributes left out, as the synthesized
@@ -53,11 +65,7 @@ extension EventEnvelope {
     package func encodeStored() throws -> Data {
         try Self.encoder.encodeObjectData { object in
             try object.string("actor", actor)
-            if let handWritten = data as? any JSONObjectEncodable {
-                try object.object("data") { try handWritten.encodeMembers(&$0) }
-            } else {
-                try object.encode("data", data)
-            }
+            try data.encodeStoredData(&object)
             try object.string("datacontenttype", datacontenttype)
             try object.string("dataschema", dataschema)
             try object.string("id", id)

@@ -1,3 +1,5 @@
+package import MusterJSON
+
 /// The data of one event type at one major version. Register each type once in an `EventCatalog`.
 ///
 /// `validate()` holds the rules JSON Schema states beyond shape (patterns, ranges, lengths), so
@@ -10,6 +12,14 @@ package protocol EventPayload: Codable, Sendable, Equatable {
     /// The aggregate this event belongs to; it becomes a subject token.
     var aggregateID: String { get }
     func validate() throws
+    /// The payload of a stored envelope (whose members `envelope` reads): by its hand-written
+    /// reader when it has one (`StoredFieldsDecodable`), else by its `Decodable` conformance.
+    /// Given, not written: chosen once for each type where it conforms, so that no event asks
+    /// the runtime which way its type reads (a conformance lookup and two dynamic casts each).
+    static func decodeStoredData(_ envelope: JSONFields) throws -> Self
+    /// Writes the payload as the stored envelope's `data` member: by hand when the type has its
+    /// own writer (`JSONObjectEncodable`), else by its `Encodable` conformance. Given, as above.
+    func encodeStoredData(_ envelope: inout JSONObjectWriter) throws
 }
 
 extension EventPayload {

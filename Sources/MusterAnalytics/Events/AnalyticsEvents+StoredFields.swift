@@ -32,24 +32,22 @@ extension AnalyticsTimes {
     }
 }
 
-/// What every analytics event starts with.
-struct CommonStoredFields {
-    var eventId, sessionId: String
-    var context: AnalyticsContext
-    var times: AnalyticsTimes
-
-    init(_ fields: JSONFields) throws {
-        context = try AnalyticsContext(storedFields: fields.required(fields.object("context"), "context"))
-        eventId = try fields.required(fields.string("eventId"), "eventId")
-        sessionId = try fields.required(fields.string("sessionId"), "sessionId")
-        times = try AnalyticsTimes(storedFields: fields.required(fields.object("times"), "times"))
+/// What every analytics event starts with. A tuple, not a struct: its parts move into the event
+/// (a struct of them was copied there, eight strings retained, then destroyed, released again).
+enum CommonStoredFields {
+    static func read(_ fields: JSONFields) throws -> (eventId: String, sessionId: String, context: AnalyticsContext, times: AnalyticsTimes) {
+        let context = try AnalyticsContext(storedFields: fields.required(fields.object("context"), "context"))
+        let eventId = try fields.required(fields.string("eventId"), "eventId")
+        let sessionId = try fields.required(fields.string("sessionId"), "sessionId")
+        let times = try AnalyticsTimes(storedFields: fields.required(fields.object("times"), "times"))
+        return (eventId, sessionId, context, times)
     }
 }
 
 extension ScreenViewed: StoredFieldsDecodable {
     package init(storedFields fields: JSONFields) throws {
-        let common = try CommonStoredFields(fields)
-        self.init(eventId: common.eventId, sessionId: common.sessionId, context: common.context, times: common.times,
+        let (eventId, sessionId, context, times) = try CommonStoredFields.read(fields)
+        self.init(eventId: eventId, sessionId: sessionId, context: context, times: times,
                   screen: try fields.required(fields.string("screen"), "screen"),
                   previousScreen: try fields.string("previousScreen"), durationMs: try fields.int("durationMs"))
     }
@@ -57,8 +55,8 @@ extension ScreenViewed: StoredFieldsDecodable {
 
 extension ScreenLoaded: StoredFieldsDecodable {
     package init(storedFields fields: JSONFields) throws {
-        let common = try CommonStoredFields(fields)
-        self.init(eventId: common.eventId, sessionId: common.sessionId, context: common.context, times: common.times,
+        let (eventId, sessionId, context, times) = try CommonStoredFields.read(fields)
+        self.init(eventId: eventId, sessionId: sessionId, context: context, times: times,
                   screen: try fields.required(fields.string("screen"), "screen"),
                   durationMs: try fields.required(fields.int("durationMs"), "durationMs"),
                   source: try fields.required(fields.string("source"), "source"))
@@ -67,8 +65,8 @@ extension ScreenLoaded: StoredFieldsDecodable {
 
 extension APICalled: StoredFieldsDecodable {
     package init(storedFields fields: JSONFields) throws {
-        let common = try CommonStoredFields(fields)
-        self.init(eventId: common.eventId, sessionId: common.sessionId, context: common.context, times: common.times,
+        let (eventId, sessionId, context, times) = try CommonStoredFields.read(fields)
+        self.init(eventId: eventId, sessionId: sessionId, context: context, times: times,
                   method: try fields.required(fields.string("method"), "method"),
                   endpoint: try fields.required(fields.string("endpoint"), "endpoint"),
                   status: try fields.required(fields.int("status"), "status"),
@@ -81,8 +79,8 @@ extension APICalled: StoredFieldsDecodable {
 
 extension FunnelReached: StoredFieldsDecodable {
     package init(storedFields fields: JSONFields) throws {
-        let common = try CommonStoredFields(fields)
-        self.init(eventId: common.eventId, sessionId: common.sessionId, context: common.context, times: common.times,
+        let (eventId, sessionId, context, times) = try CommonStoredFields.read(fields)
+        self.init(eventId: eventId, sessionId: sessionId, context: context, times: times,
                   funnel: try fields.required(fields.string("funnel"), "funnel"),
                   step: try fields.required(fields.string("step"), "step"),
                   segment: try fields.required(fields.string("segment"), "segment"))
