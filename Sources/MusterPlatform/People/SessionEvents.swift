@@ -1,4 +1,5 @@
 package import MusterEvents
+package import MusterJSON
 
 /// `platform.session.started.v1`: a person signed in. The session is the family of every access
 /// and refresh token that sign-in leads to; revoking it ends them all.
@@ -119,5 +120,35 @@ extension EventCatalog {
         catalog.register(SessionStarted.self)
         catalog.register(SessionRefreshed.self)
         catalog.register(SessionRevoked.self)
+    }
+}
+
+// A session starts with every sign-in, and the people fold reads each one: read from and written
+// to the stored form by hand, members in their stored (sorted) order. CodecAgreementTests holds
+// both ways equal to the Codable conformance on random payloads.
+
+extension SessionStarted: StoredFieldsDecodable {
+    package init(storedFields fields: JSONFields) throws {
+        let (app, deviceId, deviceName) = (try fields.required(fields.string("app"), "app"), try fields.string("deviceId"), try fields.string("deviceName"))
+        let (orgId, personId, platform) = (try fields.required(fields.string("orgId"), "orgId"),
+                                           try fields.required(fields.string("personId"), "personId"), try fields.string("platform"))
+        let refreshExpiresAt = try fields.required(fields.string("refreshExpiresAt"), "refreshExpiresAt")
+        let refreshHash = try fields.required(fields.string("refreshHash"), "refreshHash")
+        self.init(sessionId: try fields.required(fields.string("sessionId"), "sessionId"), personId: personId, orgId: orgId, app: app,
+                  refreshHash: refreshHash, refreshExpiresAt: refreshExpiresAt, deviceId: deviceId, deviceName: deviceName, platform: platform)
+    }
+}
+
+extension SessionStarted: JSONObjectEncodable {
+    package func encodeMembers(_ object: inout JSONObjectWriter) throws {
+        try object.string("app", app)
+        try object.string("deviceId", deviceId)
+        try object.string("deviceName", deviceName)
+        try object.string("orgId", orgId)
+        try object.string("personId", personId)
+        try object.string("platform", platform)
+        try object.string("refreshExpiresAt", refreshExpiresAt)
+        try object.string("refreshHash", refreshHash)
+        try object.string("sessionId", sessionId)
     }
 }

@@ -5,6 +5,7 @@ import MusterField
 import MusterJSON
 import MusterNotifications
 import MusterOPL
+import MusterPlatform
 import MusterPoP
 import MusterRuntime
 import MusterTesting
@@ -90,7 +91,7 @@ struct CodecAgreementTests {
     /// envelope check below compares with Foundation's reading.
     @Test func theHotTypesAreReadByHand() {
         for type in [ScreenViewed.self, ScreenLoaded.self, APICalled.self, FunnelReached.self, ProgressSynced.self, MutationsPushed.self,
-                     ActionSubmitted.self, NotificationScheduled.self] as [any EventPayload.Type] {
+                     ActionSubmitted.self, NotificationScheduled.self, SessionStarted.self] as [any EventPayload.Type] {
             #expect(type is any StoredFieldsDecodable.Type, "\(type)")
             #expect(type is any JSONObjectEncodable.Type, "\(type) is written by hand too")
         }
