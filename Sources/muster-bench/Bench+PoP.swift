@@ -80,7 +80,7 @@ extension Bench {
             let bodies = installs.map { ByteBuffer(string: Bench.popBatch(install: $0, batch: $0, size: 500, sentAt: now)) }
             let (seconds, changes) = try await Bench.drive(bodies.count, connections: connections) { client, index in
                 let body = try await Bench.send(client, .POST, url + "/api/pop/installs/\(Bench.popID(1, installs.lowerBound + index))/changes", key: key, body: bodies[index])
-                return String(buffer: body).components(separatedBy: #""status":"applied""#).count - 1
+                return Bench.count(#""status":"applied""#, in: body)
             }
             guard changes == batches * 500 else { throw CommandFailure("only \(changes) of \(batches * 500) changes applied") }
             print(#"{"batches": \#(batches), "batches_per_sec": \#(Int(Double(batches) / seconds)), "changes_per_sec": \#(Int(Double(changes) / seconds))}"#)
