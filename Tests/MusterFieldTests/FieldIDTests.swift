@@ -31,3 +31,17 @@ struct FieldIDTests {
         #expect(Set([FieldID(lower), FieldID(lower), FieldID("ana")]).count == 2)
     }
 }
+
+@Suite("A pushed mutation's ids in lowercase")
+struct FieldIDLowercaseTests {
+    /// An iOS device writes UUIDs in capitals; the server stores every id in lowercase, and a
+    /// lowercase one is kept as it is.
+    @Test func idsAreLowercasedOnlyWhenTheyHaveCapitals() {
+        let upper = "6F1C2B1E-2D4A-4B5E-9A3C-0D1E2F3A4B5C"
+        #expect(FieldSync.lowercased(upper) == upper.lowercased())
+        #expect(FieldSync.lowercased(upper.lowercased()) == upper.lowercased())
+        for text in ["", "abc-123", "MiXeD", "ÉCOLE", "école", "Straße", "İ"] {
+            #expect(FieldSync.lowercased(text) == text.lowercased(), "\(text)")
+        }
+    }
+}

@@ -23,10 +23,13 @@ struct IncomingMutation: Decodable, Sendable {
     }
 
     init(from decoder: any Decoder) throws {
-        mutationId = try? decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey(stringValue: "mutationId"))
+        // MusterJSON's decoder (every request) reads it by hand, as the log's copy is read; any other through Codable.
+        let fields = try? JSONFields(decoder)
+        mutationId = if let fields { try? fields.string("mutationId") } else {
+            try? decoder.container(keyedBy: AnyKey.self).decode(String.self, forKey: AnyKey(stringValue: "mutationId"))
+        }
         do {
-            // MusterJSON's decoder (every request) reads it by hand, as the log's copy is read; any other through Codable.
-            mutation = .success(try JSONFields(decoder).map(FieldMutation.init(storedFields:)) ?? FieldMutation(from: decoder))
+            mutation = .success(try fields.map(FieldMutation.init(storedFields:)) ?? FieldMutation(from: decoder))
         } catch let error as DecodingError {
             mutation = .failure(EventValidationError(field: Self.path(of: error), Self.reason(error)))
         } catch {

@@ -108,9 +108,11 @@ package struct FieldSync: Sendable {
     /// The mutation with its ids in lowercase and its time on the server's clock, or why it cannot be stored.
     static func corrected(_ mutation: FieldMutation, clock: EventClock, field: String) -> Result<FieldMutation, EventValidationError> {
         var mutation = mutation
-        mutation.mutationId = mutation.mutationId.lowercased()
-        mutation.id = mutation.id.lowercased()
-        if case .string(let project)? = mutation.fields["projectId"] { mutation.fields["projectId"] = .string(project.lowercased()) }
+        mutation.mutationId = lowercased(mutation.mutationId)
+        mutation.id = lowercased(mutation.id)
+        if case .string(let project)? = mutation.fields["projectId"], lowercased(project) != project {
+            mutation.fields["projectId"] = .string(lowercased(project))
+        }
         guard let device = Timestamp.millis(mutation.changedAt) else {
             return .failure(EventValidationError(field: field + ".changedAt", "must be an RFC 3339 date-time"))
         }
@@ -124,6 +126,12 @@ package struct FieldSync: Sendable {
         } catch {
             return .failure(EventValidationError(field: field, "\(error)"))
         }
+    }
+
+    /// `text` in lowercase: itself when it is ASCII without capitals (as a device that writes its
+    /// ids in lowercase sends them all), so that no new string is made for each id of a batch.
+    static func lowercased(_ text: String) -> String {
+        text.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? text : text.lowercased()
     }
 
     /// The batch's idempotency key: its person, device and mutation ids (a retry, whatever its order).
