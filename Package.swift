@@ -435,7 +435,7 @@ let package = Package(
         .target(
             name: "MusterTesting",
             dependencies: [
-                "MusterNATS",
+                "MusterJSON", "MusterNATS",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

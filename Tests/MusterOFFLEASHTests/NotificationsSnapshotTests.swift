@@ -2,6 +2,7 @@ import Foundation
 @testable import MusterEvents
 import MusterJSON
 import MusterNotifications
+import MusterTesting
 import Testing
 
 /// The notifications fold's snapshot is written member by member
@@ -10,11 +11,6 @@ import Testing
 /// loading decodes them through it.
 @Suite("The notifications snapshot, written by hand, as its conformance writes it")
 struct NotificationsSnapshotTests {
-    /// Writes the state through `Codable` (nested, so the hand-written members are not used).
-    struct ThroughCodable: Encodable {
-        var state: NotificationsProjection.State
-    }
-
     static func event(_ payload: any EventPayload, _ sequence: UInt64, at time: String) -> RecordedEvent {
         RecordedEvent(sequence: sequence, subject: payload.eventType.subject(aggregateID: payload.aggregateID), id: "evt_\(sequence)", source: "test",
                       time: time, actor: nil, traceparent: nil, storedType: payload.eventType, aggregateID: payload.aggregateID, payload: payload)
@@ -41,12 +37,8 @@ struct NotificationsSnapshotTests {
                                                                     quietHours: QuietHours(start: "22:00", end: "07:00", timeZone: "Europe/Paris")),
                                                      203, at: "2026-12-09T10:00:03Z"), to: &state)
         #expect(state.pending.count == 201 && state.pending.values.contains { !$0.decided.isEmpty } && !state.preferences.isEmpty)
-        for sorted in [true, false] {
-            var encoder = JSONBytesEncoder()
-            encoder.sortedKeys = sorted
-            let byHand = try encoder.encodeObject { try $0.object("state") { try state.encodeMembers(&$0) } }
-            let codable = try encoder.encode(ThroughCodable(state: state))
-            #expect(String(decoding: byHand, as: UTF8.self) == String(decoding: codable, as: UTF8.self), "sorted keys: \(sorted)")
+        for (sorted, byHand, codable) in try HandWritten.bothWays(state) {
+            #expect(byHand == codable, "sorted keys: \(sorted)")
         }
         #expect(try JSONBytesDecoder().decode(NotificationsProjection.State.self, from: JSONBytesEncoder().encode(state)) == state)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MusterJSON
 @testable import MusterPlatform
+import MusterTesting
 import Testing
 
 /// The people fold's snapshot writes its sessions member by member (`PeopleProjection+Snapshot`):
@@ -8,11 +9,6 @@ import Testing
 /// members come (the snapshot's own encoder), since loading decodes them through it.
 @Suite("The people snapshot, sessions written by hand, as its conformance writes it")
 struct PeopleSnapshotTests {
-    /// Writes the state through `Codable` (nested, so the hand-written members are not used).
-    struct ThroughCodable: Encodable {
-        var state: PeopleProjection.State
-    }
-
     @Test func theBytesAreTheConformances() throws {
         var state = PeopleProjection.initialState
         state.orgs["org-1"] = .init(orgId: "org-1", slug: "demo", app: "offleash", name: "Demo \"walks\"")
@@ -35,12 +31,8 @@ struct PeopleSnapshotTests {
         state.identitiesByPerson["p-1"] = ["apple:1"]
         state.invitationByContact["contact"] = "code"
         state.invitationsSent["p-1"] = [1, 2]
-        for sorted in [true, false] {
-            var encoder = JSONBytesEncoder()
-            encoder.sortedKeys = sorted
-            let byHand = try encoder.encodeObject { try $0.object("state") { try state.encodeMembers(&$0) } }
-            let codable = try encoder.encode(ThroughCodable(state: state))
-            #expect(String(decoding: byHand, as: UTF8.self) == String(decoding: codable, as: UTF8.self), "sorted keys: \(sorted)")
+        for (sorted, byHand, codable) in try HandWritten.bothWays(state) {
+            #expect(byHand == codable, "sorted keys: \(sorted)")
         }
         #expect(try JSONBytesDecoder().decode(PeopleProjection.State.self, from: JSONBytesEncoder().encode(state)) == state)
     }
