@@ -3,6 +3,9 @@ package import MusterJSON
 
 /// A payload type read from the stored form by hand, for the few types a profile shows hot
 /// (a test holds each equal to its `Decodable` conformance on random payloads).
+/// Declare it in the module that declares the type's `EventPayload` conformance: that is where
+/// the envelope's way of reading the type is chosen (`decodeStoredData`), and a conformance added
+/// elsewhere would leave the type read through `Codable`. The same holds for `JSONObjectEncodable`.
 package protocol StoredFieldsDecodable: Sendable {
     init(storedFields: JSONFields) throws
 }
@@ -33,12 +36,12 @@ extension EventPayload where Self: JSONObjectEncodable {
 }
 
 /// The stored form, read and written by hand: every event folded or appended passes here, and a
-/// generic `Codable` envelope costs several times what the attributes themselves do. `data` still
-/// goes through the payload's own `Codable`. Agrees with the synthesized conformance (a test holds
-/// them equal on every registered event type).
+/// generic `Codable` envelope costs several times what the attributes themselves do. `data` goes
+/// through the payload's own reader and writer when it has them, else its `Codable`. Agrees with
+/// the synthesized conformance (a test holds them equal on every registered event type).
 extension EventEnvelope {
-    /// Reads a stored envelope. `storedAs`: the type the event was written as when that is not `Payload`'s (a newer major
-    /// read forward); its type and schema attributes are that type's.
+    /// Reads a stored envelope. `storedAs`: the type the event was written as when that is not
+    /// `Payload`'s (a newer major read forward); its type and schema attributes are that type's.
     package static func decodeStored(_ bytes: Data, storedAs stored: EventType = Payload.eventType) throws -> EventEnvelope {
         try bytes.withUnsafeBytes { raw in
             try EventCatalog.decoder.withFields(of: raw) { fields in

@@ -23,9 +23,11 @@ package struct JSONBytesDecoder: Sendable {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(error)", underlyingError: error))
         }
         return try tokens.withUnsafeBufferPointer { tokens in
-            // On the stack: a homogeneous tuple's elements lie in a row, as an array's would.
+            // On the stack: a homogeneous tuple's elements lie in a row, as an array's would
+            // (`MemberCursors.depths` of them).
             var cursors = (MemberCursor(), MemberCursor(), MemberCursor(), MemberCursor(),
                            MemberCursor(), MemberCursor(), MemberCursor(), MemberCursor())
+            assert(MemoryLayout.size(ofValue: cursors) == MemoryLayout<MemberCursor>.stride * MemberCursors.depths)
             return try withUnsafeMutablePointer(to: &cursors) { tuple in
                 try tuple.withMemoryRebound(to: MemberCursor.self, capacity: MemberCursors.depths) { base in
                     try body(TapeDecoder(document: JSONDocument(bytes: typed, tokens: tokens), cursors: MemberCursors(base: base)))

@@ -159,13 +159,11 @@ struct JSONDocument {
     }
 }
 
-/// Where the next key lookup in an object starts: the key token after the member found last, its
-/// position among the object's members, and the key found last.
-/// One `MemberCursor` for each depth of nesting, for one decode call (a temporary allocation the
-/// decoders borrow): a nested object read without a decoder object of its own (`JSONFields`)
-/// still has a cursor, and no decoder carries one. Objects at the same depth share theirs; each
-/// names its object, so one that moved to another object's members starts that object afresh.
-/// Depths past the last share the last.
+/// One `MemberCursor` for each depth of nesting, for one decode call (on its stack; the decoders
+/// borrow them): a nested object read without a decoder object of its own (`JSONFields`) still
+/// has a cursor, and no decoder carries one. Objects at the same depth share theirs; each names
+/// its object, so one that moved to another object's members starts that object afresh. Depths
+/// past the last share the last.
 struct MemberCursors {
     static let depths = 8
     let base: UnsafeMutablePointer<MemberCursor>
@@ -176,6 +174,8 @@ struct MemberCursors {
     }
 }
 
+/// Where the next key lookup in an object starts: the key token after the member found last, its
+/// position among the object's members, and the key found last.
 struct MemberCursor {
     var object = -1
     var key = 0

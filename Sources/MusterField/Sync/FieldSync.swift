@@ -110,8 +110,9 @@ package struct FieldSync: Sendable {
         var mutation = mutation
         mutation.mutationId = lowercased(mutation.mutationId)
         mutation.id = lowercased(mutation.id)
-        if case .string(let project)? = mutation.fields["projectId"], lowercased(project) != project {
-            mutation.fields["projectId"] = .string(lowercased(project))
+        // Written back only when it changes: the fields are shared with the caller's copy until then.
+        if case .string(let project)? = mutation.fields["projectId"], case let lower = lowercased(project), lower != project {
+            mutation.fields["projectId"] = .string(lower)
         }
         guard let device = Timestamp.millis(mutation.changedAt) else {
             return .failure(EventValidationError(field: field + ".changedAt", "must be an RFC 3339 date-time"))
